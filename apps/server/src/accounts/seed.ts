@@ -1,0 +1,65 @@
+import type { AppDeps } from '../platform/context';
+import { hashPassword, randomPassword } from '../platform/secrets';
+import { createKey } from './keys';
+
+export interface NewAccount {
+  accountId: number;
+  userId: number;
+  email: string;
+  password: string;
+  masterKey: string;
+  writeOnlyKey: string;
+}
+
+/** Creates an account with its owner (an administrator), a master and a write-only key. */
+export async function createAccountWithAdmin(
+  deps: AppDeps,
+  opts: { accountName: string; email: string; password: string; userName?: string; masterKey?: string },
+): Promise<NewAccount> {
+  const { db, config, clock } = deps;
+  const passwordHash = await hashPassword(opts.password);
+  const now = clock.now().getTime();
+  return db.transaction(() => {
+    const account = db.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?)').run(opts.accountName, now);
+    const accountId = Number(account.lastInsertRowid);
+    const user = db
+      .prepare(
+        `INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, 1, ?, ?, ?)`,
+      )
+      .run(accountId, opts.userName ?? 'admin', opts.email, 'Admin', passwordHash, now, now);
+    const userId = Number(user.lastInsertRowid);
+    const master = createKey(db, config.secret, {
+      accountId,
+      userId,
+      type: 'master',
+      now,
+      ...(opts.masterKey ? { fullKey: opts.masterKey } : {}),
+    });
+    const writeOnly = createKey(db, config.secret, { accountId, userId, type: 'write-only', now });
+    return {
+      accountId,
+      userId,
+      email: opts.email,
+      password: opts.password,
+      masterKey: master.key,
+      writeOnlyKey: writeOnly.key,
+    };
+  })();
+}
+
+/**
+ * On an empty control database, creates the demo account from the configuration's seed values or
+ * generated ones. Returns what was created (to be shown once), or null when an account exists.
+ */
+export async function seedFirstAccount(deps: AppDeps): Promise<NewAccount | null> {
+  const existing = deps.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number };
+  if (existing.n > 0) return null;
+  const { seed } = deps.config;
+  return createAccountWithAdmin(deps, {
+    accountName: 'Demo account',
+    email: seed.email ?? 'admin@demo.local',
+    password: seed.password ?? randomPassword(),
+    ...(seed.apiKey ? { masterKey: seed.apiKey } : {}),
+  });
+}

@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { seedFirstAccount } from './accounts/seed';
+import { createApp } from './app';
+import { systemClock } from './platform/clock';
+import { loadConfig } from './platform/config';
+import { openControlDb } from './platform/db';
+import { createLogger } from './platform/logger';
+import { randomHex } from './platform/secrets';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const builtConsole = resolve(here, '../../console/dist');
+
+const config = loadConfig(process.env, { consoleDir: existsSync(builtConsole) ? builtConsole : null });
+mkdirSync(config.dataDir, { recursive: true });
+
+// Without SVC_SECRET, a random secret is made once and kept beside the data (mode 600), so keys and
+// sessions stay valid across restarts.
+if (!config.secret) {
+  const secretFile = join(config.dataDir, 'secret');
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomHex(32), { mode: 0o600 });
+  config.secret = readFileSync(secretFile, 'utf8').trim();
+}
+
+const logger = createLogger();
+const db = openControlDb(join(config.dataDir, 'control.sqlite'));
+const deps = { db, config, clock: systemClock, logger };
+
+const seeded = await seedFirstAccount(deps);
+const app = createApp(deps);
+
+const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  const url = `http://localhost:${info.port}`;
+  if (seeded) {
+    // Printed once, on the first start only: nothing here is stored in clear anywhere.
+    process.stdout.write(
+      `${[
+        '',
+        '  First start: a demo account was created.',
+        `  Console            ${url}`,
+        `  Administrator      ${seeded.email}`,
+        `  Password           ${seeded.password}`,
+        `  Master API key     ${seeded.masterKey}`,
+        `  Write-only API key ${seeded.writeOnlyKey}`,
+        '  Keep these now: they are not shown again.',
+        '',
+      ].join('\n')}\n`,
+    );
+  }
+  logger.info('listening', { url, dataDir: config.dataDir, console: config.consoleDir !== null });
+});
+
+let closing = false;
+function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  logger.info('shutting down', { signal });
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
+  // Idle keep-alive connections would hold close() open; end them after a grace period.
+  setTimeout(() => {
+    db.close();
+    process.exit(0);
+  }, 5000).unref();
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

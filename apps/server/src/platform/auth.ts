@@ -1,0 +1,69 @@
+import type { MiddlewareHandler } from 'hono';
+import { findLiveKey, touchKey } from '../accounts/keys';
+import type { AppDeps, AppEnv } from './context';
+import { forbidden, unauthorized } from './errors';
+
+/** Who is calling, as every feature sees it. */
+export interface Principal {
+  accountId: number;
+  userId: number;
+  administrator: boolean;
+  /** How the caller proved itself: an API key of a type, or a console session. */
+  via: 'master' | 'write-only' | 'session';
+  keyId: number | null;
+}
+
+const SCHEME = /^svc1\s+(\S+)\s*$/i;
+
+/** Extracts the key from `Authorization: SVC1 <key>` (scheme word in any case); null when malformed. */
+export function keyFromAuthorization(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = SCHEME.exec(header.trim());
+  return m ? (m[1] as string) : null;
+}
+
+/** Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). */
+export function principalForKey(deps: AppDeps, key: string): Principal | null {
+  const row = findLiveKey(deps.db, deps.config.secret, key);
+  if (!row) return null;
+  const user = deps.db
+    .prepare('SELECT administrator FROM users WHERE id = ? AND account_id = ?')
+    .get(row.user_id, row.account_id) as { administrator: number } | undefined;
+  if (!user) return null;
+  touchKey(deps.db, row.id, deps.clock.now().getTime());
+  return {
+    accountId: row.account_id,
+    userId: row.user_id,
+    administrator: user.administrator === 1,
+    via: row.type,
+    keyId: row.id,
+  };
+}
+
+const INVALID = 'Authentication failed: send a valid, unrevoked API key as "Authorization: SVC1 <key>".';
+
+/**
+ * API-key authentication for REST routes. Unless a route group opts in with `allowWriteOnly`,
+ * a write-only key is refused with 403: those keys only import data (spec, Authentication 2).
+ * Every failure (no header, wrong scheme, malformed, unknown, wrong secret, revoked) gets the same 401.
+ */
+export function apiKeyAuth(deps: AppDeps, opts: { allowWriteOnly?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const existing = c.get('principal');
+    let principal = existing;
+    if (!principal) {
+      const key = keyFromAuthorization(c.req.header('authorization'));
+      principal = key ? principalForKey(deps, key) : null;
+      if (!principal) throw unauthorized(INVALID);
+      c.set('principal', principal);
+    }
+    if (principal.via === 'write-only' && !opts.allowWriteOnly) {
+      throw forbidden('This API key is write-only: it can only import data. Use a master key for this call.');
+    }
+    await next();
+  };
+}
+
+export function requireAdmin(p: Principal): void {
+  if (!p.administrator) throw forbidden('Only an administrator of the account can do this.');
+}

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  /** Folder for the control database and one SQLite file per customer database. */
+  dataDir: string;
+  /** Server secret: keys and session ids are stored as HMACs under it. */
+  secret: string;
+  /** Folder of the built console, served at `/`; absent in API-only runs. */
+  consoleDir: string | null;
+  /** Seeds for the first administrator on an empty data directory (automated deployments). */
+  seed: { email?: string; password?: string; apiKey?: string };
+  /** Console session idle timeout. */
+  sessionIdleMs: number;
+}
+
+const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
+
+/** Reads the configuration from the environment (README "Configure"). */
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: string | null } = {}): Config {
+  const port = env.PORT ? Number(env.PORT) : 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a whole number from 0 to 65535, not "${env.PORT}".`);
+  }
+  const seed: Config['seed'] = {};
+  if (env.SVC_ADMIN_EMAIL) seed.email = env.SVC_ADMIN_EMAIL;
+  if (env.SVC_ADMIN_PASSWORD) seed.password = env.SVC_ADMIN_PASSWORD;
+  if (env.SVC_ADMIN_API_KEY) seed.apiKey = env.SVC_ADMIN_API_KEY;
+  return {
+    port,
+    dataDir: resolve(env.SVC_DATA_DIR ?? '.data'),
+    secret: env.SVC_SECRET ?? '',
+    consoleDir: env.SVC_CONSOLE_DIR ? resolve(env.SVC_CONSOLE_DIR) : (defaults.consoleDir ?? null),
+    seed,
+    sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppDeps, AppEnv } from './context';
+import { ApiError, errorBody, payloadTooLarge } from './errors';
+import { limits } from './limits';
+
+/**
+ * Logs one line per request: method, path without its query string (which may carry a key), status and
+ * time. Headers and bodies are never logged.
+ */
+export function requestLogger(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    await next();
+    deps.logger.info('request', {
+      id: requestId,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  };
+}
+
+/** The single error formatter: every error leaves as the wire error body; stacks stay in the log. */
+export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (err instanceof HTTPException && err.status < 500) {
+      apiError =
+        err.status === 413
+          ? payloadTooLarge(`The request body is larger than the limit of ${limits.bodyBytes} bytes.`)
+          : new ApiError(err.status, 'Bad Request', err.message || 'The request could not be read.');
+    } else {
+      deps.logger.error('unhandled error', {
+        id: c.get('requestId'),
+        path: new URL(c.req.url).pathname,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      });
+      apiError = new ApiError(
+        500,
+        'Internal Server Error',
+        'The server failed to handle this request. It has been logged.',
+      );
+    }
+    return c.json(errorBody(apiError), apiError.status);
+  };
+}
+
+export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
+  const e = new ApiError(404, 'Resource not found', 'Resource not found', {
+    route: `${c.req.method} ${new URL(c.req.url).pathname}`,
+  });
+  return c.json(errorBody(e), 404);
+};
