@@ -2,11 +2,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './platform/context';
-import { payloadTooLarge } from './platform/errors';
+import { badRequest, payloadTooLarge } from './platform/errors';
 import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
 import { limits } from './platform/limits';
 import { describeIssues } from './platform/params';
-import { badRequest } from './platform/errors';
 import { consoleStatic } from './platform/static';
 import { systemRoutes } from './system/routes';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, createHarness } from '../testing/harness';
+import { createHarness, type Harness } from '../testing/harness';
 
 describe('system routes', () => {
   let h: Harness;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type NewAccount, createAccountWithAdmin } from '../accounts/seed';
+import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
 import { createApp } from '../app';
 import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
