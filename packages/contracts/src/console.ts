@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * Wire shapes of the console's backend-for-frontend routes (`/console-api/*`), authenticated by the
+ * session cookie. Every unsafe request carries the header below and, with a body, `application/json`.
+ */
+export const CONSOLE_HEADER = 'x-svc-console';
+export const SESSION_COOKIE = '__Host-svc_session';
+
+export const loginRequest = z.object({
+  email: z.string().trim().min(3).max(254),
+  password: z.string().min(1).max(200),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const me = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  administrator: z.boolean(),
+  accountId: z.number().int(),
+  accountName: z.string(),
+});
+export type Me = z.infer<typeof me>;
+export const meResponse = z.object({ user: me });
+
+export const consoleUser = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  administrator: z.boolean(),
+  accountOwner: z.boolean(),
+  createdAt: z.string(),
+});
+export type ConsoleUser = z.infer<typeof consoleUser>;
+export const usersResponse = z.object({ users: z.array(consoleUser) });
+
+export const createUserRequest = z.object({
+  name: z.string().trim().min(1, 'Enter a name.').max(100, 'Use at most 100 characters for the name.'),
+  email: z.email('Enter a valid e-mail address.').max(254),
+  password: z
+    .string()
+    .min(10, 'Use at least 10 characters for the password.')
+    .max(200, 'Use at most 200 characters for the password.'),
+  administrator: z.boolean().default(false),
+});
+export type CreateUserRequest = z.input<typeof createUserRequest>;
+export const userResponse = z.object({ user: consoleUser });
+
+export const apiKeyType = z.enum(['master', 'write-only']);
+export type ApiKeyType = z.infer<typeof apiKeyType>;
+
+export const consoleApiKey = z.object({
+  id: z.number().int(),
+  type: apiKeyType,
+  /** e.g. `12/••••••••a1b2`: never enough to use the key. */
+  masked: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type ConsoleApiKey = z.infer<typeof consoleApiKey>;
+export const apiKeysResponse = z.object({ apiKeys: z.array(consoleApiKey) });
+
+export const createApiKeyRequest = z.object({ type: apiKeyType });
+/** The only response that ever carries a whole key. */
+export const createdApiKeyResponse = z.object({ apiKey: consoleApiKey, key: z.string() });
+
+export const okResponse = z.object({});
