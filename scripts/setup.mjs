@@ -23,7 +23,9 @@ export function run(cmd, args, opts = {}) {
 
 function works(cmd, args) {
   try {
-    return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }

@@ -66,3 +66,13 @@ export const createApiKeyRequest = z.object({ type: apiKeyType });
 export const createdApiKeyResponse = z.object({ apiKey: consoleApiKey, key: z.string() });
 
 export const okResponse = z.object({});
+
+/** Changing one's own password signs out every other session of the user (DESIGN §6). */
+export const changePasswordRequest = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password.').max(200),
+  newPassword: z
+    .string()
+    .min(10, 'Use at least 10 characters for the password.')
+    .max(200, 'Use at most 200 characters for the password.'),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { findLiveKey, touchKey } from '../accounts/keys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
@@ -66,4 +66,11 @@ export function apiKeyAuth(deps: AppDeps, opts: { allowWriteOnly?: boolean } = {
 
 export function requireAdmin(p: Principal): void {
   if (!p.administrator) throw forbidden('Only an administrator of the account can do this.');
+}
+
+/** The principal an auth middleware put on the context; a route reached without one answers 401. */
+export function principalOf(c: Context<AppEnv>): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw unauthorized(INVALID);
+  return principal;
 }

@@ -1,0 +1,68 @@
+import { AppShell, Burger, Button, Divider, Group, NavLink, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { Me } from '@svc/contracts';
+import { IconBook2, IconKey, IconLogout, IconUsers } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useSignOut } from '../features/auth';
+import { NavItem } from './NavItem';
+
+export interface AppFrameProps {
+  me: Me;
+  children: ReactNode;
+}
+
+/** Header and navigation around every signed-in page. Only areas that exist are listed. */
+export function AppFrame({ me, children }: AppFrameProps) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const signOut = useSignOut();
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Text fw={700} size="lg">
+              SVC
+            </Text>
+            <Divider orientation="vertical" />
+            <Text fw={500} truncate="end">
+              {me.accountName}
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" c="dimmed" visibleFrom="xs" truncate="end">
+              {me.email}
+            </Text>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconLogout size={16} />}
+              loading={signOut.isPending}
+              onClick={() => signOut.mutate()}
+            >
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main">
+        <AppShell.Section grow>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6}>
+            Settings
+          </Text>
+          <NavItem to="/settings/users" label="Users" icon={<IconUsers size={18} />} onNavigate={close} />
+          <NavItem to="/settings/api-keys" label="API keys" icon={<IconKey size={18} />} onNavigate={close} />
+        </AppShell.Section>
+        <AppShell.Section>
+          {/* A server page, not a console route: a normal link so it loads as its own document. */}
+          <NavLink component="a" href="/api-reference" label="API reference" leftSection={<IconBook2 size={18} />} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,43 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { ApiKeysPage } from '../features/api-keys';
+import { LOGIN_PATH, LoginPage, loginUrlFor } from '../features/auth';
+import { setUnauthorizedHandler } from '../lib/api';
+import { NotFoundPage } from './NotFoundPage';
+import { RequireSession } from './RequireSession';
+import { RouteError } from './RouteError';
+import { UsersRoute } from './UsersRoute';
+
+/** The console's URLs. Areas of later issues (journeys, audiences, data) get their routes when built. */
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter([
+    { path: LOGIN_PATH, element: <LoginPage />, errorElement: <RouteError /> },
+    {
+      path: '/',
+      element: <RequireSession />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          // A page that fails shows its error inside the frame, so the navigation stays usable.
+          errorElement: <RouteError />,
+          children: [
+            { index: true, element: <Navigate to="/settings/api-keys" replace /> },
+            { path: 'settings', element: <Navigate to="/settings/api-keys" replace /> },
+            { path: 'settings/users', element: <UsersRoute /> },
+            { path: 'settings/api-keys', element: <ApiKeysPage /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ]);
+
+  // A 401 from any call means the session is gone: go to the login page (coming back here afterwards)
+  // and drop every cached answer once the protected pages are off screen.
+  setUnauthorizedHandler(() => {
+    const { pathname, search } = router.state.location;
+    if (pathname === LOGIN_PATH) return;
+    void router.navigate(loginUrlFor(pathname + search), { replace: true }).then(() => queryClient.clear());
+  });
+  return router;
+}

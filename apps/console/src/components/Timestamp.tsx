@@ -1,0 +1,35 @@
+import { Text, Tooltip } from '@mantine/core';
+import { formatExact, formatRelative } from '../lib/time';
+
+export interface TimestampProps {
+  /** ISO 8601 time, or null for something that never happened. */
+  value: string | null;
+  /** Shown for null, e.g. "never". */
+  empty?: string;
+}
+
+/** Relative time ("5 minutes ago") with the exact time under it, and again in a tooltip. */
+export function Timestamp({ value, empty = '—' }: TimestampProps) {
+  if (value === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        {empty}
+      </Text>
+    );
+  }
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <Text size="sm">{value}</Text>;
+  const exact = formatExact(date);
+  return (
+    <Tooltip label={exact} openDelay={300}>
+      <time dateTime={date.toISOString()}>
+        <Text size="sm" component="span" display="block">
+          {formatRelative(date, new Date())}
+        </Text>
+        <Text size="xs" c="dimmed" component="span" display="block">
+          {exact}
+        </Text>
+      </time>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,2 @@
+export { ApiKeysPage } from './ApiKeysPage';
+export { apiKeyKeys, apiKeysQueryOptions } from './api';

@@ -1,0 +1,21 @@
+import { type LoginRequest, meResponse, okResponse } from '@svc/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+export const authKeys = {
+  all: ['auth'] as const,
+  me: () => [...authKeys.all, 'me'] as const,
+};
+
+/** The signed-in user; a 401 here means there is no session (the client sends the user to /login). */
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: authKeys.me(),
+    queryFn: ({ signal }) => api.get('/console-api/me', meResponse, { signal }).then((r) => r.user),
+    retry: false,
+  });
+
+export const login = (body: LoginRequest) =>
+  api.post('/console-api/login', meResponse, body, { redirectOn401: false }).then((r) => r.user);
+
+export const logout = () => api.post('/console-api/logout', okResponse, {}, { redirectOn401: false });

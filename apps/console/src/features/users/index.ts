@@ -1,0 +1,2 @@
+export { userKeys, usersQueryOptions } from './api';
+export { UsersPage } from './UsersPage';

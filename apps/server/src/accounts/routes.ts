@@ -1,0 +1,202 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { apiKeyType, createUserRequest } from '@svc/contracts';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { input, truthy } from '../platform/params';
+import { addKey, assertMayManageKeys, findOwnedKey, listKeys, revokeKey } from './apiKeys';
+import { maskKey } from './keys';
+import { errorResponses, restSecurity, wireBody } from './openapi';
+import { accountStorageBytes } from './storage';
+import { addUser, findAccount, getUser, getUserByRef, listUsers, removeUser } from './users';
+import {
+  toV3Account,
+  toV3User,
+  v3AccountResponse,
+  v3ApiKeyCreated,
+  v3ApiKeyRemoved,
+  v3ApiKeysResponse,
+  v3KeyValidation,
+  v3User,
+  v3UsersResponse,
+} from './wire';
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const userRef = z.object({
+  name: z.string().openapi({ description: 'The user’s name or e-mail address', example: 'ann' }),
+});
+const keyOwnerRef = z.object({
+  email: z.string().openapi({ description: 'The key owner’s e-mail address (or name)', example: 'ann@example.com' }),
+});
+
+const addUserParams = z.object({
+  email: createUserRequest.shape.email,
+  password: createUserRequest.shape.password,
+  administrator: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((v) => truthy(v))
+    .describe('true (or 1, yes) to make the user an administrator'),
+});
+const addKeyParams = z.object({
+  type: apiKeyType.default('master').describe('master (default) or write-only'),
+});
+const removeKeyParams = z.object({
+  apikey: z
+    .string({ error: 'Send "apikey": the key to revoke, as the full key, its id or the masked form a listing shows.' })
+    .min(1, 'Send "apikey": the key to revoke, as the full key, its id or the masked form a listing shows.')
+    .describe('The key to revoke: the full key, its id, or the masked form a listing shows'),
+});
+
+function routes(deps: AppDeps) {
+  const auth = apiKeyAuth(deps);
+  const base = { security: restSecurity, middleware: [auth] };
+  return {
+    accountShow: createRoute({
+      ...base,
+      method: 'get',
+      path: '/v3/account/show',
+      tags: ['Account'],
+      summary: 'The caller’s account',
+      responses: { 200: json(v3AccountResponse, 'The account'), ...errorResponses(401, 403) },
+    }),
+    userShow: createRoute({
+      ...base,
+      method: 'get',
+      path: '/v3/user/show',
+      tags: ['Users'],
+      summary: 'The calling user',
+      responses: { 200: json(v3User, 'The user'), ...errorResponses(401, 403) },
+    }),
+    userList: createRoute({
+      ...base,
+      method: 'get',
+      path: '/v3/user/list',
+      tags: ['Users'],
+      summary: 'Users of the account',
+      responses: { 200: json(v3UsersResponse, 'Every user of the account'), ...errorResponses(401, 403) },
+    }),
+    userAdd: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/user/add/{name}',
+      tags: ['Users'],
+      summary: 'Add a user (administrators)',
+      request: {
+        params: z.object({ name: createUserRequest.shape.name }),
+        body: wireBody(addUserParams, 'email, password and optionally administrator'),
+      },
+      responses: { 200: json(v3User, 'The new user'), ...errorResponses(400, 401, 403, 409, 415) },
+    }),
+    userRemove: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/user/remove/{name}',
+      tags: ['Users'],
+      summary: 'Remove a user (administrators; not yourself, not the owner)',
+      request: { params: userRef },
+      responses: { 200: json(v3User, 'The removed user'), ...errorResponses(401, 403, 404, 409) },
+    }),
+    keyList: createRoute({
+      ...base,
+      method: 'get',
+      path: '/v3/user/apikey/list/{email}',
+      tags: ['API keys'],
+      summary: 'A user’s API keys, masked',
+      request: { params: keyOwnerRef },
+      responses: { 200: json(v3ApiKeysResponse, 'The live keys, masked'), ...errorResponses(401, 403, 404) },
+    }),
+    keyAdd: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/user/apikey/add/{email}',
+      tags: ['API keys'],
+      summary: 'Create an API key (shown once)',
+      request: { params: keyOwnerRef, body: wireBody(addKeyParams, 'type: master (default) or write-only') },
+      responses: { 200: json(v3ApiKeyCreated, 'The new key, in full'), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    keyRemove: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/user/apikey/remove/{email}',
+      tags: ['API keys'],
+      summary: 'Revoke an API key',
+      request: { params: keyOwnerRef, body: wireBody(removeKeyParams, 'apikey: the full key, its id or masked form') },
+      responses: { 200: json(v3ApiKeyRemoved, 'The key is revoked'), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    keyValidate: createRoute({
+      ...base,
+      method: 'get',
+      path: '/v3/user/apikey/validate',
+      tags: ['API keys'],
+      summary: 'Check the key the request is made with',
+      responses: { 200: json(v3KeyValidation, 'Who the key belongs to'), ...errorResponses(401, 403) },
+    }),
+  };
+}
+
+/** `/v3` account, user and API key routes (wire-compat §2.7). Every lookup is scoped by the caller's account. */
+export function accountRoutes(deps: AppDeps) {
+  const r = routes(deps);
+  const { db } = deps;
+  return new OpenAPIHono<AppEnv>()
+    .openapi(r.accountShow, (c) => {
+      const p = principalOf(c);
+      const account = findAccount(db, p.accountId);
+      const storage = accountStorageBytes(deps.config.dataDir, p.accountId);
+      return c.json({ account: toV3Account(account, storage) }, 200);
+    })
+    .openapi(r.userShow, (c) => {
+      const p = principalOf(c);
+      return c.json(toV3User(getUser(db, p.accountId, p.userId)), 200);
+    })
+    .openapi(r.userList, (c) => {
+      const p = principalOf(c);
+      return c.json({ users: listUsers(db, p.accountId).map(toV3User) }, 200);
+    })
+    .openapi(r.userAdd, async (c) => {
+      const p = principalOf(c);
+      const { name } = c.req.valid('param');
+      const params = await input(c, addUserParams);
+      const user = await addUser(deps, p, { name, ...params });
+      return c.json(toV3User(user), 200);
+    })
+    .openapi(r.userRemove, (c) => {
+      const p = principalOf(c);
+      const target = getUserByRef(db, p.accountId, c.req.valid('param').name);
+      removeUser(deps, p, target);
+      return c.json(toV3User(target), 200);
+    })
+    .openapi(r.keyList, (c) => {
+      const p = principalOf(c);
+      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      assertMayManageKeys(p, owner);
+      return c.json({ apikeys: listKeys(db, owner).map(maskKey) }, 200);
+    })
+    .openapi(r.keyAdd, async (c) => {
+      const p = principalOf(c);
+      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      assertMayManageKeys(p, owner);
+      const { type } = await input(c, addKeyParams);
+      return c.json({ apikey: addKey(deps, owner, type).key }, 200);
+    })
+    .openapi(r.keyRemove, async (c) => {
+      const p = principalOf(c);
+      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      assertMayManageKeys(p, owner);
+      const { apikey } = await input(c, removeKeyParams);
+      const row = findOwnedKey(deps, owner, apikey);
+      revokeKey(deps, row);
+      return c.json({ apikey: maskKey(row) }, 200);
+    })
+    .openapi(r.keyValidate, (c) => {
+      const p = principalOf(c);
+      return c.json(
+        { key_type: p.via, account_id: p.accountId, user_id: p.userId, administrator: p.administrator },
+        200,
+      );
+    });
+}

@@ -1,0 +1,138 @@
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_COOKIE } from '@svc/contracts';
+import { errorResponses } from '../accounts/openapi';
+import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts/users';
+import { toMe } from '../accounts/wire';
+import { principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest, tooManyRequests, unauthorized } from '../platform/errors';
+import { verifyPassword } from '../platform/secrets';
+import {
+  clientAddress,
+  describeWait,
+  forgiveLoginAttempts,
+  loginRetryAfterSeconds,
+  recordLoginAttempt,
+} from './loginLimiter';
+import { requireSession } from './principal';
+import {
+  clearSessionCookie,
+  createSession,
+  readSessionCookie,
+  revokeSession,
+  revokeUserSessions,
+  setSessionCookie,
+} from './sessions';
+import { consoleSettingsRoutes } from './settingsRoutes';
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const jsonBody = <S extends z.ZodType>(schema: S) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+const consoleSecurity = [{ consoleSession: [] }];
+const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
+
+const login = createRoute({
+  method: 'post',
+  path: '/console-api/login',
+  tags: ['Console session'],
+  summary: 'Sign in with e-mail and password; sets the session cookie',
+  request: { body: jsonBody(loginRequest) },
+  responses: { 200: json(meResponse, 'Signed in'), ...errorResponses(400, 401, 403, 429) },
+});
+
+const logout = createRoute({
+  method: 'post',
+  path: '/console-api/logout',
+  tags: ['Console session'],
+  summary: 'Sign out: ends the session and clears the cookie',
+  responses: { 200: json(okResponse, 'Signed out'), ...errorResponses(403) },
+});
+
+function sessionRoutes() {
+  const session = requireSession();
+  return {
+    me: createRoute({
+      method: 'get',
+      path: '/console-api/me',
+      tags: ['Console session'],
+      summary: 'The signed-in user',
+      security: consoleSecurity,
+      middleware: [session],
+      responses: { 200: json(meResponse, 'The signed-in user'), ...errorResponses(401) },
+    }),
+    password: createRoute({
+      method: 'post',
+      path: '/console-api/me/password',
+      tags: ['Console session'],
+      summary: 'Change your password; ends your other sessions',
+      security: consoleSecurity,
+      middleware: [session],
+      request: { body: jsonBody(changePasswordRequest) },
+      responses: { 200: json(okResponse, 'Changed; a new session cookie is set'), ...errorResponses(400, 401, 403) },
+    }),
+  };
+}
+
+/** The console's backend-for-frontend: sign-in, sign-out, the current user, and settings. */
+export function consoleRoutes(deps: AppDeps) {
+  const { db } = deps;
+  const r = sessionRoutes();
+  const app = new OpenAPIHono<AppEnv>();
+  app.openAPIRegistry.registerComponent('securitySchemes', 'consoleSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'Set by POST /console-api/login. Unsafe requests also need the header `x-svc-console: 1`.',
+  });
+  return app
+    .openapi(login, async (c) => {
+      const { email, password } = c.req.valid('json');
+      const address = clientAddress(c);
+      const wait = loginRetryAfterSeconds(deps, email, address);
+      if (wait !== null) {
+        c.header('Retry-After', String(wait));
+        throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`, wait);
+      }
+      recordLoginAttempt(deps, email, address);
+      const user = findUserForLogin(db, email);
+      // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
+      if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+        throw unauthorized(WRONG_CREDENTIALS);
+      }
+      forgiveLoginAttempts(deps, email, address);
+      const previous = readSessionCookie(c);
+      if (previous) revokeSession(deps, previous);
+      setSessionCookie(c, createSession(deps, user));
+      return c.json({ user: toMe(user, findAccount(db, user.account_id)) }, 200);
+    })
+    .openapi(logout, (c) => {
+      const id = readSessionCookie(c);
+      if (id) revokeSession(deps, id);
+      clearSessionCookie(c);
+      return c.json({}, 200);
+    })
+    .openapi(r.me, (c) => {
+      const p = principalOf(c);
+      return c.json({ user: toMe(getUser(db, p.accountId, p.userId), findAccount(db, p.accountId)) }, 200);
+    })
+    .openapi(r.password, async (c) => {
+      const p = principalOf(c);
+      const { currentPassword, newPassword } = c.req.valid('json');
+      const user = getUser(db, p.accountId, p.userId);
+      if (!(await verifyPassword(currentPassword, user.password_hash))) {
+        throw badRequest('The current password is incorrect.');
+      }
+      await setPassword(deps, user, newPassword);
+      // Anyone else signed in as this user (perhaps with the old password) is signed out; this browser stays in.
+      revokeUserSessions(deps, user.account_id, user.id);
+      setSessionCookie(c, createSession(deps, user));
+      return c.json({}, 200);
+    })
+    .route('/', consoleSettingsRoutes(deps));
+}

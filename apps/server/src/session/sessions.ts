@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { SESSION_COOKIE } from '@svc/contracts';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { UserRow } from '../accounts/users';
+import type { AppDeps } from '../platform/context';
+import { hmac } from '../platform/secrets';
+
+/** Console sessions: a random id in the cookie, only its HMAC in `console_sessions` (DESIGN §6). */
+
+const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** last_seen_at is written at most this often, so a busy console does not write on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+const idHash = (deps: AppDeps, id: string) => hmac(deps.config.secret, `session:${id}`);
+
+export interface LiveSession {
+  accountId: number;
+  userId: number;
+  administrator: boolean;
+}
+
+/** Starts a session for the user and returns its id (for the cookie only; it is not stored). */
+export function createSession(deps: AppDeps, user: UserRow): string {
+  const now = deps.clock.now().getTime();
+  const id = randomBytes(32).toString('base64url');
+  deps.db.transaction(() => {
+    // The user's ended sessions are of no further use; clearing them here keeps the table small.
+    deps.db
+      .prepare(
+        `DELETE FROM console_sessions WHERE account_id = ? AND user_id = ?
+           AND (revoked_at IS NOT NULL OR last_seen_at <= ?)`,
+      )
+      .run(user.account_id, user.id, now - deps.config.sessionIdleMs);
+    deps.db
+      .prepare(
+        'INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(idHash(deps, id), user.account_id, user.id, now, now);
+  })();
+  return id;
+}
+
+/** The session an id names if it is neither revoked nor idle for too long; marks it as used. */
+export function findLiveSession(deps: AppDeps, id: string): LiveSession | null {
+  if (!ID_SHAPE.test(id)) return null;
+  const row = deps.db
+    .prepare(
+      `SELECT s.account_id, s.user_id, s.last_seen_at, s.revoked_at, u.administrator
+         FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
+        WHERE s.id_hash = ?`,
+    )
+    .get(idHash(deps, id)) as
+    | { account_id: number; user_id: number; last_seen_at: number; revoked_at: number | null; administrator: number }
+    | undefined;
+  if (!row || row.revoked_at !== null) return null;
+  const now = deps.clock.now().getTime();
+  if (now - row.last_seen_at >= deps.config.sessionIdleMs) return null;
+  if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
+    deps.db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, idHash(deps, id));
+  }
+  return { accountId: row.account_id, userId: row.user_id, administrator: row.administrator === 1 };
+}
+
+export function revokeSession(deps: AppDeps, id: string): void {
+  if (!ID_SHAPE.test(id)) return;
+  deps.db
+    .prepare('UPDATE console_sessions SET revoked_at = ? WHERE id_hash = ? AND revoked_at IS NULL')
+    .run(deps.clock.now().getTime(), idHash(deps, id));
+}
+
+/** Ends every session of a user, e.g. after a password change. */
+export function revokeUserSessions(deps: AppDeps, accountId: number, userId: number): void {
+  deps.db
+    .prepare('UPDATE console_sessions SET revoked_at = ? WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL')
+    .run(deps.clock.now().getTime(), accountId, userId);
+}
+
+export function readSessionCookie(c: Context): string | null {
+  return getCookie(c, SESSION_COOKIE) ?? null;
+}
+
+// `__Host-` cookies must be Secure, Path=/ and carry no Domain; browsers treat http://localhost as secure.
+const cookieOptions = { httpOnly: true, secure: true, sameSite: 'Strict', path: '/' } as const;
+
+export function setSessionCookie(c: Context, id: string): void {
+  setCookie(c, SESSION_COOKIE, id, cookieOptions);
+}
+
+export function clearSessionCookie(c: Context): void {
+  deleteCookie(c, SESSION_COOKIE, cookieOptions);
+}

@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
+
+test('a new write-only key is shown once, then only masked, and can be revoked', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API key' });
+  await create.getByRole('radio', { name: /^Write-only/ }).click();
+  await create.getByRole('button', { name: 'Create key' }).click();
+
+  const shown = page.getByRole('dialog', { name: 'Copy your new API key' });
+  await expect(shown).toContainText('shown only once');
+  const key = await shown.getByLabel('New API key').inputValue();
+  const [id, secret] = key.split('/');
+  expect(id).toMatch(/^\d+$/);
+  expect(secret?.length).toBeGreaterThanOrEqual(32);
+
+  await shown.getByRole('button', { name: 'Copy key' }).click();
+  await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await expect(shown).toBeHidden();
+
+  await page.reload();
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: new RegExp(`^${id}/`) }) });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Write-only');
+  await expect(row).toContainText('never');
+  const masked = (await row.locator('code').textContent())?.trim() ?? '';
+  expect(masked).toMatch(new RegExp(`^${id}/`));
+  expect(masked).not.toContain(secret);
+  // Nowhere on the page, not even in an attribute or a hidden input.
+  expect(await page.content()).not.toContain(secret);
+
+  await row.getByRole('button', { name: `Revoke ${masked}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
+  await expect(confirm).toContainText(masked);
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByText(masked)).toHaveCount(0);
+});
