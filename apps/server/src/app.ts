@@ -1,18 +1,40 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { accountRoutes } from './accounts/routes';
+import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
+import { bulkLoadRoutes } from './bulk-loads/routes';
+import { databaseRoutes } from './data/databaseRoutes';
+import { tableRoutes } from './data/tableRoutes';
+import { reconcileCatalog } from './data/tableStore';
+import { postbackRoutes } from './ingest/postbackRoutes';
+import { mountRecordsApi } from './ingest/recordsRoutes';
+import { jobRoutes } from './jobs/routes';
+import { createJobService, type JobServiceOptions } from './jobs/service';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
 import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
 import { limits } from './platform/limits';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
+import { referenceRoutes } from './reference/routes';
+import { resultRoutes } from './results/routes';
+import { consoleCsrfGuard } from './session/csrf';
+import { SESSION_PATHS, sessionPrincipal } from './session/principal';
+import { consoleRoutes } from './session/routes';
+import { ssoRoutes } from './sso/routes';
+import { samlRoutes } from './sso/samlRoutes';
 import { systemRoutes } from './system/routes';
 
 export type { AppDeps } from './platform/context';
 
+/** Settings of the app's services, beyond its dependencies (tests shorten limits here). */
+export interface AppOptions {
+  jobs?: JobServiceOptions;
+}
+
 /** Builds the whole service from its dependencies. No globals: tests build as many as they like. */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
@@ -41,10 +63,26 @@ export function createApp(deps: AppDeps) {
       throw payloadTooLarge(`The request body is larger than the limit of ${limits.bodyBytes} bytes.`);
     },
   });
+  app.route('/', bulkImportUploadRoutes(deps));
   app.use('/v3/*', ordinaryBody);
   app.use('/console-api/*', ordinaryBody);
+  app.use('/console-api/*', consoleCsrfGuard());
+  for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 
   app.route('/', systemRoutes());
+  app.route('/', accountRoutes(deps));
+  app.route('/', consoleRoutes(deps));
+  reconcileCatalog(deps);
+  app.route('/', databaseRoutes(deps));
+  app.route('/', tableRoutes(deps));
+  app.route('/', postbackRoutes(deps));
+  app.route('/', resultRoutes(deps));
+  app.route('/', bulkLoadRoutes(deps));
+  app.route('/', ssoRoutes(deps));
+  app.route('/', samlRoutes(deps));
+  const jobs = createJobService(deps, options.jobs);
+  app.route('/', jobRoutes(deps, jobs));
+  app.route('/', bulkImportRoutes(deps, jobs));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -63,8 +101,17 @@ export function createApp(deps: AppDeps) {
     description: 'The word SVC1 (any case), a space and the API key: `SVC1 1/0123…`.',
   });
 
+  app.route(
+    '/',
+    referenceRoutes(async () => (await app.request('/openapi.json')).json()),
+  );
+
+  // Last of the API routes: the records API matches two-segment POST paths and passes others on.
+  mountRecordsApi(app, deps);
   if (deps.config.consoleDir) app.use('*', consoleStatic(deps.config.consoleDir));
-  return app;
+  jobs.start();
+  // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
+  return Object.assign(app, { services: { jobs }, stop: () => jobs.stop() });
 }
 
 export type App = ReturnType<typeof createApp>;

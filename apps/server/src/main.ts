@@ -57,6 +57,8 @@ function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   logger.info('shutting down', { signal });
+  // Query processes end now; jobs they were running end as error at the next start.
+  app.stop();
   server.close(() => {
     db.close();
     process.exit(0);

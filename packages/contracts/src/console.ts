@@ -31,6 +31,9 @@ export const consoleUser = z.object({
   administrator: z.boolean(),
   accountOwner: z.boolean(),
   createdAt: z.string(),
+  /** Single sign-on: disabled (password only), enabled (password or SSO), enforced (SSO only). */
+  ssoMode: z.enum(['disabled', 'enabled', 'enforced']),
+  ssoIdentifier: z.string().nullable(),
 });
 export type ConsoleUser = z.infer<typeof consoleUser>;
 export const usersResponse = z.object({ users: z.array(consoleUser) });

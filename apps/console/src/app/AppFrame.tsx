@@ -1,7 +1,7 @@
 import { AppShell, Burger, Button, Divider, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { Me } from '@svc/contracts';
-import { IconBook2, IconKey, IconLogout, IconUsers } from '@tabler/icons-react';
+import { IconBook2, IconKey, IconListDetails, IconLogout, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useSignOut } from '../features/auth';
 import { NavItem } from './NavItem';
@@ -56,6 +56,8 @@ export function AppFrame({ me, children }: AppFrameProps) {
           </Text>
           <NavItem to="/settings/users" label="Users" icon={<IconUsers size={18} />} onNavigate={close} />
           <NavItem to="/settings/api-keys" label="API keys" icon={<IconKey size={18} />} onNavigate={close} />
+          <NavItem to="/settings/sso" label="Single sign-on" icon={<IconShieldLock size={18} />} onNavigate={close} />
+          <NavItem to="/settings/audit-log" label="Audit log" icon={<IconListDetails size={18} />} onNavigate={close} />
         </AppShell.Section>
         <AppShell.Section>
           {/* A server page, not a console route: a normal link so it loads as its own document. */}

@@ -3,9 +3,11 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { ApiKeysPage } from '../features/api-keys';
 import { LOGIN_PATH, LoginPage, loginUrlFor } from '../features/auth';
 import { setUnauthorizedHandler } from '../lib/api';
+import { AuditLogRoute } from './AuditLogRoute';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
 import { RouteError } from './RouteError';
+import { SsoRoute } from './SsoRoute';
 import { UsersRoute } from './UsersRoute';
 
 /** The console's URLs. Areas of later issues (journeys, audiences, data) get their routes when built. */
@@ -25,6 +27,8 @@ export function createAppRouter(queryClient: QueryClient) {
             { path: 'settings', element: <Navigate to="/settings/api-keys" replace /> },
             { path: 'settings/users', element: <UsersRoute /> },
             { path: 'settings/api-keys', element: <ApiKeysPage /> },
+            { path: 'settings/sso', element: <SsoRoute /> },
+            { path: 'settings/audit-log', element: <AuditLogRoute /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

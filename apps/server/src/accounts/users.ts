@@ -17,6 +17,9 @@ export interface UserRow {
   password_hash: string | null;
   created_at: number;
   updated_at: number;
+  /** Single sign-on mode and the identity provider's NameID for the user (sso/userSso.ts). */
+  sso_mode: 'disabled' | 'enabled' | 'enforced';
+  sso_identifier: string | null;
 }
 
 export interface AccountRow {

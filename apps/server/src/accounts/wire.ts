@@ -83,7 +83,7 @@ export function toV3User(row: UserRow): z.infer<typeof v3User> {
     account_owner: row.account_owner === 1,
     created_at: isoSeconds(new Date(row.created_at)),
     updated_at: isoSeconds(new Date(row.updated_at)),
-    identifier: null,
+    identifier: row.sso_identifier,
     full_qualified_identifier: null,
     setting_name: null,
   };
@@ -97,6 +97,8 @@ export function toConsoleUser(row: UserRow): ConsoleUser {
     administrator: row.administrator === 1,
     accountOwner: row.account_owner === 1,
     createdAt: isoTime(new Date(row.created_at)),
+    ssoMode: row.sso_mode,
+    ssoIdentifier: row.sso_identifier,
   };
 }
 

@@ -1,5 +1,10 @@
 import type { Migration } from '../platform/db';
 import { foundation } from './0001-foundation';
+import { dataCatalog } from './0002-data-catalog';
+import { jobs } from './0003-jobs';
+import { loginFailures } from './0004-login-failures';
+import { bulk } from './0005-bulk';
+import { sso } from './0006-sso';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
-export const migrations: readonly Migration[] = [foundation];
+export const migrations: readonly Migration[] = [foundation, dataCatalog, jobs, loginFailures, bulk, sso];

@@ -5,7 +5,7 @@ import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts
 import { toMe } from '../accounts/wire';
 import { principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { badRequest, tooManyRequests, unauthorized } from '../platform/errors';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
 import { verifyPassword } from '../platform/secrets';
 import {
   clientAddress,
@@ -106,6 +106,10 @@ export function consoleRoutes(deps: AppDeps) {
         throw unauthorized(WRONG_CREDENTIALS);
       }
       forgiveLoginAttempts(deps, email, address);
+      // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
+      if (user.sso_mode === 'enforced') {
+        throw forbidden('Your account signs in with single sign-on only. Use "Sign in with SSO" instead.');
+      }
       const previous = readSessionCookie(c);
       if (previous) revokeSession(deps, previous);
       setSessionCookie(c, createSession(deps, user));

@@ -20,8 +20,11 @@ export interface LiveSession {
   administrator: boolean;
 }
 
+/** How a session was started; SSO mode changes end only the sessions of one kind (DESIGN §6). */
+export type SessionMethod = 'password' | 'sso';
+
 /** Starts a session for the user and returns its id (for the cookie only; it is not stored). */
-export function createSession(deps: AppDeps, user: UserRow): string {
+export function createSession(deps: AppDeps, user: UserRow, method: SessionMethod = 'password'): string {
   const now = deps.clock.now().getTime();
   const id = randomBytes(32).toString('base64url');
   deps.db.transaction(() => {
@@ -34,9 +37,10 @@ export function createSession(deps: AppDeps, user: UserRow): string {
       .run(user.account_id, user.id, now - deps.config.sessionIdleMs);
     deps.db
       .prepare(
-        'INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
+        `INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method)
+         VALUES (?, ?, ?, ?, ?, ?)`,
       )
-      .run(idHash(deps, id), user.account_id, user.id, now, now);
+      .run(idHash(deps, id), user.account_id, user.id, now, now, method);
   })();
   return id;
 }
@@ -74,6 +78,30 @@ export function revokeUserSessions(deps: AppDeps, accountId: number, userId: num
   deps.db
     .prepare('UPDATE console_sessions SET revoked_at = ? WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL')
     .run(deps.clock.now().getTime(), accountId, userId);
+}
+
+/** Ends a user's sessions started one way: enforcing SSO ends password sessions, disabling it SSO ones. */
+export function revokeUserSessionsByMethod(
+  deps: AppDeps,
+  accountId: number,
+  userId: number,
+  method: SessionMethod,
+): void {
+  deps.db
+    .prepare(
+      `UPDATE console_sessions SET revoked_at = ?
+        WHERE account_id = ? AND user_id = ? AND method = ? AND revoked_at IS NULL`,
+    )
+    .run(deps.clock.now().getTime(), accountId, userId, method);
+}
+
+/** Ends every SSO session of the account, when its SSO setting is deleted. */
+export function revokeAccountSsoSessions(deps: AppDeps, accountId: number): void {
+  deps.db
+    .prepare(
+      `UPDATE console_sessions SET revoked_at = ? WHERE account_id = ? AND method = 'sso' AND revoked_at IS NULL`,
+    )
+    .run(deps.clock.now().getTime(), accountId);
 }
 
 export function readSessionCookie(c: Context): string | null {

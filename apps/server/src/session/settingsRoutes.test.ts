@@ -38,6 +38,8 @@ describe('console settings routes', () => {
             administrator: true,
             accountOwner: true,
             createdAt: '2026-11-22T09:00:00.000Z',
+            ssoMode: 'disabled',
+            ssoIdentifier: null,
           },
         ],
       });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
-import { createApp } from '../app';
+import { type AppOptions, createApp } from '../app';
 import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
@@ -21,7 +21,13 @@ export interface Harness {
   newAccount(name: string): Promise<NewAccount>;
   /** Calls the app in-process with an API key (or none). */
   call(method: string, path: string, opts?: CallOptions): Promise<Response>;
+  /** Stops this app as a crash would (jobs left as they are) and starts a new one on the same data. */
+  restart(options?: HarnessOptions): Promise<Harness>;
   close(): void;
+}
+
+export interface HarnessOptions {
+  app?: AppOptions;
 }
 
 export interface CallOptions {
@@ -35,7 +41,7 @@ export interface CallOptions {
 let counter = 0;
 
 /** The real app on a real SQLite file in a temporary folder, with one seeded account. */
-export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+export async function createHarness(overrides: Partial<Config> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const config: Config = {
     port: 0,
@@ -46,18 +52,27 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
     sessionIdleMs: 60 * 60 * 1000,
     ...overrides,
   };
-  const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+  return start(config, new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)), options, null);
+}
+
+async function start(
+  config: Config,
+  clock: ManualClock,
+  options: HarnessOptions,
+  seeded: NewAccount | null,
+): Promise<Harness> {
+  const { dataDir } = config;
   const logger = memoryLogger();
   const db = openControlDb(join(dataDir, 'control.sqlite'));
   const deps: AppDeps = { db, config, clock, logger };
-  const app = createApp(deps);
+  const app = createApp(deps, options.app);
   const newAccount = (name: string) =>
     createAccountWithAdmin(deps, {
       accountName: name,
       email: `admin${++counter}@${name.toLowerCase().replace(/[^a-z0-9]/g, '')}.test`,
       password: 'correct horse battery',
     });
-  const admin = await newAccount('First');
+  const admin = seeded ?? (await newAccount('First'));
   const call = async (method: string, path: string, opts: CallOptions = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? admin.masterKey : opts.key;
@@ -72,6 +87,10 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
     }
     return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   };
+  const stop = () => {
+    app.stop();
+    db.close();
+  };
   return {
     app,
     deps,
@@ -81,8 +100,12 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
     admin,
     newAccount,
     call,
+    restart: (next = options) => {
+      stop();
+      return start(config, clock, next, admin);
+    },
     close: () => {
-      db.close();
+      stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,18 @@
-import { Alert, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  Center,
+  Divider,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type MouseEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { authKeys, login } from './api';
 import { safeNextPath } from './nextPath';
@@ -36,6 +48,14 @@ export function LoginPage() {
     },
     onError: () => setPassword(''),
   });
+
+  // SSO leaves the console for the identity provider: a link (full navigation), not a fetch.
+  const ssoHref = `/sso/saml/login?${new URLSearchParams({ email: email.trim(), return_to: safeNextPath(params.get('next')) })}`;
+  const checkSsoEmail = (event: MouseEvent) => {
+    const emailError = validate(email, 'x').email;
+    setFieldErrors(emailError ? { email: emailError } : {});
+    if (emailError) event.preventDefault();
+  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -81,6 +101,10 @@ export function LoginPage() {
               />
               <Button type="submit" loading={mutation.isPending} fullWidth mt="xs">
                 Sign in
+              </Button>
+              <Divider label="or" labelPosition="center" />
+              <Button component="a" href={ssoHref} variant="default" fullWidth onClick={checkSsoEmail}>
+                Sign in with SSO
               </Button>
             </Stack>
           </form>

@@ -1,4 +1,4 @@
-import { Alert, Button, Paper, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { ConsoleUser, Me } from '@svc/contracts';
@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { AddUserModal } from './AddUserModal';
 import { useRemoveUser, usersQueryOptions } from './api';
+import { type UserSsoAction, UserSsoModal } from './UserSsoModal';
 import { UsersTable } from './UsersTable';
 
 export interface UsersPageProps {
@@ -37,6 +38,7 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
   const users = useQuery(usersQueryOptions());
   const remove = useRemoveUser();
   const [adding, setAdding] = useState(false);
+  const [ssoAction, setSsoAction] = useState<UserSsoAction | null>(null);
 
   const confirmRemove = (user: ConsoleUser) =>
     modals.openConfirmModal({
@@ -62,7 +64,14 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
       <PageHeader
         title="Users"
         description={DESCRIPTION}
-        action={<Button onClick={() => setAdding(true)}>Add user</Button>}
+        action={
+          <Group>
+            <Button variant="default" onClick={() => setSsoAction({ kind: 'create' })}>
+              Create SSO user
+            </Button>
+            <Button onClick={() => setAdding(true)}>Add user</Button>
+          </Group>
+        }
       />
       <Paper withBorder radius="md" p="xs">
         {users.isPending ? (
@@ -70,10 +79,16 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
         ) : users.isError ? (
           <QueryError title="The users could not be loaded" error={users.error} onRetry={() => users.refetch()} />
         ) : (
-          <UsersTable users={users.data} currentUserId={currentUser.id} onRemove={confirmRemove} />
+          <UsersTable
+            users={users.data}
+            currentUserId={currentUser.id}
+            onRemove={confirmRemove}
+            onSsoChange={(user, kind) => setSsoAction({ kind, user })}
+          />
         )}
       </Paper>
       <AddUserModal opened={adding} onClose={() => setAdding(false)} />
+      <UserSsoModal action={ssoAction} onClose={() => setSsoAction(null)} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Menu, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { ConsoleUser } from '@svc/contracts';
 import { Timestamp } from '../../components/Timestamp';
 import { removalBlocker } from './removalBlocker';
@@ -7,6 +7,28 @@ export interface UsersTableProps {
   users: ConsoleUser[];
   currentUserId: number;
   onRemove: (user: ConsoleUser) => void;
+  /** Opens enable / enforce / disable SSO for the user. */
+  onSsoChange: (user: ConsoleUser, change: 'enable_sso' | 'enforce_sso' | 'disable_sso') => void;
+}
+
+const SSO_LABEL = { disabled: 'Password', enabled: 'Password or SSO', enforced: 'SSO only' } as const;
+
+function SsoCell({ user }: { user: ConsoleUser }) {
+  return (
+    <>
+      <Badge
+        variant="light"
+        color={user.ssoMode === 'enforced' ? 'violet' : user.ssoMode === 'enabled' ? 'indigo' : 'gray'}
+      >
+        {SSO_LABEL[user.ssoMode]}
+      </Badge>
+      {user.ssoIdentifier && (
+        <Text size="xs" c="dimmed" mt={2}>
+          {user.ssoIdentifier}
+        </Text>
+      )}
+    </>
+  );
 }
 
 function YesNo({ value }: { value: boolean }) {
@@ -21,7 +43,7 @@ function YesNo({ value }: { value: boolean }) {
   );
 }
 
-export function UsersTable({ users, currentUserId, onRemove }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onRemove, onSsoChange }: UsersTableProps) {
   return (
     <Table.ScrollContainer minWidth={720} type="native">
       <Table verticalSpacing="sm" highlightOnHover>
@@ -31,6 +53,7 @@ export function UsersTable({ users, currentUserId, onRemove }: UsersTableProps) 
             <Table.Th>E-mail</Table.Th>
             <Table.Th>Administrator</Table.Th>
             <Table.Th>Owner</Table.Th>
+            <Table.Th>Sign-in</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>
               <VisuallyHidden>Actions</VisuallyHidden>
@@ -52,29 +75,62 @@ export function UsersTable({ users, currentUserId, onRemove }: UsersTableProps) 
                   <YesNo value={user.accountOwner} />
                 </Table.Td>
                 <Table.Td>
+                  <SsoCell user={user} />
+                </Table.Td>
+                <Table.Td>
                   <Timestamp value={user.createdAt} />
                 </Table.Td>
                 <Table.Td ta="right">
-                  {blocker ? (
-                    // data-disabled instead of disabled: a disabled button gets no hover or focus, so no tooltip.
-                    <Tooltip label={blocker}>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        data-disabled
-                        aria-disabled
-                        aria-label={`${label}: ${blocker}`}
-                        onClick={(e) => e.preventDefault()}
-                      >
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Menu position="bottom-end">
+                      <Menu.Target>
+                        <Button size="xs" variant="subtle" aria-label={`SSO for ${user.name}`}>
+                          SSO
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item
+                          disabled={user.ssoMode === 'enabled'}
+                          onClick={() => onSsoChange(user, 'enable_sso')}
+                        >
+                          Enable SSO
+                        </Menu.Item>
+                        <Menu.Item
+                          disabled={user.ssoMode === 'enforced'}
+                          onClick={() => onSsoChange(user, 'enforce_sso')}
+                        >
+                          Enforce SSO
+                        </Menu.Item>
+                        <Menu.Item
+                          color="red"
+                          disabled={user.ssoMode === 'disabled'}
+                          onClick={() => onSsoChange(user, 'disable_sso')}
+                        >
+                          Disable SSO
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                    {blocker ? (
+                      // data-disabled instead of disabled: a disabled button gets no hover or focus, so no tooltip.
+                      <Tooltip label={blocker}>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          data-disabled
+                          aria-disabled
+                          aria-label={`${label}: ${blocker}`}
+                          onClick={(e) => e.preventDefault()}
+                        >
+                          Remove
+                        </Button>
+                      </Tooltip>
+                    ) : (
+                      <Button size="xs" variant="subtle" color="red" aria-label={label} onClick={() => onRemove(user)}>
                         Remove
                       </Button>
-                    </Tooltip>
-                  ) : (
-                    <Button size="xs" variant="subtle" color="red" aria-label={label} onClick={() => onRemove(user)}>
-                      Remove
-                    </Button>
-                  )}
+                    )}
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             );

@@ -1,0 +1,6 @@
+import { SsoSettingsPage } from '../features/sso';
+import { useCurrentUser } from './currentUser';
+
+export function SsoRoute() {
+  return <SsoSettingsPage currentUser={useCurrentUser()} />;
+}

@@ -1,0 +1,2 @@
+export { AuditLogPage } from './AuditLogPage';
+export { auditKeys, auditLogQueryOptions } from './api';

@@ -1,0 +1,54 @@
+import { ActionIcon, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import type { SsoServiceProvider } from '@svc/contracts';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+
+function CopyField({ label, value }: { label: string; value: string }) {
+  return (
+    <TextInput
+      label={label}
+      value={value}
+      readOnly
+      rightSection={
+        <CopyButton value={value}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy'}>
+              <ActionIcon variant="subtle" onClick={copy} aria-label={`Copy ${label}`}>
+                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      }
+    />
+  );
+}
+
+export interface ServiceProviderPanelProps {
+  sp: SsoServiceProvider;
+}
+
+/** What the administrator enters at the identity provider. */
+export function ServiceProviderPanel({ sp }: ServiceProviderPanelProps) {
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        Enter these at your identity provider, or give it the metadata URL.
+      </Text>
+      <CopyField label="Metadata URL" value={sp.metadata_url} />
+      <Group grow align="flex-start">
+        <CopyField label="Entity ID (audience)" value={sp.entity_id} />
+        <CopyField label="Assertion consumer URL" value={sp.acs_url} />
+      </Group>
+    </Stack>
+  );
+}
+
+/** The service provider's addresses before any setting exists, computed the way the server does. */
+export function serviceProviderFor(accountId: number): SsoServiceProvider {
+  const metadata = `${window.location.origin}/sso/saml/metadata?account=${accountId}`;
+  return {
+    entity_id: metadata,
+    metadata_url: metadata,
+    acs_url: `${window.location.origin}/sso/saml/acs?account=${accountId}`,
+  };
+}

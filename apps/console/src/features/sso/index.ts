@@ -1,0 +1,2 @@
+export { ssoKeys, ssoSettingQueryOptions } from './api';
+export { SsoSettingsPage } from './SsoSettingsPage';

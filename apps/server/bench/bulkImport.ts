@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { encodePart } from '@svc/bulk-format';
+import Database from 'better-sqlite3';
+import { benchApp, expectOk, report, seconds } from './common';
+
+/**
+ * Bulk import perform + commit, timed from the perform request to the end of the commit, against a
+ * bare better-sqlite3 loop inserting the same rows, in one transaction, into a table of the same typed
+ * columns with the same `time` index and the same durability settings as the service's data files.
+ */
+
+const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 300_000);
+const PART_ROWS = 100_000;
+
+type Row = { time: number; user: string; action: string; amount: number; count: number; page: string };
+
+let rows: Row[] = Array.from({ length: ROWS }, (_, i) => ({
+  time: 1700000000 + i,
+  user: `user_${i % 5000}`,
+  action: i % 3 === 0 ? 'click' : 'view',
+  amount: i * 0.25,
+  count: i % 97,
+  page: `/products/${i % 800}`,
+}));
+
+function bareInsertLoop(dir: string): number {
+  const db = new Database(join(dir, 'bare.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE t (time INTEGER NOT NULL, "user" TEXT, action TEXT, amount REAL, count INTEGER, page TEXT);
+           CREATE INDEX t_time ON t (time);`);
+  const insert = db.prepare('INSERT INTO t (time, "user", action, amount, count, page) VALUES (?, ?, ?, ?, ?, ?)');
+  const started = process.hrtime.bigint();
+  db.transaction(() => {
+    for (const r of rows) insert.run(r.time, r.user, r.action, r.amount, r.count, r.page);
+  })();
+  const elapsed = seconds(started);
+  db.close();
+  return ROWS / elapsed;
+}
+
+const bench = await benchApp();
+try {
+  await expectOk(bench.call('POST', '/v3/database/create/bench'));
+  await expectOk(bench.call('POST', '/v3/table/create/bench/imported/log'));
+  await expectOk(bench.call('POST', '/v3/bulk_import/create/bench_session/bench/imported'));
+  for (let at = 0, n = 0; at < ROWS; at += PART_ROWS, n++) {
+    const part = await encodePart(rows.slice(at, at + PART_ROWS));
+    await expectOk(
+      bench.call('PUT', `/v3/bulk_import/upload_part/bench_session/part${n}`, {
+        body: part,
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+  }
+  const bare = bareInsertLoop(bench.dataDir);
+  // The rows are in the parts now; holding them would make every garbage collection of the import slower.
+  rows = [];
+
+  const started = process.hrtime.bigint();
+  const { job_id: jobId } = await expectOk(bench.call('POST', '/v3/bulk_import/perform/bench_session'));
+  const status = await bench.app.services.jobs.whenSettled(jobId as number);
+  if (status !== 'success') throw new Error(`The perform job ended ${status}.`);
+  const performSeconds = seconds(started);
+  await expectOk(bench.call('POST', '/v3/bulk_import/commit/bench_session'));
+  const totalSeconds = seconds(started);
+  const shown = await expectOk(bench.call('GET', '/v3/table/show/bench/imported'));
+  if (shown.count !== ROWS) throw new Error(`The table has ${shown.count} rows, not ${ROWS}.`);
+
+  const importRate = ROWS / totalSeconds;
+  process.stderr.write(`bulk import: ${Math.round(importRate)} rows/s; bare loop ${Math.round(bare)} rows/s\n`);
+  report({
+    rows: ROWS,
+    bulkImportRowsPerSecond: importRate,
+    performSeconds,
+    commitSeconds: totalSeconds - performSeconds,
+    bareInsertRowsPerSecond: bare,
+    bulkImportRatio: importRate / bare,
+  });
+} finally {
+  bench.close();
+}

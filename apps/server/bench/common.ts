@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
+import { createApp } from '../src/app';
+import { closeDataFiles } from '../src/data/dataFiles';
+import { systemClock } from '../src/platform/clock';
+import type { Config } from '../src/platform/config';
+import type { AppDeps } from '../src/platform/context';
+import { openControlDb } from '../src/platform/db';
+import { createLogger } from '../src/platform/logger';
+
+/** Pieces every bench uses: a real app on a temporary data directory, a load generator, a timer. */
+
+export interface BenchApp {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  account: NewAccount;
+  dataDir: string;
+  call(
+    method: string,
+    path: string,
+    init?: { body?: RequestInit['body']; headers?: Record<string, string> },
+  ): Promise<Response>;
+  close(): void;
+}
+
+/** The whole app, as `npm start` builds it, on a fresh data directory; request logs go nowhere. */
+export async function benchApp(): Promise<BenchApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const config: Config = {
+    port: 0,
+    dataDir,
+    secret: 'bench-secret-0123456789',
+    consoleDir: null,
+    seed: {},
+    sessionIdleMs: 60 * 60 * 1000,
+  };
+  const db = openControlDb(join(dataDir, 'control.sqlite'));
+  const deps: AppDeps = { db, config, clock: systemClock, logger: createLogger(() => {}) };
+  const account = await createAccountWithAdmin(deps, {
+    accountName: 'Bench',
+    email: 'bench@bench.local',
+    password: 'bench password 123',
+  });
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    account,
+    dataDir,
+    call: async (method, path, init = {}) =>
+      app.request(path, {
+        method,
+        headers: { authorization: `SVC1 ${account.masterKey}`, ...init.headers },
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      }),
+    close: () => {
+      app.stop();
+      closeDataFiles(deps);
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function expectOk(res: Response | Promise<Response>): Promise<Record<string, unknown>> {
+  const r = await res;
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${text.slice(0, 300)}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+export function seconds(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e9;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+export interface LoadResult {
+  ok: number;
+  failed: number;
+  seconds: number;
+  perSecond: number;
+}
+
+/**
+ * Keeps `concurrency` keep-alive connections busy against 127.0.0.1:`port` for `durationMs`, each sending
+ * its next request as soon as the previous answer has arrived. Counts 200 answers.
+ */
+export async function load(opts: {
+  port: number;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  concurrency: number;
+  durationMs: number;
+}): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const body = opts.body === undefined ? undefined : Buffer.from(opts.body);
+  const headers = { ...opts.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
+  let ok = 0;
+  let failed = 0;
+  const started = process.hrtime.bigint();
+  const deadline = Date.now() + opts.durationMs;
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: opts.port, method: opts.method, path: opts.path, headers, agent },
+        (res) => {
+          res.on('data', () => {});
+          res.on('end', () => {
+            if (res.statusCode === 200) ok++;
+            else failed++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const worker = async () => {
+    while (Date.now() < deadline) await once();
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  const elapsed = seconds(started);
+  agent.destroy();
+  return { ok, failed, seconds: elapsed, perSecond: ok / elapsed };
+}
+
+/** Every bench ends by printing one line the runner reads: its figures as JSON. */
+export function report(result: Record<string, unknown>): void {
+  process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,36 @@
+import { defaultPartLimits, type PartLimits } from '@svc/bulk-format';
+import type { AppDeps } from '../platform/context';
+
+/** Points in perform and commit where a test can stop the server as a crash would. */
+export type CrashPoint =
+  /** Perform has written part of the staged rows, not yet published them. */
+  | 'perform:staging'
+  /** Commit has written the rows inside its data transaction, not yet committed it. */
+  | 'commit:rows-written'
+  /** Commit's data transaction is durable; the session is not yet marked committed. */
+  | 'commit:data-committed';
+
+export interface BulkImportOptions {
+  limits: PartLimits;
+  /**
+   * Called at each crash point. A test throws (or never resolves) here to leave the files and rows
+   * exactly as a process dying at that point would, then starts a new app on the same data directory.
+   */
+  crashPoint?: (point: CrashPoint) => void | Promise<void>;
+}
+
+/** The app's dependencies, optionally with bulk import settings (tests give smaller limits). */
+export interface BulkImportDeps extends AppDeps {
+  bulkImport?: Partial<BulkImportOptions>;
+}
+
+/** Read on every use, so a test may set `deps.bulkImport` after the app is built. */
+export function bulkImportOptions(deps: BulkImportDeps): BulkImportOptions {
+  const given = deps.bulkImport ?? {};
+  return { ...given, limits: { ...defaultPartLimits, ...given.limits } };
+}
+
+/** Perform awaits its crash point (a test may hold it there forever); commit's are synchronous. */
+export function crash(deps: BulkImportDeps, point: CrashPoint): void | Promise<void> {
+  return deps.bulkImport?.crashPoint?.(point);
+}

@@ -1,0 +1,113 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { decodeBatch, encodeRecords, type RecordBatch } from '@svc/bulk-format';
+import { readGzipPart } from '@svc/bulk-format/node';
+import { abs, performFiles, writeAll } from './files';
+import { type BulkImportDeps, bulkImportOptions, crash } from './options';
+import { RecordRules } from './records';
+import { listParts, type SessionRow } from './sessions';
+
+export interface PerformCounts {
+  valid_parts: number;
+  error_parts: number;
+  valid_records: number;
+  error_records: number;
+}
+
+async function syncFile(path: string): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Reads every part of a session and sorts its records: valid ones are staged (their msgpack bytes,
+ * copied as uploaded, into one file), the others go to the error file that error_records serves. A
+ * part with any error record counts as an error part. Nothing here touches the table: commit lands
+ * the staged rows. The files belong to this perform's token alone, so a perform cut short leaves only
+ * files no session points at.
+ */
+export async function performSession(
+  deps: BulkImportDeps,
+  session: SessionRow,
+  token: string,
+  signal?: AbortSignal,
+): Promise<PerformCounts> {
+  const { limits } = bulkImportOptions(deps);
+  const { dataDir } = deps.config;
+  const files = performFiles(session, token);
+  await mkdir(abs(dataDir, files.dir), { recursive: true });
+  const staged = await open(abs(dataDir, files.staged), 'w');
+  const errorsGzip = createGzip();
+  const errorsWritten = pipeline(errorsGzip, createWriteStream(abs(dataDir, files.errors)));
+  const rules = new RecordRules();
+  const counts: PerformCounts = { valid_parts: 0, error_parts: 0, valid_records: 0, error_records: 0 };
+
+  const writeErrors = async (records: Record<string, unknown>[]) => {
+    if (!errorsGzip.write(encodeRecords(records))) await once(errorsGzip, 'drain');
+  };
+  // Valid records are written as runs of their original bytes: no re-encoding, one write per run.
+  const sortBatch = async (batch: RecordBatch) => {
+    signal?.throwIfAborted();
+    const records = decodeBatch(batch);
+    let runStart = -1;
+    let errors: Record<string, unknown>[] = [];
+    let partErrors = 0;
+    for (let i = 0; i <= records.length; i++) {
+      const record = records[i];
+      const ok = record !== undefined && rules.accepts(record);
+      const start = i === 0 ? 0 : (batch.ends[i - 1] as number);
+      if (ok && runStart < 0) runStart = start;
+      if (!ok && runStart >= 0) {
+        await writeAll(staged, batch.bytes.subarray(runStart, start));
+        runStart = -1;
+      }
+      if (record !== undefined && !ok) {
+        errors.push(record);
+        partErrors++;
+        if (errors.length >= 1000) {
+          await writeErrors(errors);
+          errors = [];
+        }
+      }
+    }
+    if (errors.length > 0) await writeErrors(errors);
+    counts.error_records += partErrors;
+    counts.valid_records += records.length - partErrors;
+    return partErrors;
+  };
+
+  try {
+    for (const part of listParts(deps.db, session)) {
+      let partErrors = 0;
+      await readGzipPart(createReadStream(abs(dataDir, part.file)), {
+        limits,
+        onBatch: async (batch) => {
+          partErrors += await sortBatch(batch);
+        },
+      });
+      if (partErrors > 0) counts.error_parts++;
+      else counts.valid_parts++;
+      await crash(deps, 'perform:staging');
+    }
+    errorsGzip.end();
+    await errorsWritten;
+    // Durable before the session points at these files.
+    await staged.sync();
+    await syncFile(abs(dataDir, files.errors));
+    return counts;
+  } catch (err) {
+    errorsGzip.destroy();
+    await errorsWritten.catch(() => undefined);
+    await rm(abs(dataDir, files.dir), { recursive: true, force: true });
+    throw err;
+  } finally {
+    await staged.close().catch(() => undefined);
+  }
+}

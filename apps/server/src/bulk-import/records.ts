@@ -1,0 +1,73 @@
+import { columnNameForKey } from '../data/columns';
+import { type PreparedRecord, prepareRecord, tableLimits } from '../data/tableStore';
+import { ApiError } from '../platform/errors';
+
+/**
+ * The table store's record rules (integer `time`, keys that make columns) applied at import speed.
+ * Parts repeat the same few keys millions of times, so each key's column is worked out once; a record
+ * whose keys are all already column names (the usual case) cannot have two keys on one column, so only
+ * the others take the table store's full path. The outcome is always exactly `prepareRecord`'s.
+ */
+export class RecordRules {
+  /** Key → its column, or null when the key cannot be a column. */
+  private readonly columns = new Map<string, string | null>();
+
+  private column(key: string): string | null {
+    let column = this.columns.get(key);
+    if (column === undefined) {
+      try {
+        column = columnNameForKey(key);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        column = null;
+      }
+      this.columns.set(key, column);
+    }
+    return column;
+  }
+
+  /** The record ready for the table store, or null when it is an error record. */
+  prepare(record: Record<string, unknown>): PreparedRecord | null {
+    const values: [string, unknown][] = [];
+    for (const key in record) {
+      if (key === 'time') continue;
+      const column = this.column(key);
+      if (column === null) return null;
+      if (column !== key || values.length >= tableLimits.maxColumns) return this.slow(record);
+      values.push([key, record[key]]);
+    }
+    const time = this.time(record.time);
+    return time === null ? null : { time, values };
+  }
+
+  /** Whether the record can be imported: `prepare` without building anything. */
+  accepts(record: Record<string, unknown>): boolean {
+    let columns = 0;
+    for (const key in record) {
+      if (key === 'time') continue;
+      const column = this.column(key);
+      if (column === null) return false;
+      if (column !== key || ++columns > tableLimits.maxColumns) return this.slow(record) !== null;
+    }
+    return this.time(record.time) !== null;
+  }
+
+  /** The `time` rule, as the table store checks it. */
+  private time(value: unknown): number | null {
+    try {
+      return prepareRecord({ time: value }).time;
+    } catch (err) {
+      if (err instanceof ApiError) return null;
+      throw err;
+    }
+  }
+
+  private slow(record: Record<string, unknown>): PreparedRecord | null {
+    try {
+      return prepareRecord(record);
+    } catch (err) {
+      if (err instanceof ApiError) return null;
+      throw err;
+    }
+  }
+}

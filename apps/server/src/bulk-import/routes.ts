@@ -1,0 +1,251 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  bulkImportList,
+  bulkImportName,
+  bulkImportParts,
+  bulkImportPerformed,
+  bulkImportReference,
+  bulkImportSession,
+  dataName,
+  errorBody,
+  partName,
+} from '@svc/contracts';
+import type { Context } from 'hono';
+import type { JobRunner } from '../jobs/runner';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppEnv } from '../platform/context';
+import { badRequest, conflict, payloadTooLarge } from '../platform/errors';
+import { input } from '../platform/params';
+import { abs, performFiles } from './files';
+import { type BulkImportDeps, bulkImportOptions } from './options';
+import { bulkImportJobKind } from './performJob';
+import * as ops from './service';
+import { listParts, listSessions, toWireSession } from './sessions';
+
+const security = [{ SVC1: [] }];
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const errors = (...codes: [number, string][]) =>
+  Object.fromEntries(codes.map(([code, description]) => [code, json(errorBody, description)]));
+const common = errors([401, 'No valid API key'], [404, 'No such session in the account']);
+const session = bulkImportName.meta({ description: 'Bulk import session name', example: 'import_20260101' });
+const sessionParams = z.object({ session });
+const partParams = z.object({ session, part: partName.meta({ description: 'Part name', example: 'part1' }) });
+const ref = (name: string) => ({ name, bulk_import: name });
+
+const performParams = z.object({
+  priority: z.coerce.number().int().min(-2).max(2).default(0),
+});
+
+const base = (deps: BulkImportDeps) => ({
+  security,
+  // Write-only keys import data: every bulk import route is theirs (spec, Authentication 2). Every user
+  // may write each database of their account (there are no per-database grants), so the account scope
+  // of every lookup is the whole check.
+  middleware: [apiKeyAuth(deps, { allowWriteOnly: true })],
+  tags: ['Bulk import'],
+});
+
+const post = (deps: BulkImportDeps, path: string, summary: string, extra: Record<number, unknown> = {}) =>
+  createRoute({
+    ...base(deps),
+    method: 'post',
+    path,
+    summary,
+    request: { params: sessionParams },
+    responses: { 200: json(bulkImportReference, 'Done'), ...common, ...(extra as object) },
+  });
+
+/**
+ * PUT upload_part, which streams a body far larger than ordinary routes take: `createApp` mounts it
+ * before the ordinary body limit, and its own limits apply as the bytes arrive.
+ */
+export function bulkImportUploadRoutes(deps: BulkImportDeps) {
+  const upload = createRoute({
+    ...base(deps),
+    method: 'put',
+    path: '/v3/bulk_import/upload_part/{session}/{part}',
+    summary: 'Upload a part: the gzip of concatenated msgpack maps (a part of the same name is replaced)',
+    request: {
+      params: partParams,
+      body: {
+        required: true,
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
+    responses: {
+      200: json(bulkImportReference, 'Stored'),
+      ...common,
+      ...errors(
+        [400, 'Not gzip, corrupt msgpack, or a string, array, map or nesting past the limits'],
+        [409, 'The session is frozen or past uploading'],
+        [413, 'The part is larger than the limit, compressed or decompressed'],
+      ),
+    },
+  });
+  return new OpenAPIHono<AppEnv>().openapi(upload, async (c) => {
+    const { accountId } = principalOf(c);
+    const { session: name, part } = c.req.valid('param');
+    const row = ops.requireSession(deps.db, accountId, name);
+    const { limits } = bulkImportOptions(deps);
+    const declared = Number(c.req.header('content-length'));
+    if (declared > limits.maxCompressedBytes) {
+      throw payloadTooLarge(
+        `The part is ${declared} bytes, more than the limit of ${limits.maxCompressedBytes}: split it into smaller parts.`,
+      );
+    }
+    const body = c.req.raw.body;
+    if (!body) throw badRequest('The part is empty: send the gzip file as the request body.');
+    await ops.uploadPart(deps, row, part, body);
+    return c.json(ref(name), 200);
+  });
+}
+
+/** Every other bulk import route; registers the perform job kind and finishes commits a crash left. */
+export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
+  runner.register(bulkImportJobKind(deps));
+  ops.recoverCommits(deps);
+  const b = base(deps);
+  const load = (c: Context<AppEnv>, name: string) => ops.requireSession(deps.db, principalOf(c).accountId, name);
+
+  const create = createRoute({
+    ...b,
+    method: 'post',
+    path: '/v3/bulk_import/create/{session}/{db}/{table}',
+    summary: 'Create a session importing into a table',
+    request: { params: sessionParams.extend({ db: dataName, table: dataName }) },
+    responses: {
+      200: json(bulkImportReference, 'Created'),
+      ...errors([404, 'No such database or table'], [409, 'A session of that name exists']),
+    },
+  });
+  const show = createRoute({
+    ...b,
+    method: 'get',
+    path: '/v3/bulk_import/show/{session}',
+    summary: 'A session: status and, once performed, its counts',
+    request: { params: sessionParams },
+    responses: { 200: json(bulkImportSession, 'The session'), ...common },
+  });
+  const list = createRoute({
+    ...b,
+    method: 'get',
+    path: '/v3/bulk_import/list',
+    summary: 'Every session of the account',
+    responses: { 200: json(bulkImportList, 'The sessions') },
+  });
+  const parts = createRoute({
+    ...b,
+    method: 'get',
+    path: '/v3/bulk_import/list_parts/{session}',
+    summary: 'Names of the uploaded parts',
+    request: { params: sessionParams },
+    responses: { 200: json(bulkImportParts, 'The parts'), ...common },
+  });
+  const performRoute = createRoute({
+    ...b,
+    method: 'post',
+    path: '/v3/bulk_import/perform/{session}',
+    summary: 'Validate the parts in a job of type bulk_import',
+    request: { params: sessionParams },
+    responses: {
+      200: json(bulkImportPerformed, 'The job is queued'),
+      ...common,
+      ...errors([409, 'Already performing or committed'], [422, 'No parts uploaded']),
+    },
+  });
+  const deletePart = (method: 'put' | 'post') =>
+    createRoute({
+      ...b,
+      method,
+      path: '/v3/bulk_import/delete_part/{session}/{part}',
+      summary: 'Delete a part',
+      request: { params: partParams },
+      responses: { 200: json(bulkImportReference, 'Deleted'), ...common, ...errors([409, 'The session is frozen']) },
+    });
+  const errorRecords = createRoute({
+    ...b,
+    method: 'get',
+    path: '/v3/bulk_import/error_records/{session}',
+    summary: 'Records perform refused, as gzip of msgpack maps (raw body, no Content-Encoding)',
+    request: { params: sessionParams },
+    responses: {
+      200: {
+        description: 'Gzip of msgpack maps; empty when there are none',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...common,
+      ...errors([409, 'The perform has not finished']),
+    },
+  });
+
+  return new OpenAPIHono<AppEnv>()
+    .openapi(create, (c) => {
+      const { session: name, db, table } = c.req.valid('param');
+      ops.createSession(deps, principalOf(c), name, db, table);
+      return c.json(ref(name), 200);
+    })
+    .openapi(show, (c) => c.json(toWireSession(load(c, c.req.valid('param').session)), 200))
+    .openapi(list, (c) => {
+      const rows = listSessions(deps.db, principalOf(c).accountId);
+      return c.json({ bulk_imports: rows.map(toWireSession) }, 200);
+    })
+    .openapi(parts, (c) => {
+      const { session: name } = c.req.valid('param');
+      const names = listParts(deps.db, load(c, name)).map((p) => p.name);
+      return c.json({ ...ref(name), parts: names }, 200);
+    })
+    .openapi(post(deps, '/v3/bulk_import/freeze/{session}', 'Stop uploads'), (c) => {
+      const { session: name } = c.req.valid('param');
+      ops.freeze(deps, load(c, name));
+      return c.json(ref(name), 200);
+    })
+    .openapi(post(deps, '/v3/bulk_import/unfreeze/{session}', 'Allow uploads again'), async (c) => {
+      const { session: name } = c.req.valid('param');
+      await ops.unfreeze(deps, load(c, name));
+      return c.json(ref(name), 200);
+    })
+    .openapi(performRoute, async (c) => {
+      const { session: name } = c.req.valid('param');
+      const row = load(c, name);
+      const { priority } = await input(c, performParams);
+      const jobId = ops.perform(deps, runner, principalOf(c), row, priority);
+      return c.json({ ...ref(name), job_id: jobId }, 200);
+    })
+    .openapi(post(deps, '/v3/bulk_import/commit/{session}', 'Land the performed rows in the table'), async (c) => {
+      const { session: name } = c.req.valid('param');
+      await ops.commit(deps, load(c, name));
+      return c.json(ref(name), 200);
+    })
+    .openapi(post(deps, '/v3/bulk_import/delete/{session}', 'Delete a session and its files'), async (c) => {
+      const { session: name } = c.req.valid('param');
+      await ops.deleteSession(deps, load(c, name));
+      return c.json(ref(name), 200);
+    })
+    .openapi(deletePart('put'), async (c) => {
+      const { session: name, part } = c.req.valid('param');
+      await ops.deletePart(deps, load(c, name), part);
+      return c.json(ref(name), 200);
+    })
+    .openapi(deletePart('post'), async (c) => {
+      const { session: name, part } = c.req.valid('param');
+      await ops.deletePart(deps, load(c, name), part);
+      return c.json(ref(name), 200);
+    })
+    .openapi(errorRecords, (c) => {
+      const row = load(c, c.req.valid('param').session);
+      if (row.status === 'performing') {
+        throw conflict(`The bulk import session "${row.name}" is still performing; its error records come after.`);
+      }
+      const file = row.perform_token ? abs(deps.config.dataDir, performFiles(row, row.perform_token).errors) : null;
+      c.header('content-type', 'application/octet-stream');
+      if (!file || !existsSync(file)) return c.body(new Uint8Array(gzipSync(Buffer.alloc(0))), 200);
+      c.header('content-length', String(statSync(file).size));
+      return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, 200);
+    });
+}

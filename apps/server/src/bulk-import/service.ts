@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { requireDatabase, requireTable } from '../data/catalog';
+import type { JobRunner } from '../jobs/runner';
+import type { Principal } from '../platform/auth';
+import { ApiError, conflict, notFound, unprocessable } from '../platform/errors';
+import { landStagedRows } from './commit';
+import { newPartFile, removeDir, removeFile, writePartFile } from './files';
+import { type BulkImportDeps, bulkImportOptions } from './options';
+import { BULK_IMPORT_JOB, type PerformParams } from './performJob';
+import {
+  assertTakesUploads,
+  deletePartRow,
+  deleteSessionRow,
+  findPart,
+  insertSession,
+  listParts,
+  putPart,
+  requireSession,
+  type SessionRow,
+  sessionsInState,
+  updateSession,
+} from './sessions';
+
+/** The operations of bulk import sessions, in the order of their life cycle (wire-compat §2.5). */
+
+const now = (deps: BulkImportDeps) => deps.clock.now().getTime();
+
+export function createSession(deps: BulkImportDeps, p: Principal, name: string, database: string, table: string) {
+  const db = requireDatabase(deps.db, p.accountId, database);
+  requireTable(deps.db, p.accountId, db.id, table);
+  return insertSession(deps.db, { accountId: p.accountId, userId: p.userId, name, database, table, now: now(deps) });
+}
+
+/** Stores a part from the request body; a part of the same name is replaced once the new one is safe. */
+export async function uploadPart(
+  deps: BulkImportDeps,
+  session: SessionRow,
+  part: string,
+  body: AsyncIterable<Uint8Array>,
+): Promise<void> {
+  assertTakesUploads(session);
+  const rel = newPartFile(session);
+  const { bytes, records } = await writePartFile(deps.config.dataDir, rel, body, bulkImportOptions(deps).limits);
+  let replaced: string | null;
+  try {
+    replaced = putPart(deps.db, session, { name: part, file: rel, bytes, records, now: now(deps) });
+  } catch (err) {
+    await removeFile(deps.config.dataDir, rel);
+    throw err;
+  }
+  await removeFile(deps.config.dataDir, replaced);
+}
+
+export async function deletePart(deps: BulkImportDeps, session: SessionRow, name: string): Promise<void> {
+  assertTakesUploads(session);
+  const part = findPart(deps.db, session, name);
+  if (!part) throw notFound('bulk import part');
+  deletePartRow(deps.db, part);
+  await removeFile(deps.config.dataDir, part.file);
+}
+
+const busy = (s: SessionRow) =>
+  conflict(`The bulk import session "${s.name}" is ${s.status}; wait until it is ready, or delete it once it is.`);
+
+/** Freezing stops uploads; perform freezes by itself. A performed (ready) session is frozen already. */
+export function freeze(deps: BulkImportDeps, session: SessionRow): void {
+  if (session.status === 'ready') return;
+  if (session.status !== 'uploading') throw busy(session);
+  updateSession(deps.db, session, { upload_frozen: 1 }, ['uploading'], now(deps));
+}
+
+/** Unfreezing a performed session sends it back to uploading: its perform results no longer count. */
+export async function unfreeze(deps: BulkImportDeps, session: SessionRow): Promise<void> {
+  if (session.status !== 'uploading' && session.status !== 'ready') throw busy(session);
+  const cleared = {
+    status: 'uploading' as const,
+    upload_frozen: 0,
+    perform_token: null,
+    valid_parts: null,
+    error_parts: null,
+    valid_records: null,
+    error_records: null,
+  };
+  updateSession(
+    deps.db,
+    session,
+    session.status === 'ready' ? cleared : { upload_frozen: 0 },
+    [session.status],
+    now(deps),
+  );
+  if (session.perform_token) await removeDir(deps.config.dataDir, `${session.dir}/perform-${session.perform_token}`);
+}
+
+/** Queues the perform job (off the request) and moves the session to performing, in one transaction. */
+export function perform(deps: BulkImportDeps, runner: JobRunner, p: Principal, session: SessionRow, priority: number) {
+  if (session.status !== 'uploading' && session.status !== 'ready') {
+    throw conflict(`The bulk import session "${session.name}" is ${session.status}: it cannot be performed now.`);
+  }
+  if (listParts(deps.db, session).length === 0) {
+    throw unprocessable(
+      `The bulk import session "${session.name}" has no parts: upload one with PUT /v3/bulk_import/upload_part/${session.name}/<part>.`,
+    );
+  }
+  const database = requireDatabase(deps.db, p.accountId, session.database_name);
+  requireTable(deps.db, p.accountId, database.id, session.table_name);
+  const params: PerformParams = { session_id: session.id, session: session.name, token: randomUUID() };
+  return deps.db.transaction(() => {
+    const counts = { valid_parts: null, error_parts: null, valid_records: null, error_records: null };
+    if (
+      !updateSession(
+        deps.db,
+        session,
+        { status: 'performing', upload_frozen: 1, ...counts },
+        [session.status],
+        now(deps),
+      )
+    ) {
+      throw conflict(`The bulk import session "${session.name}" changed meanwhile; look at it and try again.`);
+    }
+    const job = runner.enqueue({
+      accountId: p.accountId,
+      userId: p.userId,
+      type: BULK_IMPORT_JOB,
+      database: session.database_name,
+      query: null,
+      params: { ...params },
+      priority,
+    });
+    deps.db
+      .prepare('UPDATE bulk_import_sessions SET job_id = ? WHERE id = ? AND account_id = ?')
+      .run(job.id, session.id, session.account_id);
+    return job.id;
+  })();
+}
+
+/**
+ * Lands the performed rows. Synchronous from `committing` to `committed`; a crash in between leaves
+ * `committing`, which start-up recovery (or another commit call) finishes without writing twice.
+ * Committing a committed session changes nothing.
+ */
+export async function commit(deps: BulkImportDeps, session: SessionRow): Promise<void> {
+  if (session.status === 'committed') return;
+  if (session.status !== 'ready' && session.status !== 'committing') {
+    throw conflict(
+      `The bulk import session "${session.name}" is ${session.status}: perform it and wait until it is ready before committing.`,
+    );
+  }
+  if (session.status === 'ready' && !updateSession(deps.db, session, { status: 'committing' }, ['ready'], now(deps))) {
+    throw conflict(`The bulk import session "${session.name}" changed meanwhile; look at it and try again.`);
+  }
+  await finishCommit(deps, session);
+}
+
+/** Lands the rows and marks the session committed (synchronously), then removes the files it no longer needs. */
+function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<void> {
+  try {
+    landStagedRows(deps, session);
+  } catch (err) {
+    // A refusal (the table is gone, too many columns) leaves the session ready to fix and retry.
+    if (err instanceof ApiError && err.status < 500) {
+      updateSession(deps.db, session, { status: 'ready' }, ['committing'], now(deps));
+    }
+    throw err;
+  }
+  updateSession(deps.db, session, { status: 'committed' }, ['committing'], now(deps));
+  // The rows are in the table now; the parts and staged rows are not needed any more.
+  const staged = session.perform_token ? `${session.dir}/perform-${session.perform_token}/valid.msgpack` : null;
+  return Promise.all([
+    removeDir(deps.config.dataDir, `${session.dir}/parts`),
+    removeFile(deps.config.dataDir, staged),
+  ]).then(() => undefined);
+}
+
+export async function deleteSession(deps: BulkImportDeps, session: SessionRow): Promise<void> {
+  if (session.status === 'performing' || session.status === 'committing') {
+    throw conflict(
+      `The bulk import session "${session.name}" is ${session.status}; delete it once that has finished${session.job_id ? ` (job ${session.job_id})` : ''}.`,
+    );
+  }
+  deleteSessionRow(deps.db, session);
+  await removeDir(deps.config.dataDir, session.dir);
+}
+
+/** At start-up: finishes commits a stopped process left half done. */
+export function recoverCommits(deps: BulkImportDeps): void {
+  for (const session of sessionsInState(deps.db, 'committing')) {
+    try {
+      finishCommit(deps, session).catch(() => undefined);
+      deps.logger.info('bulk import commit finished after a restart', { session: session.id });
+    } catch (err) {
+      deps.logger.error('bulk import commit could not be finished after a restart', {
+        session: session.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+}
+
+export { requireSession };

@@ -1,0 +1,183 @@
+import type { BulkLoadJob, BulkLoadSession } from '@svc/contracts';
+import type { Db } from '../platform/db';
+import { conflict, notFound } from '../platform/errors';
+import { isoSeconds } from '../platform/time';
+import { maskConfig } from './config';
+
+/** The control database's bulk load sessions, and the jobs they ran. Every query is scoped by account. */
+
+export interface BulkLoadRow {
+  id: number;
+  account_id: number;
+  name: string;
+  database_name: string;
+  table_name: string;
+  cron: string | null;
+  timezone: string;
+  delay: number;
+  start_at: number | null;
+  time_column: string | null;
+  /** Credentials included; only ever sent masked. */
+  config_json: string;
+  config_diff_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type BulkLoadValues = Pick<
+  BulkLoadRow,
+  'name' | 'database_name' | 'table_name' | 'cron' | 'timezone' | 'delay' | 'start_at' | 'time_column' | 'config_json'
+>;
+
+export function toWireSession(row: BulkLoadRow): BulkLoadSession {
+  return {
+    id: row.id,
+    name: row.name,
+    cron: row.cron,
+    timezone: row.timezone,
+    delay: row.delay,
+    start_at: row.start_at === null ? null : isoSeconds(new Date(row.start_at)),
+    database: row.database_name,
+    table: row.table_name,
+    config: maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>,
+    config_diff: maskConfig(JSON.parse(row.config_diff_json)) as Record<string, unknown>,
+  };
+}
+
+export function listBulkLoads(db: Db, accountId: number): BulkLoadRow[] {
+  return db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? ORDER BY name').all(accountId) as BulkLoadRow[];
+}
+
+/** The account's session of that name; anything else is the spec's 404 body. */
+export function requireBulkLoad(db: Db, accountId: number, name: string): BulkLoadRow {
+  const row = db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? AND name = ?').get(accountId, name) as
+    | BulkLoadRow
+    | undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+const taken = (name: string) =>
+  conflict(`A bulk load session named "${name}" already exists. Choose another name or update that one.`);
+
+function isUnique(err: unknown): boolean {
+  return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export function insertBulkLoad(db: Db, accountId: number, v: BulkLoadValues, now: number): BulkLoadRow {
+  try {
+    db.prepare(
+      `INSERT INTO bulk_loads (account_id, name, database_name, table_name, cron, timezone, delay, start_at, time_column,
+         config_json, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      accountId,
+      v.name,
+      v.database_name,
+      v.table_name,
+      v.cron,
+      v.timezone,
+      v.delay,
+      v.start_at,
+      v.time_column,
+      v.config_json,
+      now,
+      now,
+    );
+  } catch (err) {
+    if (isUnique(err)) throw taken(v.name);
+    throw err;
+  }
+  return requireBulkLoad(db, accountId, v.name);
+}
+
+export function updateBulkLoad(db: Db, row: BulkLoadRow, v: BulkLoadValues, now: number): BulkLoadRow {
+  try {
+    db.prepare(
+      `UPDATE bulk_loads SET name = ?, database_name = ?, table_name = ?, cron = ?, timezone = ?, delay = ?,
+         start_at = ?, time_column = ?, config_json = ?, updated_at = ?
+       WHERE id = ? AND account_id = ?`,
+    ).run(
+      v.name,
+      v.database_name,
+      v.table_name,
+      v.cron,
+      v.timezone,
+      v.delay,
+      v.start_at,
+      v.time_column,
+      v.config_json,
+      now,
+      row.id,
+      row.account_id,
+    );
+  } catch (err) {
+    if (isUnique(err)) throw taken(v.name);
+    throw err;
+  }
+  return requireBulkLoad(db, row.account_id, v.name);
+}
+
+export function deleteBulkLoad(db: Db, row: BulkLoadRow): void {
+  db.prepare('DELETE FROM bulk_loads WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+}
+
+interface JobRow {
+  id: number;
+  account_id: number;
+  status: string;
+  priority: number;
+  cpu_time: number | null;
+  num_records: number | null;
+  params_json: string | null;
+  created_at: number;
+  updated_at: number;
+  start_at: number | null;
+  end_at: number | null;
+}
+
+/**
+ * What a bulk load job records in `jobs.params_json` (the contract for the runner that will execute
+ * bulk loads): the session's id, the target's ids and names, the configuration it ran with and the
+ * schema it wrote as `[name, type, source name]` triples.
+ */
+interface BulkLoadJobParams {
+  bulk_load_id: number;
+  database?: { id: number; name: string };
+  table?: { id: number; name: string };
+  config?: Record<string, unknown>;
+  schema?: string[][];
+}
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/** The jobs of kind `bulkload` that ran for this session, newest first: only what really ran. */
+export function listBulkLoadJobs(db: Db, row: BulkLoadRow): BulkLoadJob[] {
+  const jobs = db
+    .prepare(
+      `SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
+       FROM jobs WHERE account_id = ? AND type = 'bulkload' AND json_extract(params_json, '$.bulk_load_id') = ?
+       ORDER BY id DESC`,
+    )
+    .all(row.account_id, row.id) as JobRow[];
+  return jobs.map((job) => {
+    const params = JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams;
+    return {
+      job_id: job.id,
+      account_id: job.account_id,
+      type: 'bulkload',
+      status: job.status,
+      records: job.num_records,
+      schema: params.schema ?? null,
+      database: params.database ?? { id: 0, name: row.database_name },
+      table: params.table ?? { id: 0, name: row.table_name },
+      config: maskConfig(params.config ?? {}) as Record<string, unknown>,
+      priority: job.priority,
+      cpu_time: job.cpu_time,
+      created_at: seconds(job.created_at),
+      updated_at: seconds(job.updated_at),
+      start_at: seconds(job.start_at),
+      end_at: seconds(job.end_at),
+    };
+  });
+}

@@ -1,0 +1,90 @@
+import { rmSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import type { AppDeps } from '../platform/context';
+import { type Db, openSqlite } from '../platform/db';
+import { type DatabaseRow, databaseFile } from './catalog';
+
+/**
+ * Open connections to customer database files, one per file per app, so writes reuse prepared
+ * statements. Each file also holds `_svc$tables`, the figures of its tables, written in the same
+ * transaction as the rows; the catalog copies them after each commit, and again when the file is first
+ * opened, so a crash between the two commits cannot leave the catalog wrong. `$` cannot appear in a
+ * table name, so that table never collides with a customer's.
+ */
+export const META_TABLE = '"_svc$tables"';
+
+export interface DataFile {
+  db: Db;
+  file: string;
+  statements: Map<string, Database.Statement>;
+}
+
+const open = new WeakMap<AppDeps, Map<string, DataFile>>();
+
+function filesOf(deps: AppDeps): Map<string, DataFile> {
+  let files = open.get(deps);
+  if (!files) {
+    files = new Map();
+    open.set(deps, files);
+  }
+  return files;
+}
+
+/** The cached write connection to a database's file, created on first use. */
+export function dataFile(deps: AppDeps, database: DatabaseRow, onFirstOpen?: (f: DataFile) => void): DataFile {
+  const file = databaseFile(deps.config.dataDir, database.account_id, database.id);
+  const files = filesOf(deps);
+  let f = files.get(file);
+  if (!f) {
+    const db = openSqlite(file);
+    // An acknowledged record must survive a power cut, not only a process crash; group commit pays the sync.
+    db.pragma('synchronous = FULL');
+    db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
+      name TEXT PRIMARY KEY,
+      schema_json TEXT NOT NULL,
+      row_count INTEGER NOT NULL,
+      bytes INTEGER NOT NULL,
+      max_time INTEGER,
+      updated_at INTEGER
+    )`);
+    f = { db, file, statements: new Map() };
+    files.set(file, f);
+    onFirstOpen?.(f);
+  }
+  return f;
+}
+
+/** A prepared statement cached on the connection, keyed by its SQL text. */
+export function statement(f: DataFile, sql: string): Database.Statement {
+  let s = f.statements.get(sql);
+  if (!s) {
+    s = f.db.prepare(sql);
+    f.statements.set(sql, s);
+  }
+  return s;
+}
+
+/** Closes a database's connection (before its file is deleted). */
+export function closeDataFile(deps: AppDeps, database: DatabaseRow): void {
+  const file = databaseFile(deps.config.dataDir, database.account_id, database.id);
+  const files = filesOf(deps);
+  const f = files.get(file);
+  if (f) {
+    f.db.close();
+    files.delete(file);
+  }
+}
+
+/** Closes every data connection of an app: on shutdown, and after each test. */
+export function closeDataFiles(deps: AppDeps): void {
+  const files = filesOf(deps);
+  for (const f of files.values()) f.db.close();
+  files.clear();
+}
+
+/** Closes and deletes a database's file with its WAL and shared-memory companions. */
+export function deleteDataFile(deps: AppDeps, database: DatabaseRow): void {
+  closeDataFile(deps, database);
+  const file = databaseFile(deps.config.dataDir, database.account_id, database.id);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}

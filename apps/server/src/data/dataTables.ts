@@ -1,0 +1,119 @@
+import { badRequest } from '../platform/errors';
+import type { TableRow } from './catalog';
+import { readAs, type SchemaEntry, sqliteType, storeAs } from './columns';
+import { type DataFile, META_TABLE, statement } from './dataFiles';
+
+/**
+ * The DDL of customer tables in their data file: creating a table from its catalog row, and changing its
+ * columns with real ALTERs. Identifiers are safe to quote: table names follow the name rule and column
+ * names the column rule (columns.ts).
+ */
+
+export const tableLimits = {
+  /** Columns a table may have besides `time` (SQLite allows 2000). */
+  maxColumns: 1000,
+};
+
+/** A table's figures and schema as its data file keeps them (`"_svc$tables"`). */
+export interface Meta {
+  name: string;
+  schema_json: string;
+  row_count: number;
+  bytes: number;
+  max_time: number | null;
+  updated_at: number | null;
+}
+
+export const q = (id: string) => `"${id}"`;
+
+export function readMeta(f: DataFile, name: string): Meta | null {
+  return (statement(f, `SELECT * FROM ${META_TABLE} WHERE name = ?`).get(name) as Meta | undefined) ?? null;
+}
+
+/** Creates the table's data in the file from its catalog row, dropping a leftover of an earlier table. */
+export function ensureDataTable(f: DataFile, table: TableRow): Meta {
+  const existing = readMeta(f, table.name);
+  if (existing) return existing;
+  const schema = JSON.parse(table.schema_json) as SchemaEntry[];
+  const columns = schema.map(([name, type]) => `, ${q(name)} ${sqliteType(type)}`).join('');
+  f.db.exec(`DROP TABLE IF EXISTS ${q(table.name)}`);
+  f.db.exec(`CREATE TABLE ${q(table.name)} (time INTEGER NOT NULL${columns})`);
+  f.db.exec(`CREATE INDEX ${q(`${table.name}$time`)} ON ${q(table.name)} (time)`);
+  f.statements.clear();
+  const meta: Meta = {
+    name: table.name,
+    schema_json: table.schema_json,
+    row_count: 0,
+    bytes: 0,
+    max_time: null,
+    updated_at: null,
+  };
+  statement(
+    f,
+    `INSERT INTO ${META_TABLE} (name, schema_json, row_count, bytes, max_time, updated_at) VALUES (?, ?, 0, 0, NULL, NULL)`,
+  ).run(table.name, table.schema_json);
+  return meta;
+}
+
+/**
+ * Changes a column's type in place with real ALTERs: a new column, the values converted the way writes
+ * convert them, the old column dropped and the new one renamed.
+ */
+function convertColumn(f: DataFile, tableName: string, column: string, from: string, to: string): void {
+  const tmp = `${column}$new`;
+  f.db.exec(`ALTER TABLE ${q(tableName)} ADD COLUMN ${q(tmp)} ${sqliteType(to)}`);
+  const page = f.db
+    .prepare(
+      `SELECT rowid AS id, ${q(column)} AS v FROM ${q(tableName)} WHERE rowid > ? AND ${q(column)} IS NOT NULL ORDER BY rowid LIMIT 10000`,
+    )
+    .safeIntegers(true);
+  const update = f.db.prepare(`UPDATE ${q(tableName)} SET ${q(tmp)} = ? WHERE rowid = ?`);
+  // In pages: a connection cannot write while a statement of it is still iterating.
+  let after = 0n;
+  for (;;) {
+    const rows = page.all(after) as { id: bigint; v: unknown }[];
+    if (rows.length === 0) break;
+    for (const row of rows) update.run(storeAs(to, readAs(from, fromSafe(row.v))), row.id);
+    after = (rows[rows.length - 1] as { id: bigint }).id;
+  }
+  f.db.exec(`ALTER TABLE ${q(tableName)} DROP COLUMN ${q(column)}`);
+  f.db.exec(`ALTER TABLE ${q(tableName)} RENAME COLUMN ${q(tmp)} TO ${q(column)}`);
+  f.statements.clear();
+}
+
+export function fromSafe(v: unknown): unknown {
+  return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
+}
+
+/**
+ * Makes the file's table match `schema`: new columns added, changed types converted, columns not listed
+ * dropped with their data (update-schema sets the schema, as `td schema:set`/`schema:remove` expect).
+ */
+export function applySchema(f: DataFile, meta: Meta, schema: SchemaEntry[], dropMissing: boolean): SchemaEntry[] {
+  const current = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const types = new Map(current.map(([name, type]) => [name, type]));
+  const next = dropMissing ? [...schema] : [...current];
+  const added = schema.filter(([name]) => !types.has(name)).length;
+  // Checked before any ALTER: past SQLite's own limit the ALTER itself would fail.
+  if ((dropMissing ? schema.length : current.length + added) > tableLimits.maxColumns) {
+    throw badRequest(`A table can have at most ${tableLimits.maxColumns} columns besides "time".`);
+  }
+  for (const entry of schema) {
+    const [name, type] = entry;
+    const had = types.get(name);
+    if (had === undefined) f.db.exec(`ALTER TABLE ${q(meta.name)} ADD COLUMN ${q(name)} ${sqliteType(type)}`);
+    else if (had !== type) convertColumn(f, meta.name, name, had, type);
+    if (!dropMissing) {
+      const i = next.findIndex(([n]) => n === name);
+      if (i >= 0) next[i] = entry;
+      else next.push(entry);
+    }
+  }
+  if (dropMissing) {
+    const keep = new Set(schema.map(([n]) => n));
+    for (const [name] of current) if (!keep.has(name)) f.db.exec(`ALTER TABLE ${q(meta.name)} DROP COLUMN ${q(name)}`);
+  }
+  f.statements.clear();
+  meta.schema_json = JSON.stringify(next);
+  return next;
+}

@@ -1,0 +1,213 @@
+import { existsSync } from 'node:fs';
+import { databaseList, databaseObject } from '@svc/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../testing/harness';
+import { databaseFile, findDatabase } from './catalog';
+import { closeDataFiles } from './dataFiles';
+import { appendRows } from './tableStore';
+import { oasErrors, oasResponseErrors } from './testing/oas';
+
+const NOT_FOUND = {
+  error: 'Resource not found',
+  message: 'Resource not found',
+  text: 'Resource not found',
+  severity: 'error',
+  status_code: 404,
+};
+
+describe('databases', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+  afterEach(() => {
+    closeDataFiles(h.deps);
+    h.close();
+  });
+
+  const create = (name: string, key?: string) => h.call('POST', `/v3/database/create/${name}`, { key });
+
+  it('creates a database and answers {database}', async () => {
+    const res = await create('web_events');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ database: 'web_events' });
+    expect(oasResponseErrors('databaseCreate', { database: 'web_events' })).toEqual([]);
+  });
+
+  it('accepts the empty form body Ruby sends and the empty body Python sends', async () => {
+    const rb = await h.call('POST', '/v3/database/create/from_ruby', { form: {} });
+    const py = await h.call('POST', '/v3/database/create/from_python', { body: '' });
+    expect([rb.status, py.status]).toEqual([200, 200]);
+  });
+
+  it('refuses a second database of the same name with 409', async () => {
+    await create('web_events');
+    const res = await create('web_events');
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ message: 'Database web_events already exists.', status_code: 409 });
+  });
+
+  it.each([
+    ['with a quote', encodeURIComponent('we"b')],
+    ['with 300 characters', 'a'.repeat(300)],
+    ['with 2 characters', 'ab'],
+    ['with uppercase letters', 'WebEvents'],
+    ['with a dash', 'web-events'],
+  ])('refuses a name %s with 400 stating the rule', async (_label, name) => {
+    const res = await create(name);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; status_code: number };
+    expect(body.status_code).toBe(400);
+    expect(body.message).toContain('lowercase letters, digits and underscores, 3 to 255 characters');
+  });
+
+  it('accepts a name of exactly 255 characters', async () => {
+    expect((await create('a'.repeat(255))).status).toBe(200);
+  });
+
+  it('shows a database with the spec types and the UTC time form', async () => {
+    await create('web_events');
+    const res = await h.call('GET', '/v3/database/show/web_events');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      name: 'web_events',
+      created_at: '2026-11-22 09:00:00 UTC',
+      updated_at: '2026-11-22 09:00:00 UTC',
+      count: 0,
+      organization: null,
+      permission: 'owner',
+      delete_protected: false,
+      datatank: false,
+    });
+    expect(databaseObject.parse(body)).toBeTruthy();
+    expect(oasErrors('Database', body)).toEqual([]);
+  });
+
+  it('counts the records of all tables of a database', async () => {
+    await create('web_events');
+    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    if (!database) throw new Error('database missing');
+    appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 1 }, { time: 2 }], { createTable: true });
+    appendRows(h.deps, database, 'clicks', [{ time: 3 }], { createTable: true });
+    const show = (await (await h.call('GET', '/v3/database/show/web_events')).json()) as { count: number };
+    const list = (await (await h.call('GET', '/v3/database/list')).json()) as { databases: { count: number }[] };
+    expect(show.count).toBe(3);
+    expect(list.databases[0]?.count).toBe(3);
+  });
+
+  it('lists databases with the offset time form and what clients read', async () => {
+    await create('web_events');
+    h.clock.advance(61_000);
+    await create('crm');
+    const res = await h.call('GET', '/v3/database/list');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({
+      databases: [
+        {
+          name: 'crm',
+          count: 0,
+          created_at: '2026-11-22 09:01:01 +0000',
+          updated_at: '2026-11-22 09:01:01 +0000',
+          organization: null,
+          permission: 'owner',
+          delete_protected: false,
+        },
+        expect.objectContaining({ name: 'web_events', created_at: '2026-11-22 09:00:00 +0000' }),
+      ],
+    });
+    expect(databaseList.parse(body)).toBeTruthy();
+    expect(oasResponseErrors('databaseList', body)).toEqual([]);
+  });
+
+  it('answers 404 with the spec body for a missing database', async () => {
+    for (const path of ['/v3/database/show/nothing_here', '/v3/database/delete/nothing_here']) {
+      const res = await h.call(path.includes('delete') ? 'POST' : 'GET', path);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject(NOT_FOUND);
+    }
+  });
+
+  it("never shows, lists or deletes another account's database", async () => {
+    const other = await h.newAccount('Other');
+    await create('theirs', other.masterKey);
+    expect((await h.call('GET', '/v3/database/show/theirs')).status).toBe(404);
+    expect((await h.call('POST', '/v3/database/delete/theirs')).status).toBe(404);
+    expect((await h.call('POST', '/v3/database/update/theirs', { form: { delete_protected: 'true' } })).status).toBe(
+      404,
+    );
+    const list = (await (await h.call('GET', '/v3/database/list')).json()) as { databases: unknown[] };
+    expect(list.databases).toEqual([]);
+    // The same name is free in this account.
+    expect((await create('theirs')).status).toBe(200);
+  });
+
+  it('deletes a database with its tables and its data file', async () => {
+    await create('web_events');
+    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    if (!database) throw new Error('database missing');
+    appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
+    const file = databaseFile(h.dataDir, h.admin.accountId, database.id);
+    expect(existsSync(file)).toBe(true);
+    const res = await h.call('POST', '/v3/database/delete/web_events');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ database: 'web_events' });
+    expect(existsSync(file)).toBe(false);
+    expect((await h.call('GET', '/v3/table/list/web_events')).status).toBe(404);
+    const count = h.deps.db.prepare('SELECT COUNT(*) AS n FROM tables WHERE database_id = ?').get(database.id);
+    expect(count).toEqual({ n: 0 });
+  });
+
+  it('refuses to delete a delete-protected database until protection is turned off', async () => {
+    await create('web_events');
+    const on = await h.call('POST', '/v3/database/update/web_events', { form: { delete_protected: 'true' } });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ name: 'web_events', delete_protected: true });
+    const refused = await h.call('POST', '/v3/database/delete/web_events');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toContain('delete-protected');
+    const off = await h.call('POST', '/v3/database/update/web_events', { json: { delete_protected: false } });
+    expect(off.status).toBe(200);
+    expect((await h.call('POST', '/v3/database/delete/web_events')).status).toBe(200);
+  });
+
+  it('refuses a delete_protected value that is not a boolean', async () => {
+    await create('web_events');
+    const missing = await h.call('POST', '/v3/database/update/web_events', { form: {} });
+    const wrong = await h.call('POST', '/v3/database/update/web_events', { form: { delete_protected: 'maybe' } });
+    expect([missing.status, wrong.status]).toEqual([400, 400]);
+    expect(((await wrong.json()) as { message: string }).message).toContain('true or false');
+  });
+
+  it('refuses every database route to a write-only key with 403', async () => {
+    await create('web_events');
+    const key = h.admin.writeOnlyKey;
+    const calls = [
+      h.call('POST', '/v3/database/create/more_events', { key }),
+      h.call('GET', '/v3/database/list', { key }),
+      h.call('GET', '/v3/database/show/web_events', { key }),
+      h.call('POST', '/v3/database/delete/web_events', { key }),
+    ];
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual([403, 403, 403, 403]);
+  });
+
+  it('refuses a call without a valid key with 401', async () => {
+    expect((await h.call('GET', '/v3/database/list', { key: null })).status).toBe(401);
+    expect((await h.call('GET', '/v3/database/list', { key: `1/${'0'.repeat(40)}` })).status).toBe(401);
+  });
+
+  it('documents its routes in /openapi.json', async () => {
+    const doc = (await (await h.call('GET', '/openapi.json', { key: null })).json()) as { paths: object };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v3/database/list',
+        '/v3/database/show/{db}',
+        '/v3/database/create/{db}',
+        '/v3/database/update/{db}',
+        '/v3/database/delete/{db}',
+      ]),
+    );
+  });
+});

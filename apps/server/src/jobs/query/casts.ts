@@ -1,0 +1,101 @@
+import type { Db } from '../../platform/db';
+import { parseTime, timestampText } from './timeFormats';
+
+/**
+ * Presto CAST semantics for the types SQLite's affinity gets wrong: a fraction cast to bigint rounds
+ * (SQLite truncates), and text that is not a number is an error (SQLite reads it as 0), or NULL with
+ * TRY_CAST. The dialect rewrite (dialect.ts) turns `CAST(x AS bigint)` into `presto_cast(x, 'bigint')`.
+ */
+
+export type CastTarget = 'bigint' | 'double' | 'boolean' | 'timestamp' | 'date' | 'json';
+
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
+
+class CastFailure extends Error {}
+
+function fail(v: unknown, type: string): never {
+  throw new CastFailure(`Cannot cast ${JSON.stringify(String(v)).slice(0, 80)} to ${type}.`);
+}
+
+function roundHalfAway(n: number): number {
+  return Math.sign(n) * Math.round(Math.abs(n));
+}
+
+function toBigint(v: unknown): unknown {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? roundHalfAway(v) : fail(v, 'bigint');
+  if (typeof v === 'string') {
+    if (INTEGER_TEXT.test(v)) {
+      const n = Number(v);
+      return Number.isSafeInteger(n) ? n : BigInt(v.trim());
+    }
+    if (v.trim() === 'true' || v.trim() === 'false') return v.trim() === 'true' ? 1 : 0;
+  }
+  return fail(v, 'bigint');
+}
+
+function toDouble(v: unknown): unknown {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && NUMBER_TEXT.test(v)) return Number(v.trim());
+  return fail(v, 'double');
+}
+
+function toBoolean(v: unknown): unknown {
+  if (typeof v === 'number' || typeof v === 'bigint') return Number(v) === 0 ? 0 : 1;
+  if (typeof v === 'string') {
+    const t = v.trim().toLowerCase();
+    if (t === 'true' || t === '1') return 1;
+    if (t === 'false' || t === '0') return 0;
+  }
+  return fail(v, 'boolean');
+}
+
+function convert(v: unknown, type: CastTarget): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type) {
+    case 'bigint':
+      return toBigint(v);
+    case 'double':
+      return toDouble(v);
+    case 'boolean':
+      return toBoolean(v);
+    case 'timestamp': {
+      const ms = typeof v === 'string' ? parseTime(v) : null;
+      return ms === null ? fail(v, 'timestamp') : timestampText(ms);
+    }
+    case 'date': {
+      const ms = typeof v === 'string' ? parseTime(v) : null;
+      return ms === null ? fail(v, 'date') : timestampText(ms).slice(0, 10);
+    }
+    case 'json':
+      return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  }
+}
+
+const TARGETS = new Set<string>(['bigint', 'double', 'boolean', 'timestamp', 'date', 'json']);
+
+function target(name: string, type: unknown): CastTarget {
+  if (typeof type !== 'string' || !TARGETS.has(type)) throw new TypeError(`${name}: unknown type ${String(type)}.`);
+  return type as CastTarget;
+}
+
+export function prestoCast(v: unknown, type: unknown): unknown {
+  return convert(v, target('CAST', type));
+}
+
+export function prestoTryCast(v: unknown, type: unknown): unknown {
+  const t = target('TRY_CAST', type);
+  try {
+    return convert(v, t);
+  } catch (e) {
+    if (e instanceof CastFailure) return null;
+    throw e;
+  }
+}
+
+export function registerCasts(db: Db): void {
+  db.function('presto_cast', { deterministic: true }, prestoCast);
+  db.function('presto_try_cast', { deterministic: true }, prestoTryCast);
+}

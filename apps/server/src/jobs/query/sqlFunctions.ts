@@ -1,0 +1,298 @@
+import type { Db } from '../../platform/db';
+import { registerCasts } from './casts';
+import { arity, registerTimeFunctions } from './timeFunctions';
+
+/**
+ * Presto functions SQLite lacks, as user functions and aggregates. `if`, `coalesce`, `nullif`, `concat`,
+ * `substr`, `length`, `lower`, `upper`, `replace`, `trim`, `round`, `abs` and the math functions are
+ * SQLite's own and behave alike. Arrays and maps are JSON text (how tables keep them, DESIGN §4).
+ */
+
+type Fn = (...args: unknown[]) => unknown;
+
+const regexps = new Map<string, RegExp>();
+
+function regex(name: string, pattern: unknown, flags = ''): RegExp {
+  const key = `${flags}/${String(pattern)}`;
+  let re = regexps.get(key);
+  if (!re) {
+    try {
+      re = new RegExp(String(pattern), flags);
+    } catch (e) {
+      throw new TypeError(
+        `${name}: invalid regular expression ${JSON.stringify(String(pattern))}: ${(e as Error).message}`,
+      );
+    }
+    if (regexps.size > 1000) regexps.clear();
+    regexps.set(key, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return undefined;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value as SQLite can hold it: nested values become JSON text, booleans 1/0. */
+function toSql(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v;
+}
+
+const JSON_PATH_STEP = /^(?:\.([A-Za-z_$][\w$]*)|\[\s*(\d+)\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*'([^']*)'\s*\])/;
+
+/** Walks a JSONPath of the Presto kind: `$.a.b`, `$[0]`, `$["key with space"]`. */
+function walkJsonPath(doc: unknown, path: string): unknown {
+  let rest = path.trim();
+  if (!rest.startsWith('$')) throw new TypeError(`json_extract_scalar: the path must start with "$", not "${path}".`);
+  rest = rest.slice(1);
+  let node = doc;
+  while (rest.length > 0) {
+    const m = JSON_PATH_STEP.exec(rest);
+    if (!m) throw new TypeError(`json_extract_scalar: cannot read the path "${path}".`);
+    rest = rest.slice(m[0].length);
+    if (node === null || typeof node !== 'object') return undefined;
+    const key = m[1] ?? m[3] ?? m[4];
+    if (m[2] !== undefined) node = Array.isArray(node) ? node[Number(m[2])] : undefined;
+    else node = Array.isArray(node) ? undefined : (node as Record<string, unknown>)[key as string];
+  }
+  return node;
+}
+
+/** SQL-like ordering of two non-null values of the same kind (numbers or text). */
+function order(a: unknown, b: unknown): number {
+  const x = a as number;
+  const y = b as number;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const scalars: Record<string, Fn> = {
+  regexp_like(...args) {
+    arity('regexp_like', args, 2, 2);
+    const [s, p] = args;
+    if (s === null || p === null) return null;
+    return regex('regexp_like', p).test(String(s)) ? 1 : 0;
+  },
+  /** SQLite's `x REGEXP y` operator calls regexp(y, x). */
+  regexp(...args) {
+    arity('regexp', args, 2, 2);
+    const [p, s] = args;
+    if (s === null || p === null) return null;
+    return regex('REGEXP', p).test(String(s)) ? 1 : 0;
+  },
+  regexp_extract(...args) {
+    arity('regexp_extract', args, 2, 3);
+    const [s, p, group] = args;
+    if (s === null || p === null) return null;
+    const m = regex('regexp_extract', p).exec(String(s));
+    if (!m) return null;
+    const g = group === undefined ? 0 : Number(group);
+    if (!Number.isInteger(g) || g < 0 || g >= m.length) {
+      throw new TypeError(`regexp_extract: the pattern has no group ${String(group)}.`);
+    }
+    return m[g] ?? null;
+  },
+  regexp_replace(...args) {
+    arity('regexp_replace', args, 2, 3);
+    const [s, p, replacement] = args;
+    if (s === null || p === null) return null;
+    return String(s).replace(regex('regexp_replace', p, 'g'), replacement == null ? '' : String(replacement));
+  },
+  split_part(...args) {
+    arity('split_part', args, 3, 3);
+    const [s, delimiter, index] = args;
+    if (s === null || delimiter === null || index === null) return null;
+    const i = Number(index);
+    if (!Number.isInteger(i) || i < 1) throw new TypeError('split_part: the index must be a whole number from 1.');
+    const parts = String(delimiter) === '' ? [String(s)] : String(s).split(String(delimiter));
+    return parts[i - 1] ?? null;
+  },
+  strpos(...args) {
+    arity('strpos', args, 2, 2);
+    const [s, sub] = args;
+    if (s === null || sub === null) return null;
+    return String(s).indexOf(String(sub)) + 1;
+  },
+  json_extract_scalar(...args) {
+    arity('json_extract_scalar', args, 2, 2);
+    const [json, path] = args;
+    if (json === null || path === null) return null;
+    const value = walkJsonPath(parseJson(json), String(path));
+    if (value === undefined || value === null || typeof value === 'object') return null;
+    return String(value);
+  },
+  element_at(...args) {
+    arity('element_at', args, 2, 2);
+    const [container, key] = args;
+    if (container === null || key === null) return null;
+    const doc = parseJson(container);
+    if (Array.isArray(doc)) {
+      const i = Number(key);
+      if (!Number.isInteger(i) || i === 0)
+        throw new TypeError('element_at: array indexes start at 1 (or -1 from the end).');
+      return toSql(i > 0 ? doc[i - 1] : doc[doc.length + i]);
+    }
+    if (doc && typeof doc === 'object') return toSql((doc as Record<string, unknown>)[String(key)]);
+    return null;
+  },
+  cardinality(...args) {
+    arity('cardinality', args, 1, 1);
+    const doc = parseJson(args[0]);
+    if (Array.isArray(doc)) return doc.length;
+    return doc && typeof doc === 'object' ? Object.keys(doc).length : null;
+  },
+  contains(...args) {
+    arity('contains', args, 2, 2);
+    const doc = parseJson(args[0]);
+    if (!Array.isArray(doc) || args[1] === null) return null;
+    return doc.some((v) => v === args[1] || (v !== null && String(v) === String(args[1]))) ? 1 : 0;
+  },
+  greatest(...args) {
+    if (args.length === 0) throw new TypeError('greatest takes at least 1 argument.');
+    if (args.some((v) => v === null)) return null;
+    return args.reduce((a, b) => (order(b, a) > 0 ? b : a));
+  },
+  least(...args) {
+    if (args.length === 0) throw new TypeError('least takes at least 1 argument.');
+    if (args.some((v) => v === null)) return null;
+    return args.reduce((a, b) => (order(b, a) < 0 ? b : a));
+  },
+  url_extract_host(...args) {
+    arity('url_extract_host', args, 1, 1);
+    return urlPart(args[0], (u) => u.hostname);
+  },
+  url_extract_path(...args) {
+    arity('url_extract_path', args, 1, 1);
+    return urlPart(args[0], (u) => u.pathname);
+  },
+  url_extract_parameter(...args) {
+    arity('url_extract_parameter', args, 2, 2);
+    return urlPart(args[0], (u) => u.searchParams.get(String(args[1])));
+  },
+};
+
+function urlPart(v: unknown, pick: (u: URL) => string | null): string | null {
+  if (v === null) return null;
+  try {
+    return pick(new URL(String(v)));
+  } catch {
+    return null;
+  }
+}
+
+function percentileOf(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil(p * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
+}
+
+function checkPercentile(p: unknown): number {
+  const n = Number(p);
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    throw new TypeError('approx_percentile: the percentage must be between 0 and 1.');
+  }
+  return n;
+}
+
+interface Aggregate {
+  /** Smallest and largest number of arguments. */
+  arity: [number, number];
+  start: () => unknown;
+  step: (state: never, ...args: unknown[]) => unknown;
+  result: (state: never) => unknown;
+}
+
+const aggregates: Record<string, Aggregate> = {
+  /** Exact, which an approximation is allowed to be. */
+  approx_distinct: {
+    arity: [1, 1],
+    start: () => new Set<unknown>(),
+    step: (set: Set<unknown>, v: unknown) => {
+      if (v !== null) set.add(typeof v === 'object' ? JSON.stringify(v) : v);
+      return set;
+    },
+    result: (set: Set<unknown>) => set.size,
+  },
+  /** Nearest-rank percentile of the exact values; `p` may be one number or an array (ARRAY[...]). */
+  approx_percentile: {
+    arity: [2, 2],
+    start: () => ({ values: [] as number[], p: null as unknown }),
+    step: (state: { values: number[]; p: unknown }, v: unknown, p: unknown) => {
+      if (state.p === null) state.p = p;
+      if (typeof v === 'number' || typeof v === 'bigint') state.values.push(Number(v));
+      return state;
+    },
+    result: (state: { values: number[]; p: unknown }) => {
+      const sorted = state.values.sort((a, b) => a - b);
+      const many = parseJson(state.p);
+      if (Array.isArray(many)) return JSON.stringify(many.map((p) => percentileOf(sorted, checkPercentile(p))));
+      return state.p === null ? null : percentileOf(sorted, checkPercentile(state.p));
+    },
+  },
+  count_if: {
+    arity: [1, 1],
+    start: () => 0,
+    step: (n: number, v: unknown) => n + (v !== null && v !== 0 && v !== '0' && v !== 0n ? 1 : 0),
+    result: (n: number) => n,
+  },
+  arbitrary: {
+    arity: [1, 1],
+    start: () => ({ value: null as unknown }),
+    step: (s: { value: unknown }, v: unknown) => {
+      if (s.value === null) s.value = v;
+      return s;
+    },
+    result: (s: { value: unknown }) => s.value,
+  },
+  max_by: byAggregate((a, b) => a > b),
+  min_by: byAggregate((a, b) => a < b),
+};
+
+function byAggregate(better: (a: never, b: never) => boolean): Aggregate {
+  return {
+    arity: [2, 2],
+    start: () => ({ value: null as unknown, key: null as unknown }),
+    step: (s: { value: unknown; key: unknown }, v: unknown, key: unknown) => {
+      if (key !== null && (s.key === null || better(key as never, s.key as never))) {
+        s.key = key;
+        s.value = v;
+      }
+      return s;
+    },
+    result: (s: { value: unknown }) => s.value,
+  };
+}
+
+/** Names of everything registered, for the dialect guide and its test. */
+export const functionNames = {
+  scalars: Object.keys(scalars),
+  aggregates: Object.keys(aggregates),
+};
+
+/** Registers the whole Presto/TD surface on a connection. */
+export function registerFunctions(db: Db, nowMs: number): void {
+  registerTimeFunctions(db, nowMs);
+  registerCasts(db);
+  for (const [name, fn] of Object.entries(scalars)) db.function(name, { varargs: true, deterministic: true }, fn);
+  for (const [name, agg] of Object.entries(aggregates)) {
+    const step = agg.step as (total: unknown, ...args: unknown[]) => unknown;
+    db.aggregate(name, {
+      start: agg.start,
+      step: (total, ...args) => {
+        arity(name, args, agg.arity[0], agg.arity[1]);
+        return step(total, ...args);
+      },
+      result: agg.result as (total: unknown) => unknown,
+      varargs: true,
+      deterministic: true,
+    });
+  }
+}

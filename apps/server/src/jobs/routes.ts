@@ -1,0 +1,192 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { dataName, jobDetail, jobIssued, jobKilled, jobList, jobStatusObject, resultFormat } from '@svc/contracts';
+import { requireDatabase } from '../data/catalog';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest, notFound, unprocessable } from '../platform/errors';
+import { input } from '../platform/params';
+import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob } from './jobStore';
+import { errors, index, issueParams, json, listQuery, resultQuery, wireBody } from './params';
+import { QueryRefused } from './query/dialect';
+import { inspectQuery, QUERY_TYPES } from './queryJob';
+import { resultResponse } from './results';
+import type { JobRunner } from './runner';
+import { toV3Job, toV3JobDetail, toV3JobStatus } from './wire';
+
+const security = [{ SVC1: [] }];
+const tags = ['Jobs'];
+const jobParam = z.object({ job_id: z.string().openapi({ description: 'Job id', example: '101' }) });
+
+function routes(deps: AppDeps) {
+  const base = { security, tags, middleware: [apiKeyAuth(deps)] };
+  const get = (path: string) => ({ ...base, method: 'get' as const, path });
+  return {
+    issue: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/job/issue/{type}/{db}',
+      summary: 'Issue a query job',
+      description:
+        '`type` is presto or trino. Parameters arrive as JSON, form, multipart or the query string: `query` (one ' +
+        'read-only statement, Presto dialect: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`.',
+      request: {
+        params: z.object({ type: z.string().openapi({ example: 'presto' }), db: dataName }),
+        body: wireBody(issueParams, 'query, and optionally priority, domain_key, retry_limit'),
+      },
+      responses: { 200: json(jobIssued, 'The job is queued'), ...errors(400, 401, 403, 404, 409, 422) },
+    }),
+    status: createRoute({
+      ...get('/v3/job/status/{job_id}'),
+      summary: 'Status of a job',
+      request: { params: jobParam },
+      responses: { 200: json(jobStatusObject, 'The status'), ...errors(401, 403, 404) },
+    }),
+    statusByDomainKey: createRoute({
+      ...get('/v3/job/status_by_domain_key/{domain_key}'),
+      summary: 'Status of the job issued with a domain key',
+      request: { params: z.object({ domain_key: z.string() }) },
+      responses: { 200: json(jobStatusObject, 'The status'), ...errors(401, 403, 404) },
+    }),
+    show: createRoute({
+      ...get('/v3/job/show/{job_id}'),
+      summary: 'A job with its output so far',
+      request: { params: jobParam },
+      responses: { 200: json(jobDetail, 'The job'), ...errors(401, 403, 404) },
+    }),
+    list: createRoute({
+      ...get('/v3/job/list'),
+      summary: 'Jobs of the account, newest first',
+      request: { query: listQuery },
+      responses: { 200: json(jobList, 'The jobs'), ...errors(400, 401, 403) },
+    }),
+    kill: createRoute({
+      ...base,
+      method: 'post',
+      path: '/v3/job/kill/{job_id}',
+      summary: 'Kill a queued or running job',
+      request: { params: jobParam },
+      responses: { 200: json(jobKilled, 'The status the job had'), ...errors(401, 403, 404) },
+    }),
+    result: createRoute({
+      ...get('/v3/job/result/{job_id}'),
+      summary: 'The result of a successful job',
+      description:
+        '`msgpack` and `msgpack.gz` answer `Range: bytes=a-b` with 206, `Content-Range` and an `ETag`. An unfinished ' +
+        'or failed job answers 404.',
+      request: { params: jobParam, query: resultQuery },
+      responses: {
+        200: {
+          description: 'The rows',
+          content: {
+            'application/json': { schema: z.string().openapi({ description: 'One JSON array per line' }) },
+            'text/csv': { schema: z.string() },
+            'text/tab-separated-values': { schema: z.string() },
+            'application/x-msgpack': { schema: z.string().openapi({ format: 'binary' }) },
+            'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) },
+          },
+        },
+        206: { description: 'A byte range of a msgpack or msgpack.gz result' },
+        ...errors(400, 401, 403, 404, 416),
+      },
+    }),
+  };
+}
+
+/** `/v3/job/*` (wire-compat §2.3). Master keys only: write-only keys answer 403. */
+export function jobRoutes(deps: AppDeps, runner: JobRunner) {
+  const r = routes(deps);
+  const now = () => deps.clock.now().getTime();
+  const origin = (url: string) => new URL(url).origin;
+  return new OpenAPIHono<AppEnv>()
+    .openapi(r.issue, async (c) => {
+      const p = principalOf(c);
+      const { type, db } = c.req.valid('param');
+      if (!(QUERY_TYPES as readonly string[]).includes(type)) {
+        throw unprocessable(
+          type === 'hive'
+            ? 'Hive jobs are not supported: issue the query as presto or trino (POST /v3/job/issue/presto/<database>).'
+            : `Jobs of type "${type.slice(0, 40)}" cannot be issued here: use presto or trino.`,
+        );
+      }
+      const database = requireDatabase(deps.db, p.accountId, db);
+      const params = await input(c, issueParams);
+      if ((params.result ?? params.result_url ?? '').trim() !== '') {
+        throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');
+      }
+      try {
+        inspectQuery(deps, database, params.query);
+      } catch (e) {
+        if (e instanceof QueryRefused) throw badRequest(e.message);
+        throw e;
+      }
+      const job = runner.enqueue({
+        accountId: p.accountId,
+        userId: p.userId,
+        type,
+        database: database.name,
+        query: params.query,
+        priority: params.Priority !== 0 ? params.Priority : params.priority,
+        retryLimit: params.retry_limit,
+        domainKey: params.domain_key,
+      });
+      return c.json({ job: String(job.id), job_id: String(job.id), database: database.name }, 200);
+    })
+    .openapi(r.status, (c) => {
+      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
+      return c.json(toV3JobStatus(job, now()), 200);
+    })
+    .openapi(r.statusByDomainKey, (c) => {
+      const p = principalOf(c);
+      const job = findJobByDomainKey(deps.db, p.accountId, c.req.valid('param').domain_key);
+      if (!job) throw notFound('job');
+      return c.json(toV3JobStatus(job, now()), 200);
+    })
+    .openapi(r.show, (c) => {
+      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
+      return c.json(toV3JobDetail(job, now(), origin(c.req.url)), 200);
+    })
+    .openapi(r.list, (c) => {
+      const q = c.req.valid('query');
+      const from = index('from', q.from, 0);
+      const to = index('to', q.to, from + 19);
+      if (to < from) throw badRequest('"to" must not be smaller than "from".');
+      if (to - from >= 1000) throw badRequest('Ask for at most 1000 jobs at a time ("to" - "from" < 1000).');
+      const status = q.status ? q.status.toLowerCase() : null;
+      if (status !== null && !(JOB_STATUSES as readonly string[]).includes(status)) {
+        throw badRequest(`"status" must be one of ${JOB_STATUSES.join(', ')}.`);
+      }
+      const { jobs, count } = listJobs(deps.db, principalOf(c).accountId, {
+        from,
+        to,
+        status: status as JobStatus | null,
+      });
+      const at = origin(c.req.url);
+      return c.json(
+        {
+          jobs: jobs.map((j) => toV3Job(j, now(), at)),
+          count,
+          from: q.from === undefined ? null : from,
+          to: q.to === undefined ? null : to,
+        },
+        200,
+      );
+    })
+    .openapi(r.kill, (c) => {
+      const p = principalOf(c);
+      const job = requireJob(deps.db, p.accountId, c.req.valid('param').job_id);
+      const former = runner.kill(p.accountId, job.id) ?? job.status;
+      return c.json({ job_id: String(job.id), former_status: former }, 200);
+    })
+    .openapi(r.result, (c) => {
+      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
+      const q = c.req.valid('query');
+      const format = resultFormat.safeParse((q.format ?? 'tsv').toLowerCase());
+      if (!format.success) {
+        throw badRequest(
+          `"format" must be one of ${resultFormat.options.join(', ')}, not "${String(q.format).slice(0, 40)}".`,
+        );
+      }
+      const header = /^true$/i.test(q.header ?? '');
+      return resultResponse(deps.config.dataDir, job, format.data, header, c.req.raw.headers) as never;
+    });
+}

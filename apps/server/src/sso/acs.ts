@@ -1,0 +1,231 @@
+import { createRequire } from 'node:module';
+import type { Profile } from '@node-saml/node-saml';
+import type { UserRow } from '../accounts/users';
+import type { AppDeps } from '../platform/context';
+import { readCertificates, validNow } from './certificates';
+import {
+  type ClaimedRequest,
+  claimedRequestCache,
+  claimRequest,
+  REQUEST_TTL_MS,
+  samlFor,
+  serviceProvider,
+} from './serviceProvider';
+import { findSetting } from './settings';
+import { findUserByIdentifier } from './userSso';
+
+/**
+ * The assertion consumer's checks, in order. node-saml verifies signatures, time window, audience and
+ * InResponseTo; around it we refuse what it lets through or cannot know: size, DOCTYPE, stray assertions,
+ * requests we never issued, certificates past their validity, destination, issuer, replay, and the user.
+ */
+
+export const MAX_SAML_RESPONSE_BYTES = 256 * 1024;
+
+export type RefusalReason =
+  | 'response_too_large'
+  | 'malformed_response'
+  | 'doctype_forbidden'
+  | 'signature_missing'
+  | 'multiple_assertions'
+  | 'replayed'
+  | 'unknown_request'
+  | 'request_expired'
+  | 'no_sso_setting'
+  | 'certificate_expired'
+  | 'signature_invalid'
+  | 'assertion_expired'
+  | 'assertion_not_yet_valid'
+  | 'audience_mismatch'
+  | 'unknown_in_response_to'
+  | 'destination_mismatch'
+  | 'issuer_mismatch'
+  | 'idp_refused'
+  | 'unknown_user'
+  | 'user_sso_disabled';
+
+/** What the person is told; the code goes to the audit log. */
+export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
+  response_too_large: 'The sign-in response from your identity provider is too large to accept.',
+  malformed_response: 'The sign-in response from your identity provider could not be read.',
+  doctype_forbidden:
+    'The sign-in response from your identity provider contains a document type declaration, which is not accepted.',
+  signature_missing: 'The sign-in response is not signed by your identity provider.',
+  multiple_assertions: 'The sign-in response holds more than one assertion, which is not accepted.',
+  replayed: 'This sign-in response was already used. Start the sign-in again.',
+  unknown_request: 'This sign-in was not started here, or was already completed. Start the sign-in again.',
+  request_expired: 'The sign-in took too long. Start it again.',
+  no_sso_setting: 'Single sign-on is not configured for this account.',
+  certificate_expired:
+    "Your identity provider's certificate configured here has expired. Ask an administrator to update it.",
+  signature_invalid:
+    'The signature of the sign-in response does not match the certificate configured for your identity provider.',
+  assertion_expired: 'The sign-in response has expired. Start the sign-in again.',
+  assertion_not_yet_valid:
+    'The sign-in response is not valid yet. Check the clocks of the identity provider and this server.',
+  audience_mismatch: 'The sign-in response was issued for another service.',
+  unknown_in_response_to: 'The sign-in response does not answer the request this server sent. Start the sign-in again.',
+  destination_mismatch: 'The sign-in response was addressed to another location.',
+  issuer_mismatch: 'The sign-in response comes from an identity provider other than the configured one.',
+  idp_refused: 'Your identity provider did not sign you in.',
+  unknown_user: 'No user of this account has the identity your provider sent. Ask an administrator to add you.',
+  user_sso_disabled: 'Single sign-on is turned off for your user. Sign in with your password, or ask an administrator.',
+};
+
+export class Refusal extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    readonly details: Record<string, unknown> = {},
+    /** The request the response answered, once it is known (tells a sign-in from a test). */
+    readonly request: ClaimedRequest | null = null,
+  ) {
+    super(REFUSAL_MESSAGES[reason]);
+  }
+}
+
+/** The few DOM members read here. xmldom's own typings pull the browser DOM library into the whole program. */
+interface XmlElement {
+  localName: string;
+  namespaceURI: string | null;
+  getAttribute(name: string): string | null;
+}
+interface XmlDocument {
+  documentElement: XmlElement | null;
+  getElementsByTagNameNS(ns: string, name: string): { length: number; item(i: number): XmlElement | null };
+}
+type ErrorHandler = { warning: () => void; error: () => void; fatalError: () => void };
+const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as {
+  DOMParser: new (opts: { errorHandler: ErrorHandler }) => { parseFromString(xml: string, type: string): XmlDocument };
+};
+
+const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+
+interface Outline {
+  destination: string | null;
+  assertionId: string;
+}
+
+/** Reads the response's shape before any signature work, refusing what no valid response looks like. */
+function outline(xml: string): Outline {
+  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) throw new Refusal('doctype_forbidden');
+  let broken = false;
+  const doc = new DOMParser({
+    errorHandler: {
+      warning: () => {},
+      error: () => {
+        broken = true;
+      },
+      fatalError: () => {
+        broken = true;
+      },
+    },
+  }).parseFromString(xml, 'text/xml');
+  const root = doc?.documentElement;
+  if (broken || !root || root.localName !== 'Response' || root.namespaceURI !== PROTOCOL_NS) {
+    throw new Refusal('malformed_response');
+  }
+  if (doc.getElementsByTagNameNS(DSIG_NS, 'Signature').length === 0) throw new Refusal('signature_missing');
+  const assertions = doc.getElementsByTagNameNS(ASSERTION_NS, 'Assertion');
+  const encrypted = doc.getElementsByTagNameNS(ASSERTION_NS, 'EncryptedAssertion');
+  if (assertions.length + encrypted.length > 1) throw new Refusal('multiple_assertions');
+  const assertion = assertions.item(0);
+  const assertionId = assertion?.getAttribute('ID');
+  if (!assertion || !assertionId) throw new Refusal('malformed_response', { problem: 'no assertion' });
+  return { destination: root.getAttribute('Destination') || null, assertionId };
+}
+
+function reasonOf(err: unknown): RefusalReason {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/multiple assertions/i.test(message)) return 'multiple_assertions';
+  if (/signature/i.test(message)) return 'signature_invalid';
+  if (/not yet valid/i.test(message)) return 'assertion_not_yet_valid';
+  // node-saml drops subject confirmations outside their time window, then finds none left.
+  if (/expired|no valid subject confirmation/i.test(message)) return 'assertion_expired';
+  if (/audience/i.test(message)) return 'audience_mismatch';
+  if (/InResponseTo/i.test(message)) return 'unknown_in_response_to';
+  if (/status|Responder|Requester/i.test(message)) return 'idp_refused';
+  return 'malformed_response';
+}
+
+type XmlNode = { $?: Record<string, string>; _?: string } & Record<string, unknown>;
+
+/** The Recipient of the bearer confirmation inside the signed assertion. */
+function recipientsOf(profile: Profile): string[] {
+  const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
+  const subject = (assertion?.Subject as XmlNode[] | undefined)?.[0];
+  const confirmations = (subject?.SubjectConfirmation as XmlNode[] | undefined) ?? [];
+  return confirmations.flatMap((c) =>
+    ((c.SubjectConfirmationData as XmlNode[] | undefined) ?? []).map((d) => d.$?.Recipient ?? ''),
+  );
+}
+
+export interface AcsSuccess {
+  request: ClaimedRequest;
+  user: UserRow;
+  nameId: string;
+}
+
+/**
+ * Validates a posted SAMLResponse for the account the consumer URL names. Throws a Refusal with the
+ * reason; on success the request is used up and the assertion id remembered, so neither works twice.
+ */
+export async function consumeResponse(
+  deps: AppDeps,
+  origin: string,
+  accountId: number,
+  samlResponse: string,
+  relayState: string,
+): Promise<AcsSuccess> {
+  const now = deps.clock.now();
+  if (samlResponse.length > MAX_SAML_RESPONSE_BYTES) throw new Refusal('response_too_large');
+  if (!/^[A-Za-z0-9+/=\s]+$/.test(samlResponse)) throw new Refusal('malformed_response');
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const shape = outline(xml);
+  const seen = deps.db
+    .prepare('SELECT 1 FROM saml_seen_assertions WHERE account_id = ? AND assertion_id = ?')
+    .get(accountId, shape.assertionId);
+  if (seen) throw new Refusal('replayed', { assertion_id: shape.assertionId });
+
+  const request = claimRequest(deps, relayState);
+  if (!request || request.accountId !== accountId) throw new Refusal('unknown_request');
+  if (now.getTime() - request.createdAt > REQUEST_TTL_MS) throw new Refusal('request_expired');
+  const fail = (reason: RefusalReason, details: Record<string, unknown> = {}) => new Refusal(reason, details, request);
+
+  const setting = findSetting(deps.db, accountId);
+  if (!setting) throw fail('no_sso_setting');
+  const trusted = validNow(readCertificates(setting.cert, now), now);
+  if (trusted.length === 0) throw fail('certificate_expired');
+
+  const sp = serviceProvider(origin, accountId);
+  const saml = samlFor(
+    sp,
+    setting,
+    trusted.map((c) => c.pem),
+    claimedRequestCache(request.requestId, request.createdAt),
+  );
+  let profile: Profile | null;
+  try {
+    profile = (await saml.validatePostResponseAsync({ SAMLResponse: samlResponse })).profile;
+  } catch (err) {
+    throw fail(reasonOf(err), { error: err instanceof Error ? err.message : String(err) });
+  }
+  if (!profile?.nameID) throw fail('malformed_response', { problem: 'no NameID' });
+  if (shape.destination !== sp.acs_url) throw fail('destination_mismatch', { destination: shape.destination });
+  const recipients = recipientsOf(profile);
+  if (recipients.length === 0 || recipients.some((r) => r !== sp.acs_url)) {
+    throw fail('destination_mismatch', { recipients });
+  }
+  if (setting.idp_entity_id !== null && profile.issuer !== setting.idp_entity_id) {
+    throw fail('issuer_mismatch', { issuer: profile.issuer });
+  }
+  deps.db
+    .prepare('INSERT OR IGNORE INTO saml_seen_assertions (account_id, assertion_id, seen_at) VALUES (?, ?, ?)')
+    .run(accountId, shape.assertionId, now.getTime());
+
+  const user = findUserByIdentifier(deps.db, accountId, profile.nameID);
+  if (!user) throw fail('unknown_user', { name_id: profile.nameID });
+  if (user.sso_mode === 'disabled') throw fail('user_sso_disabled', { name_id: profile.nameID, user: user.email });
+  return { request, user, nameId: profile.nameID };
+}

@@ -1,0 +1,192 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { findUserForLogin } from '../accounts/users';
+import type { AppDeps, AppEnv } from '../platform/context';
+import {
+  createSession,
+  findLiveSession,
+  readSessionCookie,
+  revokeSession,
+  setSessionCookie,
+} from '../session/sessions';
+import { type AcsSuccess, consumeResponse, MAX_SAML_RESPONSE_BYTES, Refusal } from './acs';
+import { recordAudit } from './audit';
+import { messagePage } from './messagePage';
+import { metadataXml, safeReturnTo, serviceProvider, startRequest } from './serviceProvider';
+import { findSetting, markTested } from './settings';
+
+const accountQuery = z.object({
+  account: z.coerce
+    .number({ error: 'Add ?account=<account id> to the address.' })
+    .int()
+    .positive()
+    .openapi({ param: { name: 'account', in: 'query' }, example: 1 }),
+});
+const redirect = { description: 'A redirect (to the identity provider, or back into the console)' };
+const page = { description: 'A page with a plain message', content: { 'text/html': { schema: z.string() } } };
+
+const r = {
+  metadata: createRoute({
+    method: 'get',
+    path: '/sso/saml/metadata',
+    tags: ['Single sign-on (browser)'],
+    summary: 'SAML service-provider metadata of an account (public; give its URL to the identity provider)',
+    request: { query: accountQuery },
+    responses: {
+      200: { description: 'SAML metadata', content: { 'application/samlmetadata+xml': { schema: z.string() } } },
+      404: page,
+    },
+  }),
+  login: createRoute({
+    method: 'get',
+    path: '/sso/saml/login',
+    tags: ['Single sign-on (browser)'],
+    summary: 'Start an SP-initiated sign-in: redirects to the identity provider with a request and a RelayState',
+    request: {
+      query: z.object({
+        email: z.string().max(254).optional(),
+        return_to: z.string().max(512).optional().openapi({ description: 'A relative path to open afterwards' }),
+      }),
+    },
+    responses: { 302: redirect, 400: page },
+  }),
+  test: createRoute({
+    method: 'get',
+    path: '/sso/saml/test',
+    tags: ['Single sign-on (browser)'],
+    summary: 'Test SSO (administrators, signed in to the console): a round trip that creates no session',
+    responses: { 302: redirect, 401: page, 403: page, 409: page },
+  }),
+  acs: createRoute({
+    method: 'post',
+    path: '/sso/saml/acs',
+    tags: ['Single sign-on (browser)'],
+    summary: 'Assertion consumer: the identity provider posts SAMLResponse and RelayState here',
+    request: { query: accountQuery },
+    responses: { 303: redirect, 400: page, 403: page, 404: page, 413: page },
+  }),
+};
+
+function accountExists(deps: AppDeps, accountId: number): boolean {
+  return deps.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId) !== undefined;
+}
+
+/** Browser-facing SAML endpoints. They answer pages and redirects, not JSON: a person is looking at them. */
+export function samlRoutes(deps: AppDeps) {
+  const origin = (c: Context) => new URL(c.req.url).origin;
+  const refuse = (c: Context, accountId: number, refusal: Refusal, status: 400 | 403 | 413) => {
+    const request = refusal.request;
+    const test = request?.purpose === 'test';
+    recordAudit(deps, {
+      accountId,
+      actorUserId: test ? request.actorUserId : null,
+      actor: test ? 'Test SSO' : 'identity provider',
+      action: test ? 'sso.test' : 'sso.sign_in',
+      target: typeof refusal.details.name_id === 'string' ? refusal.details.name_id : null,
+      outcome: 'failure',
+      reason: refusal.reason,
+      details: refusal.details,
+    });
+    if (test) return c.redirect(`/settings/sso?test=failed&reason=${refusal.reason}`, 303);
+    return c.html(messagePage('Sign-in refused', refusal.message), status);
+  };
+  const succeed = (c: Context, accountId: number, ok: AcsSuccess) => {
+    const test = ok.request.purpose === 'test';
+    recordAudit(deps, {
+      accountId,
+      actorUserId: test ? ok.request.actorUserId : ok.user.id,
+      actor: test ? 'Test SSO' : ok.user.email,
+      action: test ? 'sso.test' : 'sso.sign_in',
+      target: ok.user.email,
+      outcome: 'success',
+      details: { name_id: ok.nameId },
+    });
+    if (test) {
+      markTested(deps, accountId);
+      return c.redirect('/settings/sso?test=passed', 303);
+    }
+    const previous = readSessionCookie(c);
+    if (previous) revokeSession(deps, previous);
+    setSessionCookie(c, createSession(deps, ok.user, 'sso'));
+    return c.redirect(safeReturnTo(ok.request.returnTo), 303);
+  };
+
+  const app = new OpenAPIHono<AppEnv>();
+  app.use(
+    '/sso/saml/acs',
+    bodyLimit({
+      // Room for the form encoding of a response at the limit; the response itself is checked again.
+      maxSize: MAX_SAML_RESPONSE_BYTES * 2,
+      onError: (c) => {
+        const account = Number(c.req.query('account'));
+        if (!Number.isInteger(account) || !accountExists(deps, account)) {
+          return c.html(messagePage('Sign-in refused', 'The sign-in response is too large.'), 413);
+        }
+        return refuse(c, account, new Refusal('response_too_large'), 413);
+      },
+    }),
+  );
+  return app
+    .openapi(r.metadata, (c) => {
+      const { account } = c.req.valid('query');
+      if (!accountExists(deps, account)) return c.html(messagePage('Not found', 'There is no such account.'), 404);
+      c.header('content-type', 'application/samlmetadata+xml; charset=utf-8');
+      return c.body(metadataXml(serviceProvider(origin(c), account)), 200);
+    })
+    .openapi(r.login, async (c) => {
+      const { email, return_to } = c.req.valid('query');
+      const user = email ? findUserForLogin(deps.db, email.trim()) : null;
+      const setting = user ? findSetting(deps.db, user.account_id) : null;
+      if (!user || !setting || user.sso_mode === 'disabled' || user.sso_identifier === null) {
+        return c.html(
+          messagePage(
+            'Single sign-on unavailable',
+            'Single sign-on is not set up for this e-mail address. Sign in with your password, or ask an administrator.',
+          ),
+          400,
+        );
+      }
+      const url = await startRequest(deps, {
+        sp: serviceProvider(origin(c), user.account_id),
+        setting,
+        purpose: 'login',
+        returnTo: safeReturnTo(return_to),
+        actorUserId: null,
+      });
+      return c.redirect(url, 302);
+    })
+    .openapi(r.test, async (c) => {
+      const id = readSessionCookie(c);
+      const session = id ? findLiveSession(deps, id) : null;
+      if (!session) return c.html(messagePage('Not signed in', 'Sign in to the console first.'), 401);
+      if (!session.administrator) {
+        return c.html(messagePage('Not allowed', 'Only an administrator of the account can test SSO.'), 403);
+      }
+      const setting = findSetting(deps.db, session.accountId);
+      if (!setting) return c.html(messagePage('No SSO setting', 'Configure single sign-on before testing it.'), 409);
+      const url = await startRequest(deps, {
+        sp: serviceProvider(origin(c), session.accountId),
+        setting,
+        purpose: 'test',
+        returnTo: '/settings/sso',
+        actorUserId: session.userId,
+      });
+      return c.redirect(url, 302);
+    })
+    .openapi(r.acs, async (c) => {
+      const { account } = c.req.valid('query');
+      if (!accountExists(deps, account)) return c.html(messagePage('Not found', 'There is no such account.'), 404);
+      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      const samlResponse = typeof form.SAMLResponse === 'string' ? form.SAMLResponse : '';
+      const relayState = typeof form.RelayState === 'string' ? form.RelayState : '';
+      try {
+        const ok = await consumeResponse(deps, origin(c), account, samlResponse, relayState);
+        return succeed(c, account, ok);
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err;
+        const status = err.reason === 'response_too_large' ? 413 : err.reason === 'malformed_response' ? 400 : 403;
+        return refuse(c, account, err, status);
+      }
+    });
+}

@@ -1,0 +1,206 @@
+import type { SsoServiceProvider, SsoSetting, SsoSettingInput } from '@svc/contracts';
+import { type Principal, requireAdmin } from '../platform/auth';
+import type { AppDeps } from '../platform/context';
+import type { Db } from '../platform/db';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { isoTime } from '../platform/time';
+import { revokeAccountSsoSessions } from '../session/sessions';
+import { recordAudit } from './audit';
+import { certificateWarnings, parseCertificates, readCertificates } from './certificates';
+import { identityProviderName } from './providerName';
+
+/** The account's SSO setting (spec: SSO setting resource). At most one per account. */
+
+export interface SettingRow {
+  account_id: number;
+  cert: string;
+  identity_provider_name: string;
+  idp_entity_id: string | null;
+  sign_in_endpoint: string;
+  sign_out_endpoint: string | null;
+  strategy: 'samlp';
+  tested_at: number | null;
+  updated_at: number;
+}
+
+export function findSetting(db: Db, accountId: number): SettingRow | null {
+  return (
+    (db.prepare('SELECT * FROM sso_settings WHERE account_id = ?').get(accountId) as SettingRow | undefined) ?? null
+  );
+}
+
+export function getSetting(db: Db, accountId: number): SettingRow {
+  const row = findSetting(db, accountId);
+  if (!row) throw notFound('sso_setting');
+  return row;
+}
+
+export function toWireSetting(row: SettingRow, now: Date, sp: SsoServiceProvider): SsoSetting {
+  const certs = readCertificates(row.cert, now);
+  return {
+    cert: row.cert,
+    identity_provider_name: row.identity_provider_name,
+    sign_in_endpoint: row.sign_in_endpoint,
+    sign_out_endpoint: row.sign_out_endpoint,
+    strategy: row.strategy,
+    updated_at: isoTime(new Date(row.updated_at)),
+    idp_entity_id: row.idp_entity_id,
+    certificates: certs.map((c) => c.details),
+    warnings: certificateWarnings(certs),
+    service_provider: sp,
+    tested_at: row.tested_at === null ? null : isoTime(new Date(row.tested_at)),
+  };
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const MAX_URL = 2048;
+
+/** An identity provider address: https, or http for a loopback host (local test identity providers). */
+function endpoint(field: string, value: string): string {
+  const hint = `"${field}" must be an https URL such as https://idp.example.com/saml/sso`;
+  if (value.length > MAX_URL) throw badRequest(`${hint}, at most ${MAX_URL} characters.`);
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw badRequest(`${hint}; "${value.slice(0, 100)}" is not a URL.`);
+  }
+  const loopbackHttp = url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    throw badRequest(`${hint} (http is accepted only for localhost and 127.0.0.1).`);
+  }
+  if (url.username || url.password) throw badRequest(`"${field}" must not contain a user name or password.`);
+  return url.toString();
+}
+
+function providerNameInput(value: string | undefined, signIn: string): string {
+  if (value === undefined || value.trim() === '') return identityProviderName(signIn);
+  const name = value.trim();
+  if (name.length > 100) throw badRequest('"identity_provider_name" must be at most 100 characters.');
+  return name;
+}
+
+function entityIdInput(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const id = value.trim();
+  if (id === '') return null;
+  if (id.length > 1024) throw badRequest('"entity_id" must be at most 1024 characters.');
+  return id;
+}
+
+export type SaveMode = 'replace' | 'update';
+
+/**
+ * POST creates or replaces the setting; PUT updates the one there is (404 without one), keeping omitted
+ * fields. Server-set fields (`updated_at`, `tested_at`) in the body are ignored; `strategy` may only be samlp.
+ */
+export function saveSetting(deps: AppDeps, p: Principal, input: SsoSettingInput, mode: SaveMode): SettingRow {
+  requireAdmin(p);
+  const { db } = deps;
+  const now = deps.clock.now();
+  const existing = findSetting(db, p.accountId);
+  if (mode === 'update' && !existing) throw notFound('sso_setting');
+  if (input.strategy !== undefined && input.strategy !== 'samlp') {
+    throw badRequest(`"strategy" must be "samlp" (SAML); "${input.strategy.slice(0, 40)}" is not supported.`);
+  }
+  const base = mode === 'update' ? existing : null;
+  const signInRaw = input.sign_in_endpoint ?? base?.sign_in_endpoint;
+  const certRaw = input.cert ?? base?.cert;
+  if (signInRaw === undefined) throw badRequest('"sso_setting.sign_in_endpoint" is required.');
+  if (certRaw === undefined)
+    throw badRequest('"sso_setting.cert" is required: the identity provider\'s PEM certificate.');
+  const signIn = endpoint('sign_in_endpoint', signInRaw);
+  const signOutRaw =
+    input.sign_out_endpoint === undefined ? (base?.sign_out_endpoint ?? null) : input.sign_out_endpoint;
+  const signOut = signOutRaw === null || signOutRaw.trim() === '' ? null : endpoint('sign_out_endpoint', signOutRaw);
+  const { certs, pem } = parseCertificates(certRaw, now);
+  const name =
+    input.identity_provider_name === undefined && base
+      ? input.sign_in_endpoint === undefined
+        ? base.identity_provider_name
+        : identityProviderName(signIn)
+      : providerNameInput(input.identity_provider_name, signIn);
+  const entityIn = entityIdInput(input.entity_id);
+  const entityId = entityIn === undefined ? (base?.idp_entity_id ?? null) : entityIn;
+  // A passing test only vouches for the trust it ran against.
+  const sameTrust =
+    existing !== null &&
+    existing.cert === pem &&
+    existing.sign_in_endpoint === signIn &&
+    existing.idp_entity_id === entityId;
+  const row: SettingRow = {
+    account_id: p.accountId,
+    cert: pem,
+    identity_provider_name: name,
+    idp_entity_id: entityId,
+    sign_in_endpoint: signIn,
+    sign_out_endpoint: signOut,
+    strategy: 'samlp',
+    tested_at: sameTrust ? existing.tested_at : null,
+    updated_at: now.getTime(),
+  };
+  db.prepare(
+    `INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
+       sign_out_endpoint, strategy, tested_at, updated_at)
+     VALUES (@account_id, @cert, @identity_provider_name, @idp_entity_id, @sign_in_endpoint, @sign_out_endpoint,
+       @strategy, @tested_at, @updated_at)
+     ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
+       identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
+       sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
+       tested_at = excluded.tested_at, updated_at = excluded.updated_at`,
+  ).run(row);
+  recordAudit(deps, {
+    accountId: p.accountId,
+    actorUserId: p.userId,
+    actor: actorName(db, p),
+    action: existing ? 'sso_setting.update' : 'sso_setting.create',
+    outcome: 'success',
+    details: {
+      sign_in_endpoint: signIn,
+      identity_provider_name: name,
+      fingerprints_sha256: certs.map((c) => c.details.fingerprint_sha256),
+    },
+  });
+  return row;
+}
+
+/** Deleting is refused while anyone depends on SSO alone; afterwards every SSO session of the account ends. */
+export function deleteSetting(deps: AppDeps, p: Principal): void {
+  requireAdmin(p);
+  const { db } = deps;
+  getSetting(db, p.accountId);
+  const enforced = db
+    .prepare(`SELECT email FROM users WHERE account_id = ? AND sso_mode = 'enforced' ORDER BY id LIMIT 3`)
+    .all(p.accountId) as { email: string }[];
+  if (enforced.length > 0) {
+    throw conflict(
+      `SSO is enforced for ${enforced.map((u) => u.email).join(', ')}${enforced.length === 3 ? ' and maybe others' : ''}. Enable or disable SSO for them first, or they could no longer sign in.`,
+    );
+  }
+  db.transaction(() => {
+    db.prepare('DELETE FROM sso_settings WHERE account_id = ?').run(p.accountId);
+    db.prepare('DELETE FROM saml_requests WHERE account_id = ?').run(p.accountId);
+  })();
+  revokeAccountSsoSessions(deps, p.accountId);
+  recordAudit(deps, {
+    accountId: p.accountId,
+    actorUserId: p.userId,
+    actor: actorName(db, p),
+    action: 'sso_setting.delete',
+    outcome: 'success',
+  });
+}
+
+export function markTested(deps: AppDeps, accountId: number): void {
+  deps.db
+    .prepare('UPDATE sso_settings SET tested_at = ? WHERE account_id = ?')
+    .run(deps.clock.now().getTime(), accountId);
+}
+
+/** The acting user's e-mail, for the audit log. */
+export function actorName(db: Db, p: Principal): string {
+  const row = db.prepare('SELECT email FROM users WHERE id = ? AND account_id = ?').get(p.userId, p.accountId) as
+    | { email: string }
+    | undefined;
+  return row?.email ?? `user ${p.userId}`;
+}

@@ -1,0 +1,5 @@
+export { decodeBatch, decodeRecord, recordBytes } from './decode';
+export { type BulkRecord, encodePart, encodeRecords, gzip } from './encode';
+export { BulkFormatError, type BulkFormatErrorCode, isBulkFormatError } from './errors';
+export { defaultPartLimits, type PartLimits, type RecordLimits } from './limits';
+export { type RecordBatch, RecordScanner } from './scanner';

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Wire shapes of single sign-on: the account's SSO setting (`/v3/account/sso_setting`), the user SSO
+ * operations (`/v3/user/*_sso/*`) and the audit log. Field names follow the /v3 snake_case style.
+ */
+
+export const ssoModes = ['disabled', 'enabled', 'enforced'] as const;
+/** disabled: password only; enabled: password or SSO; enforced: SSO only. */
+export const ssoMode = z.enum(ssoModes);
+export type SsoMode = z.infer<typeof ssoMode>;
+
+/** What the server read from one PEM certificate of the setting. */
+export const ssoCertificate = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  serial_number: z.string(),
+  fingerprint_sha256: z.string(),
+  key: z.string(),
+  not_before: z.string(),
+  not_after: z.string(),
+  /** Whole days until `not_after` (negative once expired). */
+  expires_in_days: z.number().int(),
+});
+export type SsoCertificate = z.infer<typeof ssoCertificate>;
+
+/** Our side of the SAML trust: what to enter at the identity provider. */
+export const ssoServiceProvider = z.object({
+  entity_id: z.string(),
+  acs_url: z.string(),
+  metadata_url: z.string(),
+});
+export type SsoServiceProvider = z.infer<typeof ssoServiceProvider>;
+
+export const ssoSetting = z.object({
+  cert: z.string(),
+  identity_provider_name: z.string(),
+  sign_in_endpoint: z.string(),
+  sign_out_endpoint: z.string().nullable(),
+  strategy: z.literal('samlp'),
+  updated_at: z.string(),
+  /** The identity provider's entity ID; when set, the Issuer of every assertion must equal it. */
+  idp_entity_id: z.string().nullable(),
+  certificates: z.array(ssoCertificate),
+  /** Things to act on soon, e.g. a certificate expiring within 30 days. */
+  warnings: z.array(z.string()),
+  service_provider: ssoServiceProvider,
+  /** When a "Test SSO" round trip last succeeded for this setting, or null. */
+  tested_at: z.string().nullable(),
+});
+export type SsoSetting = z.infer<typeof ssoSetting>;
+export const ssoSettingResponse = z.object({ sso_setting: ssoSetting });
+
+/** The body of POST/PUT `/v3/account/sso_setting`: `{sso_setting: SsoSettingInput}`. */
+export const ssoSettingInput = z.object({
+  sign_in_endpoint: z.string().optional(),
+  sign_out_endpoint: z.string().nullable().optional(),
+  cert: z.string().optional(),
+  identity_provider_name: z.string().optional(),
+  entity_id: z.string().nullable().optional(),
+  strategy: z.string().optional(),
+});
+export type SsoSettingInput = z.infer<typeof ssoSettingInput>;
+
+export const userSsoRecord = z.object({ email: z.string(), identifier: z.string().nullable() });
+export const userSsoCreated = z.object({ first_name: z.string(), email: z.string(), identifier: z.string() });
+
+export const auditOutcome = z.enum(['success', 'failure']);
+export const auditEvent = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  outcome: auditOutcome,
+  /** A stable code for refusals, e.g. `signature_invalid`. */
+  reason: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEvent>;
+export const auditLogResponse = z.object({
+  events: z.array(auditEvent),
+  /** Pass as `before` to read older events; null at the start of the log. */
+  next_before: z.number().int().nullable(),
+});
+export type AuditLogResponse = z.infer<typeof auditLogResponse>;

@@ -1,0 +1,163 @@
+import type { Journey } from '../journey';
+import type { RuleContext } from '../steps/kind';
+import { kindOf, stepExits } from '../steps/registry';
+import type { StepLocation, Violation } from '../violations';
+import { stepPath, violation } from '../violations';
+import { checkGoal, checkGoalForLaunch, checkStageCompleteForLaunch, checkStageCriteria } from './criteria-rules';
+import type { StageStructure } from './graph-rules';
+import { checkStageGraph } from './graph-rules';
+
+/** What the rules may check against; leave a part out to skip the rules that need it. */
+export interface ValidationContext {
+  /** Segment ids of the journey's parent segment. */
+  segmentIds?: Iterable<string>;
+  /** Column names of the parent segment (for A/B `uniqueId`). */
+  columns?: Iterable<string>;
+  /** Ids of the journey's existing activations (journeyActivationSteps). */
+  activationIds?: Iterable<string>;
+}
+
+function ruleContext(context: ValidationContext): RuleContext {
+  const out: RuleContext = {};
+  if (context.segmentIds) out.segmentIds = new Set(context.segmentIds);
+  if (context.columns) out.columns = new Set(context.columns);
+  if (context.activationIds) out.activationIds = new Set(context.activationIds);
+  return out;
+}
+
+function location(journey: Journey, stageIndex: number, stepId: string): StepLocation {
+  const stageId = journey.journeyStages[stageIndex]?.id;
+  return stageId === undefined ? { stageIndex, stepId } : { stageIndex, stageId, stepId };
+}
+
+/** Step ids are unique across the journey; branch and variant ids are unique among all of its ids. */
+function checkIds(journey: Journey): { violations: Violation[]; stageOfStep: Map<string, number> } {
+  const found: Violation[] = [];
+  const stageOfStep = new Map<string, number>();
+  journey.journeyStages.forEach((stage, stageIndex) => {
+    for (const stepId of Object.keys(stage.steps ?? {})) {
+      const first = stageOfStep.get(stepId);
+      if (first === undefined) stageOfStep.set(stepId, stageIndex);
+      else {
+        found.push(
+          violation(
+            'step.id_duplicate',
+            `Step id ${stepId} is also used in stage ${first + 1}; every step needs its own id.`,
+            stepPath(location(journey, stageIndex, stepId)),
+          ),
+        );
+      }
+    }
+  });
+  const seen = new Set(stageOfStep.keys());
+  journey.journeyStages.forEach((stage, stageIndex) => {
+    for (const [stepId, step] of Object.entries(stage.steps ?? {})) {
+      const at = location(journey, stageIndex, stepId);
+      const items =
+        step.type === 'DecisionPoint'
+          ? step.branches.map((b, i) => ({
+              id: b.id,
+              parts: stepPath(at, { branchIndex: i, field: 'id' }),
+              what: 'path',
+            }))
+          : step.type === 'ABTest'
+            ? step.variants.map((v, i) => ({
+                id: v.id,
+                parts: stepPath(at, { variantIndex: i, field: 'id' }),
+                what: 'variant',
+              }))
+            : [];
+      for (const item of items) {
+        if (seen.has(item.id)) {
+          found.push(
+            violation(
+              item.what === 'path' ? 'branch.id_duplicate' : 'variant.id_duplicate',
+              `This ${item.what} reuses id ${item.id}, which another step, path or variant already has; give it its own id.`,
+              item.parts,
+            ),
+          );
+        }
+        seen.add(item.id);
+      }
+    }
+  });
+  return { violations: found, stageOfStep };
+}
+
+function validate(journey: Journey, context: ValidationContext) {
+  const rules = ruleContext(context);
+  const found: Violation[] = [];
+  if (!journey.name.trim()) {
+    found.push(violation('journey.name_missing', 'The journey has no name; name it.', { field: 'name' }));
+  }
+  found.push(...checkGoal(journey, rules));
+  const ids = checkIds(journey);
+  found.push(...ids.violations);
+  const structures: StageStructure[] = [];
+  journey.journeyStages.forEach((stage, stageIndex) => {
+    found.push(...checkStageCriteria(stage, stageIndex, rules));
+    for (const [stepId, step] of Object.entries(stage.steps ?? {})) {
+      found.push(...kindOf(step).check(step, location(journey, stageIndex, stepId), rules));
+    }
+    const graph = checkStageGraph({ stage, stageIndex }, ids.stageOfStep);
+    found.push(...graph.violations);
+    structures.push(graph.structure);
+  });
+  return { found, rules, structures };
+}
+
+/** Every rule a journey must meet to be saved (as a draft); returns all violations at once. */
+export function validateJourney(journey: Journey, context: ValidationContext = {}): Violation[] {
+  return validate(journey, context).found;
+}
+
+/**
+ * The draft rules plus completeness for launch: at least one stage; stages named, with entry criteria,
+ * a milestone on all but the last stage and at least one step; every path ends in an End step (a
+ * `next` of null is an unfinished path); every activation step names an existing activation; A/B
+ * tests named, with named variants and a unique-ID column; a goal has a segment.
+ */
+export function validateForLaunch(journey: Journey, context: ValidationContext = {}): Violation[] {
+  const { found, rules, structures } = validate(journey, context);
+  if (journey.journeyStages.length === 0) {
+    found.push(violation('stage.empty', 'The journey has no stages; add at least one.', { field: 'journeyStages' }));
+  }
+  found.push(...checkGoalForLaunch(journey));
+  journey.journeyStages.forEach((stage, stageIndex) => {
+    const isLast = stageIndex === journey.journeyStages.length - 1;
+    found.push(...checkStageCompleteForLaunch(stage, stageIndex, isLast));
+    const structure = structures[stageIndex] as StageStructure;
+    if (structure.graph.ids.length === 0) {
+      const parts = stage.id === undefined ? { stageIndex } : { stageIndex, stageId: stage.id };
+      found.push(
+        violation('stage.empty', `Stage ${stageIndex + 1} has no steps; add at least an End step.`, {
+          ...parts,
+          field: 'steps',
+        }),
+      );
+    }
+    for (const [stepId, step] of Object.entries(stage.steps ?? {})) {
+      const at = location(journey, stageIndex, stepId);
+      found.push(...kindOf(step).checkForLaunch(step, at, rules));
+      if (!structure.reached.has(stepId)) continue;
+      for (const exit of stepExits(step)) {
+        if (exit.target !== null) continue;
+        const slot = exit.slot;
+        const extra =
+          slot.kind === 'branch'
+            ? { branchIndex: slot.index }
+            : slot.kind === 'variant'
+              ? { variantIndex: slot.index }
+              : {};
+        found.push(
+          violation(
+            'graph.path_open',
+            `The path "${exit.label}" stops here without an End step; lead it to another step or add an End step.`,
+            stepPath(at, { ...extra, field: 'next' }),
+          ),
+        );
+      }
+    }
+  });
+  return found;
+}

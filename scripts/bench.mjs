@@ -1,0 +1,125 @@
+// `npm run bench`: installs what is missing, runs the data-plane benchmarks of apps/server/bench/ one after
+// another (each in its own process, on its own temporary data directory, against 127.0.0.1 only), and
+// writes their figures, the machine and the date to docs/benchmarks.md. A part that cannot run is reported
+// as such, with the reason, and the others still run.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { main, root, setup } from './setup.mjs';
+
+const server = join(root, 'apps', 'server');
+
+/** Runs one bench file; returns its figures or the reason it did not run. */
+function runBench(file) {
+  process.stdout.write(`\x1b[36m[bench]\x1b[0m ${file}\n`);
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join('bench', file)], {
+    cwd: server,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 150_000,
+  });
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+  if (r.status === 0 && line) return { ok: true, seconds, ...JSON.parse(line.slice('BENCH_RESULT '.length)) };
+  const why = r.error ? r.error.message : `exit code ${r.status}`;
+  const tail = (r.stdout ?? '').trim().split('\n').slice(-3).join(' ');
+  return { ok: false, seconds, reason: `${why}${tail ? `: ${tail}` : ''}` };
+}
+
+const int = (n) => Math.round(n).toLocaleString('en-US');
+const pct = (n) => `${Math.round(n * 100)} %`;
+const met = (ok) => (ok ? 'met' : '**not met**');
+
+function render(results, when) {
+  const { http, bulk, query } = results;
+  const cpu = cpus();
+  const lines = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (`scripts/bench.mjs` running `apps/server/bench/*.ts`). Every figure comes from one',
+    'run on the machine below; the targets are those of DESIGN §8. Traffic goes to 127.0.0.1 only.',
+    '',
+    `- Date: ${when.toISOString()}`,
+    `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB memory, ${platform()} ${release()} (${arch()})`,
+    `- Node ${process.versions.node}`,
+    '',
+    '| Work | Figure | Baseline | Ratio | Target | |',
+    '|---|---|---|---|---|---|',
+  ];
+  if (http.ok) {
+    lines.push(
+      `| Postback, one event per request (${http.connections} connections) | ${int(http.postbackEventsPerSecond)} events/s | no-op route ${int(http.noopRequestsPerSecond)} req/s | ${pct(http.postbackRatio)} | ≥ 50 % | ${met(http.postbackRatio >= 0.5)} |`,
+      `| Batched record ingestion (500 events per request, ${http.batchConnections} connections) | ${int(http.ingestionEventsPerSecond)} events/s | | | ≥ 250,000 events/s | ${met(http.ingestionEventsPerSecond >= 250_000)} |`,
+    );
+  } else {
+    lines.push(`| Postback and record ingestion | did not run | | | | ${http.reason} |`);
+  }
+  if (bulk.ok) {
+    lines.push(
+      `| Bulk import perform + commit (${int(bulk.rows)} rows) | ${int(bulk.bulkImportRowsPerSecond)} rows/s | bare insert loop ${int(bulk.bareInsertRowsPerSecond)} rows/s | ${pct(bulk.bulkImportRatio)} | ≥ 60 % | ${met(bulk.bulkImportRatio >= 0.6)} |`,
+    );
+  } else {
+    lines.push(`| Bulk import perform + commit | did not run | | | | ${bulk.reason} |`);
+  }
+  if (query.ok) {
+    lines.push(
+      `| Query job, ${int(query.rows)}-row aggregate (median of ${query.runs}) | ${query.jobSeconds.toFixed(3)} s | direct ${query.directSeconds.toFixed(3)} s | ${query.queryOverheadRatio.toFixed(2)} × | ≤ 1.3 × | ${met(query.queryOverheadRatio <= 1.3)} |`,
+    );
+  } else {
+    lines.push(`| Query job overhead | did not run | | | | ${query.reason} |`);
+  }
+  lines.push('', '## What each part measures', '');
+  lines.push(
+    '- **Postback**: a real listening server in its own process; the load generator keeps keep-alive connections busy,',
+    '  each sending its next request when the previous answer arrives, for the same time against',
+    '  `GET /v3/system/server_status` and `POST /postback/v3/event/bench/…` (answered once the record is durable).',
+    '  Load generator and server share the machine, so both figures carry the same client cost.',
+    '- **Record ingestion**: `POST /bench/sdk_events` with `{"events": [500 records]}` and a write-only key, as the browser SDK sends.',
+    '- **Bulk import**: parts of 100,000 rows uploaded first (not timed); timed from the perform request until the commit',
+    '  answered (perform job, then commit landing every row in one transaction). The baseline inserts the same rows with',
+    '  one prepared statement in one transaction into a table of the same typed columns, `time` index and durability settings.',
+    '- **Query job**: issue over the API, queue, run in the query process on a read-only connection, write the result,',
+    '  download it as JSON; against the same translated SQL on a read-only better-sqlite3 connection, same file, each after',
+    '  one warm-up run. Both answers are compared row for row.',
+  );
+  lines.push('', '## What stands in the way of a target not met', '');
+  const notes = [];
+  if (bulk.ok && bulk.bulkImportRatio < 0.6) {
+    notes.push(
+      `- **Bulk import**: perform took ${bulk.performSeconds.toFixed(2)} s and commit ${bulk.commitSeconds.toFixed(2)} s. Perform`,
+      '  decompresses, decodes and checks every record and stages the valid ones; commit decodes them again and hands them',
+      '  to the table store, whose generic write path (a column lookup, a type check, a conversion and a size estimate per',
+      '  value, a parameter array per row) costs well over a bare prepared insert of a fixed column list. Reaching 60 % needs',
+      '  a batch path in the table store that lays out columns and converters once per batch, and fewer decodes (for example',
+      '  perform writing rows already converted for the insert).',
+    );
+  }
+  if (http.ok && (http.postbackRatio < 0.5 || http.ingestionEventsPerSecond < 250_000)) {
+    notes.push(
+      '- **Postback and ingestion**: each request is answered only after the group commit that holds it is synced to disk',
+      '  (`synchronous = FULL`), so throughput follows the disk’s sync latency; the load generator also runs on the same',
+      '  cores as the server. Compare the two figures of the same run rather than across machines.',
+    );
+  }
+  if (query.ok && query.queryOverheadRatio > 1.3) {
+    notes.push(
+      '- **Query job**: the job adds queueing, a query process, a result file and its download to the bare SQL.',
+    );
+  }
+  lines.push(...(notes.length ? notes : ['Every target was met in this run.']));
+  if (http.ok || bulk.ok || query.ok) {
+    lines.push('', '## Raw figures', '', '```json', JSON.stringify(results, null, 2), '```');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+main(() => {
+  setup();
+  const when = new Date();
+  const results = { http: runBench('http.ts'), bulk: runBench('bulkImport.ts'), query: runBench('queryJob.ts') };
+  const out = join(root, 'docs', 'benchmarks.md');
+  writeFileSync(out, render(results, when));
+  process.stdout.write(`\x1b[36m[bench]\x1b[0m figures written to ${out}\n`);
+});
