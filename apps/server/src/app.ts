@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts/routes';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { databaseRoutes } from './data/databaseRoutes';
+import { closeDataFiles } from './data/dataFiles';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
 import { postbackRoutes } from './ingest/postbackRoutes';
@@ -111,7 +112,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   if (deps.config.consoleDir) app.use('*', consoleStatic(deps.config.consoleDir));
   jobs.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
-  return Object.assign(app, { services: { jobs }, stop: () => jobs.stop() });
+  return Object.assign(app, {
+    services: { jobs },
+    stop: () => {
+      jobs.stop();
+      closeDataFiles(deps);
+    },
+  });
 }
 
 export type App = ReturnType<typeof createApp>;
