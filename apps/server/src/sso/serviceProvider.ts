@@ -51,7 +51,7 @@ export function samlFor(sp: SsoServiceProvider, setting: SettingRow, idpCerts: s
 }
 
 export function metadataXml(sp: SsoServiceProvider): string {
-  // The certificate is not needed for metadata; node-saml asks for one, so a placeholder list is passed.
+  // The certificate is not needed for metadata; node-saml asks for one, so a stand-in value is passed that metadata never reads.
   const saml = new SAML({
     issuer: sp.entity_id,
     callbackUrl: sp.acs_url,
