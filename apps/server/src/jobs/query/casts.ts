@@ -35,7 +35,7 @@ function toBigint(v: unknown): unknown {
   return fail(v, 'bigint');
 }
 
-function castToDouble(v: unknown): unknown {
+function asDouble(v: unknown): unknown {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && NUMBER_TEXT.test(v)) return Number(v.trim());
@@ -58,7 +58,7 @@ function convert(v: unknown, type: CastTarget): unknown {
     case 'bigint':
       return toBigint(v);
     case 'double':
-      return castToDouble(v);
+      return asDouble(v);
     case 'boolean':
       return toBoolean(v);
     case 'timestamp': {
