@@ -56,7 +56,7 @@ export default defineConfig({
       SVC_SECRET: 'e2e-secret',
       SVC_ADMIN_EMAIL: ADMIN_EMAIL,
       SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      SVC_CONSOLE_DIR: join(repo, 'apps/console/dist'),
+      SVC_CONSOLE_DIR: process.env.SVC_E2E_CONSOLE_DIR ?? join(repo, 'apps/console/dist'),
     },
   },
 });

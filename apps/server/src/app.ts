@@ -65,8 +65,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
   app.route('/', bulkImportUploadRoutes(deps));
-  app.use('/v3/*', ordinaryBody);
-  app.use('/console-api/*', ordinaryBody);
+  for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
+    app.use(path, ordinaryBody);
+  }
   app.use('/console-api/*', consoleCsrfGuard());
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 

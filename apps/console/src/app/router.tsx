@@ -1,7 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ApiKeysPage } from '../features/api-keys';
+import { audienceRoutes } from '../features/audiences/routes';
 import { LOGIN_PATH, LoginPage, loginUrlFor } from '../features/auth';
+import { dataRoutes } from '../features/data/routes';
+import { dwhRoutes } from '../features/dwh/routes';
+import { importRoutes } from '../features/import/routes';
+import { journeyRoutes } from '../features/journeys/routes';
 import { setUnauthorizedHandler } from '../lib/api';
 import { AuditLogRoute } from './AuditLogRoute';
 import { NotFoundPage } from './NotFoundPage';
@@ -10,7 +15,7 @@ import { RouteError } from './RouteError';
 import { SsoRoute } from './SsoRoute';
 import { UsersRoute } from './UsersRoute';
 
-/** The console's URLs. Areas of later issues (journeys, audiences, data) get their routes when built. */
+/** The console's URLs. Each area lists its own (lazy) routes in its feature folder. */
 export function createAppRouter(queryClient: QueryClient) {
   const router = createBrowserRouter([
     { path: LOGIN_PATH, element: <LoginPage />, errorElement: <RouteError /> },
@@ -29,6 +34,11 @@ export function createAppRouter(queryClient: QueryClient) {
             { path: 'settings/api-keys', element: <ApiKeysPage /> },
             { path: 'settings/sso', element: <SsoRoute /> },
             { path: 'settings/audit-log', element: <AuditLogRoute /> },
+            ...dataRoutes,
+            ...importRoutes,
+            ...dwhRoutes,
+            ...audienceRoutes,
+            ...journeyRoutes,
             { path: '*', element: <NotFoundPage /> },
           ],
         },

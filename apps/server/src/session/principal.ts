@@ -5,7 +5,7 @@ import { csrfProblem } from './csrf';
 import { findLiveSession, readSessionCookie } from './sessions';
 
 /** Path patterns where a console session may stand in for an API key. */
-export const SESSION_PATHS = ['/v3/*', '/console-api/*'] as const;
+export const SESSION_PATHS = ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*'] as const;
 
 /**
  * Turns a live console session cookie into the request's principal (`via: 'session'`), so the console can

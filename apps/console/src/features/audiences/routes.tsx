@@ -1,0 +1,4 @@
+import type { RouteObject } from 'react-router';
+
+/** This area's console routes, children of the signed-in frame. Pages load lazily (own chunks). */
+export const audienceRoutes: RouteObject[] = [];
