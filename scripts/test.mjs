@@ -1,7 +1,21 @@
 // `npm test`: install everything (Chromium included when missing) and run every test: format and lint,
 // type checks, unit and API tests (vitest, in-process on real SQLite files), then the browser tests
 // (Playwright driving Debian's Chromium against the built console and the real server).
-import { main, run, setup } from './setup.mjs';
+import { execFileSync } from 'node:child_process';
+import { main, root, run, setup } from './setup.mjs';
+
+/**
+ * The PostgreSQL warehouse the data-warehouse sync tests load from (scripts/postgres.mjs: installed from
+ * Debian when missing, a private cluster on a free loopback port). Its URL reaches the unit and browser steps.
+ */
+function startWarehouse() {
+  const out = execFileSync(process.execPath, ['scripts/postgres.mjs', 'start'], { cwd: root, encoding: 'utf8' });
+  const pg = JSON.parse(out.trim().split('\n').pop());
+  process.env.SVC_TEST_PG_URL = pg.url;
+  process.env.SVC_DWH_ALLOW_LOOPBACK = '1';
+  return () =>
+    execFileSync(process.execPath, ['scripts/postgres.mjs', 'stop', pg.dir], { cwd: root, stdio: 'inherit' });
+}
 
 main(() => {
   const pnpm = setup({ browser: true });
@@ -13,9 +27,14 @@ main(() => {
     ['browser tests', ['run', 'e2e']],
   ];
   const started = Date.now();
-  for (const [name, args] of steps) {
-    process.stdout.write(`\n\x1b[36m[test]\x1b[0m ${name}\n`);
-    run(pnpm, args);
+  const stopWarehouse = startWarehouse();
+  try {
+    for (const [name, args] of steps) {
+      process.stdout.write(`\n\x1b[36m[test]\x1b[0m ${name}\n`);
+      run(pnpm, args);
+    }
+  } finally {
+    stopWarehouse();
   }
   process.stdout.write(`\n[test] every step passed in ${Math.round((Date.now() - started) / 1000)} s\n`);
 });

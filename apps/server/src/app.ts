@@ -2,16 +2,24 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { accountRoutes } from './accounts/routes';
+import { audienceRoutes } from './audiences/routes';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
+import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
+import { createBulkLoadService } from './bulk-loads/service';
 import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
+import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
+import { folderPermissionRoutes } from './folder-permissions/routes';
+import { folderRoutes } from './folders/routes';
 import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
 import { jobRoutes } from './jobs/routes';
 import { createJobService, type JobServiceOptions } from './jobs/service';
+import { activationRoutes } from './journeys/activationRoutes';
+import { journeyRoutes } from './journeys/routes';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
 import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
@@ -32,6 +40,7 @@ export type { AppDeps } from './platform/context';
 /** Settings of the app's services, beyond its dependencies (tests shorten limits here). */
 export interface AppOptions {
   jobs?: JobServiceOptions;
+  dwh?: DwhOptions;
 }
 
 /** Builds the whole service from its dependencies. No globals: tests build as many as they like. */
@@ -64,6 +73,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       throw payloadTooLarge(`The request body is larger than the limit of ${limits.bodyBytes} bytes.`);
     },
   });
+  // The console uploads import parts with its session: a raw body, so only the console header guards it.
+  app.use('/v3/bulk_import/upload_part/*', sessionPrincipal(deps, { rawBody: true }));
   app.route('/', bulkImportUploadRoutes(deps));
   for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
     app.use(path, ordinaryBody);
@@ -85,6 +96,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const jobs = createJobService(deps, options.jobs);
   app.route('/', jobRoutes(deps, jobs));
   app.route('/', bulkImportRoutes(deps, jobs));
+  app.route('/', audienceRoutes(deps, jobs));
+  app.route('/', folderRoutes(deps));
+  const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh));
+  app.route('/', bulkLoadRunRoutes(deps, bulkLoads));
+  app.route('/', dwhRoutes(deps, bulkLoads, options.dwh));
+  app.route('/', journeyRoutes(deps));
+  app.route('/', activationRoutes(deps));
+  app.route('/', folderPermissionRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -114,7 +133,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   jobs.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {
-    services: { jobs },
+    services: { jobs, bulkLoads },
     stop: () => {
       jobs.stop();
       closeDataFiles(deps);

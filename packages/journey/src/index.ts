@@ -1,7 +1,11 @@
 export * from './document';
 export * from './errors';
+export type { DemoRefs } from './fixtures/demo-journeys';
+export { demoRefs, largeJourneyAttributes, realisticJourneyAttributes } from './fixtures/demo-journeys';
 export type { GraphEdge, GraphNode, StageGraphView } from './graph/canvas-graph';
 export { edgeId, fromGraph, toGraph } from './graph/canvas-graph';
+export type { Fragment } from './graph/fragment';
+export { copyFragment, insertFragment, renewFragmentIds } from './graph/fragment';
 export type { ConnectInput, EdgeRef, InsertStepInput, StepRef } from './graph/operations';
 export { connectExit, insertStep, removeStep, replaceStep } from './graph/operations';
 export {
@@ -15,6 +19,8 @@ export {
 } from './graph/splits';
 export * from './journey';
 export * from './normalize';
+export * from './references';
+export { isRecord, spellJourney, spellStep } from './spelling';
 export { evenSplit } from './split';
 export * from './steps/ab-test';
 export * from './steps/activation';

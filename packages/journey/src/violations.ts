@@ -10,6 +10,8 @@ export type ViolationCode =
   | 'stage.entry_missing'
   | 'stage.milestone_missing'
   | 'stage.empty'
+  | 'stage.id_unknown'
+  | 'stage.id_duplicate'
   | 'step.id_duplicate'
   | 'step.next_unknown'
   | 'step.next_other_stage'

@@ -1,7 +1,22 @@
 import { AppShell, Burger, Button, Divider, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { Me } from '@svc/contracts';
-import { IconBook2, IconKey, IconListDetails, IconLogout, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import {
+  IconArrowsExchange,
+  IconBook2,
+  IconDatabase,
+  IconKey,
+  IconListCheck,
+  IconListDetails,
+  IconLogout,
+  IconPlugConnected,
+  IconRoute,
+  IconShieldLock,
+  IconTerminal2,
+  IconTruckLoading,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useSignOut } from '../features/auth';
 import { NavItem } from './NavItem';
@@ -52,6 +67,30 @@ export function AppFrame({ me, children }: AppFrameProps) {
       <AppShell.Navbar p="sm" aria-label="Main">
         <AppShell.Section grow>
           <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6}>
+            Data
+          </Text>
+          <NavItem to="/data/databases" label="Databases" icon={<IconDatabase size={18} />} onNavigate={close} />
+          <NavItem to="/data/query" label="Query" icon={<IconTerminal2 size={18} />} onNavigate={close} />
+          <NavItem to="/data/jobs" label="Jobs" icon={<IconListCheck size={18} />} onNavigate={close} />
+          <NavItem to="/data/bulk-loads" label="Bulk loads" icon={<IconTruckLoading size={18} />} onNavigate={close} />
+          <NavItem to="/data/sync" label="Warehouse sync" icon={<IconArrowsExchange size={18} />} onNavigate={close} />
+          <NavItem
+            to="/data/connections"
+            label="Connections"
+            icon={<IconPlugConnected size={18} />}
+            onNavigate={close}
+          />
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6} mt="sm">
+            Audiences
+          </Text>
+          <NavItem
+            to="/parent-segments"
+            label="Parent segments"
+            icon={<IconUsersGroup size={18} />}
+            onNavigate={close}
+          />
+          <NavItem to="/journeys" label="Journeys" icon={<IconRoute size={18} />} onNavigate={close} />
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6} mt="sm">
             Settings
           </Text>
           <NavItem to="/settings/users" label="Users" icon={<IconUsers size={18} />} onNavigate={close} />

@@ -168,9 +168,9 @@ export function bulkLoadRoutes(deps: AppDeps) {
     .openapi(r.list, listAll)
     .openapi(r.listJson, listAll)
     .openapi(r.create, async (c) => {
-      const { accountId } = principalOf(c);
+      const { accountId, userId } = principalOf(c);
       const values = toValues(deps, accountId, await input(c, createParams));
-      return c.json(toWireSession(insertBulkLoad(deps.db, accountId, values, now())), 200);
+      return c.json(toWireSession(insertBulkLoad(deps.db, accountId, values, now(), { userId })), 200);
     })
     .openapi(r.show, (c) =>
       c.json(toWireSession(requireBulkLoad(deps.db, principalOf(c).accountId, sessionName(c))), 200),

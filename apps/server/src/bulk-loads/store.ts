@@ -2,7 +2,7 @@ import type { BulkLoadJob, BulkLoadSession } from '@svc/contracts';
 import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
 import { isoSeconds } from '../platform/time';
-import { maskConfig } from './config';
+import { MASK, maskConfig } from './config';
 
 /** The control database's bulk load sessions, and the jobs they ran. Every query is scoped by account. */
 
@@ -22,12 +22,25 @@ export interface BulkLoadRow {
   config_diff_json: string;
   created_at: number;
   updated_at: number;
+  /** Who created it: scheduled runs issue their jobs as this user. */
+  user_id: number | null;
+  /** The data-warehouse integration that owns it (one session per table), if any. */
+  integration_id: number | null;
+  /** When its cron last queued a run. */
+  last_fired_at: number | null;
 }
 
 export type BulkLoadValues = Pick<
   BulkLoadRow,
   'name' | 'database_name' | 'table_name' | 'cron' | 'timezone' | 'delay' | 'start_at' | 'time_column' | 'config_json'
 >;
+
+/** A source that takes its credentials from a stored authentication shows them masked too. */
+function withAuthenticationMasked(config: Record<string, unknown>): Record<string, unknown> {
+  const input = config.in as Record<string, unknown> | undefined;
+  if (!input || input.svc_authentication_id === undefined || 'password' in input) return config;
+  return { ...config, in: { ...input, password: MASK } };
+}
 
 export function toWireSession(row: BulkLoadRow): BulkLoadSession {
   return {
@@ -39,13 +52,21 @@ export function toWireSession(row: BulkLoadRow): BulkLoadSession {
     start_at: row.start_at === null ? null : isoSeconds(new Date(row.start_at)),
     database: row.database_name,
     table: row.table_name,
-    config: maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>,
+    config: withAuthenticationMasked(maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>),
     config_diff: maskConfig(JSON.parse(row.config_diff_json)) as Record<string, unknown>,
   };
 }
 
 export function listBulkLoads(db: Db, accountId: number): BulkLoadRow[] {
   return db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? ORDER BY name').all(accountId) as BulkLoadRow[];
+}
+
+/** The account's session by id, or null. */
+export function bulkLoadById(db: Db, accountId: number, id: number): BulkLoadRow | null {
+  const row = db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? AND id = ?').get(accountId, id) as
+    | BulkLoadRow
+    | undefined;
+  return row ?? null;
 }
 
 /** The account's session of that name; anything else is the spec's 404 body. */
@@ -64,12 +85,18 @@ function isUnique(err: unknown): boolean {
   return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-export function insertBulkLoad(db: Db, accountId: number, v: BulkLoadValues, now: number): BulkLoadRow {
+export function insertBulkLoad(
+  db: Db,
+  accountId: number,
+  v: BulkLoadValues,
+  now: number,
+  owner: { userId?: number | null; integrationId?: number | null } = {},
+): BulkLoadRow {
   try {
     db.prepare(
       `INSERT INTO bulk_loads (account_id, name, database_name, table_name, cron, timezone, delay, start_at, time_column,
-         config_json, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         config_json, created_at, updated_at, user_id, integration_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       accountId,
       v.name,
@@ -83,6 +110,8 @@ export function insertBulkLoad(db: Db, accountId: number, v: BulkLoadValues, now
       v.config_json,
       now,
       now,
+      owner.userId ?? null,
+      owner.integrationId ?? null,
     );
   } catch (err) {
     if (isUnique(err)) throw taken(v.name);

@@ -121,7 +121,7 @@ describe('records API for browser SDKs', () => {
     expect(doc.status).toBe(200);
     expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toContain('/{db}/{table}');
     // Paths outside the name rule, and the service's own top-level segments, fall through to 404.
-    for (const path of ['/v3/nothing', '/Web_Events/tab1', '/entities/journeys', '/postback/other']) {
+    for (const path of ['/v3/nothing', '/Web_Events/tab1', '/entities/nothing', '/postback/other']) {
       const res = await send(path, { events: [{ a: 1 }] });
       expect(res.status, path).toBe(404);
       expect(res.headers.get('access-control-allow-origin'), path).toBeNull();

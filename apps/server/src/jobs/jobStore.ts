@@ -106,14 +106,29 @@ export function findJobByDomainKey(db: Db, accountId: number, domainKey: string)
   return row ?? null;
 }
 
+export interface JobFilter {
+  from: number;
+  to: number;
+  status: JobStatus | null;
+  /** Only jobs of this type (presto, bulk_import, …) or database, when given. */
+  type?: string | null;
+  database?: string | null;
+}
+
 /** Newest first; `from` and `to` are indexes into that order, `to` included (TD's paging). */
-export function listJobs(
-  db: Db,
-  accountId: number,
-  opts: { from: number; to: number; status: JobStatus | null },
-): { jobs: JobView[]; count: number } {
-  const where = opts.status ? 'jobs.account_id = ? AND jobs.status = ?' : 'jobs.account_id = ?';
-  const args: (string | number)[] = opts.status ? [accountId, opts.status] : [accountId];
+export function listJobs(db: Db, accountId: number, opts: JobFilter): { jobs: JobView[]; count: number } {
+  const conditions = ['jobs.account_id = ?'];
+  const args: (string | number)[] = [accountId];
+  for (const [column, value] of [
+    ['status', opts.status],
+    ['type', opts.type],
+    ['database_name', opts.database],
+  ] as const) {
+    if (!value) continue;
+    conditions.push(`jobs.${column} = ?`);
+    args.push(value);
+  }
+  const where = conditions.join(' AND ');
   const jobs = db
     .prepare(`${VIEW} WHERE ${where} ORDER BY jobs.id DESC LIMIT ? OFFSET ?`)
     .all(...args, opts.to - opts.from + 1, opts.from) as JobView[];

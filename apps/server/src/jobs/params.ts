@@ -75,6 +75,8 @@ export const listQuery = z.object({
   from: z.string().optional().openapi({ description: 'Index of the first job, newest first (default 0)' }),
   to: z.string().optional().openapi({ description: 'Index of the last job, included (default from + 19)' }),
   status: z.string().optional().openapi({ description: 'queued, running, success, error or killed' }),
+  type: z.string().optional().openapi({ description: 'Only jobs of this type, e.g. presto or bulk_import' }),
+  database: z.string().optional().openapi({ description: 'Only jobs of this database' }),
 });
 
 export const resultQuery = z.object({

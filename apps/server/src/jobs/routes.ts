@@ -159,6 +159,8 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         from,
         to,
         status: status as JobStatus | null,
+        type: q.type ? q.type.toLowerCase() : null,
+        database: q.database || null,
       });
       const at = origin(c.req.url);
       return c.json(

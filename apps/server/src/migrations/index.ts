@@ -5,6 +5,21 @@ import { jobs } from './0003-jobs';
 import { loginFailures } from './0004-login-failures';
 import { bulk } from './0005-bulk';
 import { sso } from './0006-sso';
+import { audiences } from './0007-audiences';
+import { journeys } from './0008-journeys';
+import { dwh } from './0009-dwh';
+import { journeyEngine } from './0010-journey-engine';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
-export const migrations: readonly Migration[] = [foundation, dataCatalog, jobs, loginFailures, bulk, sso];
+export const migrations: readonly Migration[] = [
+  foundation,
+  dataCatalog,
+  jobs,
+  loginFailures,
+  bulk,
+  sso,
+  audiences,
+  journeys,
+  dwh,
+  journeyEngine,
+];

@@ -15,6 +15,8 @@ export interface ValidationContext {
   columns?: Iterable<string>;
   /** Ids of the journey's existing activations (journeyActivationSteps). */
   activationIds?: Iterable<string>;
+  /** Ids of the stages the stored journey has; a stage naming any other id is reported. */
+  stageIds?: Iterable<string>;
 }
 
 function ruleContext(context: ValidationContext): RuleContext {
@@ -84,9 +86,40 @@ function checkIds(journey: Journey): { violations: Violation[]; stageOfStep: Map
   return { violations: found, stageOfStep };
 }
 
+/** Stage ids are the server's: each names a stage of the stored journey (when known), at most once. */
+function checkStageIds(journey: Journey, known: ReadonlySet<string> | null): Violation[] {
+  const found: Violation[] = [];
+  const seen = new Set<string>();
+  journey.journeyStages.forEach((stage, stageIndex) => {
+    const id = stage.id;
+    if (id === undefined) return;
+    const parts = { stageIndex, stageId: id, field: 'id' };
+    if (seen.has(id)) {
+      found.push(
+        violation(
+          'stage.id_duplicate',
+          `Stage id ${id} is given to two stages; leave the id out of the new one.`,
+          parts,
+        ),
+      );
+    } else if (known && !known.has(id)) {
+      found.push(
+        violation(
+          'stage.id_unknown',
+          `This journey has no stage ${id}; leave the id out for a new stage, or use the id of one of its stages.`,
+          parts,
+        ),
+      );
+    }
+    seen.add(id);
+  });
+  return found;
+}
+
 function validate(journey: Journey, context: ValidationContext) {
   const rules = ruleContext(context);
   const found: Violation[] = [];
+  found.push(...checkStageIds(journey, context.stageIds ? new Set(context.stageIds) : null));
   if (!journey.name.trim()) {
     found.push(violation('journey.name_missing', 'The journey has no name; name it.', { field: 'name' }));
   }

@@ -1,4 +1,8 @@
 import type { RouteObject } from 'react-router';
 
 /** This area's console routes, children of the signed-in frame. Pages load lazily (own chunks). */
-export const dwhRoutes: RouteObject[] = [];
+export const dwhRoutes: RouteObject[] = [
+  { path: 'data/sync', lazy: async () => ({ Component: (await import('./SyncListPage')).SyncListPage }) },
+  { path: 'data/sync/new', lazy: async () => ({ Component: (await import('./SyncWizardPage')).SyncWizardPage }) },
+  { path: 'data/sync/:dwhId', lazy: async () => ({ Component: (await import('./SyncPage')).SyncPage }) },
+];

@@ -1,0 +1,202 @@
+import { Alert, Button, Grid, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/PageHeader';
+import { meQueryOptions } from '../../auth';
+import { databasesQueryOptions, tablesQueryOptions } from '../databases/api';
+import { isRunning, jobQueryOptions, useIssueQuery, useKillJob } from '../jobs/api';
+import { tableColumns } from '../shared/format';
+import { errorPosition } from './errorPosition';
+import { QueryOutcome } from './QueryOutcome';
+import { queriedTable } from './queriedTable';
+import { RecentQueriesPanel } from './RecentQueriesPanel';
+import { RunStatus } from './RunStatus';
+import { forgetRecentQueries, loadRecentQueries, type RecentQuery, rememberQuery } from './recentQueries';
+import { SqlEditor } from './SqlEditor';
+
+const starter = (table: string | null) => (table ? `SELECT *\nFROM ${table}\nORDER BY time DESC\nLIMIT 100` : '');
+
+/** The SQL editor: pick a database, write a query, run it as a job, watch it, read or download the rows. */
+export function QueryPage() {
+  const [params, setParams] = useSearchParams();
+  const database = params.get('database');
+  const table = params.get('table');
+  const jobId = params.get('job');
+  const userId = useQuery(meQueryOptions()).data?.id ?? 0;
+
+  const databases = useQuery(databasesQueryOptions());
+  const tables = useQuery({ ...tablesQueryOptions(database ?? ''), enabled: database !== null });
+  const job = useQuery({ ...jobQueryOptions(jobId ?? ''), enabled: jobId !== null });
+  const issue = useIssueQuery();
+  const kill = useKillJob();
+
+  const [text, setText] = useState(() => starter(table));
+  const [recent, setRecent] = useState<RecentQuery[]>(() => loadRecentQueries(localStorage, userId));
+  const issuedAt = useRef(new Map<string, number>());
+  useEffect(() => setRecent(loadRecentQueries(localStorage, userId)), [userId]);
+
+  // A job opened by its address brings its query back into an empty editor.
+  const reopened = useRef(false);
+  useEffect(() => {
+    if (reopened.current || !job.data?.query) return;
+    reopened.current = true;
+    if (text.trim() === '') setText(job.data.query);
+  }, [job.data, text]);
+
+  // Choose the first database when none is named, so the editor is usable at once.
+  useEffect(() => {
+    const first = databases.data?.[0]?.name;
+    if (database === null && first) {
+      setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), database: first }), { replace: true });
+    }
+  }, [database, databases.data, setParams]);
+
+  const completion = useMemo(() => {
+    const out: Record<string, string[]> = {};
+    for (const t of tables.data ?? []) out[t.name] = tableColumns(t.schema).map((c) => c.name);
+    return out;
+  }, [tables.data]);
+
+  // Columns complete without a qualifier for the table the query reads (or the one the page was opened for).
+  const fromTable = queriedTable(text);
+  const defaultTable = fromTable && completion[fromTable] ? fromTable : (table ?? undefined);
+
+  const current = job.data;
+  const running = isRunning(current?.status);
+  const failedMessage = current?.status === 'error' ? current.debug.stderr : null;
+  // Positions only make sense while the editor still holds the query that failed.
+  const position = useMemo(
+    () => (current && failedMessage && current.query === text ? errorPosition(text, failedMessage) : null),
+    [current, failedMessage, text],
+  );
+  const editorError = useMemo(
+    () => (position && failedMessage ? { from: position.from, to: position.to, message: failedMessage } : null),
+    [position, failedMessage],
+  );
+
+  const run = () => {
+    if (!database || text.trim() === '' || issue.isPending) return;
+    const query = text;
+    issue.mutate(
+      { database, query },
+      {
+        onSuccess: ({ job_id }) => {
+          issuedAt.current.set(job_id, Date.now());
+          setRecent(rememberQuery(localStorage, userId, { database, query, at: Date.now(), jobId: job_id }));
+          reopened.current = true;
+          setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), database, job: job_id }));
+        },
+      },
+    );
+  };
+
+  const pick = (q: RecentQuery) => {
+    setText(q.query);
+    issue.reset();
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      next.set('database', q.database);
+      next.delete('job');
+      return next;
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Query"
+        description="Presto-style SQL on one database, run as a job. Ctrl+Enter (⌘+Enter) runs; Ctrl+Space completes table and column names."
+      />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 9 }}>
+          <Stack gap="sm">
+            <Group align="flex-end" gap="sm">
+              <Select
+                label="Database"
+                data={(databases.data ?? []).map((d) => d.name)}
+                value={database}
+                onChange={(value) =>
+                  setParams((p) => {
+                    const next = new URLSearchParams(p);
+                    if (value) next.set('database', value);
+                    next.delete('table');
+                    return next;
+                  })
+                }
+                searchable
+                nothingFoundMessage="No database of that name"
+                w={260}
+                allowDeselect={false}
+              />
+              <Button
+                leftSection={<IconPlayerPlay size={16} />}
+                onClick={run}
+                loading={issue.isPending}
+                disabled={!database || text.trim() === ''}
+              >
+                Run
+              </Button>
+              {current && running && (
+                <Button
+                  color="red"
+                  variant="light"
+                  leftSection={<IconPlayerStop size={16} />}
+                  onClick={() => kill.mutate(current.job_id)}
+                  loading={kill.isPending}
+                >
+                  Cancel query
+                </Button>
+              )}
+              {current && <RunStatus job={current} issuedAt={issuedAt.current.get(current.job_id)} />}
+            </Group>
+            {databases.data?.length === 0 && (
+              <Text size="sm" c="dimmed">
+                There are no databases yet: create one or import a file first.
+              </Text>
+            )}
+            <SqlEditor
+              value={text}
+              onChange={setText}
+              onRun={run}
+              tables={completion}
+              defaultTable={defaultTable}
+              error={editorError}
+            />
+            {issue.error && (
+              <Alert color="red" title="The query was not run">
+                {issue.error.message}
+              </Alert>
+            )}
+            {kill.error && (
+              <Alert color="red" title="The query could not be stopped">
+                {kill.error.message}
+              </Alert>
+            )}
+            {job.isError && (
+              <Alert color="red" title={`Job ${jobId} could not be loaded`}>
+                {job.error.message}
+              </Alert>
+            )}
+            {current && (
+              <Paper withBorder={false} component="section" aria-label="Query result">
+                <QueryOutcome job={current} position={position} />
+              </Paper>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 3 }}>
+          <RecentQueriesPanel
+            queries={recent}
+            onPick={pick}
+            onClear={() => {
+              forgetRecentQueries(localStorage, userId);
+              setRecent([]);
+            }}
+          />
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { type SQLNamespace, StandardSQL, sql } from '@codemirror/lang-sql';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+export interface SqlEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** Ctrl+Enter (⌘+Enter) runs the query. */
+  onRun: () => void;
+  /** Tables and their columns, for completion. */
+  tables: Record<string, string[]>;
+  /** A table whose columns complete without a qualifier. */
+  defaultTable?: string | undefined;
+  /** The engine's error, underlined at its place in the query. */
+  error?: { from: number; to: number; message: string } | null;
+  label?: string;
+}
+
+const theme = EditorView.theme({
+  '&': {
+    minHeight: '180px',
+    maxHeight: '50vh',
+    fontSize: 'var(--mantine-font-size-sm)',
+    border: '1px solid var(--mantine-color-default-border)',
+    borderRadius: 'var(--mantine-radius-md)',
+    backgroundColor: 'var(--mantine-color-body)',
+  },
+  '&.cm-focused': { outline: '2px solid var(--mantine-primary-color-filled)', outlineOffset: '1px' },
+  '.cm-scroller': { fontFamily: 'var(--mantine-font-family-monospace)', overflow: 'auto' },
+  '.cm-content': { minHeight: '180px' },
+  '.cm-gutters': { borderRadius: 'var(--mantine-radius-md) 0 0 var(--mantine-radius-md)' },
+});
+
+function language(tables: Record<string, string[]>, defaultTable: string | undefined) {
+  const schema: SQLNamespace = tables;
+  return sql({
+    dialect: StandardSQL,
+    schema,
+    upperCaseKeywords: true,
+    ...(defaultTable && tables[defaultTable] ? { defaultTable } : {}),
+  });
+}
+
+/** CodeMirror 6 with SQL highlighting, completion of keywords, tables and columns, and error marks. */
+export function SqlEditor({
+  value,
+  onChange,
+  onRun,
+  tables,
+  defaultTable,
+  error,
+  label = 'SQL query',
+}: SqlEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const languageConf = useRef(new Compartment());
+  // The editor is built once; these refs let its callbacks see the latest props.
+  const latest = useRef({ onChange, onRun });
+  latest.current = { onChange, onRun };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is created once; later props are applied below
+  useEffect(() => {
+    if (!host.current) return;
+    const state = EditorState.create({
+      doc: value,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        closeBrackets(),
+        highlightActiveLine(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        autocompletion({ activateOnTyping: true, icons: false }),
+        lintGutter(),
+        languageConf.current.of(language(tables, defaultTable)),
+        Prec.highest(
+          keymap.of([
+            {
+              key: 'Mod-Enter',
+              run: () => {
+                latest.current.onRun();
+                return true;
+              },
+            },
+          ]),
+        ),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+        }),
+        EditorView.contentAttributes.of({ 'aria-label': label }),
+        EditorView.lineWrapping,
+        theme,
+      ],
+    });
+    view.current = new EditorView({ state, parent: host.current });
+    return () => {
+      view.current?.destroy();
+      view.current = null;
+    };
+  }, []);
+
+  // A value set from outside (a recent query, a job reopened) replaces the text.
+  useEffect(() => {
+    const v = view.current;
+    if (!v || v.state.doc.toString() === value) return;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+  }, [value]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: languageConf.current.reconfigure(language(tables, defaultTable)) });
+  }, [tables, defaultTable]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const length = v.state.doc.length;
+    const diagnostics =
+      error && error.from <= length
+        ? [
+            {
+              from: error.from,
+              to: Math.min(Math.max(error.to, error.from), length),
+              severity: 'error' as const,
+              message: error.message,
+            },
+          ]
+        : [];
+    v.dispatch(setDiagnostics(v.state, diagnostics));
+  }, [error]);
+
+  return <div ref={host} data-testid="sql-editor" />;
+}

@@ -1,0 +1,209 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+} from '@mantine/core';
+import { IconFileImport, IconTrash } from '@tabler/icons-react';
+import { type DragEvent, useState } from 'react';
+import { DELIMITERS } from './model/delimited';
+import type { FileKind, TextEncoding } from './model/types';
+import { useWizard, type WizardFile } from './wizardStore';
+
+const KINDS: { value: FileKind; label: string }[] = [
+  { value: 'csv', label: 'CSV' },
+  { value: 'tsv', label: 'TSV' },
+  { value: 'json', label: 'JSON array' },
+  { value: 'jsonl', label: 'JSON Lines' },
+  { value: 'msgpack', label: 'msgpack.gz part' },
+];
+const ENCODINGS: { value: TextEncoding; label: string }[] = [
+  { value: 'utf-8', label: 'UTF-8' },
+  { value: 'windows-1252', label: 'Windows-1252 (Latin-1)' },
+  { value: 'utf-16le', label: 'UTF-16 LE' },
+];
+const DELIMITER_LABELS: Record<string, string> = { ',': 'Comma', '\t': 'Tab', ';': 'Semicolon', '|': 'Pipe' };
+export const ACCEPT = '.csv,.tsv,.tab,.txt,.json,.jsonl,.ndjson,.gz';
+
+const megabytes = (n: number) => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+
+function FileRow({ entry }: { entry: WizardFile }) {
+  const setOverrides = useWizard((s) => s.setOverrides);
+  const removeFile = useWizard((s) => s.removeFile);
+  const a = entry.analysis;
+  const name = entry.file.name;
+  const delimited = a?.settings.kind === 'csv' || a?.settings.kind === 'tsv';
+  const textual = a && a.settings.kind !== 'msgpack';
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={500} size="sm">
+          {name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {megabytes(entry.file.size)}
+          {a && a.settings.kind !== 'msgpack' ? ` · ${a.columns.length} columns` : ''}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        {a ? (
+          <Select
+            aria-label={`File type of ${name}`}
+            size="xs"
+            data={KINDS}
+            value={a.settings.kind}
+            allowDeselect={false}
+            onChange={(v) => v && setOverrides(entry.id, { kind: v as FileKind })}
+          />
+        ) : (
+          <Badge variant="light">Reading…</Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        {textual && (
+          <Select
+            aria-label={`Encoding of ${name}`}
+            size="xs"
+            data={ENCODINGS}
+            value={a.settings.encoding}
+            allowDeselect={false}
+            onChange={(v) => v && setOverrides(entry.id, { encoding: v as TextEncoding })}
+          />
+        )}
+      </Table.Td>
+      <Table.Td>
+        {delimited && (
+          <Group gap="xs" wrap="nowrap">
+            <Select
+              aria-label={`Delimiter of ${name}`}
+              size="xs"
+              w={120}
+              data={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] ?? d }))}
+              value={a.settings.delimiter}
+              allowDeselect={false}
+              onChange={(v) => v && setOverrides(entry.id, { delimiter: v })}
+            />
+            <Switch
+              size="xs"
+              label="Header row"
+              checked={a.settings.header}
+              onChange={(e) => setOverrides(entry.id, { header: e.currentTarget.checked })}
+            />
+          </Group>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Remove ${name}`} onClick={() => removeFile(entry.id)}>
+          <IconTrash size={16} />
+        </ActionIcon>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function FileWarnings({ entry }: { entry: WizardFile }) {
+  const a = entry.analysis;
+  if (!a) return null;
+  const name = entry.file.name;
+  return (
+    <>
+      {a.error && (
+        <Alert color="red" title={`${name} cannot be read`}>
+          {a.error}
+        </Alert>
+      )}
+      {a.invalid > 0 && (
+        <Alert color="orange" title={`${name} is not valid ${a.settings.encoding.toUpperCase()}`}>
+          {a.invalid} byte sequence{a.invalid === 1 ? '' : 's'} could not be read (first on line {a.firstInvalidLine});
+          they would be imported as “�”. The file is probably in another encoding: try Windows-1252 above.
+        </Alert>
+      )}
+      {a.bom && (
+        <Text size="xs" c="dimmed">
+          {name} starts with a byte order mark; it is removed, so the first column name stays clean.
+        </Text>
+      )}
+      {a.ragged.length > 0 && (
+        <Text size="xs" c="orange">
+          In {name}, rows {a.ragged.join(', ')} have a different number of fields than the first row; missing fields are
+          left empty. Check the delimiter if this looks wrong.
+        </Text>
+      )}
+    </>
+  );
+}
+
+export function FilesStep() {
+  const files = useWizard((s) => s.files);
+  const addFiles = useWizard((s) => s.addFiles);
+  const [over, setOver] = useState(false);
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    setOver(false);
+    addFiles(Array.from(event.dataTransfer.files));
+  };
+  return (
+    <Stack>
+      <Paper
+        withBorder
+        radius="md"
+        p="xl"
+        data-testid="wizard-drop-area"
+        bg={over ? 'var(--mantine-color-blue-light)' : undefined}
+        style={{ borderStyle: 'dashed' }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <Stack align="center" gap="xs">
+          <IconFileImport size={40} stroke={1.5} aria-hidden />
+          <Text fw={600}>Drop files here</Text>
+          <Text size="sm" c="dimmed" ta="center">
+            CSV, TSV, JSON (an array of objects), JSON Lines, or ready-made .msgpack.gz parts. Several files are
+            imported together.
+          </Text>
+          <FileButton onChange={(picked) => addFiles(picked)} accept={ACCEPT} multiple>
+            {(props) => (
+              <Button variant="default" {...props}>
+                Choose files
+              </Button>
+            )}
+          </FileButton>
+        </Stack>
+      </Paper>
+      {files.length > 0 && (
+        <Table aria-label="Files to import" verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>File</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Encoding</Table.Th>
+              <Table.Th>Delimiter</Table.Th>
+              <Table.Th aria-label="Actions" />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {files.map((f) => (
+              <FileRow key={f.id} entry={f} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {files.map((f) => (
+        <FileWarnings key={f.id} entry={f} />
+      ))}
+    </Stack>
+  );
+}

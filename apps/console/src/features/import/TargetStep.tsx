@@ -1,0 +1,98 @@
+import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { DATA_NAME } from '@svc/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { createDatabase, createTable, databasesQueryOptions, importKeys, tablesQueryOptions } from './api';
+import { useWizard } from './wizardStore';
+
+const NAME_RULE = 'Lowercase letters, digits and underscores, 3 to 255 characters.';
+
+function CreateInline({
+  label,
+  onCreate,
+  pending,
+}: {
+  label: string;
+  onCreate: (name: string) => void;
+  pending: boolean;
+}) {
+  const [name, setName] = useState('');
+  const invalid = name !== '' && !DATA_NAME.test(name);
+  return (
+    <Group align="flex-end" gap="xs">
+      <TextInput
+        label={`New ${label} name`}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value.trim())}
+        error={invalid ? NAME_RULE : undefined}
+        w={260}
+      />
+      <Button variant="default" disabled={name === '' || invalid} loading={pending} onClick={() => onCreate(name)}>
+        Create {label}
+      </Button>
+    </Group>
+  );
+}
+
+/** Choose the database and table to import into, or create them here. */
+export function TargetStep() {
+  const database = useWizard((s) => s.database);
+  const table = useWizard((s) => s.table);
+  const setTarget = useWizard((s) => s.setTarget);
+  const queryClient = useQueryClient();
+  const databases = useQuery(databasesQueryOptions());
+  const tables = useQuery(tablesQueryOptions(database));
+  const newDatabase = useMutation({
+    mutationFn: createDatabase,
+    onSuccess: async (r) => {
+      await queryClient.invalidateQueries({ queryKey: importKeys.databases() });
+      setTarget({ database: r.database, table: '' });
+    },
+  });
+  const newTable = useMutation({
+    mutationFn: (name: string) => createTable(database, name),
+    onSuccess: async (r) => {
+      await queryClient.invalidateQueries({ queryKey: importKeys.tables(database) });
+      setTarget({ table: r.table });
+    },
+  });
+  const error = databases.error ?? tables.error ?? newDatabase.error ?? newTable.error;
+  return (
+    <Stack maw={640}>
+      {error && <Alert color="red">{error.message}</Alert>}
+      <Select
+        label="Database"
+        description={databases.isPending ? 'Loading the databases…' : undefined}
+        data={(databases.data ?? []).map((d) => d.name)}
+        value={database || null}
+        searchable
+        onChange={(v) => setTarget({ database: v ?? '', table: '' })}
+        nothingFoundMessage="No database of that name"
+      />
+      <CreateInline label="database" pending={newDatabase.isPending} onCreate={(n) => newDatabase.mutate(n)} />
+      {database !== '' && (
+        <>
+          <Select
+            label="Table"
+            description={tables.isPending ? 'Loading the tables…' : undefined}
+            data={(tables.data ?? []).map((t) => t.name)}
+            value={table || null}
+            searchable
+            onChange={(v) => setTarget({ table: v ?? '' })}
+            nothingFoundMessage="No table of that name"
+          />
+          <CreateInline label="table" pending={newTable.isPending} onCreate={(n) => newTable.mutate(n)} />
+        </>
+      )}
+      {database !== '' && table !== '' && (
+        <Text size="sm">
+          Rows will be added to{' '}
+          <strong>
+            {database}.{table}
+          </strong>
+          ; columns the table does not have yet are added to it.
+        </Text>
+      )}
+    </Stack>
+  );
+}

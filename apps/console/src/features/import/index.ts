@@ -1,0 +1,3 @@
+export { ImportDropZone, type ImportDropZoneProps } from './ImportDropZone';
+export { IMPORT_PATH, importUrl } from './importUrl';
+export type { ImportTarget } from './pendingFiles';

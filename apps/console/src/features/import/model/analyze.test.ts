@@ -1,0 +1,62 @@
+import { encodePart } from '@svc/bulk-format';
+import { describe, expect, it } from 'vitest';
+import { analyzeFile } from './analyze';
+
+describe('analyzeFile', () => {
+  it('detects a CSV with a BOM, a semicolon delimiter and a header row', async () => {
+    const file = new File(['\uFEFFid;name\n1;ann\n2;bob\n'], 'people.csv');
+    const a = await analyzeFile(file);
+    expect(a.settings).toEqual({ kind: 'csv', encoding: 'utf-8', delimiter: ';', header: true });
+    expect(a.bom).toBe(true);
+    expect(a.columns).toEqual(['id', 'name']);
+    expect(a.sample).toEqual([
+      { id: '1', name: 'ann' },
+      { id: '2', name: 'bob' },
+    ]);
+  });
+
+  it('reports invalid UTF-8, and reads the file again with the encoding the user picks', async () => {
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('city\nM'),
+      0xfc,
+      ...new TextEncoder().encode('nchen\n'),
+    ]);
+    const file = new File([bytes], 'cities.csv');
+    expect(await analyzeFile(file)).toMatchObject({ invalid: 1, firstInvalidLine: 2 });
+    const fixed = await analyzeFile(file, { encoding: 'windows-1252' });
+    expect(fixed.invalid).toBe(0);
+    expect(fixed.sample).toEqual([{ city: 'München' }]);
+  });
+
+  it('obeys overrides of the header row and the delimiter', async () => {
+    const file = new File(['a,b\n1,2\n'], 'x.csv');
+    const a = await analyzeFile(file, { header: false, delimiter: ',' });
+    expect(a.columns).toEqual(['column_1', 'column_2']);
+    expect(a.sample).toHaveLength(2);
+  });
+
+  it('previews a large one-line JSON array from its start', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `name_${i}`, tags: { a: i } }));
+    const a = await analyzeFile(new File([JSON.stringify(rows)], 'big.json'));
+    expect(a.error).toBeNull();
+    expect(a.settings.kind).toBe('json');
+    expect(a.columns).toEqual(['id', 'name', 'tags']);
+    expect(a.sample[1]).toEqual({ id: 1, name: 'name_1', tags: { a: 1 } });
+  });
+
+  it('reads the first records of a ready-made part', async () => {
+    const part = await encodePart([
+      { time: 1, sku: 'a' },
+      { time: 2, sku: 'b', qty: 3 },
+    ]);
+    const a = await analyzeFile(new File([part as Uint8Array<ArrayBuffer>], 'p.msgpack.gz'));
+    expect(a.settings.kind).toBe('msgpack');
+    expect(a.columns).toEqual(['time', 'sku', 'qty']);
+    expect(a.sample).toHaveLength(2);
+  });
+
+  it('says why a JSON file cannot be read', async () => {
+    const a = await analyzeFile(new File(['{"a": 1}'], 'one.json'), { kind: 'json' });
+    expect(a.error).toMatch(/array of objects/);
+  });
+});

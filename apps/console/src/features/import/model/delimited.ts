@@ -1,0 +1,78 @@
+import Papa from 'papaparse';
+
+/** Delimiters the wizard offers and detects among. */
+export const DELIMITERS = [',', '\t', ';', '|'] as const;
+
+export interface DelimitedSample {
+  rows: string[][];
+  /** The delimiter used: the given one, or the detected one when none was given. */
+  delimiter: string;
+  /** Rows whose field count differs from the first row's, 1-based, at most a few. */
+  ragged: number[];
+}
+
+/** Parses (a sample of) delimited text into rows of cells. An empty delimiter means: detect it. */
+export function parseDelimitedSample(text: string, delimiter: string, maxRows = 50): DelimitedSample {
+  const result = Papa.parse<string[]>(text, {
+    delimiter,
+    delimitersToGuess: [...DELIMITERS],
+    preview: maxRows,
+    skipEmptyLines: 'greedy',
+  });
+  const rows = result.data;
+  const width = rows[0]?.length ?? 0;
+  const ragged: number[] = [];
+  rows.forEach((r, i) => {
+    if (r.length !== width && ragged.length < 5) ragged.push(i + 1);
+  });
+  return { rows, delimiter: result.meta.delimiter || delimiter || ',', ragged };
+}
+
+/** Column names for delimited data: the header cells, made unique, or `column_1`, `column_2`, ... */
+export function delimitedColumns(first: string[] | undefined, header: boolean, width: number): string[] {
+  const names: string[] = [];
+  const seen = new Map<string, number>();
+  for (let i = 0; i < width; i++) {
+    let name = header ? (first?.[i] ?? '').trim() : '';
+    if (name === '') name = `column_${i + 1}`;
+    const n = seen.get(name) ?? 0;
+    seen.set(name, n + 1);
+    names.push(n === 0 ? name : `${name}_${n + 1}`);
+  }
+  return names;
+}
+
+/** A row of cells keyed by column name; missing cells are empty. */
+export function rowFromCells(columns: string[], cells: string[]): Record<string, string> {
+  const row: Record<string, string> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i] as string] = cells[i] ?? '';
+  return row;
+}
+
+/**
+ * Streams every row of delimited text to `onRow` (synchronously, in order), without holding them all.
+ * Returns the number of data rows.
+ */
+export function forEachDelimitedRow(
+  text: string,
+  delimiter: string,
+  header: boolean,
+  onRow: (row: Record<string, string>, index: number, cells: string[]) => void,
+): { columns: string[]; rows: number } {
+  let columns: string[] | null = null;
+  let index = 0;
+  Papa.parse<string[]>(text, {
+    delimiter,
+    skipEmptyLines: 'greedy',
+    step: (result) => {
+      const cells = result.data;
+      if (columns === null) {
+        columns = delimitedColumns(cells, header, cells.length);
+        if (header) return;
+      }
+      index += 1;
+      onRow(rowFromCells(columns, cells), index, cells);
+    },
+  });
+  return { columns: columns ?? [], rows: index };
+}

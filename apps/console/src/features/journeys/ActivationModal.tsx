@@ -1,0 +1,128 @@
+import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
+import type { ActivationResource } from '@svc/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ActivationInput } from './api';
+import { connectionsQuery, useSaveActivation } from './api';
+
+export interface ActivationModalProps {
+  journeyId: string;
+  /** The activation to edit, or null to create one. */
+  activation: ActivationResource | null;
+  columns: string[];
+  paused: boolean;
+  onClose(): void;
+  /** Called with the stored activation's id (so the step can point to it). */
+  onSaved(activationId: string): void;
+}
+
+/** Creates or edits the activation an activation step triggers: connection, schedule, columns. */
+export function ActivationModal({ journeyId, activation, columns, paused, onClose, onSaved }: ActivationModalProps) {
+  const current = activation?.attributes.syndicationParams;
+  const [params, setParams] = useState<ActivationInput>({
+    name: current?.name ?? '',
+    description: current?.description ?? null,
+    connectionId: current?.connectionId ?? '',
+    scheduleType: current?.scheduleType ?? 'daily',
+    scheduleOption: current?.scheduleOption ?? '09:00',
+    timezone: current?.timezone ?? 'UTC',
+    columns: current?.columns ?? [],
+    allColumns: current?.allColumns ?? false,
+  });
+  const save = useSaveActivation(journeyId);
+  const connections = useQuery(connectionsQuery());
+  const connectionNames = (connections.data?.results ?? []).map((r) => r.name);
+  if (params.connectionId && !connectionNames.includes(params.connectionId)) connectionNames.push(params.connectionId);
+  // The spec: an activation's schedule cannot change while its journey is paused.
+  const scheduleLocked = paused && activation !== null;
+  const set = (patch: Partial<ActivationInput>) => setParams((p) => ({ ...p, ...patch }));
+  return (
+    <Modal opened onClose={onClose} title={activation ? 'Edit activation' : 'Create activation'} size="lg">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate(
+            { activationId: activation?.id ?? null, params },
+            { onSuccess: (answer) => onSaved(answer.data.id) },
+          );
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label="Activation name"
+            required
+            value={params.name}
+            onChange={(e) => set({ name: e.currentTarget.value })}
+          />
+          <Select
+            label="Connection"
+            description="The result connection profiles are sent to."
+            nothingFoundMessage="No result connection yet; create one under Data first"
+            required
+            searchable
+            data={connectionNames}
+            value={params.connectionId || null}
+            onChange={(value) => set({ connectionId: value ?? '' })}
+            comboboxProps={{ withinPortal: true }}
+          />
+          {scheduleLocked && (
+            <Alert color="yellow" title="Schedule locked while paused">
+              The journey is paused, so this activation's schedule cannot change. Resume the journey to change it.
+            </Alert>
+          )}
+          <Group grow>
+            <Select
+              label="Schedule"
+              data={[
+                { value: 'none', label: 'With the journey (no schedule)' },
+                { value: 'hourly', label: 'Hourly' },
+                { value: 'daily', label: 'Daily' },
+              ]}
+              value={params.scheduleType}
+              allowDeselect={false}
+              disabled={scheduleLocked}
+              onChange={(value) => set({ scheduleType: (value ?? 'none') as ActivationInput['scheduleType'] })}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput
+              label="Time of day (HH:MM)"
+              value={params.scheduleOption ?? ''}
+              disabled={scheduleLocked || params.scheduleType === 'none'}
+              onChange={(e) => set({ scheduleOption: e.currentTarget.value || null })}
+            />
+            <TextInput
+              label="Time zone"
+              value={params.timezone}
+              disabled={scheduleLocked}
+              onChange={(e) => set({ timezone: e.currentTarget.value })}
+            />
+          </Group>
+          <Switch
+            label="Send every column"
+            checked={params.allColumns}
+            onChange={(e) => set({ allColumns: e.currentTarget.checked })}
+          />
+          {!params.allColumns && (
+            <MultiSelect
+              label="Columns to send"
+              data={columns}
+              value={params.columns}
+              searchable
+              onChange={(value) => set({ columns: value })}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
+          {save.error && <Alert color="red">{save.error.message}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {activation ? 'Save activation' : 'Create activation'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

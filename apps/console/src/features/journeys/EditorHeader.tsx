@@ -1,0 +1,197 @@
+import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import type { Journey } from '@svc/journey';
+import { useEffect, useState } from 'react';
+import { Link, useBlocker, useNavigate } from 'react-router';
+import { useStore } from 'zustand';
+import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
+import { type EditorStore, isDirty } from './editor/model/editorStore';
+
+export interface EditorHeaderProps {
+  journeyId: string;
+  answer: JourneyAnswer;
+  store: EditorStore;
+  canEdit: boolean;
+  permissionsKnown: boolean;
+  parentName: string | null;
+}
+
+/** Title, state, and the life-cycle buttons the caller's permission and the journey's state allow. */
+export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKnown, parentName }: EditorHeaderProps) {
+  const attributes = answer.data.attributes;
+  const journey = useStore(store, (s) => s.journey);
+  const dirty = useStore(store, isDirty);
+  const problems = useStore(store, (s) => s.problems);
+  const save = useSaveJourney(journeyId);
+  const lifecycle = useJourneyLifecycle(journeyId);
+  const duplicate = useDuplicateJourney();
+  const navigate = useNavigate();
+  const [showReasons, setShowReasons] = useState(false);
+  const launched = attributes.state === 'launched';
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const stored = (next: JourneyAnswer) => store.getState().markSaved(next.data.attributes as Journey);
+  const failed = (title: string) => (error: Error) =>
+    notifications.show({ color: 'red', title, message: error.message });
+
+  const onSave = () =>
+    save.mutate(
+      { journey },
+      {
+        onSuccess: (next) => {
+          stored(next);
+          notifications.show({ color: 'teal', message: 'The journey was saved.' });
+        },
+        onError: failed('Not saved'),
+      },
+    );
+  const onLaunch = () =>
+    modals.openConfirmModal({
+      title: 'Launch journey',
+      children: (
+        <Text size="sm">
+          Launch <strong>{journey.name}</strong>? Profiles start entering its first stage. After launch, only its
+          activations can be changed.
+        </Text>
+      ),
+      labels: { confirm: 'Launch', cancel: 'Cancel' },
+      onConfirm: () =>
+        save.mutate(
+          { journey, launch: true },
+          {
+            onSuccess: (next) => {
+              store.getState().markSaved(next.data.attributes as Journey, { readOnly: true });
+              notifications.show({ color: 'teal', message: 'The journey is launched.' });
+            },
+            onError: failed('Not launched'),
+          },
+        ),
+    });
+  const onDuplicate = () =>
+    duplicate.mutate(
+      { id: journeyId, name: `Copy of ${attributes.name}` },
+      {
+        onSuccess: (copy) => {
+          notifications.show({ color: 'teal', message: `"${copy.data.attributes.name}" was created as a draft.` });
+          void navigate(`/journeys/${copy.data.id}`);
+        },
+        onError: failed('Not duplicated'),
+      },
+    );
+
+  const state = launched ? (attributes.paused ? 'Paused' : 'Launched') : 'Draft';
+  const stateColor = launched ? (attributes.paused ? 'yellow' : 'teal') : 'gray';
+  return (
+    <>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Anchor component={Link} to="/journeys" size="sm">
+            ← Journeys
+          </Anchor>
+          <Group gap="xs" wrap="nowrap">
+            <Title order={1} size="h3" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {journey.name || 'Unnamed journey'}
+            </Title>
+            <Badge color={stateColor} variant="light" aria-label={`State: ${state}`}>
+              {state}
+            </Badge>
+            {dirty && (
+              <Badge color="orange" variant="outline">
+                Unsaved changes
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {parentName ? `Parent segment: ${parentName}` : ''}
+            {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
+            {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          {canEdit && !launched && (
+            <>
+              <Button
+                variant="default"
+                onClick={onSave}
+                loading={save.isPending}
+                disabled={!dirty || problems.saveBlocked}
+                title={problems.saveBlocked ? 'Fix the problems marked in red first' : undefined}
+              >
+                Save
+              </Button>
+              <Button
+                onClick={onLaunch}
+                disabled={problems.launchBlocked}
+                aria-describedby={problems.launchBlocked ? 'launch-blocked' : undefined}
+              >
+                Launch
+              </Button>
+              {problems.launchBlocked && (
+                <Button
+                  id="launch-blocked"
+                  variant="subtle"
+                  color="orange"
+                  size="compact-sm"
+                  onClick={() => setShowReasons(true)}
+                >
+                  Why can't I launch? ({problems.all.length})
+                </Button>
+              )}
+            </>
+          )}
+          {canEdit && launched && (
+            <Button
+              variant="default"
+              loading={lifecycle.isPending}
+              onClick={() =>
+                lifecycle.mutate(attributes.paused ? 'resume' : 'pause', {
+                  onSuccess: (next) => store.getState().markSaved(next.data.attributes as Journey, { readOnly: true }),
+                  onError: failed(attributes.paused ? 'Not resumed' : 'Not paused'),
+                })
+              }
+            >
+              {attributes.paused ? 'Resume' : 'Pause'}
+            </Button>
+          )}
+          {canEdit && (
+            <Button variant="default" onClick={onDuplicate} loading={duplicate.isPending}>
+              Duplicate
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Modal opened={showReasons} onClose={() => setShowReasons(false)} title="What stops the launch">
+        <Stack gap="xs">
+          {problems.all.map((p) => (
+            <Text key={`${p.code}@${p.path.text}`} size="sm">
+              {p.message}
+            </Text>
+          ))}
+        </Stack>
+      </Modal>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
+        <Stack>
+          <Alert color="orange">This journey has changes that are not saved. They are lost if you leave.</Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => blocker.reset?.()}>
+              Stay
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()}>
+              Leave without saving
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

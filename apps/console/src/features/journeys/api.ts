@@ -1,0 +1,198 @@
+import type { FolderEntry, SyndicationParams } from '@svc/contracts';
+import {
+  activationDocument,
+  activationList,
+  deletedResource,
+  folderListing,
+  folderPermissions,
+  journeyMeta,
+  parentSegmentList,
+  resultList,
+  segment,
+} from '@svc/contracts';
+import type { Journey } from '@svc/journey';
+import { journeyDocumentSchema, serializeJourney } from '@svc/journey';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../lib/api';
+
+/** A journey answer: the document plus what the server says about it (launch problems, even splits). */
+export const journeyAnswer = journeyDocumentSchema.extend({ meta: journeyMeta.optional() });
+export type JourneyAnswer = ReturnType<typeof journeyAnswer.parse>;
+
+export const journeyKeys = {
+  all: ['journeys'] as const,
+  parentSegments: () => ['journeys', 'parent-segments'] as const,
+  folder: (folderId: string) => ['journeys', 'folder', folderId] as const,
+  journey: (id: string) => ['journeys', 'journey', id] as const,
+  activations: (id: string) => ['journeys', 'journey', id, 'activations'] as const,
+  segments: (audienceId: string) => ['journeys', 'segments', audienceId] as const,
+  permissions: (folderId: string) => ['journeys', 'permissions', folderId] as const,
+};
+
+export const parentSegmentsQuery = () =>
+  queryOptions({
+    queryKey: journeyKeys.parentSegments(),
+    queryFn: ({ signal }) => api.get('/audiences', parentSegmentList, { signal }),
+  });
+
+/** Everything under a parent segment's root folder (folders, segments, journeys), nested. */
+export const folderQuery = (folderId: string) =>
+  queryOptions({
+    queryKey: journeyKeys.folder(folderId),
+    queryFn: ({ signal }) =>
+      api.get(`/entities/by-folder/${encodeURIComponent(folderId)}?depth=32`, folderListing, { signal }),
+  });
+
+export const journeyQuery = (id: string) =>
+  queryOptions({
+    queryKey: journeyKeys.journey(id),
+    queryFn: ({ signal }) => api.get(`/entities/journeys/${encodeURIComponent(id)}`, journeyAnswer, { signal }),
+  });
+
+export const activationsQuery = (journeyId: string) =>
+  queryOptions({
+    queryKey: journeyKeys.activations(journeyId),
+    queryFn: ({ signal }) =>
+      api.get(`/entities/journeys/${encodeURIComponent(journeyId)}/syndications`, activationList, { signal }),
+  });
+
+export const segmentsQuery = (audienceId: string) =>
+  queryOptions({
+    queryKey: journeyKeys.segments(audienceId),
+    queryFn: ({ signal }) =>
+      api.get(`/audiences/${encodeURIComponent(audienceId)}/segments`, segment.array(), { signal }),
+  });
+
+export const permissionsQuery = (folderId: string) =>
+  queryOptions({
+    queryKey: journeyKeys.permissions(folderId),
+    queryFn: ({ signal }) =>
+      api.get(`/entities/folders/${encodeURIComponent(folderId)}/permissions`, folderPermissions, { signal }),
+  });
+
+/** Result connections an activation can send to. */
+export const connectionsQuery = () =>
+  queryOptions({
+    queryKey: ['journeys', 'connections'] as const,
+    queryFn: ({ signal }) => api.get('/v3/result/list', resultList, { signal }),
+  });
+
+const journeyPath = (id: string) => `/entities/journeys/${encodeURIComponent(id)}`;
+
+function useInvalidateJourneys() {
+  const client = useQueryClient();
+  return (answer?: JourneyAnswer) => {
+    if (answer) client.setQueryData(journeyKeys.journey(answer.data.id), answer);
+    return client.invalidateQueries({ queryKey: journeyKeys.all });
+  };
+}
+
+export function useCreateJourney() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { name: string; audienceId: string; folderId?: string }) =>
+      api.post('/entities/journeys', journeyAnswer, {
+        type: 'journey',
+        attributes: {
+          name: input.name,
+          audienceId: input.audienceId,
+          state: 'draft',
+          journeyStages: [{ name: 'Stage 1', entryCriteria: null, steps: null, rootStep: null }],
+        },
+        relationships: input.folderId ? { parentFolder: { data: { id: input.folderId, type: 'folder-segment' } } } : {},
+      }),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
+/** Saves the draft (and, with `launch`, launches it): the whole journey as PATCH. */
+export function useSaveJourney(id: string) {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { journey: Journey; launch?: boolean }) => {
+      const attributes = serializeJourney({ ...input.journey, state: input.launch ? 'launched' : 'draft' });
+      return request('PATCH', journeyPath(id), journeyAnswer, { id, type: 'journey', attributes });
+    },
+    onSuccess: (answer) => done(answer),
+  });
+}
+
+export function useRenameJourney() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { id: string; name: string }) =>
+      request('PATCH', journeyPath(input.id), journeyAnswer, {
+        id: input.id,
+        type: 'journey',
+        attributes: { name: input.name },
+      }),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
+export function useJourneyLifecycle(id: string) {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (action: 'pause' | 'resume') => request('PATCH', `${journeyPath(id)}/${action}`, journeyAnswer, {}),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
+export function useDuplicateJourney() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { id: string; name: string }) =>
+      api.post('/entities/journeys/duplicate', journeyAnswer, {
+        id: input.id,
+        type: 'journey',
+        attributes: { name: input.name },
+      }),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
+export function useDeleteJourney() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(journeyPath(id), deletedResource),
+    onSuccess: () => done(),
+  });
+}
+
+export type ActivationInput = Pick<
+  SyndicationParams,
+  'name' | 'connectionId' | 'scheduleType' | 'scheduleOption' | 'timezone' | 'columns' | 'allColumns'
+> & { description?: string | null };
+
+export function useSaveActivation(journeyId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { activationId: string | null; params: ActivationInput }) => {
+      const body = { type: 'journeyActivationStep', attributes: { syndication_params: input.params } };
+      const base = `${journeyPath(journeyId)}/syndications`;
+      return input.activationId === null
+        ? api.post(base, activationDocument, body)
+        : request('PATCH', `${base}/${encodeURIComponent(input.activationId)}`, activationDocument, body);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: journeyKeys.journey(journeyId) }),
+  });
+}
+
+/** Journeys (with their folder path) from a by-folder listing. */
+export function journeysOf(entries: FolderEntry[]) {
+  const folders = new Map(
+    entries.filter((e) => e.type === 'folder-segment').map((e) => [e.id, String(e.attributes.name ?? e.id)]),
+  );
+  return entries
+    .filter((e) => e.type === 'journey')
+    .map((e) => ({
+      id: e.id,
+      name: String(e.attributes.name ?? ''),
+      state: String(e.attributes.state ?? 'draft'),
+      paused: e.attributes.paused === true,
+      updatedAt: typeof e.attributes.updatedAt === 'string' ? e.attributes.updatedAt : null,
+      owner: typeof e.attributes.createdByName === 'string' ? e.attributes.createdByName : null,
+      folderId: e.relationships.parentFolder.data.id,
+      folderName: folders.get(e.relationships.parentFolder.data.id) ?? null,
+    }));
+}

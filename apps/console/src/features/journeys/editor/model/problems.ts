@@ -1,0 +1,43 @@
+import type { Journey, ValidationContext, Violation } from '@svc/journey';
+import { validateForLaunch, validateJourney } from '@svc/journey';
+
+/** A violation and whether it blocks saving the draft (otherwise it only blocks launch). */
+export interface Problem extends Violation {
+  blocksSave: boolean;
+}
+
+export interface ProblemIndex {
+  all: Problem[];
+  byStep: ReadonlyMap<string, Problem[]>;
+  /** Problems of a stage itself (criteria, emptiness), not of its steps. */
+  byStage: ReadonlyMap<number, Problem[]>;
+  /** Problems of the journey as a whole (name, goal). */
+  journey: Problem[];
+  saveBlocked: boolean;
+  launchBlocked: boolean;
+}
+
+const keyOf = (v: Violation) => `${v.code}@${v.path.text}`;
+
+/** The server's own rules, run in the browser: what blocks saving and what blocks launch. */
+export function findProblems(journey: Journey, context: ValidationContext): ProblemIndex {
+  const draft = new Set(validateJourney(journey, context).map(keyOf));
+  const all = validateForLaunch(journey, context).map((v) => ({ ...v, blocksSave: draft.has(keyOf(v)) }));
+  const byStep = new Map<string, Problem[]>();
+  const byStage = new Map<number, Problem[]>();
+  const whole: Problem[] = [];
+  for (const problem of all) {
+    const { stepId, stageIndex } = problem.path;
+    if (stepId !== undefined) byStep.set(stepId, [...(byStep.get(stepId) ?? []), problem]);
+    else if (stageIndex !== undefined) byStage.set(stageIndex, [...(byStage.get(stageIndex) ?? []), problem]);
+    else whole.push(problem);
+  }
+  return {
+    all,
+    byStep,
+    byStage,
+    journey: whole,
+    saveBlocked: all.some((p) => p.blocksSave),
+    launchBlocked: all.length > 0,
+  };
+}

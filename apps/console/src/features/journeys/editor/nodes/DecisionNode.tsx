@@ -1,0 +1,21 @@
+import { branchLabel } from '@svc/journey';
+import type { NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { useEnvironment } from '../EditorContext';
+import type { StepNode } from '../model/flow';
+import { StepCard } from './StepCard';
+
+export const DecisionNode = memo(function DecisionNode({ id, data }: NodeProps<StepNode>) {
+  const { segments } = useEnvironment();
+  const step = data.step.type === 'DecisionPoint' ? data.step : null;
+  const rows = (step?.branches ?? []).map((branch, index) => ({
+    handle: `branch:${branch.id}` as const,
+    name: `${index + 1}. ${branchLabel(branch, index)}`,
+    meta: branch.excludedPath
+      ? 'everyone else'
+      : branch.segmentId
+        ? (segments.find((s) => s.id === branch.segmentId)?.name ?? `segment ${branch.segmentId}`)
+        : 'no segment',
+  }));
+  return <StepCard id={id} kind="DecisionPoint" title={step?.name || 'Decision point'} rows={rows} />;
+});

@@ -1,0 +1,41 @@
+import type { JobRow } from '../jobs/jobStore';
+import type { JobKind, JobRunner } from '../jobs/runner';
+import type { AppDeps } from '../platform/context';
+import { buildProfiles } from './matrix';
+import { definitionOf, type ParentSegmentRow, parentSegmentRow, setBuildJob } from './store';
+
+/**
+ * The `audience_build` job kind: builds a parent segment's profile file (matrix.ts). Jobs show in
+ * `/v3/job/list` like any other (database = the master database); `num_records` is the population.
+ */
+export const AUDIENCE_BUILD_JOB = 'audience_build';
+
+const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as { parent_segment_id: number };
+
+export function audienceBuildJobKind(deps: AppDeps): JobKind {
+  return {
+    types: [AUDIENCE_BUILD_JOB],
+    async run(job, ctx) {
+      const row = parentSegmentRow(deps.db, job.account_id, paramsOf(job).parent_segment_id);
+      if (!row) throw new Error('The parent segment was deleted before its build started.');
+      ctx.log(`building the profiles of parent segment ${row.id} (${row.name})`);
+      const population = buildProfiles(deps, row, job.id, ctx.signal);
+      ctx.log(`${population} profiles`);
+      return { numRecords: population };
+    },
+  };
+}
+
+/** Queues a build of the parent segment's current definition; a newer build supersedes older ones. */
+export function startBuild(deps: AppDeps, jobs: JobRunner, row: ParentSegmentRow, userId: number): number {
+  const job = jobs.enqueue({
+    accountId: row.account_id,
+    userId,
+    type: AUDIENCE_BUILD_JOB,
+    database: definitionOf(row).master.database,
+    query: null,
+    params: { parent_segment_id: row.id },
+  });
+  setBuildJob(deps.db, row, job.id);
+  return job.id;
+}

@@ -1,0 +1,220 @@
+import type { AttributeInput, AudienceColumnType, BehaviorInput, parentSegmentInput } from '@svc/contracts';
+import type { z } from 'zod';
+import { findDatabase, findTable } from '../data/catalog';
+import type { Db } from '../platform/db';
+import { badRequest } from '../platform/errors';
+
+/**
+ * The definition of a parent segment as stored (`definition_json`): master, attributes and behaviors with
+ * their source columns and types, checked against the catalog. Types follow the source column: long/int
+ * columns are `number` or `timestamp`, other numbers `number`, everything else `string` (spec: only long
+ * columns holding Unix time may be time-filtered).
+ */
+
+export interface StoredAttribute {
+  id: number;
+  name: string;
+  type: AudienceColumnType;
+  database: string;
+  table: string;
+  column: string;
+  /** Master column the attribute joins on. */
+  parentKey: string;
+  /** Column of the attribute's table that matches `parentKey`; null for master columns. */
+  foreignKey: string | null;
+}
+
+export interface StoredBehaviorColumn {
+  name: string;
+  type: AudienceColumnType;
+  column: string;
+}
+
+export interface StoredBehavior {
+  id: number;
+  name: string;
+  database: string;
+  table: string;
+  parentKey: string;
+  foreignKey: string;
+  allColumns: boolean;
+  scheduleType: string;
+  scheduleOption: string | null;
+  columns: StoredBehaviorColumn[];
+}
+
+export interface Definition {
+  master: { database: string; table: string; key: string };
+  attributes: StoredAttribute[];
+  behaviors: StoredBehavior[];
+  /** Next id for a new attribute or behavior (ids are never reused). */
+  nextId: number;
+}
+
+type Input = z.output<typeof parentSegmentInput>;
+type SourceTable = { database: string; table: string; columns: Map<string, string> };
+
+/** The source table's columns and their catalog types (`time` is a long); 400 naming what is missing. */
+function sourceTable(db: Db, accountId: number, database: string, table: string): SourceTable {
+  const dbRow = findDatabase(db, accountId, database);
+  if (!dbRow) throw badRequest(`The database "${database}" does not exist. Import data into it first.`);
+  const tableRow = findTable(db, accountId, dbRow.id, table);
+  if (!tableRow) throw badRequest(`The table "${table}" does not exist in the database "${database}".`);
+  const columns = new Map<string, string>([['time', 'long']]);
+  for (const entry of JSON.parse(tableRow.schema_json) as string[][]) {
+    columns.set(entry[0] as string, (entry[1] as string).toLowerCase());
+  }
+  return { database, table, columns };
+}
+
+function columnType(source: SourceTable, column: string): string {
+  const type = source.columns.get(column);
+  if (type === undefined) {
+    throw badRequest(`The column "${column}" does not exist in the table "${source.database}.${source.table}".`);
+  }
+  return type;
+}
+
+const LONG_TYPES = new Set(['long', 'int', 'bigint']);
+const NUMBER_TYPES = new Set(['long', 'int', 'bigint', 'double', 'float', 'boolean']);
+
+export function defaultType(sourceType: string): AudienceColumnType {
+  return NUMBER_TYPES.has(sourceType) ? 'number' : 'string';
+}
+
+/** The requested type if the source column allows it; the spec's refusals otherwise. */
+export function checkedType(
+  requested: AudienceColumnType | undefined,
+  sourceType: string,
+  what: string,
+  where: string,
+): AudienceColumnType {
+  const fallback = defaultType(sourceType);
+  if (requested === undefined || requested === fallback) return fallback;
+  if (requested === 'timestamp') {
+    if (LONG_TYPES.has(sourceType)) return 'timestamp';
+    throw badRequest(
+      `${what} cannot be a timestamp: its column ${where} holds ${sourceType} values, and only long columns holding Unix time can be time-filtered. Convert the column to Unix time (a long column) first.`,
+    );
+  }
+  const allowed = LONG_TYPES.has(sourceType) ? 'number or timestamp' : fallback;
+  throw badRequest(
+    `${what} cannot be of type "${requested}": its column ${where} is ${sourceType}, so use ${allowed}.`,
+  );
+}
+
+function idOf(raw: string | number | undefined, existing: Map<number, unknown>, what: string): number | null {
+  if (raw === undefined || raw === '') return null;
+  const id = Number(raw);
+  if (!existing.has(id)) throw badRequest(`${what} has the id "${raw}", which is not one of this parent segment.`);
+  return id;
+}
+
+function uniqueNames(items: { name: string }[], what: string): void {
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(item.name)) throw badRequest(`Two ${what} are named "${item.name}"; names must be unique.`);
+    seen.add(item.name);
+  }
+}
+
+/**
+ * Checks an input record against the catalog and turns it into a definition, keeping the ids of `previous`
+ * (a PUT). Referenced databases, tables and columns must exist; types must be allowed by their columns.
+ */
+export function buildDefinition(db: Db, accountId: number, input: Input, previous: Definition | null): Definition {
+  const master = sourceTable(db, accountId, input.master.parentDatabaseName, input.master.parentTableName);
+  columnType(master, input.master.parentKey);
+  let nextId = previous?.nextId ?? 1;
+  const tables = new Map<string, SourceTable>();
+  const source = (database: string, table: string) => {
+    const k = `${database}.${table}`;
+    let t = tables.get(k);
+    if (!t) {
+      t = sourceTable(db, accountId, database, table);
+      tables.set(k, t);
+    }
+    return t;
+  };
+  const oldAttributes = new Map((previous?.attributes ?? []).map((a) => [a.id, a]));
+  const attributes = input.attributes.map((a: AttributeInput): StoredAttribute => {
+    const what = `The attribute "${a.name}"`;
+    const id = idOf(a.id, oldAttributes, what) ?? nextId++;
+    const database = a.parentDatabaseName || master.database;
+    const table = a.parentTableName || master.table;
+    const src = source(database, table);
+    const sourceType = columnType(src, a.parentColumn);
+    const parentKey = a.parentKey || input.master.parentKey;
+    columnType(master, parentKey);
+    const onMaster = database === master.database && table === master.table;
+    const foreignKey = a.foreignKey || (onMaster ? null : undefined);
+    if (foreignKey === undefined) {
+      throw badRequest(`${what} comes from ${database}.${table}, not the master table: give its "foreignKey" column.`);
+    }
+    if (foreignKey !== null) columnType(src, foreignKey);
+    const type = checkedType(a.type ?? oldAttributes.get(id)?.type, sourceType, what, `"${a.parentColumn}"`);
+    return { id, name: a.name, type, database, table, column: a.parentColumn, parentKey, foreignKey };
+  });
+  uniqueNames(attributes, 'attributes');
+  const oldBehaviors = new Map((previous?.behaviors ?? []).map((b) => [b.id, b]));
+  const behaviors = input.behaviors.map((b: BehaviorInput): StoredBehavior => {
+    const what = `The behavior "${b.name}"`;
+    const id = idOf(b.id, oldBehaviors, what) ?? nextId++;
+    const src = source(b.parentDatabaseName, b.parentTableName);
+    columnType(src, b.foreignKey);
+    const parentKey = b.parentKey || input.master.parentKey;
+    columnType(master, parentKey);
+    return {
+      id,
+      name: b.name,
+      database: b.parentDatabaseName,
+      table: b.parentTableName,
+      parentKey,
+      foreignKey: b.foreignKey,
+      allColumns: b.allColumns,
+      scheduleType: b.scheduleType ?? 'none',
+      scheduleOption: b.scheduleOption ?? null,
+      columns: behaviorColumns(b, src, oldBehaviors.get(id)),
+    };
+  });
+  uniqueNames(behaviors, 'behaviors');
+  return {
+    master: { database: master.database, table: master.table, key: input.master.parentKey },
+    attributes,
+    behaviors,
+    nextId,
+  };
+}
+
+function behaviorColumns(b: BehaviorInput, src: SourceTable, previous: StoredBehavior | undefined) {
+  if (b.allColumns) {
+    const given = new Map(b.schema.map((c) => [c.parentColumn, c.type]));
+    return [...src.columns].map(([column, sourceType]): StoredBehaviorColumn => {
+      const type = defaultType(sourceType);
+      const requested = given.get(column);
+      if (requested !== undefined && requested !== type) {
+        throw badRequest(
+          `The behavior "${b.name}" takes all columns (allColumns: true), so the type of its column "${column}" cannot change on its own. Select the columns individually (allColumns: false) to change one column's type.`,
+        );
+      }
+      return { name: column, type, column };
+    });
+  }
+  const before = new Map((previous?.columns ?? []).map((c) => [c.column, c.type]));
+  const columns = b.schema.map((c): StoredBehaviorColumn => {
+    const sourceType = columnType(src, c.parentColumn);
+    const name = c.name ?? c.parentColumn;
+    const what = `The column "${name}" of the behavior "${b.name}"`;
+    return {
+      name,
+      type: checkedType(c.type ?? before.get(c.parentColumn), sourceType, what, `"${c.parentColumn}"`),
+      column: c.parentColumn,
+    };
+  });
+  uniqueNames(columns, `columns of the behavior "${b.name}"`);
+  uniqueNames(
+    columns.map((c) => ({ name: c.column })),
+    `selected columns of the behavior "${b.name}" (by source column)`,
+  );
+  return columns;
+}

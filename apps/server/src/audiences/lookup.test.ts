@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../testing/harness';
+import { findFolder, findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './lookup';
+import { createParentSegment, DAY, importRows, type Json, nowSeconds, ok } from './testing/audiences';
+
+/** The interface other features use (journeys API, journey engine). */
+describe('audiences lookup', () => {
+  let h: Harness;
+  let record: Json;
+  let segment: Json;
+  let accountId: number;
+  const rule = {
+    type: 'And' as const,
+    conditions: [
+      {
+        type: 'Value' as const,
+        leftValue: { name: 'seen' },
+        operator: { type: 'TimeWithinPast' as const, value: 7, unit: 'day' as const },
+      },
+    ],
+  };
+
+  beforeAll(async () => {
+    h = await createHarness();
+    accountId = h.admin.accountId;
+    const now = nowSeconds(h);
+    await importRows(h, 'crm', 'people', [
+      { id: 'a', plan: 'pro', seen: now - DAY },
+      { id: 'b', plan: 'free', seen: now - 9 * DAY },
+      { id: 'c', plan: 'pro', seen: now - 2 * DAY },
+    ]);
+    record = await createParentSegment(h, {
+      name: 'People',
+      master: { parentDatabaseName: 'crm', parentTableName: 'people', parentKey: 'id' },
+      attributes: [
+        { name: 'plan', parentColumn: 'plan' },
+        { name: 'seen', parentColumn: 'seen', type: 'timestamp' },
+      ],
+    });
+    segment = await ok(h.call('POST', `/audiences/${record.id}/segments`, { json: { name: 'Seen lately', rule } }));
+  });
+  afterAll(() => h.close());
+
+  it('finds parent segments, segments and folders of the account only', async () => {
+    expect(findParentSegment(h.deps, accountId, record.id as string)).toEqual({
+      id: record.id,
+      name: 'People',
+      rootFolderId: record.rootFolderId,
+      key: 'id',
+      columns: [
+        { name: 'id', type: 'string' },
+        { name: 'plan', type: 'string' },
+        { name: 'seen', type: 'timestamp' },
+      ],
+    });
+    const other = await h.newAccount('Other');
+    expect(findParentSegment(h.deps, other.accountId, record.id as string)).toBeNull();
+    expect(findParentSegment(h.deps, accountId, 'x')).toBeNull();
+    expect(findSegment(h.deps, accountId, record.id as string, segment.id as string)?.name).toBe('Seen lately');
+    expect(missingSegments(h.deps, accountId, record.id as string, [segment.id as string, '999', 'x'])).toEqual([
+      '999',
+      'x',
+    ]);
+    const sub = await ok<{ data: Json }>(
+      h.call('POST', '/entities/folders', { json: { name: 'Sub', parentFolderId: record.rootFolderId } }),
+    );
+    expect(findFolder(h.deps, accountId, sub.data.id as string)).toEqual({
+      id: sub.data.id,
+      parentId: record.rootFolderId,
+      parentSegmentId: record.id,
+      name: 'Sub',
+      ancestorIds: [record.rootFolderId],
+    });
+    expect(findFolder(h.deps, other.accountId, sub.data.id as string)).toBeNull();
+  });
+
+  it('gives the profile keys of a segment or a rule at a moment, and their attributes', () => {
+    const at = h.clock.now();
+    expect(segmentProfileKeys(h.deps, accountId, record.id as string, segment.id as string, at)).toEqual(['a', 'c']);
+    expect(
+      segmentProfileKeys(h.deps, accountId, record.id as string, rule, new Date(at.getTime() - 1.5 * DAY * 1000)),
+    ).toEqual(['c']);
+    expect(profileRows(h.deps, accountId, record.id as string, ['c', 'zzz', 'a'])).toEqual([
+      { key: 'a', attributes: { plan: 'pro', seen: nowSeconds(h) - DAY } },
+      { key: 'c', attributes: { plan: 'pro', seen: nowSeconds(h) - 2 * DAY } },
+    ]);
+    expect(() => segmentProfileKeys(h.deps, accountId, '999', segment.id as string, at)).toThrow('Resource not found');
+  });
+});

@@ -1,0 +1,131 @@
+import type { AudienceColumnType, SegmentRule } from '@svc/contracts';
+import { ancestorIds, folderRow } from '../folders/store';
+import type { AppDeps } from '../platform/context';
+import { notFound } from '../platform/errors';
+import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
+import { parseRule } from './rules/parse';
+import { definitionOf, parentSegmentRow, parseId, segmentRow } from './store';
+
+/**
+ * The audiences feature's interface for other features (journeys API, journey engine). Import only this
+ * file. Ids are accepted as strings or numbers and returned as strings; everything is scoped by account,
+ * and another account's object is simply not found.
+ */
+
+export { type FolderEntriesProvider, registerFolderEntries } from '../folders/entries';
+export type { ProfileView } from './evaluate';
+export { registerSegmentUsage, type SegmentUsageProvider } from './usage';
+
+export interface ParentSegmentInfo {
+  id: string;
+  name: string;
+  rootFolderId: string;
+  /** The master key column: profile keys are its values as text. */
+  key: string;
+  /** The master key column (type `string`, as keys are text) and every attribute, by attribute name. */
+  columns: { name: string; type: AudienceColumnType }[];
+}
+
+/** The parent segment, or null when there is none in the account. */
+export function findParentSegment(deps: AppDeps, accountId: number, id: string | number): ParentSegmentInfo | null {
+  const n = parseId(id);
+  const row = n === null ? null : parentSegmentRow(deps.db, accountId, n);
+  if (!row) return null;
+  const def = definitionOf(row);
+  const columns = def.attributes.map((a) => ({ name: a.name, type: a.type }));
+  if (!columns.some((c) => c.name === def.master.key)) columns.unshift({ name: def.master.key, type: 'string' });
+  return { id: String(row.id), name: row.name, rootFolderId: String(row.root_folder_id), key: def.master.key, columns };
+}
+
+export interface SegmentInfo {
+  id: string;
+  parentSegmentId: string;
+  name: string;
+  folderId: string;
+}
+
+/** A segment of the parent segment, or null. */
+export function findSegment(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  segmentId: string | number,
+): SegmentInfo | null {
+  const p = parseId(parentSegmentId);
+  const s = parseId(segmentId);
+  const row = p === null || s === null ? null : segmentRow(deps.db, accountId, p, s);
+  if (!row) return null;
+  return { id: String(row.id), parentSegmentId: String(p), name: row.name, folderId: String(row.folder_id) };
+}
+
+/** The ids among `segmentIds` that are not segments of that parent segment (all of them if it is unknown). */
+export function missingSegments(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  segmentIds: (string | number)[],
+): string[] {
+  return segmentIds.filter((id) => findSegment(deps, accountId, parentSegmentId, id) === null).map((id) => String(id));
+}
+
+export interface FolderInfo {
+  id: string;
+  /** Null for a parent segment's root folder. */
+  parentId: string | null;
+  parentSegmentId: string;
+  name: string;
+  /** Root first, not including the folder itself (for inherited permissions). */
+  ancestorIds: string[];
+}
+
+export function findFolder(deps: AppDeps, accountId: number, folderId: string | number): FolderInfo | null {
+  const n = parseId(folderId);
+  const row = n === null ? null : folderRow(deps.db, accountId, n);
+  if (!row) return null;
+  return {
+    id: String(row.id),
+    parentId: row.parent_id === null ? null : String(row.parent_id),
+    parentSegmentId: String(row.parent_segment_id),
+    name: row.name,
+    ancestorIds: ancestorIds(deps.db, accountId, row.id).map(String),
+  };
+}
+
+/**
+ * Keys of the profiles in a segment (by id) or matching a rule, at the moment `at` (time filters are
+ * relative to it), from the last build of the parent segment's profiles. Throws the API's errors: 404 for
+ * an unknown parent segment or segment, 400 for a bad rule, 409 while the profiles are not built.
+ */
+export function segmentProfileKeys(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  segment: string | number | SegmentRule,
+  at: Date,
+): string[] {
+  const p = parseId(parentSegmentId);
+  const parent = p === null ? null : parentSegmentRow(deps.db, accountId, p);
+  if (!parent) throw notFound('parent segment');
+  let rule: SegmentRule;
+  if (typeof segment === 'object') rule = parseRule(segment);
+  else {
+    const s = parseId(segment);
+    const row = s === null ? null : segmentRow(deps.db, accountId, parent.id, s);
+    if (!row) throw notFound('segment');
+    rule = JSON.parse(row.rule_json) as SegmentRule;
+  }
+  return matchingKeys(deps, parent, rule, at);
+}
+
+/** Attribute values (by attribute name) of the given profiles; unknown keys are left out. */
+export function profileRows(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  keys: string[],
+): ProfileView[] {
+  const p = parseId(parentSegmentId);
+  const parent = p === null ? null : parentSegmentRow(deps.db, accountId, p);
+  if (!parent) throw notFound('parent segment');
+  return readProfiles(deps, parent, keys);
+}

@@ -1,0 +1,79 @@
+import { z } from '@hono/zod-openapi';
+import {
+  attributeInput,
+  behaviorInput,
+  errorBody,
+  folderListing,
+  folderObject,
+  parentSegment,
+  parentSegmentInput,
+  population,
+  profileSample,
+  segment,
+  segmentInput,
+} from '@svc/contracts';
+
+/**
+ * OpenAPI pieces of the audiences and folder routes. Rules are recursive; the document shows their outer
+ * shape and the description lists the condition and operator forms (packages/contracts/src/audiences.ts).
+ */
+
+const reasons: Record<number, string> = {
+  400: 'Invalid input; the message names the field, database, table, column or operator',
+  401: 'No valid API key or console session',
+  403: 'A write-only key',
+  404: 'No such parent segment, segment or folder in the caller’s account',
+  409: 'Still in use, a name taken, or the profiles are not built yet',
+};
+
+export const security = [{ SVC1: [] }];
+
+export function errors(...codes: number[]) {
+  return Object.fromEntries(
+    codes.map((code) => [
+      code,
+      { description: reasons[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
+    ]),
+  );
+}
+
+export const RULE_TEXT =
+  'A rule is `{type: "And"|"Or", exclude?, conditions: [...]}`. Conditions: `{type: "Value", exclude?, leftValue: {name: <attribute>}, operator}`; ' +
+  '`{type: "Behavior", exclude?, behavior: <name>, filter?: <rule over its columns>, window?: <time operator>, count: {type: Equal|…|Between, rightValue | minValue+maxValue}}`; ' +
+  '`{type: "Segment", exclude?, segmentId}`; or a nested rule. Operators (each with `not?`): Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual (`rightValue`), Between (`minValue`, `maxValue`), ' +
+  'In (`rightValue` array), Contain, StartWith, EndWith, Regexp (`rightValue` text), IsNull; time filters on timestamp columns only: TimeWithinPast and TimeWithinNext (`value`, `unit` day|week|month), ' +
+  'TimeRange (`from`, `to`, both included), TimeBefore and TimeAfter (`rightValue`); times are Unix seconds or ISO 8601.';
+
+const ruleDoc = z
+  .object({
+    type: z.enum(['And', 'Or']),
+    exclude: z.boolean().optional(),
+    conditions: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi({ description: RULE_TEXT });
+
+export const segmentDoc = z.object({ ...segment.shape, rule: ruleDoc });
+export const segmentInputDoc = z.object({ ...segmentInput.shape, rule: ruleDoc });
+export const populationRequestDoc = z.object({ rule: ruleDoc });
+export const parentSegmentInputDoc = z.object({
+  ...parentSegmentInput.shape,
+  attributes: z.array(attributeInput).optional(),
+  behaviors: z.array(behaviorInput).optional(),
+});
+
+export const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** A JSON request body documented from a schema; the handler validates it with `input()`. */
+export function body(schema: z.ZodType, description: string) {
+  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return {
+    description,
+    required: true,
+    content: { 'application/json': { schema: jsonSchema as { type?: 'object' } } },
+  };
+}
+
+export { folderListing, folderObject, parentSegment, population, profileSample };

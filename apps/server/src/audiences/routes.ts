@@ -1,0 +1,184 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { parentSegmentInput } from '@svc/contracts';
+import { registerFolderEntries } from '../folders/entries';
+import type { JobRunner } from '../jobs/runner';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest } from '../platform/errors';
+import { input } from '../platform/params';
+import { audienceBuildJobKind } from './buildJob';
+import { countProfiles, sampleProfiles } from './evaluate';
+import {
+  body,
+  errors,
+  json,
+  parentSegment,
+  parentSegmentInputDoc,
+  population,
+  populationRequestDoc,
+  profileSample,
+  security,
+} from './openapi';
+import { parseRule } from './rules/parse';
+import { segmentRoutes } from './segmentRoutes';
+import * as service from './service';
+import { listParentSegments, requireParentSegment, segmentsInFolders } from './store';
+import { segmentEntry, toWireParentSegment } from './wire';
+
+const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
+const sampleBody = z.object({ rule: z.unknown(), limit: z.coerce.number().int().min(1).max(100).default(20) });
+
+function routes(deps: AppDeps) {
+  const base = { security, middleware: [apiKeyAuth(deps)], tags: ['Parent segments'] };
+  return {
+    list: createRoute({
+      ...base,
+      method: 'get',
+      path: '/audiences',
+      summary: 'Parent segments of the account',
+      responses: { 200: json(z.array(parentSegment), 'Every parent segment'), ...errors(401, 403) },
+    }),
+    listSlash: createRoute({
+      ...base,
+      method: 'get',
+      path: '/audiences/',
+      summary: 'Parent segments of the account (the spec’s spelling, with the slash)',
+      responses: { 200: json(z.array(parentSegment), 'Every parent segment'), ...errors(401, 403) },
+    }),
+    updateSlash: createRoute({
+      ...base,
+      method: 'put',
+      path: '/audiences/',
+      summary: 'Replace the parent segment named by the record’s `id` (the spec’s spelling)',
+      request: { body: body(parentSegmentInputDoc.extend({ id: z.string() }), 'The edited record, with its id') },
+      responses: { 200: json(parentSegment, 'The updated record'), ...errors(400, 401, 403, 404) },
+    }),
+    create: createRoute({
+      ...base,
+      method: 'post',
+      path: '/audiences',
+      summary: 'Create a parent segment',
+      description:
+        'Master table and key, attributes and behaviors; every database, table and column must exist. A root folder is made and a build of the profiles is queued (`buildJobId`).',
+      request: { body: body(parentSegmentInputDoc, 'The parent segment') },
+      responses: { 200: json(parentSegment, 'The parent segment'), ...errors(400, 401, 403) },
+    }),
+    show: createRoute({
+      ...base,
+      method: 'get',
+      path: '/audiences/{id}',
+      summary: 'One parent segment',
+      request: { params: z.object({ id }) },
+      responses: { 200: json(parentSegment, 'The parent segment'), ...errors(401, 403, 404) },
+    }),
+    update: createRoute({
+      ...base,
+      method: 'put',
+      path: '/audiences/{id}',
+      summary: 'Replace a parent segment with the edited record',
+      description:
+        'Send the whole record back. Column `type` may change between number and timestamp on long columns (Unix time) only; a string column is refused, and so is one column of a behavior with `allColumns: true`. Read-only fields are ignored. A change of sources queues a rebuild.',
+      request: { params: z.object({ id }), body: body(parentSegmentInputDoc, 'The edited record') },
+      responses: { 200: json(parentSegment, 'The updated record'), ...errors(400, 401, 403, 404) },
+    }),
+    remove: createRoute({
+      ...base,
+      method: 'delete',
+      path: '/audiences/{id}',
+      summary: 'Delete a parent segment with its segments and folders',
+      request: { params: z.object({ id }) },
+      responses: { 200: json(z.object({ id: z.string() }), 'Deleted'), ...errors(401, 403, 404, 409) },
+    }),
+    run: createRoute({
+      ...base,
+      method: 'post',
+      path: '/audiences/{id}/run',
+      summary: 'Rebuild the profiles (a job)',
+      request: { params: z.object({ id }) },
+      description:
+        'Queues a build job unless one is queued or running; the record shows `buildJobId` and `buildStatus`.',
+      responses: { 200: json(parentSegment, 'The record with its build job'), ...errors(401, 403, 404) },
+    }),
+    population: createRoute({
+      ...base,
+      method: 'post',
+      path: '/audiences/{id}/population',
+      summary: 'Count the profiles an unsaved rule matches',
+      request: { params: z.object({ id }), body: body(populationRequestDoc, '{rule}') },
+      responses: { 200: json(population, 'The count now'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    sample: createRoute({
+      ...base,
+      method: 'post',
+      path: '/audiences/{id}/sample',
+      summary: 'Profiles an unsaved rule matches (up to `limit`, default 20)',
+      request: {
+        params: z.object({ id }),
+        body: body(populationRequestDoc.extend({ limit: z.number().int().optional() }), '{rule, limit}'),
+      },
+      responses: { 200: json(profileSample, 'Profiles in key order'), ...errors(400, 401, 403, 404, 409) },
+    }),
+  };
+}
+
+/** `/audiences` and `/audiences/:id/segments/*`: master keys or the console session. */
+export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
+  jobs.register(audienceBuildJobKind(deps));
+  registerFolderEntries(deps, 'segment', (accountId, folderIds) =>
+    segmentsInFolders(deps.db, accountId, folderIds).map(segmentEntry),
+  );
+  const r = routes(deps);
+  const parent = (c: Parameters<typeof principalOf>[0], raw: string) =>
+    requireParentSegment(deps.db, principalOf(c).accountId, raw);
+  const app = new OpenAPIHono<AppEnv>()
+    .openapi(r.list, (c) => c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200))
+    .openapi(r.create, async (c) => {
+      const row = service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
+      return c.json(toWireParentSegment(row), 200);
+    })
+    .openapi(r.show, (c) => c.json(toWireParentSegment(parent(c, c.req.valid('param').id)), 200))
+    .openapi(r.listSlash, (c) =>
+      c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200),
+    )
+    .openapi(r.updateSlash, async (c) => {
+      const { id: raw } = await input(c, z.object({ id: z.union([z.string(), z.number()]).optional() }));
+      if (raw === undefined) throw badRequest('Send the whole record with its "id", or PUT /audiences/:id.');
+      const row = parent(c, String(raw));
+      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await input(c, parentSegmentInput));
+      return c.json(toWireParentSegment(updated), 200);
+    })
+    .openapi(r.update, async (c) => {
+      const row = parent(c, c.req.valid('param').id);
+      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await input(c, parentSegmentInput));
+      return c.json(toWireParentSegment(updated), 200);
+    })
+    .openapi(r.remove, (c) => {
+      const row = parent(c, c.req.valid('param').id);
+      service.deleteParentSegment(deps, jobs, row);
+      return c.json({ id: String(row.id) }, 200);
+    })
+    .openapi(r.run, (c) => {
+      const row = parent(c, c.req.valid('param').id);
+      return c.json(toWireParentSegment(service.runBuild(deps, jobs, principalOf(c), row)), 200);
+    })
+    .openapi(r.population, async (c) => {
+      const row = parent(c, c.req.valid('param').id);
+      const { rule } = await input(c, z.object({ rule: z.unknown() }));
+      const at = deps.clock.now();
+      return c.json({ population: countProfiles(deps, row, parseRule(rule), at), at: at.toISOString() }, 200);
+    })
+    .openapi(r.sample, async (c) => {
+      const row = parent(c, c.req.valid('param').id);
+      const { rule, limit } = await input(c, sampleBody);
+      const at = deps.clock.now();
+      const parsed = parseRule(rule);
+      return c.json(
+        {
+          profiles: sampleProfiles(deps, row, parsed, at, limit),
+          population: countProfiles(deps, row, parsed, at),
+        },
+        200,
+      );
+    });
+  return app.route('/', segmentRoutes(deps));
+}

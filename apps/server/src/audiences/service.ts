@@ -1,0 +1,195 @@
+import { type parentSegmentInput, type SegmentRule, segmentInput } from '@svc/contracts';
+import { z } from 'zod';
+import { entriesIn } from '../folders/entries';
+import { descendants, folderRow, insertFolder, renameFolderRow } from '../folders/store';
+import type { JobRunner } from '../jobs/runner';
+import type { Principal } from '../platform/auth';
+import type { AppDeps } from '../platform/context';
+import { ApiError, badRequest, conflict } from '../platform/errors';
+import { startBuild } from './buildJob';
+import { buildDefinition, type Definition } from './definition';
+import { removeProfiles } from './matrix';
+import { compileRule } from './rules/compile';
+import { parseRule } from './rules/parse';
+import * as store from './store';
+import { segmentUsers } from './usage';
+
+/** Parent segment and segment operations behind the routes; every one is scoped by the caller's account. */
+
+type ParentInput = z.output<typeof parentSegmentInput>;
+/** A segment body; the rule is read by parseRule for messages that name unknown operators. */
+export const segmentBody = segmentInput.extend({ rule: z.unknown() });
+type SegmentInputOut = z.output<typeof segmentBody>;
+
+function fields(
+  input: ParentInput,
+  definition: Definition,
+  before?: store.ParentSegmentRow,
+): store.ParentSegmentFields {
+  return {
+    name: input.name,
+    description: input.description ?? '',
+    schedule_type: input.scheduleType ?? before?.schedule_type ?? 'none',
+    schedule_option: input.scheduleOption === undefined ? (before?.schedule_option ?? null) : input.scheduleOption,
+    timezone: input.timezone ?? before?.timezone ?? 'UTC',
+    definition,
+  };
+}
+
+/** What the profile file depends on: sources and joins, not names or types. */
+function sources(def: Definition): string {
+  return JSON.stringify({
+    master: def.master,
+    attributes: def.attributes.map((a) => [a.id, a.database, a.table, a.column, a.parentKey, a.foreignKey]),
+    behaviors: def.behaviors.map((b) => [
+      b.id,
+      b.database,
+      b.table,
+      b.parentKey,
+      b.foreignKey,
+      b.columns.map((c) => c.column),
+    ]),
+  });
+}
+
+export function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
+  const definition = buildDefinition(deps.db, p.accountId, input, null);
+  const now = deps.clock.now().getTime();
+  const id = deps.db.transaction(() => {
+    const newId = store.insertParentSegment(deps.db, p.accountId, p.userId, fields(input, definition), now);
+    const root = insertFolder(
+      deps.db,
+      { account_id: p.accountId, parent_segment_id: newId, parent_id: null, name: input.name },
+      now,
+    );
+    store.setRootFolder(deps.db, p.accountId, newId, root.id);
+    return newId;
+  })();
+  startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
+  return store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow;
+}
+
+/** PUT: the whole record; read-only fields are ignored. A change of sources or joins queues a rebuild. */
+export function updateParentSegment(
+  deps: AppDeps,
+  jobs: JobRunner,
+  p: Principal,
+  row: store.ParentSegmentRow,
+  input: ParentInput,
+) {
+  const before = store.definitionOf(row);
+  const definition = buildDefinition(deps.db, p.accountId, input, before);
+  checkSegmentsStillValid(deps, { ...row, definition_json: JSON.stringify(definition) });
+  const now = deps.clock.now().getTime();
+  deps.db.transaction(() => {
+    store.updateParentSegment(deps.db, row, p.userId, fields(input, definition, row), now);
+    const root = folderRow(deps.db, row.account_id, row.root_folder_id);
+    if (root && root.name !== input.name) renameFolderRow(deps.db, root, input.name, now);
+  })();
+  const updated = store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+  if (sources(definition) !== sources(before)) startBuild(deps, jobs, updated, p.userId);
+  return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+}
+
+/** Queues a build, or answers the one already queued or running. */
+export function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
+  if (row.build_status !== 'queued' && row.build_status !== 'running') startBuild(deps, jobs, row, p.userId);
+  return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+}
+
+/** Refused while journeys (or other registered entries besides segments) live in its folders. */
+export function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): void {
+  const folders = [
+    row.root_folder_id,
+    ...descendants(deps.db, row.account_id, row.root_folder_id, 64).map((f) => f.id),
+  ];
+  const others = entriesIn(deps, row.account_id, folders).filter((e) => e.type !== 'segment');
+  if (others.length > 0) {
+    const names = others.slice(0, 5).map((e) => `${e.type} ${e.id}`);
+    throw conflict(
+      `The parent segment still holds ${others.length} other item(s) (${names.join(', ')}); delete them first.`,
+    );
+  }
+  if (row.build_job_id !== null) jobs.kill(row.account_id, row.build_job_id);
+  store.deleteParentSegmentRow(deps.db, row);
+  removeProfiles(deps, row.account_id, row.id);
+}
+
+// ---- segments ----
+
+/** Checks names, types and segment references of a rule against the definition (no data needed). */
+export function checkRule(deps: AppDeps, parent: store.ParentSegmentRow, rule: SegmentRule, self: number | null) {
+  const def = store.definitionOf(parent);
+  compileRule(rule, {
+    def,
+    built: def,
+    at: deps.clock.now(),
+    segmentRule: (id) => {
+      if (id === self) return rule;
+      const s = store.segmentRow(deps.db, parent.account_id, parent.id, id);
+      return s ? (JSON.parse(s.rule_json) as SegmentRule) : null;
+    },
+  });
+}
+
+/** A change that would break a saved segment (a removed attribute, a timestamp typed back) is refused. */
+function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow): void {
+  for (const s of store.listSegments(deps.db, parent.account_id, parent.id)) {
+    try {
+      checkRule(deps, parent, JSON.parse(s.rule_json) as SegmentRule, s.id);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      throw conflict(
+        `The segment "${s.name}" (${s.id}) would no longer work: ${err.message} Change that segment first.`,
+      );
+    }
+  }
+}
+
+function folderFor(deps: AppDeps, parent: store.ParentSegmentRow, raw: string | number | null | undefined): number {
+  if (raw === undefined || raw === null || raw === '') return parent.root_folder_id;
+  const id = store.parseId(raw);
+  const folder = id === null ? null : folderRow(deps.db, parent.account_id, id);
+  if (!folder || folder.parent_segment_id !== parent.id) {
+    throw badRequest(`The folder "${raw}" is not a folder of this parent segment.`);
+  }
+  return folder.id;
+}
+
+function segmentFields(deps: AppDeps, parent: store.ParentSegmentRow, input: SegmentInputOut, self: number | null) {
+  const rule = parseRule(input.rule);
+  checkRule(deps, parent, rule, self);
+  return {
+    name: input.name,
+    description: input.description ?? '',
+    folder_id: folderFor(deps, parent, input.folderId),
+    rule_json: JSON.stringify(rule),
+  };
+}
+
+export function createSegment(deps: AppDeps, p: Principal, parent: store.ParentSegmentRow, input: SegmentInputOut) {
+  const f = segmentFields(deps, parent, input, null);
+  const id = store.insertSegment(deps.db, parent, p.userId, f, deps.clock.now().getTime());
+  return store.segmentRow(deps.db, parent.account_id, parent.id, id) as store.SegmentRow;
+}
+
+export function updateSegment(
+  deps: AppDeps,
+  p: Principal,
+  parent: store.ParentSegmentRow,
+  row: store.SegmentRow,
+  input: SegmentInputOut,
+) {
+  const f = segmentFields(deps, parent, input, row.id);
+  store.updateSegment(deps.db, row, p.userId, f, deps.clock.now().getTime());
+  return store.segmentRow(deps.db, parent.account_id, parent.id, row.id) as store.SegmentRow;
+}
+
+/** Refused while another segment's rule or a registered user (a journey) refers to it. */
+export function deleteSegment(deps: AppDeps, parent: store.ParentSegmentRow, row: store.SegmentRow): void {
+  const users = segmentUsers(deps, parent, row.id);
+  if (users.length > 0) {
+    throw conflict(`The segment is still used by ${users.slice(0, 5).join(', ')}; change those first.`);
+  }
+  store.deleteSegmentRow(deps.db, row);
+}

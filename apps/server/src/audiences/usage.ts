@@ -1,0 +1,36 @@
+import type { RuleCondition, SegmentRule } from '@svc/contracts';
+import type { AppDeps } from '../platform/context';
+import { listSegments, type ParentSegmentRow } from './store';
+
+/**
+ * Who uses a segment: other segments' rules, and whatever features register (journeys name segments in
+ * entry, exit, milestone, decision and goal criteria). Deleting a used segment is refused.
+ */
+
+/** Describes the users of a segment, e.g. `journey 12 ("Welcome")`; empty when none. */
+export type SegmentUsageProvider = (accountId: number, parentSegmentId: number, segmentId: number) => string[];
+
+const providers = new WeakMap<AppDeps, SegmentUsageProvider[]>();
+
+export function registerSegmentUsage(deps: AppDeps, provider: SegmentUsageProvider): void {
+  providers.set(deps, [...(providers.get(deps) ?? []), provider]);
+}
+
+/** Ids of the segments a rule includes or excludes, at any depth. */
+export function referencedSegments(rule: SegmentRule): number[] {
+  const out = new Set<number>();
+  const walk = (c: RuleCondition) => {
+    if (c.type === 'Segment') out.add(Number(c.segmentId));
+    if (c.type === 'And' || c.type === 'Or') c.conditions.forEach(walk);
+  };
+  walk(rule);
+  return [...out];
+}
+
+export function segmentUsers(deps: AppDeps, parent: ParentSegmentRow, segmentId: number): string[] {
+  const users = listSegments(deps.db, parent.account_id, parent.id)
+    .filter((s) => s.id !== segmentId && referencedSegments(JSON.parse(s.rule_json) as SegmentRule).includes(segmentId))
+    .map((s) => `segment ${s.id} ("${s.name}")`);
+  for (const provider of providers.get(deps) ?? []) users.push(...provider(parent.account_id, parent.id, segmentId));
+  return users;
+}

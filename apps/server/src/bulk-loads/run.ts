@@ -1,0 +1,177 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { findTable, requireDatabase } from '../data/catalog';
+import { columnNameForKey, type SchemaEntry } from '../data/columns';
+import type { JobRow } from '../jobs/jobStore';
+import type { JobKind, JobOutcome } from '../jobs/runner';
+import type { AppDeps } from '../platform/context';
+import { ApiError } from '../platform/errors';
+import { MASK } from './config';
+import { land, landedState } from './land';
+import { type BulkLoadSource, SourceError } from './source';
+import { StageWriter } from './staging';
+import { type BulkLoadRow, bulkLoadById } from './store';
+
+/**
+ * The `bulkload` job kind: reads the session's source into a staging file (one batch in memory at a
+ * time), then lands every row and the new incremental state in one transaction of the target's file.
+ * Anything that fails before or during landing leaves the target exactly as it was.
+ */
+
+interface Filters {
+  rename: Map<string, string>;
+}
+
+function readFilters(config: Record<string, unknown>): Filters {
+  const rename = new Map<string, string>();
+  const filters = Array.isArray(config.filters) ? (config.filters as Record<string, unknown>[]) : [];
+  for (const f of filters) {
+    if (f?.type === 'rename' && f.columns && typeof f.columns === 'object') {
+      for (const [from, to] of Object.entries(f.columns as Record<string, unknown>)) {
+        if (typeof to === 'string') rename.set(from, to);
+      }
+    }
+  }
+  return { rename };
+}
+
+function targetName(source: string, filters: Filters): string {
+  return filters.rename.get(source) ?? columnNameForKey(source);
+}
+
+/** The source column behind `out.time_column` (a target name), or null for the upload time. */
+function timeSource(config: Record<string, unknown>, filters: Filters, row: BulkLoadRow): string | null {
+  const out = (config.out ?? {}) as Record<string, unknown>;
+  const wanted = (typeof out.time_column === 'string' ? out.time_column : null) ?? row.time_column;
+  if (!wanted) return null;
+  for (const [from, to] of filters.rename) if (to === wanted) return from;
+  return wanted;
+}
+
+export interface BulkLoadKindOptions {
+  sources: Map<string, BulkLoadSource>;
+}
+
+async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: BulkLoadKindOptions) {
+  const params = JSON.parse(job.params_json ?? '{}') as { bulk_load_id?: number };
+  const row = bulkLoadById(deps.db, job.account_id, Number(params.bulk_load_id));
+  if (!row) throw new Error('The bulk load session of this job was deleted.');
+  const config = JSON.parse(row.config_json) as Record<string, unknown>;
+  const input = (config.in ?? {}) as Record<string, unknown>;
+  const source = options.sources.get(String(input.type));
+  if (!source) {
+    throw new SourceError(
+      `Bulk loads cannot read sources of type "${String(input.type)}" here; supported: ${[...options.sources.keys()].join(', ')}.`,
+    );
+  }
+  const database = requireDatabase(deps.db, job.account_id, row.database_name);
+  const table = findTable(deps.db, job.account_id, database.id, row.table_name);
+  if (!table) throw new SourceError(`The target table "${row.database_name}.${row.table_name}" does not exist.`);
+  const filters = readFilters(config);
+  const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';
+  const stored = JSON.parse(row.config_diff_json) as { in?: Record<string, unknown> };
+  // Replace reads every row each time; append continues from the last landed state.
+  const state = mode === 'replace' ? undefined : (landedState(deps, database, row) ?? stored.in) || undefined;
+  const timeColumn = timeSource(config, filters, row);
+  const uploadTime = Math.floor(deps.clock.now().getTime() / 1000);
+
+  const dir = join(deps.config.dataDir, 'bulk-loads');
+  mkdirSync(dir, { recursive: true });
+  const stagePath = join(dir, `job-${job.id}.stage`);
+  const stream = await source.open({ accountId: job.account_id, input, state, timeColumn, signal });
+  const writer = new StageWriter(stagePath);
+  try {
+    for await (const batch of stream.batches()) {
+      if (signal.aborted) throw signal.reason;
+      writer.write(batch);
+    }
+    writer.close();
+    const nextState = stream.nextState();
+    const schema: SchemaEntry[] = stream.columns.map((c) => [targetName(c.name, filters), c.type, c.name]);
+    const names = new Set<string>();
+    for (const [name] of schema) {
+      if (name === 'time' || names.has(name)) {
+        throw new SourceError(`Two source columns, or a column and "time", land as "${name}": add a rename filter.`);
+      }
+      names.add(name);
+    }
+    if (signal.aborted) throw signal.reason;
+    const { inserted } = land(deps, {
+      database,
+      table,
+      mode,
+      schema: schema.map(([n, t]) => [n, t]),
+      hasTime: timeColumn !== null,
+      uploadTime,
+      stagePath,
+      bulkLoadId: row.id,
+      sessionCreatedAt: row.created_at,
+      jobId: job.id,
+      nextState,
+    });
+    return { row, config, database, table, schema, inserted, nextState, uploadTime };
+  } finally {
+    await stream.close().catch(() => {});
+    try {
+      writer.close();
+    } catch {
+      // Already closed after a complete read.
+    }
+    rmSync(stagePath, { force: true });
+  }
+}
+
+/** A source whose credentials come from a stored authentication shows a masked password like the others. */
+function withSourceMask(config: Record<string, unknown>): Record<string, unknown> {
+  const input = (config.in ?? {}) as Record<string, unknown>;
+  if (input.svc_authentication_id === undefined || 'password' in input) return config;
+  return { ...config, in: { ...input, password: MASK } };
+}
+
+/** Records what the job ran with and wrote: the spec's job `config`, `schema` triples, and the session's diff. */
+function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>>): void {
+  const now = deps.clock.now();
+  const configDiff = {
+    in: r.nextState,
+    exec: { transaction_time: now.toISOString(), transaction_time_zone: 'UTC' },
+    out: { unique_transaction_name: `svc_bulkload_${job.id}`, encrypt_start_at: r.uploadTime },
+  };
+  const params = {
+    bulk_load_id: r.row.id,
+    database: { id: r.database.id, name: r.database.name },
+    table: { id: r.table.id, name: r.table.name },
+    config: { embulk_config: withSourceMask(r.config), config_diff: configDiff },
+    schema: r.schema,
+  };
+  deps.db.transaction(() => {
+    deps.db
+      .prepare('UPDATE jobs SET params_json = ? WHERE id = ? AND account_id = ?')
+      .run(JSON.stringify(params), job.id, job.account_id);
+    deps.db
+      .prepare('UPDATE bulk_loads SET config_diff_json = ?, updated_at = ? WHERE id = ? AND account_id = ?')
+      .run(JSON.stringify({ in: r.nextState }), now.getTime(), r.row.id, r.row.account_id);
+  })();
+}
+
+export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): JobKind {
+  return {
+    types: ['bulkload'],
+    async run(job, ctx): Promise<JobOutcome> {
+      const started = process.cpuUsage();
+      try {
+        const result = await runOne(deps, job, ctx.signal, options);
+        record(deps, job, result);
+        ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}`);
+        const cpu = process.cpuUsage(started);
+        return {
+          numRecords: result.inserted,
+          hiveResultSchema: JSON.stringify(result.schema.map(([n, t]) => [n, t])),
+          cpuTime: Math.round((cpu.user + cpu.system) / 1000),
+        };
+      } catch (err) {
+        if (err instanceof ApiError) throw new Error(err.message);
+        throw err;
+      }
+    },
+  };
+}

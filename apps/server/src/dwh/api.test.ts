@@ -1,0 +1,241 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Harness } from '../testing/harness';
+import { addAuthentication, dwhHarness, type Json, ok, targetRows } from './testing/fixture';
+import { seedWarehouse, startTestPostgres, type TestPostgres } from './testing/postgres';
+
+const DB = 'warehouse_api';
+let server: TestPostgres;
+let creds: { user: string; password: string };
+let h: Harness;
+
+beforeAll(async () => {
+  server = startTestPostgres();
+  creds = await seedWarehouse(server, DB);
+}, 120_000);
+afterAll(() => server?.stop());
+beforeEach(async () => {
+  h = await dwhHarness();
+});
+afterEach(() => h.close());
+
+describe('data-warehouse sync API', () => {
+  it('is off until an administrator enables it, and refuses write-only keys', async () => {
+    const other = await h.newAccount('Other');
+    const off = await h.call('GET', '/v1/authentications', { key: other.masterKey });
+    expect(off.status).toBe(403);
+    expect(((await off.json()) as Json).message).toMatch(/not enabled for this account.*PUT \/v1\/dwh\/feature/);
+    expect((await h.call('POST', '/v1/guess', { key: other.masterKey, json: {} })).status).toBe(403);
+    expect((await h.call('GET', '/v1/dwh/', { key: h.admin.writeOnlyKey })).status).toBe(403);
+    expect(
+      (await h.call('PUT', '/v1/dwh/feature', { key: h.admin.writeOnlyKey, json: { enabled: true } })).status,
+    ).toBe(403);
+    await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
+    expect((await h.call('GET', '/v1/authentications', { key: other.masterKey })).status).toBe(200);
+  });
+
+  it('stores authentications encrypted, never returns the password, and keeps them to the account', async () => {
+    const id = await addAuthentication(h, server, DB, creds);
+    const list = await h.call('GET', '/v1/authentications');
+    const text = await list.text();
+    expect(text).not.toContain(creds.password);
+    expect(JSON.parse(text)).toEqual({
+      authentications: [
+        expect.objectContaining({
+          id,
+          svc_authentication_id: id,
+          type: 'postgresql',
+          user: 'svc_reader',
+          password_set: true,
+          ssl_mode: 'disable',
+        }),
+      ],
+    });
+    const stored = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
+      secret_enc: string;
+    };
+    expect(stored.secret_enc).toMatch(/^v1:/);
+    expect(stored.secret_enc).not.toContain(creds.password);
+    const test = await ok(h.call('POST', `/v1/authentications/${id}/test`));
+    expect(test).toMatchObject({ ok: true, server_version: expect.stringMatching(/^\d+/) });
+
+    const other = await h.newAccount('Other');
+    await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
+    expect((await h.call('GET', `/v1/authentications/${id}`, { key: other.masterKey })).status).toBe(404);
+    expect((await h.call('POST', `/v1/authentications/${id}/test`, { key: other.masterKey })).status).toBe(404);
+    const bad = await h.call('POST', '/v1/authentications', {
+      json: { name: 'x', host: 'h', database: 'd', user: 'u', port: 70000 },
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (
+        await h.call('POST', '/v1/authentications', {
+          json: { name: 'warehouse', host: 'h', database: 'd', user: 'u' },
+        })
+      ).status,
+    ).toBe(409);
+    await ok(h.call('DELETE', `/v1/authentications/${id}`));
+    expect((await h.call('GET', `/v1/authentications/${id}`)).status).toBe(404);
+  });
+
+  it('refuses loopback warehouses unless the installation allows them', async () => {
+    const strict = await import('../testing/harness').then((m) =>
+      m.createHarness({}, { app: { dwh: { allowLoopback: false } } }),
+    );
+    try {
+      await strict.call('PUT', '/v1/dwh/feature', { json: { enabled: true } });
+      const body = await ok(
+        strict.call('POST', '/v1/authentications', {
+          json: {
+            name: 'local',
+            host: '127.0.0.1',
+            port: server.port,
+            database: DB,
+            user: 'u',
+            password: 'p',
+            ssl_mode: 'disable',
+          },
+        }),
+      );
+      const test = await ok(strict.call('POST', `/v1/authentications/${body.id}/test`));
+      expect(test).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
+    } finally {
+      strict.close();
+    }
+  });
+
+  it('lists databases, schemas, tables and a table schema', async () => {
+    const id = await addAuthentication(h, server, DB, creds);
+    expect((await ok(h.call('GET', `/v1/authentications/${id}/databases`))).databases).toContainEqual({ name: DB });
+    expect((await ok(h.call('GET', `/v1/authentications/${id}/schemas`))).schemas).toEqual([{ name: 'public' }]);
+    const tables = (await ok(h.call('GET', `/v1/authentications/${id}/tables?schema=public`))).tables as Json[];
+    expect(tables.map((t) => t.name)).toEqual(['events', 'orders']);
+    expect(tables[1]).toMatchObject({ schema: 'public', kind: 'table', estimated_rows: 100000 });
+    const schema = await ok(h.call('GET', `/v1/authentications/${id}/tables/public/orders`));
+    expect((schema.columns as Json[]).find((c) => c.name === 'price')).toEqual({
+      name: 'price',
+      source_type: 'numeric(12,2)',
+      nullable: true,
+      primary_key: false,
+      type: 'double',
+      options: ['double', 'string', 'long'],
+      skipped_reason: null,
+    });
+    const missing = await h.call('GET', `/v1/authentications/${id}/tables/public/nope`);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as Json).message).toMatch(/"public\.nope" does not exist/);
+  });
+
+  it('runs a directly created session on demand and on its cron schedule in its time zone', async () => {
+    await h.call('POST', '/v3/table/create/dwh_target/events_direct');
+    const session = await ok(
+      h.call('POST', '/v3/bulk_loads', {
+        json: {
+          name: 'events_direct',
+          database: 'dwh_target',
+          table: 'events_direct',
+          cron: '30 9 * * *',
+          timezone: 'Asia/Tokyo',
+          config: {
+            in: {
+              type: 'postgresql',
+              host: server.host,
+              port: server.port,
+              database: DB,
+              user: creds.user,
+              password: creds.password,
+              ssl_mode: 'disable',
+              schema: 'public',
+              table: 'events',
+            },
+            out: { mode: 'replace' },
+          },
+        },
+      }),
+    );
+    expect((session.config as { in: Json }).in.password).toBe('***');
+    const job = await ok(h.call('POST', '/v3/bulk_loads/events_direct/jobs'));
+    expect(job).toMatchObject({ type: 'bulkload', status: expect.stringMatching(/^(queued|running)$/) });
+    expect(await h.app.services.jobs.whenSettled(job.job_id as number)).toBe('success');
+    expect(targetRows(h, 'events_direct').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await h.call('POST', '/v3/bulk_loads/nope/jobs')).status).toBe(404);
+
+    // The harness clock is 2026-11-22 09:00 UTC = 18:00 in Tokyo; 09:30 Tokyo is 00:30 UTC the next day.
+    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    h.clock.advance(15 * 60 * 60 * 1000);
+    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    h.clock.advance(31 * 60 * 1000);
+    expect(h.app.services.bulkLoads.tick()).toBe(1);
+    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    const jobs = (await (await h.call('GET', '/v3/bulk_loads/events_direct/jobs')).json()) as Json[];
+    expect(jobs).toHaveLength(2);
+    await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
+  });
+
+  it('creates integrations with checked configs and runs them on their schedule in their time zone', async () => {
+    const authId = await addAuthentication(h, server, DB, creds);
+    const body = {
+      name: 'events daily',
+      schedule_type: 'daily',
+      schedule_option: '10:00',
+      timezone: 'Asia/Tokyo',
+      basic_configs: { type: 'postgresql', svc_authentication_id: authId },
+      advanced_configs: [
+        {
+          target_table: 'events_daily',
+          config: { schema: 'public', table: 'events', columns: [{ name: 'kind', type: 'string' }] },
+        },
+      ],
+      output_config: { database: 'dwh_target' },
+    };
+    const cases: [unknown, number, RegExp][] = [
+      [{ ...body, schedule_option: '25:00' }, 400, /HH:MM/],
+      [{ ...body, timezone: 'Mars/Base' }, 400, /IANA time zone/],
+      [{ ...body, output_config: { database: 'missing_db' } }, 400, /does not exist: create it first/],
+      [{ ...body, advanced_configs: [] }, 400, /at least one table/],
+      [{ ...body, advanced_configs: [{ ...body.advanced_configs[0], target_table: 'Bad-Name' }] }, 400, /target_table/],
+      [{ ...body, basic_configs: { svc_authentication_id: 999 } }, 404, /Resource not found/],
+    ];
+    for (const [json, status, message] of cases) {
+      const res = await h.call('POST', '/v1/dwh/', { json });
+      expect(res.status, JSON.stringify(json).slice(0, 120)).toBe(status);
+      expect(((await res.json()) as Json).message).toMatch(message);
+    }
+    const { dwh_id } = await ok(h.call('POST', '/v1/dwh/', { json: body }));
+    expect((await h.call('POST', '/v1/dwh/', { json: body })).status).toBe(409);
+    const list = await ok(h.call('GET', '/v1/dwh'));
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        id: dwh_id,
+        name: 'events daily',
+        schedule_type: 'daily',
+        schedule_option: '10:00',
+        timezone: 'Asia/Tokyo',
+      }),
+    ]);
+    expect((await ok(h.call('GET', '/v3/table/show/dwh_target/events_daily'))).name).toBe('events_daily');
+    const sessions = (await (await h.call('GET', `/v1/dwh/${dwh_id}/bulkload_sessions`)).json()) as Json[];
+    expect(sessions).toEqual([
+      expect.objectContaining({ name: `dwh_${dwh_id}_events_daily`, target_table: 'events_daily' }),
+    ]);
+
+    // 09:00 UTC is 18:00 in Tokyo: the next 10:00 there is 01:00 UTC tomorrow.
+    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    h.clock.advance(16 * 60 * 60 * 1000 - 60_000);
+    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    h.clock.advance(60_000);
+    expect(h.app.services.bulkLoads.tick()).toBe(1);
+    const attempts = await ok(h.call('GET', `/v1/dwh/${dwh_id}/session_attempts`));
+    const [attempt] = attempts.items as Json[];
+    expect(attempt).toMatchObject({ trigger: 'schedule' });
+    for (const t of (attempt as Json).tables as Json[]) await h.app.services.jobs.whenSettled(t.job_id as number);
+    expect(targetRows(h, 'events_daily').map((r) => r.kind)).toEqual(['a', 'b']);
+
+    const other = await h.newAccount('Other');
+    await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
+    expect((await h.call('GET', `/v1/dwh/${dwh_id}`, { key: other.masterKey })).status).toBe(404);
+    expect((await h.call('PUT', `/v1/dwh/${dwh_id}/run_workflow`, { key: other.masterKey })).status).toBe(404);
+    await ok(h.call('DELETE', `/v1/dwh/${dwh_id}`));
+    expect((await h.call('GET', `/v3/bulk_loads/dwh_${dwh_id}_events_daily`)).status).toBe(404);
+    expect(targetRows(h, 'events_daily')).toHaveLength(2);
+  });
+});

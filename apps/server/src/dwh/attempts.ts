@@ -1,0 +1,147 @@
+import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
+import type { BulkLoadService } from '../bulk-loads/service';
+import type { AppDeps } from '../platform/context';
+import { badRequest } from '../platform/errors';
+import { isoTime } from '../platform/time';
+import { type IntegrationRow, integrationSessions } from './integrations';
+
+/** Runs of an integration (session attempts): one bulk load job per table, the status derived from them. */
+
+interface AttemptRow {
+  id: number;
+  account_id: number;
+  integration_id: number;
+  trigger: 'manual' | 'schedule';
+  jobs_json: string;
+  created_at: number;
+}
+
+interface AttemptJob {
+  bulk_load_name: string;
+  target_table: string;
+  job_id: number;
+}
+
+interface JobFacts {
+  id: number;
+  status: string;
+  num_records: number | null;
+  stderr: string | null;
+  end_at: number | null;
+}
+
+export function startAttempt(
+  deps: AppDeps,
+  service: BulkLoadService,
+  row: IntegrationRow,
+  userId: number,
+  trigger: AttemptRow['trigger'],
+): AttemptRow {
+  const sessions = integrationSessions(deps, row);
+  if (sessions.length === 0)
+    throw badRequest('The integration has no tables to load; add one to its advanced configs.');
+  return deps.db.transaction(() => {
+    const jobs: AttemptJob[] = sessions.map((s) => ({
+      bulk_load_name: s.name,
+      target_table: s.table_name,
+      job_id: service.enqueue(s, userId).id,
+    }));
+    const id = deps.db
+      .prepare(
+        'INSERT INTO dwh_attempts (account_id, integration_id, trigger, jobs_json, created_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(row.account_id, row.id, trigger, JSON.stringify(jobs), deps.clock.now().getTime()).lastInsertRowid;
+    return deps.db.prepare('SELECT * FROM dwh_attempts WHERE id = ?').get(id) as AttemptRow;
+  })();
+}
+
+function describe(deps: AppDeps, a: AttemptRow): SessionAttempt {
+  const jobs = JSON.parse(a.jobs_json) as AttemptJob[];
+  const facts = jobs.map(
+    (j) =>
+      deps.db
+        .prepare('SELECT id, status, num_records, stderr, end_at FROM jobs WHERE id = ? AND account_id = ?')
+        .get(j.job_id, a.account_id) as JobFacts | undefined,
+  );
+  const tables: AttemptTable[] = jobs.map((j, i) => {
+    const f = facts[i];
+    return {
+      target_table: j.target_table,
+      bulk_load_name: j.bulk_load_name,
+      job_id: j.job_id,
+      status: f?.status ?? 'error',
+      records: f?.num_records ?? null,
+      error: f ? (f.status === 'success' ? null : f.stderr) : 'The job of this table is gone.',
+    };
+  });
+  const statuses = tables.map((t) => t.status);
+  const done = statuses.every((s) => s === 'success' || s === 'error' || s === 'killed');
+  const status = !done
+    ? statuses.every((s) => s === 'queued')
+      ? 'queued'
+      : 'running'
+    : statuses.every((s) => s === 'success')
+      ? 'success'
+      : 'error';
+  const ends = facts.map((f) => f?.end_at ?? 0);
+  return {
+    attempt_id: a.id,
+    attempt_name: `dwh_${a.integration_id}_attempt_${a.id}`,
+    session_id: a.id,
+    session_time: isoTime(new Date(a.created_at)),
+    status,
+    done,
+    trigger: a.trigger,
+    created_at: isoTime(new Date(a.created_at)),
+    finished_at: done ? isoTime(new Date(Math.max(a.created_at, ...ends))) : null,
+    tables,
+  };
+}
+
+export function listAttempts(deps: AppDeps, row: IntegrationRow, limit = 100): SessionAttempt[] {
+  const rows = deps.db
+    .prepare('SELECT * FROM dwh_attempts WHERE account_id = ? AND integration_id = ? ORDER BY id DESC LIMIT ?')
+    .all(row.account_id, row.id, limit) as AttemptRow[];
+  return rows.map((a) => describe(deps, a));
+}
+
+export function toWorkflowRun(deps: AppDeps, row: IntegrationRow, a: AttemptRow): WorkflowRun {
+  const d = describe(deps, a);
+  return {
+    id: String(a.id),
+    status: d.done ? d.status : 'running',
+    index: a.id,
+    project: { id: String(row.id), name: `dwh_${row.id}` },
+    workflow: { id: String(row.id), name: row.name },
+    sessionId: String(a.id),
+    sessionUuid: `dwh-${row.id}-${a.id}`,
+    sessionTime: d.session_time,
+    retryAttemptName: null,
+    done: d.done,
+    success: d.done && d.status === 'success',
+    cancelRequested: false,
+    createdAt: d.created_at,
+    finishedAt: d.finished_at,
+  };
+}
+
+/** Queues the scheduled runs that came due (each integration's cron in its time zone). */
+export function runDueIntegrations(
+  deps: AppDeps,
+  service: BulkLoadService,
+  now: number,
+  next: (cron: string, tz: string, after: number) => number | null,
+): number {
+  const due = deps.db
+    .prepare('SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL')
+    .all() as IntegrationRow[];
+  let queued = 0;
+  for (const row of due) {
+    const fire = next(row.cron as string, row.timezone, row.last_fired_at ?? row.created_at);
+    if (fire === null || fire > now) continue;
+    deps.db.prepare('UPDATE dwh_integrations SET last_fired_at = ? WHERE id = ?').run(now, row.id);
+    startAttempt(deps, service, row, row.user_id as number, 'schedule');
+    queued++;
+  }
+  return queued;
+}

@@ -1,0 +1,281 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  authentication,
+  authenticationCreate,
+  authenticationList,
+  connectionTest,
+  dwhFeature,
+  guessRequest,
+  guessResult,
+  warehouseDatabases,
+  warehouseSchemas,
+  warehouseTableSchema,
+  warehouseTables,
+} from '@svc/contracts';
+import { principalOf, requireAdmin } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest } from '../platform/errors';
+import { input } from '../platform/params';
+import {
+  connectionSpec,
+  deleteAuthentication,
+  insertAuthentication,
+  listAuthentications,
+  requireAuthentication,
+  toWireAuthentication,
+} from './authentications';
+import { type ConnectOptions, WarehouseError, withConnection } from './connection';
+import { featureEnabled, setFeature } from './feature';
+import { guess } from './guess';
+import { base, commonErrors, enabledPrincipal, error, idParam, json, jsonBody, warehouse } from './routeKit';
+import { mapColumn } from './typeMap';
+import { describeTable, listDatabases, listSchemas, listTables } from './warehouse';
+
+const tableParams = z.object({ id: z.string(), schema: z.string(), table: z.string() });
+
+/** The feature switch, warehouse authentications, browsing and the guess (`/v1`). */
+export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
+  const b = base(deps, 'Data-warehouse sync');
+  const connectTo = (accountId: number, id: string) => {
+    const row = requireAuthentication(deps, accountId, id);
+    return <T>(work: Parameters<typeof withConnection<T>>[2]) =>
+      warehouse(() => withConnection(connectionSpec(deps, row), options, work));
+  };
+  return new OpenAPIHono<AppEnv>()
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/dwh/feature',
+        summary: 'Is the beta on for this account?',
+        responses: { 200: json(dwhFeature, 'The switch'), ...commonErrors },
+      }),
+      (c) => c.json({ enabled: featureEnabled(deps, principalOf(c).accountId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'put',
+        path: '/v1/dwh/feature',
+        summary: 'Turn the beta on or off (administrators)',
+        request: { body: jsonBody('{"enabled": true}') },
+        responses: { 200: json(dwhFeature, 'The switch'), 400: error('Invalid body'), ...commonErrors },
+      }),
+      async (c) => {
+        const p = principalOf(c);
+        requireAdmin(p);
+        const { enabled } = await input(c, dwhFeature);
+        setFeature(deps, p.accountId, enabled);
+        return c.json({ enabled }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications',
+        summary: 'Warehouse authentications (no secrets)',
+        responses: { 200: json(authenticationList, 'All of the account'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        return c.json({ authentications: listAuthentications(deps, accountId).map(toWireAuthentication) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'post',
+        path: '/v1/authentications',
+        summary: 'Store a warehouse authentication',
+        request: { body: jsonBody('name, host, port, database, user, password, ssl_mode') },
+        responses: {
+          200: json(authentication, 'Stored; the password is never shown'),
+          400: error('Invalid'),
+          409: error('Name taken'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId, userId } = enabledPrincipal(deps, c);
+        const body = await input(c, authenticationCreate);
+        return c.json(toWireAuthentication(insertAuthentication(deps, accountId, userId, body)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications/{id}',
+        summary: 'One authentication',
+        request: { params: idParam },
+        responses: { 200: json(authentication, 'It'), 404: error('None'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        return c.json(toWireAuthentication(requireAuthentication(deps, accountId, c.req.param('id'))), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'delete',
+        path: '/v1/authentications/{id}',
+        summary: 'Delete an authentication',
+        request: { params: idParam },
+        responses: { 200: json(authentication, 'Deleted'), 404: error('None'), 409: error('In use'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const row = requireAuthentication(deps, accountId, c.req.param('id'));
+        deleteAuthentication(deps, row);
+        return c.json(toWireAuthentication(row), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'post',
+        path: '/v1/authentications/{id}/test',
+        summary: 'Check that it connects',
+        request: { params: idParam },
+        responses: {
+          200: json(connectionTest, 'ok true, or false with what to check'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const row = requireAuthentication(deps, accountId, c.req.param('id'));
+        try {
+          const version = await withConnection(connectionSpec(deps, row), options, async (client) =>
+            String((await client.query('SHOW server_version')).rows[0]?.server_version ?? ''),
+          );
+          return c.json({ ok: true, message: `Connected to PostgreSQL ${version}.`, server_version: version }, 200);
+        } catch (err) {
+          if (!(err instanceof WarehouseError)) throw err;
+          return c.json({ ok: false, message: err.message, server_version: null }, 200);
+        }
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications/{id}/databases',
+        summary: 'Warehouse databases',
+        request: { params: idParam },
+        responses: {
+          200: json(warehouseDatabases, 'Names'),
+          400: error('Cannot connect'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        return c.json({ databases: await connectTo(accountId, c.req.param('id'))(listDatabases) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications/{id}/schemas',
+        summary: 'Schemas of its database',
+        request: { params: idParam },
+        responses: {
+          200: json(warehouseSchemas, 'Names'),
+          400: error('Cannot connect'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        return c.json({ schemas: await connectTo(accountId, c.req.param('id'))(listSchemas) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications/{id}/tables',
+        summary: 'Tables and views (?schema= to narrow)',
+        request: { params: idParam, query: z.object({ schema: z.string().optional() }) },
+        responses: {
+          200: json(warehouseTables, 'Tables'),
+          400: error('Cannot connect'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const schema = c.req.query('schema') || null;
+        return c.json({ tables: await connectTo(accountId, c.req.param('id'))((cl) => listTables(cl, schema)) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/authentications/{id}/tables/{schema}/{table}',
+        summary: 'A table schema: columns, mapped types, skipped columns',
+        request: { params: tableParams },
+        responses: {
+          200: json(warehouseTableSchema, 'Columns'),
+          400: error('Cannot connect or no such table'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const { schema, table } = c.req.param();
+        const info = await connectTo(accountId, c.req.param('id'))((cl) => describeTable(cl, schema, table));
+        return c.json({ schema, name: table, columns: info.map(mapColumn) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'post',
+        path: '/v1/guess',
+        summary: 'Guess basic and advanced configs of tables',
+        request: { body: jsonBody('svc_authentication_id, schema and tables (or the same inside basic_configs)') },
+        responses: {
+          200: json(guessResult, 'Configs to review'),
+          400: error('Invalid, or the warehouse said no'),
+          404: error('No such authentication'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const body = await input(c, guessRequest);
+        const authId = body.svc_authentication_id ?? body.basic_configs?.svc_authentication_id;
+        if (authId === undefined) throw badRequest('Send "svc_authentication_id": the id of a stored authentication.');
+        const tables = body.tables ?? body.basic_configs?.tables ?? [];
+        if (tables.length === 0)
+          throw badRequest('Send "tables": the warehouse tables to guess, e.g. ["public.orders"].');
+        if (tables.length > 100) throw badRequest('Guess at most 100 tables at once.');
+        const row = requireAuthentication(deps, accountId, authId);
+        const schema = body.schema ?? body.basic_configs?.schema ?? 'public';
+        const target = body.target_database ?? body.basic_configs?.target_database;
+        const result = await warehouse(() =>
+          withConnection(connectionSpec(deps, row), options, (cl) =>
+            guess(cl, {
+              svc_authentication_id: row.id,
+              database: row.database_name,
+              schema,
+              tables,
+              ...(target ? { target_database: target } : {}),
+            }),
+          ),
+        );
+        return c.json(result, 200);
+      },
+    );
+}

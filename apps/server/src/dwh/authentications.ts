@@ -1,0 +1,132 @@
+import type { Authentication, AuthenticationCreate } from '@svc/contracts';
+import type { AppDeps } from '../platform/context';
+import { conflict, notFound } from '../platform/errors';
+import { isoTime } from '../platform/time';
+import type { ConnectionSpec } from './connection';
+import { decryptSecret, encryptSecret } from './crypto';
+
+/** Stored warehouse authentications, scoped by account; the password only as ciphertext. */
+
+interface AuthRow {
+  id: number;
+  account_id: number;
+  name: string;
+  host: string;
+  port: number;
+  database_name: string;
+  user_name: string;
+  ssl_mode: ConnectionSpec['ssl_mode'];
+  secret_enc: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export function toWireAuthentication(row: AuthRow): Authentication {
+  return {
+    id: row.id,
+    svc_authentication_id: row.id,
+    name: row.name,
+    type: 'postgresql',
+    host: row.host,
+    port: row.port,
+    database: row.database_name,
+    user: row.user_name,
+    ssl_mode: row.ssl_mode,
+    password_set: row.secret_enc !== '',
+    created_at: isoTime(new Date(row.created_at)),
+    updated_at: isoTime(new Date(row.updated_at)),
+  };
+}
+
+export function listAuthentications(deps: AppDeps, accountId: number): AuthRow[] {
+  return deps.db
+    .prepare('SELECT * FROM dwh_authentications WHERE account_id = ? ORDER BY name')
+    .all(accountId) as AuthRow[];
+}
+
+export function requireAuthentication(deps: AppDeps, accountId: number, id: unknown): AuthRow {
+  const n = Number(id);
+  const row = Number.isSafeInteger(n)
+    ? (deps.db.prepare('SELECT * FROM dwh_authentications WHERE account_id = ? AND id = ?').get(accountId, n) as
+        | AuthRow
+        | undefined)
+    : undefined;
+  if (!row) throw notFound('authentication');
+  return row;
+}
+
+export function insertAuthentication(
+  deps: AppDeps,
+  accountId: number,
+  userId: number,
+  v: AuthenticationCreate,
+): AuthRow {
+  const now = deps.clock.now().getTime();
+  const secret = v.password ? encryptSecret(deps.config.secret, v.password) : '';
+  try {
+    const r = deps.db
+      .prepare(
+        `INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
+           secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        accountId,
+        userId,
+        v.name,
+        v.host,
+        v.port ?? 5432,
+        v.database,
+        v.user,
+        v.ssl_mode ?? 'require',
+        secret,
+        now,
+        now,
+      );
+    return requireAuthentication(deps, accountId, r.lastInsertRowid);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      throw conflict(`An authentication named "${v.name}" already exists. Choose another name.`);
+    }
+    throw err;
+  }
+}
+
+export function deleteAuthentication(deps: AppDeps, row: AuthRow): void {
+  const users = deps.db
+    .prepare(
+      `SELECT name FROM dwh_integrations WHERE account_id = ?
+         AND json_extract(config_json, '$.basic_configs.svc_authentication_id') = ? ORDER BY name LIMIT 5`,
+    )
+    .all(row.account_id, row.id) as { name: string }[];
+  if (users.length > 0) {
+    throw conflict(
+      `The authentication "${row.name}" is used by the integration(s) ${users.map((u) => `"${u.name}"`).join(', ')}; change or delete them first.`,
+    );
+  }
+  deps.db.prepare('DELETE FROM dwh_authentications WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+}
+
+/** The connection settings with the decrypted password, for connecting only. */
+export function connectionSpec(deps: AppDeps, row: AuthRow): ConnectionSpec {
+  return {
+    host: row.host,
+    port: row.port,
+    database: row.database_name,
+    user: row.user_name,
+    password: row.secret_enc ? decryptSecret(deps.config.secret, row.secret_enc) : '',
+    ssl_mode: row.ssl_mode,
+  };
+}
+
+/** What a bulk load session's `config.in` shows of the authentication (no secret). */
+export function sourceFields(row: AuthRow): Record<string, unknown> {
+  return {
+    type: 'postgresql',
+    svc_authentication_id: row.id,
+    host: row.host,
+    port: row.port,
+    database: row.database_name,
+    user: row.user_name,
+    ssl_mode: row.ssl_mode,
+  };
+}

@@ -1,0 +1,147 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import pg from 'pg';
+
+/**
+ * Connections to a PostgreSQL warehouse. Every value arrives as the server's text (one type parser for
+ * all types), so nothing is rounded on the way: conversions happen in SQL or in typeMap.ts. Sessions run
+ * in UTC so timestamps print the same wherever the server is.
+ */
+
+export interface ConnectionSpec {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
+  ssl_mode: 'disable' | 'require' | 'verify-full';
+}
+
+export interface ConnectOptions {
+  /** Allow loopback addresses (a warehouse on the same machine: tests, single-box installs). */
+  allowLoopback: boolean;
+  connectTimeoutMs?: number;
+}
+
+/** A failure a person can fix (wrong password, unreachable host, missing table); other errors are bugs. */
+export class WarehouseError extends Error {
+  override name = 'WarehouseError';
+}
+
+const raw = (value: string) => value;
+const types = { getTypeParser: () => raw } as unknown as pg.CustomTypesConfig;
+
+function isLoopbackOrLinkLocal(address: string): boolean {
+  const a = address.toLowerCase();
+  if (a === '::1' || a === '::' || a === '0.0.0.0' || a.startsWith('fe80:')) return true;
+  const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
+  return /^127\./.test(v4) || /^169\.254\./.test(v4) || /^0\./.test(v4);
+}
+
+/**
+ * Loopback and link-local addresses (the cloud metadata service lives there) are refused unless the
+ * installation allows loopback; private ranges are allowed, since self-hosted warehouses live there.
+ */
+async function checkHost(host: string, options: ConnectOptions): Promise<void> {
+  if (options.allowLoopback) return;
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await lookup(host, { all: true })).map((r) => r.address);
+    } catch {
+      throw new WarehouseError(`The host "${host}" could not be resolved: check its spelling.`);
+    }
+  }
+  if (addresses.some(isLoopbackOrLinkLocal)) {
+    throw new WarehouseError(
+      `The host "${host}" is a loopback or link-local address, which this server does not connect to. Use the warehouse's network address.`,
+    );
+  }
+}
+
+/** Turns a driver or network error into a sentence naming what to check. */
+export function describeFailure(
+  err: unknown,
+  spec: Pick<ConnectionSpec, 'host' | 'port' | 'user' | 'database'>,
+): string {
+  const e = err as { code?: string; message?: string };
+  const where = `${spec.host}:${spec.port}`;
+  switch (e.code) {
+    case '28P01':
+    case '28000':
+      return `The warehouse refused the login of user "${spec.user}": check the user name and password of the authentication (${e.message ?? ''}).`;
+    case '3D000':
+      return `The warehouse at ${where} has no database "${spec.database}": check the database name.`;
+    case 'ECONNREFUSED':
+      return `Could not connect to ${where}: the connection was refused. Check the host and port, and that PostgreSQL listens there.`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `The host "${spec.host}" could not be resolved: check its spelling.`;
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `Could not reach ${where} (${e.code}): check the host, the port and any firewall in between.`;
+    case '42P01':
+      return `The source table does not exist (was it dropped or renamed?): ${e.message ?? ''}`;
+    case '42703':
+      return `A source column does not exist (was it dropped or renamed?): ${e.message ?? ''}`;
+    case '42501':
+      return `The warehouse user "${spec.user}" may not read this: ${e.message ?? ''}`;
+    default:
+      if (/timeout/i.test(e.message ?? '')) {
+        return `Could not reach ${where} in time: check the host, the port and any firewall in between.`;
+      }
+      if (/ssl/i.test(e.message ?? '')) {
+        return `The secure connection to ${where} failed (${e.message}): check the SSL mode of the authentication.`;
+      }
+      return `The warehouse answered with an error: ${e.message ?? String(err)}`;
+  }
+}
+
+/** Opens a connected client (UTC session); the caller ends it. Failures are WarehouseErrors. */
+export async function connect(spec: ConnectionSpec, options: ConnectOptions): Promise<pg.Client> {
+  await checkHost(spec.host, options);
+  const client = new pg.Client({
+    host: spec.host,
+    port: spec.port,
+    database: spec.database,
+    user: spec.user,
+    password: spec.password,
+    ssl: spec.ssl_mode === 'disable' ? false : { rejectUnauthorized: spec.ssl_mode === 'verify-full' },
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    application_name: 'svc-dwh-sync',
+    types,
+  });
+  // A connection lost between queries is reported by the next query; this keeps it from being unhandled.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query("SET TIME ZONE 'UTC'");
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw new WarehouseError(describeFailure(err, spec));
+  }
+  return client;
+}
+
+/** Runs `work` on a fresh connection and always closes it; query errors become WarehouseErrors. */
+export async function withConnection<T>(
+  spec: ConnectionSpec,
+  options: ConnectOptions,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = await connect(spec, options);
+  try {
+    return await work(client);
+  } catch (err) {
+    if (err instanceof WarehouseError) throw err;
+    if ((err as { code?: unknown }).code !== undefined) throw new WarehouseError(describeFailure(err, spec));
+    throw err;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** `"schema"."table"` with embedded quotes doubled. */
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;

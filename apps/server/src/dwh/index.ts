@@ -1,0 +1,32 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { BulkLoadService } from '../bulk-loads/service';
+import { nextFire } from '../bulk-loads/service';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { runDueIntegrations } from './attempts';
+import { dwhAuthRoutes } from './authRoutes';
+import type { ConnectOptions } from './connection';
+import { dwhIntegrationRoutes } from './integrationRoutes';
+import { postgresSource } from './postgresSource';
+
+/** Settings of the data-warehouse sync. */
+export interface DwhOptions {
+  /** Connect to loopback warehouses (tests, single-box installs); `SVC_DWH_ALLOW_LOOPBACK=1` by default. */
+  allowLoopback?: boolean;
+}
+
+export function dwhConnectOptions(options: DwhOptions = {}): ConnectOptions {
+  return { allowLoopback: options.allowLoopback ?? process.env.SVC_DWH_ALLOW_LOOPBACK === '1' };
+}
+
+/** The bulk load sources this feature provides. */
+export function dwhSources(deps: AppDeps, options: DwhOptions = {}) {
+  return [postgresSource(deps, dwhConnectOptions(options))];
+}
+
+/** `/v1` data-warehouse sync routes; integration schedules ride on the bulk load ticks. */
+export function dwhRoutes(deps: AppDeps, service: BulkLoadService, options: DwhOptions = {}) {
+  service.onTick((now) => runDueIntegrations(deps, service, now, nextFire));
+  return new OpenAPIHono<AppEnv>()
+    .route('/', dwhAuthRoutes(deps, dwhConnectOptions(options)))
+    .route('/', dwhIntegrationRoutes(deps, service));
+}

@@ -1,0 +1,185 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { IntegrationConfigs } from '@svc/contracts';
+import {
+  integration,
+  integrationConfigs,
+  integrationCreate,
+  integrationCreated,
+  integrationList,
+  integrationSession,
+  integrationUpdate,
+  sessionAttemptList,
+  workflowRun,
+} from '@svc/contracts';
+import type { Context } from 'hono';
+import type { BulkLoadService } from '../bulk-loads/service';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { input } from '../platform/params';
+import { listAttempts, startAttempt, toWorkflowRun } from './attempts';
+import {
+  createIntegration,
+  deleteIntegration,
+  integrationSessions,
+  listIntegrations,
+  requireIntegration,
+  tableDigest,
+  toWireConfigs,
+  toWireIntegration,
+  updateIntegration,
+} from './integrations';
+import { base, commonErrors, dwhIdParam, enabledPrincipal, error, json, jsonBody } from './routeKit';
+
+const page = (n: number) => ({ page: 1, size: n, total_pages: 1 });
+
+/** Integrations (`/v1/dwh/…`): configs, their bulk load sessions, runs (session attempts). */
+export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
+  const b = base(deps, 'Data-warehouse sync');
+  const one = (method: 'get' | 'put' | 'delete', summary: string) =>
+    createRoute({
+      ...b,
+      method,
+      path: '/v1/dwh/{dwh_id}',
+      summary,
+      request: { params: dwhIdParam, ...(method === 'put' ? { body: jsonBody('Fields to change') } : {}) },
+      responses: {
+        200: json(integration, 'The integration'),
+        400: error('Invalid'),
+        404: error('None'),
+        ...commonErrors,
+      },
+    });
+  const list = (path: string) =>
+    createRoute({
+      ...b,
+      method: 'get',
+      path,
+      summary: 'Integrations of the account, newest first',
+      responses: { 200: json(integrationList, 'Items'), ...commonErrors },
+    });
+  const create = (path: string) =>
+    createRoute({
+      ...b,
+      method: 'post',
+      path,
+      summary: 'Create an integration: one bulk load session per table',
+      request: { body: jsonBody('name, schedule, basic_configs, advanced_configs, output_config, filter_configs') },
+      responses: {
+        200: json(integrationCreated, 'Its id'),
+        400: error('Invalid'),
+        404: error('No such authentication'),
+        409: error('Name taken'),
+        ...commonErrors,
+      },
+    });
+  const listAll = (c: Context<AppEnv>) => {
+    const { accountId } = enabledPrincipal(deps, c);
+    const items = listIntegrations(deps, accountId).map(toWireIntegration);
+    return c.json({ items, pagination: page(items.length) }, 200);
+  };
+  const createOne = async (c: Context<AppEnv>) => {
+    const { accountId, userId } = enabledPrincipal(deps, c);
+    const row = createIntegration(deps, accountId, userId, await input(c, integrationCreate));
+    return c.json({ dwh_id: row.id }, 200);
+  };
+  const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
+  return new OpenAPIHono<AppEnv>()
+    .openapi(list('/v1/dwh/'), listAll)
+    .openapi(list('/v1/dwh'), listAll)
+    .openapi(create('/v1/dwh/'), createOne)
+    .openapi(create('/v1/dwh'), createOne)
+    .openapi(one('get', 'One integration'), (c) => {
+      const { accountId } = enabledPrincipal(deps, c);
+      return c.json(toWireIntegration(requireIntegration(deps, accountId, id(c))), 200);
+    })
+    .openapi(one('put', 'Change an integration (its sessions follow; incremental state is kept)'), async (c) => {
+      const { accountId } = enabledPrincipal(deps, c);
+      const row = requireIntegration(deps, accountId, id(c));
+      return c.json(toWireIntegration(updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
+    })
+    .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), (c) => {
+      const { accountId } = enabledPrincipal(deps, c);
+      const row = requireIntegration(deps, accountId, id(c));
+      deleteIntegration(deps, row);
+      return c.json(toWireIntegration(row), 200);
+    })
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/dwh/{dwh_id}/configs',
+        summary: 'The configuration',
+        request: { params: dwhIdParam },
+        responses: { 200: json(integrationConfigs, 'Configs'), 404: error('None'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        return c.json(toWireConfigs(requireIntegration(deps, accountId, id(c))) as IntegrationConfigs, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/dwh/{dwh_id}/bulkload_sessions',
+        summary: 'Its bulk load sessions',
+        request: { params: dwhIdParam },
+        responses: { 200: json(z.array(integrationSession), 'One per table'), 404: error('None'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const row = requireIntegration(deps, accountId, id(c));
+        const configs = toWireConfigs(row).advanced_configs;
+        return c.json(
+          integrationSessions(deps, row).map((s) => {
+            const a = configs.find((x) => x.target_table === s.table_name);
+            return {
+              name: s.name,
+              bulkload_session_id: s.id,
+              target_table: s.table_name,
+              configs_digest: a ? tableDigest(a) : '',
+            };
+          }),
+          200,
+        );
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'put',
+        path: '/v1/dwh/{dwh_id}/run_workflow',
+        summary: 'Run every table now',
+        request: { params: dwhIdParam },
+        responses: {
+          200: json(workflowRun, 'The run, status running'),
+          400: error('Nothing to run'),
+          404: error('None'),
+          ...commonErrors,
+        },
+      }),
+      (c) => {
+        const { accountId, userId } = enabledPrincipal(deps, c);
+        const row = requireIntegration(deps, accountId, id(c));
+        const attempt = startAttempt(deps, service, row, userId, 'manual');
+        return c.json(
+          { ...toWorkflowRun(deps, row, attempt), status: 'running', done: false, success: false, finishedAt: null },
+          200,
+        );
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'get',
+        path: '/v1/dwh/{dwh_id}/session_attempts',
+        summary: 'Runs, newest first, with each table’s status, rows and error',
+        request: { params: dwhIdParam },
+        responses: { 200: json(sessionAttemptList, 'Attempts'), 404: error('None'), ...commonErrors },
+      }),
+      (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const items = listAttempts(deps, requireIntegration(deps, accountId, id(c)));
+        return c.json({ items, pagination: page(items.length) }, 200);
+      },
+    );
+}

@@ -1,0 +1,49 @@
+import { z } from '@hono/zod-openapi';
+import { errorBody } from '@svc/contracts';
+import type { Context } from 'hono';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest } from '../platform/errors';
+import { WarehouseError } from './connection';
+import { requireFeature } from './feature';
+
+/** Pieces shared by the data-warehouse sync routes. */
+
+export const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+export const error = (description: string) => json(errorBody, description);
+export const jsonBody = (description: string) => ({
+  description,
+  required: true,
+  content: { 'application/json': { schema: { type: 'object' as const } } },
+});
+export const idParam = z.object({ id: z.string().meta({ description: 'Id', example: '1' }) });
+export const dwhIdParam = z.object({ dwh_id: z.string().meta({ description: 'Integration id', example: '1' }) });
+
+export const commonErrors = {
+  401: error('No valid API key or session'),
+  403: error('Write-only key, or the feature is not enabled for the account'),
+};
+
+export function base(deps: AppDeps, tag: string) {
+  return { security: [{ SVC1: [] }], middleware: [apiKeyAuth(deps)], tags: [tag] };
+}
+
+/** The caller, once the feature is known to be on for its account. */
+export function enabledPrincipal(deps: AppDeps, c: Context<AppEnv>) {
+  const p = principalOf(c);
+  requireFeature(deps, p.accountId);
+  return p;
+}
+
+/** Warehouse failures a person can fix answer 400 with the sentence that says what to check. */
+export async function warehouse<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof WarehouseError) throw badRequest(err.message);
+    throw err;
+  }
+}

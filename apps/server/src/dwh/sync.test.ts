@@ -1,0 +1,262 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Harness } from '../testing/harness';
+import { addAuthentication, dwhHarness, type Json, ok, runAndWait, targetRows } from './testing/fixture';
+import { seedWarehouse, sql, startTestPostgres, type TestPostgres } from './testing/postgres';
+
+const DB = 'warehouse_sync';
+let server: TestPostgres;
+let creds: { user: string; password: string };
+let h: Harness;
+
+beforeAll(async () => {
+  server = startTestPostgres();
+  creds = await seedWarehouse(server, DB);
+}, 120_000);
+afterAll(() => server?.stop());
+beforeEach(async () => {
+  h = await dwhHarness();
+});
+afterEach(() => h.close());
+
+async function guessOrders(authId: number): Promise<Json> {
+  return ok(
+    h.call('POST', '/v1/guess', { json: { svc_authentication_id: authId, schema: 'public', tables: ['orders'] } }),
+  );
+}
+
+async function createIntegration(authId: number, tweak: (cfg: Json) => void = () => {}): Promise<number> {
+  const guessed = await guessOrders(authId);
+  const advanced = guessed.advanced_configs as Json[];
+  for (const a of advanced) tweak(a.config as Json);
+  const created = await ok(
+    h.call('POST', '/v1/dwh/', {
+      json: {
+        name: `orders sync ${Math.random().toString(36).slice(2, 7)}`,
+        schedule_type: 'none',
+        timezone: 'UTC',
+        basic_configs: guessed.basic_configs,
+        advanced_configs: advanced,
+        output_config: { database: 'dwh_target' },
+      },
+    }),
+  );
+  return created.dwh_id as number;
+}
+
+describe('data-warehouse sync against a real PostgreSQL', () => {
+  it('guesses mapped types, skips what cannot be mapped, and proposes incremental and time columns', async () => {
+    const authId = await addAuthentication(h, server, DB, creds);
+    const g = await guessOrders(authId);
+    expect(g.basic_configs).toMatchObject({
+      type: 'postgresql',
+      svc_authentication_id: authId,
+      database: DB,
+      schema: 'public',
+    });
+    const [orders] = g.advanced_configs as Json[];
+    expect(orders?.target_table).toBe('orders');
+    const config = orders?.config as Json;
+    const types = Object.fromEntries((config.columns as Json[]).map((c) => [c.name, c.type]));
+    expect(types).toEqual({
+      id: 'long',
+      qty: 'long',
+      price: 'double',
+      ratio: 'double',
+      'Customer Name': 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      payload: 'string',
+      paid: 'long',
+      tags: 'string',
+    });
+    expect(config.skipped).toEqual([{ column: 'blob', source_type: 'bytea', reason: expect.stringMatching(/binary/) }]);
+    expect(config).toMatchObject({
+      mode: 'append',
+      incremental: true,
+      incremental_columns: ['updated_at'],
+      time_column: 'created_at',
+      primary_key: ['id'],
+    });
+  });
+
+  it('loads 100,000 rows with matching values, then incrementally: boundary rows neither lost nor doubled', async () => {
+    const authId = await addAuthentication(h, server, DB, creds);
+    const dwhId = await createIntegration(authId);
+    const attempt = await runAndWait(h, dwhId);
+    expect(attempt).toMatchObject({ status: 'success', done: true });
+    expect(attempt.tables).toEqual([
+      expect.objectContaining({ target_table: 'orders', status: 'success', records: 100000, error: null }),
+    ]);
+
+    const rows = targetRows(h, 'orders', 'id');
+    expect(rows).toHaveLength(100000);
+    const r7 = rows[6] as Json;
+    expect(r7).toMatchObject({
+      id: 7,
+      qty: null,
+      price: 0.32,
+      ratio: 0.875,
+      customer_name: 'customer 7',
+      paid: 0,
+      tags: '[7,8]',
+    });
+    expect(r7.time).toBe(Date.UTC(2026, 0, 1) / 1000 + 7);
+    expect(r7.created_at).toBe('2026-01-01 00:00:07+00');
+    expect(r7.updated_at).toBe('2026-01-01 00:00:00');
+    expect(JSON.parse(rows[0]?.payload as string)).toEqual({ g: 1, even: false });
+    expect(rows[4]?.payload).toBeNull();
+    expect(rows[10]?.ratio).toBeNull();
+    expect(Object.keys(r7)).not.toContain('blob');
+    const table = await ok(h.call('GET', '/v3/table/show/dwh_target/orders'));
+    expect(table.count).toBe(100000);
+
+    // The session is a bulk load session; its job has the spec's fields.
+    const [session] =
+      ((await ok(h.call('GET', `/v1/dwh/${dwhId}/bulkload_sessions`)).valueOf()) as unknown as Json[]) ?? [];
+    const name = (session as Json).name as string;
+    const wire = await ok(h.call('GET', `/v3/bulk_loads/${name}`));
+    expect(wire).toMatchObject({
+      database: 'dwh_target',
+      table: 'orders',
+      config: {
+        in: {
+          type: 'postgresql',
+          host: server.host,
+          user: 'svc_reader',
+          password: '***',
+          incremental: true,
+          incremental_columns: ['updated_at'],
+        },
+        out: { type: 'svc_internal', mode: 'append', time_column: 'created_at' },
+        filters: [{ type: 'rename', columns: { 'Customer Name': 'customer_name' } }],
+      },
+      config_diff: { in: { incremental_column: 'updated_at', last_record: ['2026-01-01 02:46:40'] } },
+    });
+    const all = await h.call('GET', '/v3/bulk_loads');
+    expect(await all.text()).not.toContain(creds.password);
+    const jobs = (await (await h.call('GET', `/v3/bulk_loads/${name}/jobs`)).json()) as Json[];
+    expect(jobs[0]).toMatchObject({
+      type: 'bulkload',
+      status: 'success',
+      records: 100000,
+      database: { name: 'dwh_target' },
+      table: { name: 'orders' },
+      config: { embulk_config: { in: { password: '***' } }, config_diff: { exec: { transaction_time_zone: 'UTC' } } },
+    });
+    expect(jobs[0]?.schema).toContainEqual(['customer_name', 'string', 'Customer Name']);
+
+    // Rows at the last cursor value arrive after the run, plus newer ones; and an unchanged run loads nothing.
+    await sql(
+      server,
+      DB,
+      `INSERT INTO public.orders (id, qty, created_at, updated_at) VALUES
+      (100001, 1, now(), timestamp '2026-01-01 02:46:40'), (100002, 2, now(), timestamp '2026-01-01 02:46:40'),
+      (100003, 3, now(), timestamp '2026-03-01 00:00:00')`,
+    );
+    const second = await runAndWait(h, dwhId);
+    expect((second.tables as Json[])[0]).toMatchObject({ status: 'success', records: 3 });
+    const third = await runAndWait(h, dwhId);
+    expect((third.tables as Json[])[0]).toMatchObject({ status: 'success', records: 0 });
+    const ids = targetRows(h, 'orders', 'id').map((r) => r.id as number);
+    expect(ids).toHaveLength(100003);
+    expect(new Set(ids).size).toBe(100003);
+    await sql(server, DB, 'DELETE FROM public.orders WHERE id > 100000');
+  }, 120_000);
+
+  it('replace mode swaps the whole table; a failing run leaves it unchanged', async () => {
+    const authId = await addAuthentication(h, server, DB, creds);
+    const dwhId = await createIntegration(authId, (cfg) => {
+      cfg.mode = 'replace';
+      cfg.incremental = false;
+      cfg.table = 'events';
+      cfg.columns = [
+        { name: 'kind', type: 'string' },
+        { name: 'n', type: 'long' },
+      ];
+      cfg.time_column = null;
+    });
+    const first = await runAndWait(h, dwhId);
+    expect((first.tables as Json[])[0]).toMatchObject({ status: 'success', records: 2 });
+    await sql(server, DB, "INSERT INTO public.events VALUES ('c', now(), 3)");
+    await runAndWait(h, dwhId);
+    expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b', 'c']);
+    await sql(server, DB, "DELETE FROM public.events WHERE kind = 'c'");
+    await runAndWait(h, dwhId);
+    expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b']);
+
+    // Dropped source table: a clear error, and the target keeps its rows.
+    await sql(server, DB, 'ALTER TABLE public.events RENAME TO events_gone');
+    try {
+      const failed = await runAndWait(h, dwhId);
+      expect(failed.status).toBe('error');
+      expect((failed.tables as Json[])[0]?.error).toMatch(
+        /"public\.events" does not exist \(was it dropped or renamed\?\)/,
+      );
+      expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b']);
+    } finally {
+      await sql(server, DB, 'ALTER TABLE public.events_gone RENAME TO events');
+    }
+  }, 60_000);
+
+  it('a wrong password and an unreachable host give clear errors and leave the target unchanged', async () => {
+    const good = await addAuthentication(h, server, DB, creds);
+    const dwhId = await createIntegration(good, (cfg) => {
+      cfg.table = 'events';
+      cfg.columns = [{ name: 'kind', type: 'string' }];
+      cfg.incremental = false;
+      cfg.time_column = null;
+    });
+    await runAndWait(h, dwhId);
+    const before = targetRows(h, 'orders');
+
+    const wrong = await addAuthentication(h, server, DB, { user: creds.user, password: 'not-it' }, 'wrong');
+    const test = await ok(h.call('POST', `/v1/authentications/${wrong}/test`));
+    expect(test).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/refused the login of user "svc_reader".*password/),
+    });
+    const guessed = await h.call('POST', '/v1/guess', { json: { svc_authentication_id: wrong, tables: ['events'] } });
+    expect(guessed.status).toBe(400);
+    expect(((await guessed.json()) as Json).message).toMatch(/check the user name and password/);
+
+    const configs = await ok(h.call('GET', `/v1/dwh/${dwhId}/configs`));
+    await ok(
+      h.call('PUT', `/v1/dwh/${dwhId}`, {
+        json: { basic_configs: { ...(configs.basic_configs as Json), svc_authentication_id: wrong } },
+      }),
+    );
+    const failed = await runAndWait(h, dwhId);
+    expect(failed.status).toBe('error');
+    expect((failed.tables as Json[])[0]?.error).toMatch(/check the user name and password/);
+    expect(targetRows(h, 'orders')).toEqual(before);
+
+    const closedPort = await ok(
+      h.call('POST', '/v1/authentications', {
+        json: {
+          name: 'nowhere',
+          host: '127.0.0.1',
+          port: 1,
+          database: DB,
+          user: 'x',
+          password: 'y',
+          ssl_mode: 'disable',
+        },
+      }),
+    );
+    await ok(
+      h.call('PUT', `/v1/dwh/${dwhId}`, {
+        json: { basic_configs: { ...(configs.basic_configs as Json), svc_authentication_id: closedPort.id } },
+      }),
+    );
+    const unreachable = await runAndWait(h, dwhId);
+    expect((unreachable.tables as Json[])[0]?.error).toMatch(
+      /Could not connect to 127\.0\.0\.1:1: the connection was refused/,
+    );
+    expect(targetRows(h, 'orders')).toEqual(before);
+    const t = await ok(h.call('POST', `/v1/authentications/${closedPort.id}/test`));
+    expect(t.ok).toBe(false);
+    const inUse = await h.call('DELETE', `/v1/authentications/${closedPort.id}`);
+    expect(inUse.status).toBe(409);
+    expect(((await inUse.json()) as Json).message).toMatch(/used by the integration/);
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+import { requireDatabase } from '../../data/catalog';
+import { openDataFile } from '../../data/tableStore';
+import { createHarness, type Harness } from '../../testing/harness';
+import type { TestPostgres } from './postgres';
+
+export type Json = Record<string, unknown>;
+
+/** An app with the beta enabled for its first account and a target database `dwh_target`. */
+export async function dwhHarness(): Promise<Harness> {
+  const h = await createHarness({}, { app: { dwh: { allowLoopback: true } } });
+  const on = await h.call('PUT', '/v1/dwh/feature', { json: { enabled: true } });
+  if (on.status !== 200) throw new Error(`enabling the feature answered ${on.status}`);
+  await h.call('POST', '/v3/database/create/dwh_target');
+  return h;
+}
+
+export async function ok(res: Response | Promise<Response>): Promise<Json> {
+  const r = await res;
+  const body = (await r.json()) as Json;
+  if (r.status !== 200) throw new Error(`expected 200, got ${r.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+export async function addAuthentication(
+  h: Harness,
+  pg: TestPostgres,
+  database: string,
+  creds: { user: string; password: string },
+  name = 'warehouse',
+): Promise<number> {
+  const body = await ok(
+    h.call('POST', '/v1/authentications', {
+      json: {
+        name,
+        host: pg.host,
+        port: pg.port,
+        database,
+        user: creds.user,
+        password: creds.password,
+        ssl_mode: 'disable',
+      },
+    }),
+  );
+  return body.id as number;
+}
+
+/** Rows of a target table straight from its SQLite file, ordered by `order`. */
+export function targetRows(h: Harness, table: string, order = 'rowid'): Json[] {
+  const database = requireDatabase(h.deps.db, h.admin.accountId, 'dwh_target');
+  const f = openDataFile(h.deps, database);
+  return f.db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).all() as Json[];
+}
+
+/** Runs the integration and waits until every table's job has ended; returns the attempt. */
+export async function runAndWait(h: Harness, dwhId: number): Promise<Json> {
+  const run = await ok(h.call('PUT', `/v1/dwh/${dwhId}/run_workflow`));
+  if (run.status !== 'running') throw new Error(`run_workflow answered status ${String(run.status)}`);
+  const attempts = await ok(h.call('GET', `/v1/dwh/${dwhId}/session_attempts`));
+  const attempt = (attempts.items as Json[])[0] as Json;
+  for (const t of attempt.tables as Json[]) await h.app.services.jobs.whenSettled(t.job_id as number);
+  const after = await ok(h.call('GET', `/v1/dwh/${dwhId}/session_attempts`));
+  return (after.items as Json[])[0] as Json;
+}

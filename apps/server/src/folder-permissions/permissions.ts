@@ -1,0 +1,76 @@
+import type { FolderPermission } from '@svc/contracts';
+import type { Principal } from '../platform/auth';
+import type { Db } from '../platform/db';
+import { forbidden } from '../platform/errors';
+
+/**
+ * Folder permissions for journeys (spec, Authentication 7). A user has Full Control or View on a folder.
+ *
+ * - Administrators always have Full Control.
+ * - Otherwise the user's grant on the folder itself decides; without one, the grant on the nearest
+ *   ancestor (grants are inherited by sub-folders, and a grant on a sub-folder narrows or widens what the
+ *   parent gives); without any grant, `DEFAULT_PERMISSION` (View: read only).
+ *   See docs/decisions/0012-journey-folder-permissions.md.
+ */
+export const DEFAULT_PERMISSION: FolderPermission = 'view';
+
+/** A folder and its ancestors, the folder's parent first. */
+export interface FolderChain {
+  id: string;
+  /** Root first, as the audiences lookup gives them. */
+  ancestorIds: ReadonlyArray<string>;
+}
+
+export interface GrantRow {
+  account_id: number;
+  folder_id: string;
+  user_id: number;
+  permission: FolderPermission;
+  granted_by: number | null;
+  granted_at: number;
+}
+
+/** The folder's own grants, then its ancestors' nearest first. */
+export function grantsAlong(db: Db, accountId: number, chain: FolderChain): GrantRow[] {
+  const ids = [chain.id, ...[...chain.ancestorIds].reverse()];
+  const marks = ids.map(() => '?').join(', ');
+  const rows = db
+    .prepare(`SELECT * FROM folder_permissions WHERE account_id = ? AND folder_id IN (${marks})`)
+    .all(accountId, ...ids) as GrantRow[];
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => (rank.get(a.folder_id) ?? 0) - (rank.get(b.folder_id) ?? 0) || a.user_id - b.user_id);
+}
+
+/** What the user may do in the folder. */
+export function permissionIn(db: Db, principal: Principal, chain: FolderChain): FolderPermission {
+  if (principal.administrator) return 'full_control';
+  const own = grantsAlong(db, principal.accountId, chain).find((g) => g.user_id === principal.userId);
+  return own?.permission ?? DEFAULT_PERMISSION;
+}
+
+/** 403 unless the caller has Full Control in the folder; `action` completes "You cannot … here". */
+export function requireFullControl(db: Db, principal: Principal, chain: FolderChain, action: string): void {
+  if (permissionIn(db, principal, chain) === 'full_control') return;
+  throw forbidden(
+    `You have View permission on this folder, so you cannot ${action}. Ask an administrator for Full Control on the folder.`,
+  );
+}
+
+/** Replaces every grant made on the folder itself (inherited ones are untouched). */
+export function replaceGrants(
+  db: Db,
+  accountId: number,
+  folderId: string,
+  grants: ReadonlyArray<{ userId: number; permission: FolderPermission }>,
+  grantedBy: number,
+  now: number,
+): void {
+  db.transaction(() => {
+    db.prepare('DELETE FROM folder_permissions WHERE account_id = ? AND folder_id = ?').run(accountId, folderId);
+    const insert = db.prepare(
+      `INSERT INTO folder_permissions (account_id, folder_id, user_id, permission, granted_by, granted_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    for (const g of grants) insert.run(accountId, folderId, g.userId, g.permission, grantedBy, now);
+  })();
+}

@@ -1,0 +1,129 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { errorBody, type FolderPermissions, folderPermissions, folderPermissionsRequest } from '@svc/contracts';
+import { restSecurity } from '../accounts/openapi';
+import { listUsers } from '../accounts/users';
+import { apiKeyAuth, type Principal, principalOf, requireAdmin } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest, notFound } from '../platform/errors';
+import { describeIssues, readParams } from '../platform/params';
+import { isoSeconds } from '../platform/time';
+import { type FolderInfo, folderOf } from './folders';
+import { DEFAULT_PERMISSION, grantsAlong, permissionIn, replaceGrants } from './permissions';
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const error = (description: string) => json(errorBody, description);
+const folderParam = z.object({
+  folderId: z.string().openapi({ param: { name: 'folderId', in: 'path' }, example: '3456' }),
+});
+const answer = json(folderPermissions, 'Grants on the folder and inherited from its ancestors, nearest first');
+
+function folderFor(deps: AppDeps, principal: Principal, folderId: string): FolderInfo {
+  const folder = folderOf(deps, principal.accountId, folderId);
+  if (!folder) throw notFound('folder');
+  return folder;
+}
+
+function describe(deps: AppDeps, principal: Principal, folder: FolderInfo): FolderPermissions {
+  const users = new Map(listUsers(deps.db, principal.accountId).map((u) => [u.id, u]));
+  const seen = new Set<number>();
+  const grants: FolderPermissions['grants'] = [];
+  // Nearest first: each user's first grant is the one that decides; farther ones are overridden.
+  for (const g of grantsAlong(deps.db, principal.accountId, folder)) {
+    const user = users.get(g.user_id);
+    if (!user || seen.has(g.user_id)) continue;
+    seen.add(g.user_id);
+    grants.push({
+      userId: String(g.user_id),
+      userName: user.name,
+      email: user.email,
+      permission: g.permission,
+      folderId: g.folder_id,
+      inherited: g.folder_id !== folder.id,
+      grantedAt: isoSeconds(new Date(g.granted_at)),
+    });
+  }
+  return {
+    folderId: folder.id,
+    grants,
+    defaultPermission: DEFAULT_PERMISSION,
+    callerPermission: permissionIn(deps.db, principal, folder),
+  };
+}
+
+function routes(deps: AppDeps) {
+  const base = {
+    security: restSecurity,
+    middleware: [apiKeyAuth(deps)],
+    tags: ['Folder permissions'],
+    request: { params: folderParam },
+  };
+  return {
+    get: createRoute({
+      ...base,
+      method: 'get',
+      path: '/entities/folders/{folderId}/permissions',
+      summary: 'Who has Full Control or View on a folder (own and inherited grants) and what the caller has',
+      responses: { 200: answer, 401: error('No valid API key'), 404: error('No such folder in the account') },
+    }),
+    put: createRoute({
+      ...base,
+      method: 'put',
+      path: '/entities/folders/{folderId}/permissions',
+      summary: 'Set the grants on a folder (administrators): the list replaces the folder’s own grants',
+      description:
+        'permission is full_control (create, change, pause, resume, delete journeys in the folder and its sub-folders) or view (read only). A grant applies to sub-folders unless one of them has its own grant for the user. Users without any grant have view; administrators always have full_control.',
+      request: {
+        params: folderParam,
+        body: { required: true, content: { 'application/json': { schema: folderPermissionsRequest } } },
+      },
+      responses: {
+        200: answer,
+        400: error('Unknown user or permission'),
+        401: error('No valid API key'),
+        403: error('The caller is not an administrator'),
+        404: error('No such folder in the account'),
+      },
+    }),
+  };
+}
+
+/** `/entities/folders/:folderId/permissions`: Full Control / View per user per folder (spec, Authentication 7). */
+export function folderPermissionRoutes(deps: AppDeps) {
+  const r = routes(deps);
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
+    },
+  })
+    .openapi(r.get, (c) => {
+      const principal = principalOf(c);
+      return c.json(describe(deps, principal, folderFor(deps, principal, c.req.valid('param').folderId)), 200);
+    })
+    .openapi(r.put, async (c) => {
+      const principal = principalOf(c);
+      requireAdmin(principal);
+      const folder = folderFor(deps, principal, c.req.valid('param').folderId);
+      const parsed = folderPermissionsRequest.safeParse(await readParams(c));
+      if (!parsed.success) throw badRequest(describeIssues(parsed.error), { issues: parsed.error.issues });
+      const members = new Set(listUsers(deps.db, principal.accountId).map((u) => String(u.id)));
+      const grants = new Map<number, (typeof parsed.data.permissions)[number]['permission']>();
+      for (const g of parsed.data.permissions) {
+        if (!members.has(String(g.userId))) {
+          throw badRequest(`There is no user ${g.userId} in this account; grant permissions to its users only.`);
+        }
+        grants.set(Number(g.userId), g.permission);
+      }
+      replaceGrants(
+        deps.db,
+        principal.accountId,
+        folder.id,
+        [...grants].map(([userId, permission]) => ({ userId, permission })),
+        principal.userId,
+        deps.clock.now().getTime(),
+      );
+      return c.json(describe(deps, principal, folder), 200);
+    });
+}

@@ -1,0 +1,165 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { errorBody, folderCreate, folderListing, folderObject, folderRename } from '@svc/contracts';
+import type { Context } from 'hono';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { input } from '../platform/params';
+import { entriesIn, folderEntry, listFolder } from './entries';
+import {
+  ancestorIds,
+  deleteFolderRow,
+  descendants,
+  type FolderRow,
+  folderRow,
+  insertFolder,
+  MAX_FOLDER_DEPTH,
+  renameFolderRow,
+} from './store';
+
+const security = [{ SVC1: [] }];
+const folderId = z.string().openapi({ description: 'Folder id', example: '3456' });
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const reasons: Record<number, string> = {
+  400: 'Invalid input (a depth above 32, an empty name)',
+  401: 'No valid API key or console session',
+  403: 'A write-only key',
+  404: 'No such folder in the caller’s account',
+  409: 'The name is taken, or the folder is not empty, or it is a root folder',
+};
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [c, json(errorBody, reasons[c] ?? 'Error')]));
+const body = (schema: z.ZodType, description: string) => {
+  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input' });
+  return {
+    description,
+    required: true,
+    content: { 'application/json': { schema: jsonSchema as { type?: 'object' } } },
+  };
+};
+
+function routes(deps: AppDeps) {
+  const base = { security, middleware: [apiKeyAuth(deps)], tags: ['Folders'] };
+  return {
+    byFolder: createRoute({
+      ...base,
+      method: 'get',
+      path: '/entities/by-folder/{folderId}',
+      summary: 'What a folder holds, to a depth',
+      description:
+        'JSON:API style entries: sub-folders (`folder-segment`) down to `depth` levels and the segments and journeys in the folder and its sub-folders above that depth. `depth` 1 (default) to 32.',
+      request: {
+        params: z.object({ folderId }),
+        query: z.object({ depth: z.string().optional().openapi({ description: '1 to 32, default 1' }) }),
+      },
+      responses: { 200: json(folderListing, 'The entries'), ...errors(400, 401, 403, 404) },
+    }),
+    create: createRoute({
+      ...base,
+      method: 'post',
+      path: '/entities/folders',
+      summary: 'Create a sub-folder',
+      request: { body: body(folderCreate, '{name, parentFolderId}') },
+      responses: { 200: json(folderObject, 'The folder'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    show: createRoute({
+      ...base,
+      method: 'get',
+      path: '/entities/folders/{folderId}',
+      summary: 'One folder',
+      request: { params: z.object({ folderId }) },
+      responses: { 200: json(folderObject, 'The folder'), ...errors(401, 403, 404) },
+    }),
+    rename: createRoute({
+      ...base,
+      method: 'patch',
+      path: '/entities/folders/{folderId}',
+      summary: 'Rename a folder',
+      request: { params: z.object({ folderId }), body: body(folderRename, '{name}') },
+      responses: { 200: json(folderObject, 'The folder'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    remove: createRoute({
+      ...base,
+      method: 'delete',
+      path: '/entities/folders/{folderId}',
+      summary: 'Delete an empty sub-folder',
+      description: 'Refused (409) for a root folder and for a folder that still holds folders, segments or journeys.',
+      request: { params: z.object({ folderId }) },
+      responses: { 200: json(z.object({ id: z.string() }), 'Deleted'), ...errors(401, 403, 404, 409) },
+    }),
+  };
+}
+
+const ID = /^[1-9][0-9]{0,15}$/;
+
+function requireFolder(deps: AppDeps, c: Context<AppEnv>, raw: string | number): FolderRow {
+  const text = String(raw);
+  const row = ID.test(text) ? folderRow(deps.db, principalOf(c).accountId, Number(text)) : null;
+  if (!row) throw notFound('folder');
+  return row;
+}
+
+function parseDepth(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_FOLDER_DEPTH) {
+    throw badRequest(`"depth" must be a whole number from 1 to ${MAX_FOLDER_DEPTH}, not "${raw.slice(0, 20)}".`);
+  }
+  return n;
+}
+
+type FolderObject = z.infer<typeof folderObject>;
+const wrap = (row: FolderRow): FolderObject => {
+  const entry = folderEntry(row);
+  return {
+    data: { id: entry.id, type: 'folder-segment', attributes: entry.attributes as FolderObject['data']['attributes'] },
+  };
+};
+
+/** `/entities/by-folder/:folderId` and `/entities/folders/*`: master keys or the console session. */
+export function folderRoutes(deps: AppDeps) {
+  const r = routes(deps);
+  return new OpenAPIHono<AppEnv>()
+    .openapi(r.byFolder, (c) => {
+      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
+      return c.json({ data: listFolder(deps, folder, parseDepth(c.req.valid('query').depth)) }, 200);
+    })
+    .openapi(r.create, async (c) => {
+      const { name, parentFolderId } = await input(c, folderCreate);
+      const parent = requireFolder(deps, c, parentFolderId);
+      if (ancestorIds(deps.db, parent.account_id, parent.id).length + 1 >= MAX_FOLDER_DEPTH) {
+        throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} levels deep; create this one higher up.`);
+      }
+      const row = insertFolder(
+        deps.db,
+        { account_id: parent.account_id, parent_segment_id: parent.parent_segment_id, parent_id: parent.id, name },
+        deps.clock.now().getTime(),
+      );
+      return c.json(wrap(row), 200);
+    })
+    .openapi(r.show, (c) => c.json(wrap(requireFolder(deps, c, c.req.valid('param').folderId)), 200))
+    .openapi(r.rename, async (c) => {
+      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
+      const { name } = await input(c, folderRename);
+      if (folder.parent_id === null) {
+        throw conflict('A root folder is named after its parent segment; rename the parent segment instead.');
+      }
+      return c.json(wrap(renameFolderRow(deps.db, folder, name, deps.clock.now().getTime())), 200);
+    })
+    .openapi(r.remove, (c) => {
+      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
+      if (folder.parent_id === null) {
+        throw conflict('A root folder goes with its parent segment; delete the parent segment instead.');
+      }
+      const inside = descendants(deps.db, folder.account_id, folder.id, 1).length;
+      const items = entriesIn(deps, folder.account_id, [folder.id]).length;
+      if (inside + items > 0) {
+        throw conflict(`The folder still holds ${inside} folder(s) and ${items} item(s); move or delete them first.`);
+      }
+      deleteFolderRow(deps.db, folder);
+      return c.json({ id: String(folder.id) }, 200);
+    });
+}

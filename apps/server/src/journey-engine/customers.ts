@@ -1,0 +1,130 @@
+import type { Journey, Step } from '@svc/journey';
+import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
+import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '@svc/journey-engine';
+import type { Db } from '../platform/db';
+import { badRequest } from '../platform/errors';
+
+export const MAX_PER_PAGE = 1000;
+
+export interface CustomersQuery {
+  stage?: string | undefined;
+  step?: string | undefined;
+  status: 'active' | 'left' | 'all';
+  page: number;
+  perPage: number;
+}
+
+interface Row {
+  profile_key: string;
+  status: 'active' | 'left';
+  stage_id: string;
+  step_id: string | null;
+  journey_entered_at: number;
+  stage_entered_at: number;
+  step_entered_at: number;
+  entries: number;
+  left_at: number | null;
+  left_reason: string | null;
+  variants: string;
+  branches: string;
+  held: number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function stepLabel(step: Step | undefined): string | null {
+  if (!step) return null;
+  const name = 'name' in step && step.name ? step.name : '';
+  return name || stepKinds[step.type].label;
+}
+
+/** Checks the stage and step filters against the journey, so a typo gets a 400 instead of an empty page. */
+function checkFilters(journey: Journey, journeyId: string, q: CustomersQuery) {
+  const compiled = compileJourney(journeyId, journey);
+  const stages = compiled.stages.map((s) => `${s.id} ("${s.name}")`).join(', ');
+  if (q.stage !== undefined && !compiled.stageById.has(q.stage)) {
+    throw badRequest(`Stage "${q.stage}" is not in this journey; its stages are ${stages || 'none'}.`);
+  }
+  if (q.step !== undefined) {
+    const inStages = q.stage === undefined ? compiled.stages : [compiled.stageById.get(q.stage)!];
+    if (!inStages.some((s) => Object.hasOwn(s.steps, q.step as string))) {
+      const where = q.stage === undefined ? 'this journey' : `stage ${q.stage}`;
+      throw badRequest(`Step "${q.step}" is not in ${where}; pick a step id from the journey's stages.`);
+    }
+  }
+  return compiled;
+}
+
+/**
+ * A page of the profiles in the journey (by default those still in it) with their stage, step, times,
+ * branches and variants, in profile key order.
+ */
+export function listCustomers(
+  db: Db,
+  accountId: number,
+  journeyId: number,
+  journey: Journey,
+  pauses: PauseInterval[],
+  q: CustomersQuery,
+) {
+  const compiled = checkFilters(journey, String(journeyId), q);
+  const where = ['account_id = ?', 'journey_id = ?'];
+  const args: (string | number)[] = [accountId, journeyId];
+  if (q.status !== 'all') {
+    where.push('status = ?');
+    args.push(q.status);
+  }
+  if (q.stage !== undefined) {
+    where.push('stage_id = ?');
+    args.push(q.stage);
+  }
+  if (q.step !== undefined) {
+    where.push('step_id = ?');
+    args.push(q.step);
+  }
+  const clause = where.join(' AND ');
+  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM journey_profile_states WHERE ${clause}`).get(...args) as {
+    total: number;
+  };
+  const rows = db
+    .prepare(`SELECT * FROM journey_profile_states WHERE ${clause} ORDER BY profile_key LIMIT ? OFFSET ?`)
+    .all(...args, q.perPage, (q.page - 1) * q.perPage) as Row[];
+  const known = normalizePauses(pauses);
+  const data = rows.map((r) => {
+    const stage = compiled.stageById.get(r.stage_id);
+    const step = r.step_id === null ? undefined : stage?.steps[r.step_id];
+    const waitingUntil = r.status === 'active' && step ? (waitDueAt(known, step, r.step_entered_at) ?? null) : null;
+    const branches = Object.entries(JSON.parse(r.branches) as Record<string, string>).map(([stepId, branchId]) => {
+      const point = stage?.steps[stepId];
+      const index = point?.type === 'DecisionPoint' ? point.branches.findIndex((b) => b.id === branchId) : -1;
+      const branch = point?.type === 'DecisionPoint' ? point.branches[index] : undefined;
+      return { stepId, branchId, name: branch ? branchLabel(branch, index) : null };
+    });
+    const variants = Object.entries(JSON.parse(r.variants) as Record<string, string>).map(([stepId, variantId]) => {
+      const test = compiled.stages.map((s) => s.steps[stepId]).find((s) => s?.type === 'ABTest');
+      const index = test?.type === 'ABTest' ? test.variants.findIndex((v) => v.id === variantId) : -1;
+      const variant = test?.type === 'ABTest' ? test.variants[index] : undefined;
+      return { stepId, variantId, name: variant ? variantLabel(variant, index) : null, control: index === 0 };
+    });
+    return {
+      profileKey: r.profile_key,
+      status: r.status,
+      stageId: r.stage_id,
+      stageName: stage?.name ?? null,
+      stepId: r.step_id,
+      stepType: step?.type ?? null,
+      stepName: stepLabel(step),
+      held: r.held === 1,
+      journeyEnteredAt: iso(r.journey_entered_at) as string,
+      stageEnteredAt: iso(r.stage_entered_at) as string,
+      stepEnteredAt: iso(r.step_entered_at) as string,
+      waitingUntil: waitingUntil !== null && Number.isFinite(waitingUntil) ? iso(waitingUntil) : null,
+      entries: r.entries,
+      leftAt: iso(r.left_at),
+      leftReason: r.left_reason,
+      branches,
+      variants,
+    };
+  });
+  return { data, meta: { total, page: q.page, perPage: q.perPage } };
+}

@@ -1,0 +1,179 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertResult } from '../results/store';
+import { createHarness, type Harness } from '../testing/harness';
+import {
+  DAY_MS,
+  json,
+  launchScenario,
+  mountMissingRoutes,
+  type Person,
+  seedParentSegment,
+  seedSegments,
+} from './fixture';
+import { createJourneyScheduler } from './scheduler';
+
+interface Delivery {
+  id: string;
+  status: string;
+  profiles: number;
+  target: string | null;
+  error: string | null;
+}
+
+describe('activation deliveries', () => {
+  let h: Harness;
+  let T: number;
+  let ids: Awaited<ReturnType<typeof launchScenario>>;
+  let server: Server | null = null;
+  const people: Person[] = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => ({
+    customer_id: id,
+    vip: 1,
+    engaged_at: 0,
+    bought_at: 0,
+    unsub_at: 0,
+  }));
+
+  beforeEach(async () => {
+    h = await createHarness();
+    mountMissingRoutes(h);
+    T = h.clock.now().getTime();
+    const parentId = await seedParentSegment(h, people);
+    ids = await launchScenario(h, parentId, await seedSegments(h, parentId));
+  });
+  afterEach(async () => {
+    h.close();
+    if (server) await new Promise((done) => server?.close(done));
+    server = null;
+  });
+
+  /** Points the activation at a connection (inserted as an operator would) and delivers at every tick. */
+  async function connectTo(url: string) {
+    insertResult(h.deps.db, h.admin.accountId, 'target', url, T);
+    const params = {
+      connectionId: 'target',
+      scheduleType: 'none',
+      notifyOn: ['onFailure', 'onSuccess'],
+      emailRecipients: ['ops@shop.test'],
+    };
+    await json(
+      h.call('PATCH', `/entities/journeys/${ids.journeyId}/syndications/${ids.activationId}`, {
+        json: { type: 'journeyActivationStep', attributes: { syndication_params: params } },
+      }),
+    );
+  }
+
+  /** Runs day 0 and day 3, so the profiles in the offer variant are queued. */
+  async function queueOffers(): Promise<string[]> {
+    h.clock.set(T);
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    h.clock.set(T + 3 * DAY_MS);
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    const queued = h.deps.db
+      .prepare('SELECT profile_key FROM journey_activation_queue ORDER BY profile_key')
+      .pluck()
+      .all() as string[];
+    expect(queued.length).toBeGreaterThan(0);
+    return queued;
+  }
+
+  const deliveries = async () =>
+    (
+      await json<{ data: Delivery[] }>(
+        h.call('GET', `/entities/journeys/${ids.journeyId}/syndications/${ids.activationId}/deliveries`),
+      )
+    ).data;
+
+  async function listen(answers: number[]) {
+    const bodies: Array<{ profiles: Array<Record<string, unknown>> }> = [];
+    server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
+      });
+      req.on('end', () => {
+        bodies.push(JSON.parse(raw));
+        res.statusCode = answers[bodies.length - 1] ?? 200;
+        res.end('internal detail that must not be echoed');
+      });
+    });
+    await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
+    return { port: (server.address() as AddressInfo).port, bodies };
+  }
+
+  it('posts JSON batches to a webhook, retrying with backoff after two failures', async () => {
+    const hook = await listen([500, 503, 200]);
+    await connectTo(`http://127.0.0.1:${hook.port}/in`);
+    const offered = await queueOffers();
+    const scheduler = createJourneyScheduler(h.deps, { intervalMs: 0, deliveries: { allowPrivateAddresses: true } });
+    const tickAt = async (ms: number) => {
+      h.clock.set(T + 3 * DAY_MS + ms);
+      await scheduler.tick();
+    };
+    await tickAt(0);
+    await tickAt(30_000); // within the first minute of backoff: no attempt
+    await tickAt(60_000);
+    await tickAt(120_000); // the second backoff is 2 minutes
+    await tickAt(180_000);
+    expect(hook.bodies).toHaveLength(3);
+    const list = await deliveries();
+    expect(list.map((d) => d.status)).toEqual(['success', 'error', 'error']);
+    expect(list[1]?.error).toBe('The webhook answered HTTP 503 to batch 1.');
+    expect(JSON.stringify(list)).not.toContain('internal detail');
+    expect(hook.bodies[2]?.profiles.map((p) => p.customer_id).sort()).toEqual(offered);
+    // Delivered: later ticks send nothing more.
+    await tickAt(600_000);
+    expect(hook.bodies).toHaveLength(3);
+    const outbox = await json<{ data: Array<{ subject: string; recipients: string[] }> }>(
+      h.call('GET', `/entities/journeys/${ids.journeyId}/notifications`),
+    );
+    expect(outbox.data.map((n) => n.subject)).toEqual([
+      `Activation "Offer mail" of journey Welcome delivered ${offered.length} profiles`,
+      'Activation "Offer mail" of journey Welcome failed',
+      'Activation "Offer mail" of journey Welcome failed',
+    ]);
+    expect(outbox.data[0]?.recipients).toEqual(['ops@shop.test']);
+  });
+
+  it('refuses a webhook on a loopback address unless the operator allows private addresses', async () => {
+    const hook = await listen([200]);
+    await connectTo(`https://127.0.0.1:${hook.port}/in`);
+    await queueOffers();
+    await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
+    expect(hook.bodies).toHaveLength(0);
+    const [refused] = await deliveries();
+    expect(refused?.status).toBe('error');
+    expect(refused?.error).toContain('loopback or private address');
+  });
+
+  it('keeps a CSV file to download for a csv:// connection', async () => {
+    await connectTo('csv://offers');
+    const offered = await queueOffers();
+    await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
+    const [done] = await deliveries();
+    expect(done).toMatchObject({ status: 'success', profiles: offered.length, target: 'CSV download' });
+    const res = await h.call(
+      'GET',
+      `/entities/journeys/${ids.journeyId}/syndications/${ids.activationId}/deliveries/${done?.id}/file`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]?.split(',').slice(0, 2)).toEqual(['customer_id', 'vip']);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(offered);
+  });
+
+  it('records a delivery to a connection type it cannot reach as failed, and keeps the profiles queued', async () => {
+    await connectTo('s3://bucket/path');
+    await queueOffers();
+    await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
+    const [failed] = await deliveries();
+    expect(failed?.error).toMatch(/^Deliveries to "s3" connections are not available/);
+    const pending = h.deps.db
+      .prepare('SELECT COUNT(*) FROM journey_activation_queue WHERE delivery_id IS NULL')
+      .pluck()
+      .get();
+    expect(pending).toBeGreaterThan(0);
+  });
+});

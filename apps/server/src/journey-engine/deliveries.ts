@@ -1,0 +1,236 @@
+import { findParentSegment, profileRows } from '../audiences/lookup';
+import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activationStore';
+import type { JourneyRow } from '../journeys/store';
+import type { AppDeps } from '../platform/context';
+import type { Db } from '../platform/db';
+import { listResults } from '../results/store';
+import { deliveryDue } from './deliverySchedule';
+import { type Outcome, send } from './deliveryTargets';
+
+/**
+ * Activation deliveries: the profiles queued by Activation steps go out on the activation's schedule to
+ * its result connection (deliveryTargets.ts), with the chosen columns (or all). Every attempt is a
+ * `journey_deliveries` row (time, count, status, target, error). Delivered queue entries point at their
+ * delivery; after a failure they stay queued and are tried again with backoff (1, 2, 4 … minutes, at
+ * most an hour) on later ticks of the service clock. `notifyOn` (values containing "success", or
+ * "fail"/"error") with `emailRecipients` put a message in the notifications outbox.
+ */
+
+export interface DeliveryOptions {
+  /** Let webhooks reach loopback and private addresses (tests, closed networks). Default false. */
+  allowPrivateAddresses?: boolean;
+}
+
+const FIRST_RETRY_MS = 60_000;
+const MAX_RETRY_MS = 3_600_000;
+
+export interface DeliveryRow {
+  id: number;
+  activation_id: string;
+  at: number;
+  status: 'success' | 'error';
+  profiles: number;
+  target: string | null;
+  error: string | null;
+}
+
+interface Pending {
+  id: number;
+  profile_key: string;
+  queued_at: number;
+}
+
+function pendingOf(db: Db, row: JourneyRow, activationId: string): Pending[] {
+  return db
+    .prepare(
+      `SELECT id, profile_key, queued_at FROM journey_activation_queue
+       WHERE account_id = ? AND journey_id = ? AND activation_id = ? AND delivery_id IS NULL ORDER BY id`,
+    )
+    .all(row.account_id, row.id, activationId) as Pending[];
+}
+
+/** Failures since the last success, newest first. */
+function recentFailures(db: Db, row: JourneyRow, activationId: string): DeliveryRow[] {
+  const rows = db
+    .prepare(
+      `SELECT * FROM journey_deliveries WHERE account_id = ? AND journey_id = ? AND activation_id = ?
+       ORDER BY id DESC LIMIT 20`,
+    )
+    .all(row.account_id, row.id, activationId) as DeliveryRow[];
+  const failures: DeliveryRow[] = [];
+  for (const r of rows) {
+    if (r.status !== 'error') break;
+    failures.push(r);
+  }
+  return failures;
+}
+
+/** The rows to send: one per profile, the chosen attribute columns (or all), and where it came from. */
+function rowsFor(deps: AppDeps, row: JourneyRow, activation: ActivationRow, keys: string[], at: number) {
+  const params = paramsOf(activation);
+  const parent = findParentSegment(deps, row.account_id, row.parent_segment_id);
+  const keyColumn = parent?.key ?? 'profile_key';
+  const views = new Map(profileRows(deps, row.account_id, row.parent_segment_id, keys).map((v) => [v.key, v]));
+  const wanted = params.allColumns ? null : new Set(params.columns);
+  return keys.map((key) => {
+    const out: Record<string, unknown> = { [keyColumn]: key };
+    for (const [name, value] of Object.entries(views.get(key)?.attributes ?? {})) {
+      if (name !== keyColumn && (wanted === null || wanted.has(name))) out[name] = value;
+    }
+    out.journey_id = String(row.id);
+    out.activation_id = String(activation.id);
+    out.time = Math.floor(at / 1000);
+    return out;
+  });
+}
+
+function notify(
+  db: Db,
+  row: JourneyRow,
+  activation: ActivationRow,
+  delivery: { id: number; at: number; count: number },
+  outcome: Outcome,
+) {
+  const { id: deliveryId, count } = delivery;
+  const params = paramsOf(activation);
+  const wants = (pattern: RegExp) => params.notifyOn.some((n) => pattern.test(n));
+  const failed = outcome.error !== null;
+  if (params.emailRecipients.length === 0 || !wants(failed ? /fail|error/i : /success/i)) return;
+  const subject = failed
+    ? `Activation "${params.name}" of journey ${row.name} failed`
+    : `Activation "${params.name}" of journey ${row.name} delivered ${count} profiles`;
+  const body = failed
+    ? `Delivery ${deliveryId} to ${outcome.target} failed: ${outcome.error} It will be tried again.`
+    : `Delivery ${deliveryId} sent ${count} profiles to ${outcome.target}.`;
+  db.prepare(
+    `INSERT INTO journey_notifications (account_id, journey_id, activation_id, delivery_id, created_at, recipients,
+       subject, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.account_id,
+    row.id,
+    String(activation.id),
+    deliveryId,
+    delivery.at,
+    JSON.stringify(params.emailRecipients),
+    subject,
+    body,
+  );
+}
+
+/** Sends what is due for one activation; returns the delivery id, or null when nothing was due. */
+export async function deliverActivation(
+  deps: AppDeps,
+  row: JourneyRow,
+  activation: ActivationRow,
+  at: number,
+  options: DeliveryOptions = {},
+): Promise<number | null> {
+  const activationId = String(activation.id);
+  const pending = pendingOf(deps.db, row, activationId);
+  if (pending.length === 0) return null;
+  const params = paramsOf(activation);
+  const oldest = Math.min(...pending.map((p) => p.queued_at));
+  if (!deliveryDue(params.scheduleType, params.scheduleOption, params.timezone, oldest, at)) return null;
+  const failures = recentFailures(deps.db, row, activationId);
+  const last = failures[0];
+  if (last && at < last.at + Math.min(FIRST_RETRY_MS * 2 ** (failures.length - 1), MAX_RETRY_MS)) return null;
+
+  const keys = [...new Set(pending.map((p) => p.profile_key))];
+  const connection = listResults(deps.db, row.account_id).find(
+    (r) => r.name === params.connectionId || String(r.id) === params.connectionId,
+  );
+  const outcome: Outcome = connection
+    ? await send(
+        {
+          deps,
+          accountId: row.account_id,
+          journeyId: String(row.id),
+          activationId,
+          at,
+          allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+        },
+        connection.url,
+        rowsFor(deps, row, activation, keys, at),
+      )
+    : { target: '', error: `The result connection "${params.connectionId}" no longer exists; choose another.` };
+  return deps.db.transaction(() => {
+    const id = Number(
+      deps.db
+        .prepare(
+          `INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          row.account_id,
+          row.id,
+          activationId,
+          at,
+          outcome.error === null ? 'success' : 'error',
+          keys.length,
+          outcome.target || null,
+          outcome.error,
+        ).lastInsertRowid,
+    );
+    if (outcome.error === null) {
+      const mark = deps.db.prepare(
+        'UPDATE journey_activation_queue SET delivery_id = ? WHERE account_id = ? AND id = ?',
+      );
+      for (const p of pending) mark.run(id, row.account_id, p.id);
+    }
+    if (outcome.file) {
+      deps.db
+        .prepare('INSERT INTO journey_delivery_files (delivery_id, account_id, content_type, body) VALUES (?, ?, ?, ?)')
+        .run(id, row.account_id, outcome.file.contentType, outcome.file.body);
+    }
+    notify(deps.db, row, activation, { id, at, count: keys.length }, outcome);
+    return id;
+  })();
+}
+
+/** Delivers every due activation of a running journey (paused journeys deliver nothing). */
+export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number, options: DeliveryOptions = {}) {
+  if (row.state !== 'launched' || row.paused === 1) return [];
+  const done: number[] = [];
+  for (const activation of activationsOf(deps.db, row.account_id, row.id)) {
+    const id = await deliverActivation(deps, row, activation, at, options);
+    if (id !== null) done.push(id);
+  }
+  return done;
+}
+
+export function deliveriesOf(db: Db, accountId: number, journeyId: number, activationId: string, limit = 100) {
+  return db
+    .prepare(
+      `SELECT id, activation_id, at, status, profiles, target, error FROM journey_deliveries
+       WHERE account_id = ? AND journey_id = ? AND activation_id = ? ORDER BY id DESC LIMIT ?`,
+    )
+    .all(accountId, journeyId, activationId, limit) as DeliveryRow[];
+}
+
+export function deliveryFile(db: Db, accountId: number, journeyId: number, deliveryId: number) {
+  return (
+    (db
+      .prepare(
+        `SELECT f.content_type, f.body FROM journey_delivery_files f JOIN journey_deliveries d ON d.id = f.delivery_id
+         WHERE f.account_id = ? AND d.journey_id = ? AND f.delivery_id = ?`,
+      )
+      .get(accountId, journeyId, deliveryId) as { content_type: string; body: string } | undefined) ?? null
+  );
+}
+
+export function notificationsOf(db: Db, accountId: number, journeyId: number, limit = 100) {
+  return db
+    .prepare(
+      `SELECT id, activation_id, delivery_id, created_at, recipients, subject, body FROM journey_notifications
+       WHERE account_id = ? AND journey_id = ? ORDER BY id DESC LIMIT ?`,
+    )
+    .all(accountId, journeyId, limit) as Array<{
+    id: number;
+    activation_id: string;
+    delivery_id: number | null;
+    created_at: number;
+    recipients: string;
+    subject: string;
+    body: string;
+  }>;
+}

@@ -1,0 +1,109 @@
+import { findDatabase } from '../data/catalog';
+import { appendRows } from '../data/tableStore';
+import type { AppDeps } from '../platform/context';
+import { outboundProblem } from './outbound';
+
+/**
+ * Where an activation's rows go, by the URL of its result connection:
+ * - `td://[key]@/<database>/<table>`: appended to that table of one of the account's databases;
+ * - `https://…` (or `http://` where private addresses are allowed): POSTed as JSON batches
+ *   `{journeyId, activationId, deliveredAt, profiles: [...]}` of up to WEBHOOK_BATCH profiles;
+ * - `csv://<any name>`: kept as a CSV file to download from the delivery.
+ */
+
+export const WEBHOOK_BATCH = 500;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const TABLE_URL = /^td:\/\/[^/]*\/([^/?#]+)\/([^/?#]+)\/?$/i;
+
+export interface Outcome {
+  target: string;
+  /** Set when the delivery failed: a sentence for the delivery record (never the remote body). */
+  error: string | null;
+  /** CSV deliveries: the file. */
+  file?: { contentType: string; body: string };
+}
+
+export interface DeliveryEnv {
+  deps: AppDeps;
+  accountId: number;
+  journeyId: string;
+  activationId: string;
+  at: number;
+  allowPrivateAddresses: boolean;
+}
+
+function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Outcome | null {
+  const m = TABLE_URL.exec(url);
+  if (!m) return null;
+  const [database, table] = [decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? '')];
+  const target = `${database}.${table}`;
+  const row = findDatabase(env.deps.db, env.accountId, database);
+  if (!row) return { target, error: `The database "${database}" does not exist in this account; create it.` };
+  try {
+    appendRows(env.deps, row, table, rows, { createTable: true });
+    return { target, error: null };
+  } catch (err) {
+    return { target, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
+  const target = new URL(url).origin;
+  const problem = await outboundProblem(url, env.allowPrivateAddresses);
+  if (problem) return { target, error: problem };
+  for (let i = 0; i < rows.length; i += WEBHOOK_BATCH) {
+    const body = JSON.stringify({
+      journeyId: env.journeyId,
+      activationId: env.activationId,
+      deliveredAt: new Date(env.at).toISOString(),
+      profiles: rows.slice(i, i + WEBHOOK_BATCH),
+    });
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      });
+      await res.body?.cancel();
+      if (res.status < 200 || res.status > 299) {
+        return { target, error: `The webhook answered HTTP ${res.status} to batch ${i / WEBHOOK_BATCH + 1}.` };
+      }
+    } catch (err) {
+      const why =
+        err instanceof Error && err.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
+      return { target, error: `The webhook ${why} (batch ${i / WEBHOOK_BATCH + 1}).` };
+    }
+  }
+  return { target, error: null };
+}
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(rows: Record<string, unknown>[]): string {
+  const columns: string[] = [];
+  for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
+  const lines = [columns.map(csvCell).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Sends the rows to the connection's URL. */
+export async function send(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
+  const table = toTable(env, url, rows);
+  if (table) return table;
+  if (/^https?:\/\//i.test(url)) return toWebhook(env, url, rows);
+  if (/^csv:\/\//i.test(url)) {
+    return { target: 'CSV download', error: null, file: { contentType: 'text/csv; charset=utf-8', body: toCsv(rows) } };
+  }
+  const scheme = url.split(':')[0] ?? '';
+  return {
+    target: scheme,
+    error: `Deliveries to "${scheme}" connections are not available; use td://@/<database>/<table>, an https:// webhook or csv://.`,
+  };
+}

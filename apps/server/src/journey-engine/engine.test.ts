@@ -1,0 +1,314 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DatabaseRow, findDatabase, findTable, type TableRow } from '../data/catalog';
+import { tailRows } from '../data/tableStore';
+import { createHarness, type Harness } from '../testing/harness';
+import {
+  DAY_MS,
+  json,
+  launchScenario,
+  mountMissingRoutes,
+  type Person,
+  seedParentSegment,
+  seedSegments,
+} from './fixture';
+import { createJourneyScheduler } from './scheduler';
+import { variantProfileKeys } from './variants';
+
+interface Customer {
+  profileKey: string;
+  status: string;
+  stageName: string | null;
+  stepId: string | null;
+  leftReason: string | null;
+  waitingUntil: string | null;
+  variants: Array<{ variantId: string }>;
+  branches: Array<{ branchId: string }>;
+}
+
+describe('journey engine in the server', () => {
+  let h: Harness;
+  let T: number;
+  let ids: Awaited<ReturnType<typeof launchScenario>>;
+
+  const at = (day: number) => T + day * DAY_MS;
+  const sec = (day: number) => Math.floor(at(day) / 1000);
+  const people = (): Person[] => [
+    { customer_id: 'p1', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+    { customer_id: 'p2', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+    { customer_id: 'p3', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+    { customer_id: 'p4', vip: 0, engaged_at: sec(4), bought_at: 0, unsub_at: sec(6) },
+    { customer_id: 'p5', vip: 0, engaged_at: 0, bought_at: sec(5), unsub_at: 0 },
+    { customer_id: 'p6', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+  ];
+
+  async function setUp(allowReentry = false) {
+    h = await createHarness();
+    mountMissingRoutes(h);
+    T = h.clock.now().getTime();
+    const parentId = await seedParentSegment(h, people());
+    const seg = await seedSegments(h, parentId);
+    ids = await launchScenario(h, parentId, seg, allowReentry);
+  }
+
+  const run = async (day: number) => {
+    h.clock.set(at(day));
+    return (await json<{ data: Record<string, unknown> }>(h.call('POST', `/entities/journeys/${ids.journeyId}/run`)))
+      .data;
+  };
+
+  async function customers(query = 'status=all'): Promise<Customer[]> {
+    return (await json<{ data: Customer[] }>(h.call('GET', `/entities/journeys/${ids.journeyId}/customers?${query}`)))
+      .data;
+  }
+
+  async function positions(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const c of await customers()) {
+      out[c.profileKey] = c.status === 'left' ? `left:${c.leftReason}` : `${c.stageName}/${c.stepId}`;
+    }
+    return out;
+  }
+
+  const queued = () =>
+    h.deps.db
+      .prepare(
+        'SELECT profile_key, activation_id FROM journey_activation_queue WHERE journey_id = ? ORDER BY profile_key',
+      )
+      .all(Number(ids.journeyId)) as Array<{ profile_key: string; activation_id: string }>;
+
+  afterEach(() => h.close());
+
+  describe('the two-stage scenario', () => {
+    beforeEach(() => setUp());
+
+    it('moves every profile day by day, and the statistics add up', async () => {
+      expect(await run(0)).toMatchObject({ status: 'success', profiles: 6, changed: 6 });
+      const waiting = Object.fromEntries(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((k) => [k, 'Onboard/wait3']));
+      expect(await positions()).toEqual(waiting);
+      expect((await customers())[0]?.waitingUntil).toBe(new Date(at(3)).toISOString());
+
+      for (const day of [1, 2]) {
+        expect(await run(day)).toMatchObject({ changed: 0, events: 0 });
+        expect(await positions()).toEqual(waiting);
+      }
+
+      await run(3);
+      const afterWait = await customers();
+      for (const c of afterWait) expect(c.stepId).toBe('end1');
+      const vips = afterWait.filter((c) => c.branches[0]?.branchId === 'br-vip').map((c) => c.profileKey);
+      expect(vips).toEqual(['p1', 'p2', 'p3']);
+      const offered = afterWait.filter((c) => c.variants[0]?.variantId === 'v-offer').map((c) => c.profileKey);
+      expect(queued()).toEqual(offered.map((k) => ({ profile_key: k, activation_id: ids.activationId })));
+
+      // The activation delivers daily at 06:00 UTC: nothing goes out on day 3 (queued at 09:00, after
+      // that day's slot); the scheduler's tick on day 4 runs the journey and delivers.
+      const scheduler = createJourneyScheduler(h.deps, { intervalMs: 0 });
+      await scheduler.tick();
+      const deliveries = `/entities/journeys/${ids.journeyId}/syndications/${ids.activationId}/deliveries`;
+      expect((await json<{ data: unknown[] }>(h.call('GET', deliveries))).data).toEqual([]);
+      h.clock.set(at(4));
+      await scheduler.tick();
+      expect((await positions()).p4).toBe('Engaged/end2');
+      const sent = (await json<{ data: Array<Record<string, unknown>> }>(h.call('GET', deliveries))).data;
+      expect(sent).toEqual([
+        expect.objectContaining({ status: 'success', profiles: offered.length, target: 'shop.delivered', error: null }),
+      ]);
+      const shop = findDatabase(h.deps.db, h.admin.accountId, 'shop') as DatabaseRow;
+      const table = findTable(h.deps.db, h.admin.accountId, shop.id, 'delivered') as TableRow;
+      const rows = tailRows(h.deps, shop, table, 100);
+      expect(rows.map((r) => r.customer_id).sort()).toEqual(offered);
+      expect(rows[0]).toMatchObject({ vip: 1, journey_id: ids.journeyId, activation_id: ids.activationId });
+      // Delivered entries are not sent again.
+      h.clock.set(at(5) - 60_000);
+      await scheduler.tick();
+      expect((await json<{ data: unknown[] }>(h.call('GET', deliveries))).data).toHaveLength(1);
+      await run(5);
+      expect((await positions()).p5).toBe('left:goal');
+      await run(6);
+      expect((await positions()).p4).toBe('left:exit_segment');
+
+      const stats = (
+        await json<{ data: Record<string, unknown> & { stages: Array<Record<string, unknown>> } }>(
+          h.call('GET', `/entities/journeys/${ids.journeyId}/statistics`),
+        )
+      ).data;
+      expect(stats).toMatchObject({ entered: 6, current: 4, goalReached: 1 });
+      expect(stats.stages[0]).toMatchObject({ entered: 6, current: 4, milestoneReached: 1 });
+      expect(stats.stages[1]).toMatchObject({ entered: 1, current: 0 });
+      expect(stats.stages[1]).toMatchObject({ exits: [{ name: 'Unsubscribed', profiles: 1 }] });
+
+      await run(20);
+      expect(await positions()).toEqual({
+        p1: 'left:exit_after',
+        p2: 'left:exit_after',
+        p3: 'left:exit_after',
+        p4: 'left:exit_segment',
+        p5: 'left:goal',
+        p6: 'left:exit_after',
+      });
+    });
+
+    it('extends a wait by exactly the 2 days the journey was paused, and runs nothing while paused', async () => {
+      await run(0);
+      h.clock.set(at(1));
+      await json(h.call('PATCH', `/entities/journeys/${ids.journeyId}/pause`));
+      h.clock.set(at(3));
+      const refused = await h.call('POST', `/entities/journeys/${ids.journeyId}/run`);
+      expect(refused.status).toBe(409);
+      expect(await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick()).toEqual([]);
+      await json(h.call('PATCH', `/entities/journeys/${ids.journeyId}/resume`));
+      expect((await customers())[0]?.waitingUntil).toBe(new Date(at(5)).toISOString());
+      await run(3);
+      h.clock.set(at(5) - 60_000);
+      // The schedule runs it too (p4 has become engaged meanwhile, so it moves on to stage 2).
+      expect((await createJourneyScheduler(h.deps).tick())[0]).toMatchObject({ status: 'success', changed: 1 });
+      expect((await positions()).p6).toBe('Onboard/wait3');
+      await run(5);
+      expect((await positions()).p6).toBe('Onboard/end1');
+    });
+
+    it('changes nothing when run twice at the same instant, even after a restart', async () => {
+      await run(0);
+      await run(3);
+      const before = await positions();
+      const events = () => h.deps.db.prepare('SELECT COUNT(*) AS n FROM journey_profile_events').get() as { n: number };
+      const count = events().n;
+      expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
+      h = await h.restart();
+      mountMissingRoutes(h);
+      expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
+      expect(events().n).toBe(count);
+      expect(await positions()).toEqual(before);
+      // The A/B assignments were stored once each.
+      const assigned = h.deps.db.prepare('SELECT COUNT(*) AS n FROM journey_ab_assignments').get() as { n: number };
+      expect(assigned.n).toBe(3);
+    });
+
+    it('lists profiles by stage and step, pages them, and refuses users without Full Control', async () => {
+      await run(0);
+      const page = await json<{ data: Customer[]; meta: Record<string, number> }>(
+        h.call('GET', `/entities/journeys/${ids.journeyId}/customers?step=wait3&per_page=2&page=2`),
+      );
+      expect(page.meta).toEqual({ total: 6, page: 2, perPage: 2 });
+      expect(page.data.map((c) => c.profileKey)).toEqual(['p3', 'p4']);
+      await run(4);
+      const inStage2 = await customers(`stage=${ids.stage2}`);
+      expect(inStage2.map((c) => c.profileKey)).toEqual(['p4']);
+      const bad = await h.call('GET', `/entities/journeys/${ids.journeyId}/customers?stage=999`);
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { message: string }).message).toContain('Stage "999" is not in this journey');
+
+      await h.call('POST', '/v3/user/add/ann', { form: { email: 'ann@first.test', password: 'long enough pw' } });
+      const key = (await json<{ apikey: string }>(h.call('POST', '/v3/user/apikey/add/ann'))).apikey;
+      const forbidden = await h.call('GET', `/entities/journeys/${ids.journeyId}/customers`, { key });
+      expect(forbidden.status).toBe(403);
+      expect((await h.call('POST', `/entities/journeys/${ids.journeyId}/run`, { key })).status).toBe(403);
+      // Statistics need only View.
+      expect((await h.call('GET', `/entities/journeys/${ids.journeyId}/statistics`, { key })).status).toBe(200);
+    });
+
+    it('selects the profiles of an A/B variant by the location of spec rule 7', async () => {
+      await run(0);
+      await run(3);
+      const offered = (await customers())
+        .filter((c) => c.variants[0]?.variantId === 'v-offer')
+        .map((c) => c.profileKey);
+      const ref = { journeyId: ids.journeyId, journeyStageId: ids.stage1, tense: 'intime' };
+      expect(variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' })).toEqual(
+        offered,
+      );
+      expect(() => variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_nope' })).toThrow(
+        /names no A\/B variant/,
+      );
+      const other = await h.newAccount('Other');
+      expect(() =>
+        variantProfileKeys(h.deps, other.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' }),
+      ).toThrow(/does not exist in this account/);
+    });
+
+    it('simulates a profile’s path and says why, changing nothing', async () => {
+      const res = await json<{ data: Array<{ steps: Array<{ explanation: string }>; stoppedBecause: string }> }>(
+        h.call('POST', `/entities/journeys/${ids.journeyId}/simulation`, { json: { profileKey: 'p1', days: 10 } }),
+      );
+      const lines = res.data[0]?.steps.map((s) => s.explanation) ?? [];
+      expect(lines[0]).toMatch(/^Enters the journey at stage "Onboard"/);
+      expect(lines.some((l) => l.startsWith('Decision point "VIP?": in segment'))).toBe(true);
+      expect(res.data[0]?.stoppedBecause).toBe('until');
+      const sample = await json<{ data: Array<{ profileKey: string }> }>(
+        h.call('POST', `/entities/journeys/${ids.journeyId}/simulation`, { json: { sample: 2 } }),
+      );
+      expect(sample.data.map((p) => p.profileKey)).toEqual(['p1', 'p2']);
+      const unknown = await h.call('POST', `/entities/journeys/${ids.journeyId}/simulation`, {
+        json: { profileKey: 'nobody' },
+      });
+      expect(unknown.status).toBe(400);
+      expect(await customers()).toEqual([]);
+    });
+
+    it('answers statistics for a chosen window and rejects a reversed one', async () => {
+      await run(0);
+      const empty = await json<{ data: { entered: number; window: { from: string } } }>(
+        h.call('GET', `/entities/journeys/${ids.journeyId}/statistics?from=2026-12-01&to=2026-12-31`),
+      );
+      expect(empty.data.entered).toBe(0);
+      expect(empty.data.window.from).toBe('2026-12-01T00:00:00.000Z');
+      const reversed = await h.call(
+        'GET',
+        `/entities/journeys/${ids.journeyId}/statistics?from=2026-12-31&to=2026-12-01`,
+      );
+      expect(reversed.status).toBe(400);
+    });
+  });
+
+  it('documents its routes and response shapes in the OpenAPI reference', async () => {
+    await setUp();
+    const doc = await json<{ paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }>(
+      h.call('GET', '/openapi.json', { key: null }),
+    );
+    for (const path of ['run', 'statistics', 'customers', 'simulation']) {
+      expect(doc.paths[`/entities/journeys/{journeyId}/${path}`]).toBeDefined();
+    }
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['JourneyRun', 'JourneyStatistics', 'JourneyCustomers', 'JourneySimulation']),
+    );
+  });
+
+  describe('re-entry', () => {
+    const cycle = async () => {
+      await run(0);
+      await run(3);
+      await run(20);
+      expect((await positions()).p6).toBe('left:exit_after');
+      await run(21);
+    };
+
+    it('keeps a profile out after it left when re-entry is off', async () => {
+      await setUp(false);
+      await cycle();
+      expect((await positions()).p6).toBe('left:exit_after');
+    });
+
+    it('lets it back in at a later run when re-entry is on, with its A/B variant kept', async () => {
+      await setUp(true);
+      await run(0);
+      await run(3);
+      const variant = (await customers()).find((c) => c.profileKey === 'p1')?.variants[0]?.variantId;
+      await run(20);
+      await run(21);
+      const positionsNow = await positions();
+      expect(positionsNow.p6).toBe('Onboard/wait3');
+      expect(positionsNow.p1).toBe('Onboard/wait3');
+      // Still in the goal segment: p5 does not come back.
+      expect(positionsNow.p5).toBe('left:goal');
+      await run(24);
+      expect((await customers()).find((c) => c.profileKey === 'p1')?.variants[0]?.variantId).toBe(variant);
+      const kept = h.deps.db
+        .prepare(
+          "SELECT kept FROM journey_profile_events WHERE type = 'variant_assigned' AND profile_key = 'p1' ORDER BY id",
+        )
+        .pluck()
+        .all();
+      expect(kept).toEqual([0, 1]);
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import type { Journey } from '@svc/journey';
+import type { EngineProfile, MembershipOracle } from '@svc/journey-engine';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
+import type { AppDeps } from '../platform/context';
+import { ApiError, conflict } from '../platform/errors';
+
+/** What a run needs from the audiences feature: the parent segment's profiles and segment memberships. */
+export interface Population {
+  profiles: EngineProfile[];
+  isMember: MembershipOracle;
+}
+
+const EVERYONE = { type: 'And' as const, conditions: [] };
+
+/** Every segment id the journey reads, with where it is used (for messages). */
+export function segmentUses(journey: Journey): Map<string, string> {
+  const uses = new Map<string, string>();
+  const add = (id: string | null | undefined, where: string) => {
+    if (id && !uses.has(id)) uses.set(id, where);
+  };
+  add(journey.goal?.segmentId, 'the goal');
+  journey.journeyStages.forEach((stage, i) => {
+    const name = `stage "${stage.name || i + 1}"`;
+    add(stage.entryCriteria?.segmentId, `the entry criteria of ${name}`);
+    add(stage.milestone?.segmentId, `the milestone of ${name}`);
+    for (const exit of stage.exitCriterias ?? []) add(exit.segmentId, `an exit criterion of ${name}`);
+    for (const step of Object.values(stage.steps ?? {})) {
+      if (step.type !== 'DecisionPoint') continue;
+      for (const branch of step.branches) add(branch.segmentId, `a decision point of ${name}`);
+    }
+  });
+  return uses;
+}
+
+/** Columns A/B tests hash, other than the master key (which is the profile key itself). */
+function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
+  const columns = new Set<string>();
+  for (const stage of journey.journeyStages) {
+    for (const step of Object.values(stage.steps ?? {})) {
+      if (step.type === 'ABTest' && step.uniqueId && step.uniqueId !== masterKey) columns.add(step.uniqueId);
+    }
+  }
+  return [...columns];
+}
+
+/**
+ * The parent segment's profiles and the members of every segment the journey reads, evaluated at `at`
+ * (time filters are relative to it). A segment that no longer exists stops the run with a 409 saying
+ * where the journey uses it; profiles not built yet answer the audiences feature's 409.
+ */
+export function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Population {
+  const parentId = journey.audienceId ?? '';
+  const parent = findParentSegment(deps, accountId, parentId);
+  if (!parent) throw conflict(`The journey's parent segment ${parentId} no longer exists, so the journey cannot run.`);
+  const keys = segmentProfileKeys(deps, accountId, parent.id, EVERYONE, at);
+  const members = new Map<string, Set<string>>();
+  for (const [segmentId, where] of segmentUses(journey)) {
+    try {
+      members.set(segmentId, new Set(segmentProfileKeys(deps, accountId, parent.id, segmentId, at)));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        throw conflict(
+          `Segment ${segmentId}, used by ${where}, no longer exists in parent segment "${parent.name}"; the journey cannot run until it is restored.`,
+        );
+      }
+      throw err;
+    }
+  }
+  const columns = uniqueIdColumns(journey, parent.key);
+  let profiles: EngineProfile[] = keys.map((key) => ({ key }));
+  if (columns.length > 0) {
+    const rows = new Map(profileRows(deps, accountId, parent.id, keys).map((r) => [r.key, r.attributes]));
+    profiles = keys.map((key) => ({ key, columns: rows.get(key) ?? {} }));
+  }
+  return { profiles, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
+}

@@ -1,0 +1,210 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { restSecurity } from '../accounts/openapi';
+import { requireJourneyControl } from '../journeys/access';
+import { getActivationRow } from '../journeys/activationStore';
+import { activationIdParams, errorResponses, journeyIdParam, jsonBody, jsonResponse } from '../journeys/openapi';
+import { getJourneyRow } from '../journeys/store';
+import { journeyOfRow } from '../journeys/wire';
+import { apiKeyAuth, principalOf } from '../platform/auth';
+import type { AppDeps, AppEnv } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { input } from '../platform/params';
+import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
+import { deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
+import { pausesOf, runJourneyNow } from './runner';
+import {
+  customersQuery,
+  customersSchema,
+  deliveriesSchema,
+  notificationsSchema,
+  runSummarySchema,
+  simulationRequestSchema,
+  simulationSchema,
+  statisticsQuery,
+  statisticsSchema,
+} from './schemas';
+import { simulateJourney } from './simulation';
+import { statisticsOf } from './statistics';
+
+function routes(deps: AppDeps) {
+  const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
+  const journeyPath = '/entities/journeys/{journeyId}';
+  return {
+    run: createRoute({
+      ...base,
+      method: 'post',
+      path: `${journeyPath}/run`,
+      summary: 'Run the journey engine for this journey now, and answer when the run is done',
+      description:
+        'Moves the parent segment’s profiles through the launched journey at the service clock’s now, as the schedule does every minute. Running twice at the same instant changes nothing. Needs Full Control on the journey’s folder.',
+      request: { params: journeyIdParam },
+      responses: {
+        200: jsonResponse(runSummarySchema, 'What the run did'),
+        ...errorResponses(401, 403, 404, 409),
+      },
+    }),
+    statistics: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/statistics`,
+      summary: 'Journey statistics over a window (default: the past 30 days including today)',
+      description:
+        'Counts are distinct profiles over the window, from the engine’s event log; `current` figures are as of now. Per stage: entered, currently in, milestone reached, left by each exit criterion, and where leavers went. Per step, per decision path and per A/B variant; for each A/B test, goal conversion per variant against the control with uplift and a two-sided p-value.',
+      request: { params: journeyIdParam, query: statisticsQuery },
+      responses: { 200: jsonResponse(statisticsSchema, 'The statistics'), ...errorResponses(400, 401, 404) },
+    }),
+    customers: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/customers`,
+      summary: 'Profiles in the journey with their stage, step, times, branches and variants (Full Control only)',
+      request: { params: journeyIdParam, query: customersQuery },
+      responses: {
+        200: jsonResponse(customersSchema, 'One page of profiles, in key order'),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    }),
+    simulate: createRoute({
+      ...base,
+      method: 'post',
+      path: `${journeyPath}/simulation`,
+      summary: 'Dry run: the path a profile (or a sample) would take up to a future time, and why (Full Control)',
+      description:
+        'Works for drafts and launched journeys; nothing is stored. Send profileKey, or sample (1–20), and until (a date or time) or days (default 30).',
+      request: {
+        params: journeyIdParam,
+        body: { ...jsonBody(simulationRequestSchema, 'Who and how far ahead; every field optional'), required: false },
+      },
+      responses: {
+        200: jsonResponse(simulationSchema, 'Each profile’s simulated path'),
+        ...errorResponses(400, 401, 403, 404, 409),
+      },
+    }),
+    deliveries: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/syndications/{activationId}/deliveries`,
+      summary: 'Deliveries of an activation, newest first: time, profile count, status, target and error',
+      request: { params: activationIdParams },
+      responses: { 200: jsonResponse(deliveriesSchema, 'Up to 100 deliveries'), ...errorResponses(401, 404) },
+    }),
+    deliveryFile: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/syndications/{activationId}/deliveries/{deliveryId}/file`,
+      summary: 'Download the CSV file of a delivery to a csv:// connection (Full Control)',
+      request: { params: activationIdParams.extend({ deliveryId: z.string() }) },
+      responses: {
+        200: { description: 'The CSV file', content: { 'text/csv': { schema: z.string() } } },
+        ...errorResponses(401, 403, 404),
+      },
+    }),
+    notifications: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/notifications`,
+      summary: 'The notifications outbox of the journey’s activations (notifyOn / emailRecipients), newest first',
+      request: { params: journeyIdParam },
+      responses: { 200: jsonResponse(notificationsSchema, 'Up to 100 messages'), ...errorResponses(401, 404) },
+    }),
+  };
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw badRequest(`"${name}" is "${raw}"; give a whole number from 1 to ${max}.`);
+  }
+  return n;
+}
+
+const simulationParams = z.object({
+  profileKey: z.coerce.string().optional(),
+  sample: z.coerce.number().int().min(1).max(20).optional(),
+  until: z.coerce.string().optional(),
+  days: z.coerce.number().int().min(1).max(730).optional(),
+});
+
+/** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
+export function journeyEngineRoutes(deps: AppDeps) {
+  const r = routes(deps);
+  return new OpenAPIHono<AppEnv>()
+    .openapi(r.run, (c) => {
+      const principal = principalOf(c);
+      const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
+      requireJourneyControl(deps, principal, row, 'run journeys in this folder');
+      if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
+      if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
+      return c.json({ data: runJourneyNow(deps, row, 'request') }, 200);
+    })
+    .openapi(r.statistics, (c) => {
+      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const q = c.req.valid('query');
+      return c.json(statisticsOf(deps, row, q.from, q.to), 200);
+    })
+    .openapi(r.customers, (c) => {
+      const principal = principalOf(c);
+      const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
+      requireJourneyControl(deps, principal, row, 'list the profiles of journeys in this folder');
+      const q = c.req.valid('query');
+      const query: CustomersQuery = {
+        stage: q.stage || undefined,
+        step: q.step || undefined,
+        status: q.status ?? 'active',
+        page: positiveInt(q.page, 'page', 1, 1_000_000),
+        perPage: positiveInt(q.per_page, 'per_page', 50, MAX_PER_PAGE),
+      };
+      const page = listCustomers(deps.db, row.account_id, row.id, journeyOfRow(row), pausesOf(deps.db, row), query);
+      return c.json(page, 200);
+    })
+    .openapi(r.simulate, async (c) => {
+      const principal = principalOf(c);
+      const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
+      requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
+      const body = await input(c, simulationParams);
+      return c.json(simulateJourney(deps, row, body), 200);
+    })
+    .openapi(r.deliveries, (c) => {
+      const { journeyId, activationId } = c.req.valid('param');
+      const row = getJourneyRow(deps.db, principalOf(c).accountId, journeyId);
+      const activation = getActivationRow(deps.db, row.account_id, row.id, activationId);
+      const data = deliveriesOf(deps.db, row.account_id, row.id, String(activation.id)).map((d) => ({
+        id: String(d.id),
+        at: new Date(d.at).toISOString(),
+        status: d.status,
+        profiles: d.profiles,
+        target: d.target,
+        error: d.error,
+      }));
+      return c.json({ data }, 200);
+    })
+    .openapi(r.deliveryFile, (c) => {
+      const principal = principalOf(c);
+      const { journeyId, activationId, deliveryId } = c.req.valid('param');
+      const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+      requireJourneyControl(deps, principal, row, 'download the deliveries of journeys in this folder');
+      getActivationRow(deps.db, row.account_id, row.id, activationId);
+      const file = /^\d{1,15}$/.test(deliveryId)
+        ? deliveryFile(deps.db, row.account_id, row.id, Number(deliveryId))
+        : null;
+      if (!file) throw notFound('delivery file');
+      return c.body(file.body, 200, {
+        'content-type': file.content_type,
+        'content-disposition': `attachment; filename="journey-${row.id}-delivery-${deliveryId}.csv"`,
+      });
+    })
+    .openapi(r.notifications, (c) => {
+      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const data = notificationsOf(deps.db, row.account_id, row.id).map((n) => ({
+        id: String(n.id),
+        activationId: n.activation_id,
+        deliveryId: n.delivery_id === null ? null : String(n.delivery_id),
+        createdAt: new Date(n.created_at).toISOString(),
+        recipients: JSON.parse(n.recipients) as string[],
+        subject: n.subject,
+        body: n.body,
+      }));
+      return c.json({ data }, 200);
+    });
+}

@@ -1,0 +1,133 @@
+import { journeyDuplicateRequest } from '@svc/contracts';
+import { mapActivationIds } from '@svc/journey';
+import { requireFullControl } from '../folder-permissions/permissions';
+import type { Principal } from '../platform/auth';
+import type { AppDeps } from '../platform/context';
+import { badRequest, conflict } from '../platform/errors';
+import { describeIssues } from '../platform/params';
+import { isoSeconds } from '../platform/time';
+import { folderForJourney, parentSegmentFor, requireJourneyControl } from './access';
+import { activationsOf, insertActivationRow, paramsOf } from './activationStore';
+import {
+  assignStageIds,
+  getJourneyRow,
+  insertEvent,
+  insertJourneyRow,
+  type JourneyRow,
+  setJourneyBody,
+  setPaused,
+} from './store';
+import { bodyOfRow } from './wire';
+
+/** Pause, resume and duplicate (spec, Journey state table). */
+
+export const PAUSE_PERIOD = 'pause_period';
+
+/** Launched and running → paused (sets pausedAt). A draft or an already paused journey answers 409. */
+export function pauseJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  requireJourneyControl(deps, principal, row, 'pause journeys in this folder');
+  if (row.state !== 'launched') {
+    throw conflict('This journey is a draft and is not running, so there is nothing to pause; launch it first.');
+  }
+  if (row.paused === 1) {
+    const since = row.paused_at === null ? '' : ` since ${isoSeconds(new Date(row.paused_at))}`;
+    throw conflict(`This journey is already paused${since}; resume it to let profiles move on again.`);
+  }
+  const now = deps.clock.now().getTime();
+  deps.db.transaction(() => {
+    setPaused(deps.db, row, true, principal.userId, now);
+    insertEvent(deps.db, {
+      accountId: row.account_id,
+      journeyId: row.id,
+      kind: 'paused',
+      at: now,
+      userId: principal.userId,
+    });
+  })();
+  return getJourneyRow(deps.db, principal.accountId, row.id);
+}
+
+/** Paused → running; the pause period is recorded as a `pause_period` event (spec, Events 1). */
+export function resumeJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  requireJourneyControl(deps, principal, row, 'resume journeys in this folder');
+  if (row.state !== 'launched') {
+    throw conflict('This journey is a draft and has never run, so it cannot be resumed; launch it instead.');
+  }
+  if (row.paused !== 1) throw conflict('This journey is running, not paused; there is nothing to resume.');
+  const now = deps.clock.now().getTime();
+  deps.db.transaction(() => {
+    setPaused(deps.db, row, false, principal.userId, now);
+    insertEvent(deps.db, {
+      accountId: row.account_id,
+      journeyId: row.id,
+      kind: PAUSE_PERIOD,
+      at: now,
+      userId: principal.userId,
+      startedAt: row.paused_at ?? now,
+      endedAt: now,
+    });
+  })();
+  return getJourneyRow(deps.db, principal.accountId, row.id);
+}
+
+/**
+ * A new draft in the same parent segment with the source's configuration (stages, steps, goal,
+ * segments referenced) and copies of its activations, which the copied steps then name.
+ */
+export function duplicateJourney(deps: AppDeps, principal: Principal, body: unknown): JourneyRow {
+  const parsed = journeyDuplicateRequest.safeParse(
+    body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
+  );
+  if (!parsed.success) {
+    throw badRequest(
+      `Send {id: <source journey id>, type: "journey", attributes: {name}}. ${describeIssues(parsed.error)}`,
+    );
+  }
+  const { accountId } = principal;
+  const source = getJourneyRow(deps.db, accountId, String(parsed.data.id));
+  const parentSegment = parentSegmentFor(deps, accountId, source.parent_segment_id);
+  const folderId = parsed.data.relationships?.parentFolder?.data.id;
+  const folder = folderForJourney(
+    deps,
+    accountId,
+    folderId === undefined ? source.folder_id : String(folderId),
+    parentSegment,
+  );
+  requireFullControl(deps.db, principal, folder, 'create journeys in this folder');
+  const name = parsed.data.attributes?.name?.trim() || `Copy of ${source.name}`;
+  const now = deps.clock.now().getTime();
+  const id = deps.db.transaction(() => {
+    const copied = bodyOfRow(source);
+    const stripped = { ...copied, journeyStages: copied.journeyStages.map(({ id: _old, ...stage }) => stage) };
+    const newId = insertJourneyRow(deps.db, {
+      accountId,
+      parentSegmentId: source.parent_segment_id,
+      folderId: folder.id,
+      name,
+      state: 'draft',
+      body: stripped,
+      userId: principal.userId,
+      now,
+    });
+    const renamed = new Map<string, string>();
+    for (const activation of activationsOf(deps.db, accountId, source.id)) {
+      const copy = insertActivationRow(deps.db, {
+        accountId,
+        journeyId: newId,
+        params: paramsOf(activation),
+        userId: principal.userId,
+        now,
+      });
+      renamed.set(String(activation.id), String(copy));
+    }
+    const remapped = mapActivationIds({ ...stripped, audienceId: null, name, state: 'draft', paused: false }, (old) =>
+      renamed.get(old),
+    );
+    const next = { ...stripped, journeyStages: remapped.journeyStages };
+    setJourneyBody(deps.db, accountId, newId, assignStageIds(deps.db, accountId, newId, next));
+    return newId;
+  })();
+  return getJourneyRow(deps.db, accountId, id);
+}

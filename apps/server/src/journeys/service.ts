@@ -1,0 +1,163 @@
+import { applyEvenSplits, isRecord, type Journey, spellJourney } from '@svc/journey';
+import { requireFullControl } from '../folder-permissions/permissions';
+import type { Principal } from '../platform/auth';
+import type { AppDeps } from '../platform/context';
+import { badRequest, conflict } from '../platform/errors';
+import { activationIdsOf, folderForJourney, parentSegmentFor, requireJourneyControl } from './access';
+import { parentSegmentOf } from './audiences';
+import {
+  assignStageIds,
+  bodyOf,
+  deleteJourneyRow,
+  getJourneyRow,
+  insertEvent,
+  insertJourneyRow,
+  type JourneyRow,
+  pruneStageIds,
+  setJourneyBody,
+  stageIdsOf,
+  updateJourneyRow,
+} from './store';
+import { checkJourney, launchViolations, parseRequest, violation } from './validation';
+import { type JourneyAnswer, journeyAnswer, journeyOfRow } from './wire';
+
+/** Creating, reading, changing and deleting journeys; the state rules of the spec's journey table. */
+
+export const LAUNCHED_IS_FINAL =
+  'This journey is launched, so its settings, stages and steps can no longer change (its activations still can). Duplicate it to make an editable draft.';
+
+/** The journey as answered, with what still stops a draft from launching. */
+export function answerFor(deps: AppDeps, row: JourneyRow, extra: { insertedStepId?: string } = {}): JourneyAnswer {
+  const activationIds = activationIdsOf(deps, row);
+  const journey = journeyOfRow(row);
+  let violations: JourneyAnswer['meta']['launchViolations'] = [];
+  if (row.state === 'draft') {
+    const parentSegment = parentSegmentOf(deps, row.account_id, row.parent_segment_id);
+    violations = parentSegment
+      ? launchViolations(deps, row.account_id, journey, {
+          parentSegment,
+          stageIds: stageIdsOf(deps.db, row.account_id, row.id),
+          activationIds: activationIds.map(String),
+        })
+      : [
+          violation(
+            'journey.audience_unknown',
+            `Parent segment ${row.parent_segment_id} no longer exists; this journey can only be read or deleted.`,
+            'audienceId',
+          ),
+        ];
+  }
+  return journeyAnswer(row, activationIds, { launchViolations: violations, ...extra });
+}
+
+/** The body of a request as an object, unwrapping `data` (both forms are accepted). */
+export function requestObject(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) throw badRequest('Send the journey as a JSON object: {type, attributes, relationships}.');
+  return isRecord(body.data) ? body.data : body;
+}
+
+export function createJourney(deps: AppDeps, principal: Principal, body: unknown): JourneyRow {
+  const request = parseRequest(body);
+  const { accountId } = principal;
+  const journey = request.attributes;
+  const parentSegment = parentSegmentFor(deps, accountId, journey.audienceId);
+  const folderId = request.relationships.parentFolder.data?.id ?? parentSegment.rootFolderId;
+  const folder = folderForJourney(deps, accountId, folderId, parentSegment);
+  requireFullControl(deps.db, principal, folder, 'create journeys in this folder');
+  const fresh: Journey = {
+    ...journey,
+    journeyStages: journey.journeyStages.map(({ id: _given, ...stage }) => stage),
+  };
+  const launching = journey.state === 'launched';
+  checkJourney(deps, accountId, fresh, { parentSegment, activationIds: [], launching });
+  const now = deps.clock.now().getTime();
+  const stored = bodyOf(applyEvenSplits(fresh));
+  const id = deps.db.transaction(() => {
+    const newId = insertJourneyRow(deps.db, {
+      accountId,
+      parentSegmentId: parentSegment.id,
+      folderId: folder.id,
+      name: journey.name.trim(),
+      state: journey.state,
+      body: stored,
+      userId: principal.userId,
+      now,
+    });
+    setJourneyBody(deps.db, accountId, newId, assignStageIds(deps.db, accountId, newId, stored));
+    if (launching)
+      insertEvent(deps.db, { accountId, journeyId: newId, kind: 'launched', at: now, userId: principal.userId });
+    return newId;
+  })();
+  return getJourneyRow(deps.db, accountId, id);
+}
+
+/**
+ * PATCH of a draft. Attributes left out keep their stored values (JSON:API); `journeyStages`, when given,
+ * is the whole new list. `state: launched` launches it. A launched journey answers 409.
+ */
+export function updateJourney(deps: AppDeps, principal: Principal, journeyId: string, body: unknown): JourneyRow {
+  const { accountId } = principal;
+  const row = getJourneyRow(deps.db, accountId, journeyId);
+  requireJourneyControl(deps, principal, row, 'change journeys in this folder');
+  if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
+  const raw = requestObject(body);
+  if (raw.id !== undefined && String(raw.id) !== String(row.id)) {
+    throw badRequest(
+      `The body is for journey ${String(raw.id)} but the path names journey ${row.id}; make them match.`,
+    );
+  }
+  const stored = journeyOfRow(row);
+  const given = spellJourney(isRecord(raw.attributes) ? raw.attributes : {});
+  const request = parseRequest({ ...raw, attributes: { ...stored, ...(isRecord(given) ? given : {}) } });
+  const journey = request.attributes;
+  if (journey.audienceId !== row.parent_segment_id) {
+    throw badRequest(
+      `A journey stays in the parent segment it was made in (${row.parent_segment_id}); leave audienceId as it is, or duplicate the journey.`,
+    );
+  }
+  const parentSegment = parentSegmentFor(deps, accountId, row.parent_segment_id);
+  let folderId = row.folder_id;
+  const wantedFolder = request.relationships.parentFolder.data?.id;
+  if (wantedFolder !== undefined && wantedFolder !== row.folder_id) {
+    const folder = folderForJourney(deps, accountId, wantedFolder, parentSegment);
+    requireFullControl(deps.db, principal, folder, 'move journeys into this folder');
+    folderId = folder.id;
+  }
+  const launching = journey.state === 'launched';
+  const activationIds = activationIdsOf(deps, row).map(String);
+  const stageIds = stageIdsOf(deps.db, accountId, row.id);
+  checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
+  const now = deps.clock.now().getTime();
+  deps.db.transaction(() => {
+    const next = assignStageIds(deps.db, accountId, row.id, bodyOf(applyEvenSplits(journey)));
+    pruneStageIds(deps.db, accountId, row.id, next);
+    updateJourneyRow(deps.db, row, {
+      folderId,
+      name: journey.name.trim(),
+      state: journey.state,
+      body: next,
+      userId: principal.userId,
+      now,
+      launchedAt: launching ? now : null,
+    });
+    if (launching)
+      insertEvent(deps.db, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
+  })();
+  return getJourneyRow(deps.db, accountId, row.id);
+}
+
+/**
+ * Deletes a draft, or a launched journey once it is paused (docs/decisions/0008-journey-deletion.md).
+ * Its activations, stage ids and events go with it.
+ */
+export function deleteJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  requireJourneyControl(deps, principal, row, 'delete journeys in this folder');
+  if (row.state === 'launched' && row.paused !== 1) {
+    throw conflict(
+      'This journey is launched and running; pause it first, then delete it, so no profile is moved through a journey mid-way without a record of when it stopped.',
+    );
+  }
+  deleteJourneyRow(deps.db, row);
+  return row;
+}
