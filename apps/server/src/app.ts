@@ -18,6 +18,8 @@ import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
 import { jobRoutes } from './jobs/routes';
 import { createJobService, type JobServiceOptions } from './jobs/service';
+import { journeyEngineRoutes } from './journey-engine/routes';
+import { createJourneyScheduler, type JourneySchedulerOptions } from './journey-engine/scheduler';
 import { activationRoutes } from './journeys/activationRoutes';
 import { journeyRoutes } from './journeys/routes';
 import type { AppDeps, AppEnv } from './platform/context';
@@ -41,6 +43,8 @@ export type { AppDeps } from './platform/context';
 export interface AppOptions {
   jobs?: JobServiceOptions;
   dwh?: DwhOptions;
+  /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
+  journeyEngine?: JourneySchedulerOptions;
 }
 
 /** Builds the whole service from its dependencies. No globals: tests build as many as they like. */
@@ -103,7 +107,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', dwhRoutes(deps, bulkLoads, options.dwh));
   app.route('/', journeyRoutes(deps));
   app.route('/', activationRoutes(deps));
+  app.route('/', journeyEngineRoutes(deps));
   app.route('/', folderPermissionRoutes(deps));
+  const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -131,10 +137,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   mountRecordsApi(app, deps);
   if (deps.config.consoleDir) app.use('*', consoleStatic(deps.config.consoleDir));
   jobs.start();
+  journeyEngine.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {
-    services: { jobs, bulkLoads },
+    services: { jobs, bulkLoads, journeyEngine },
     stop: () => {
+      journeyEngine.stop();
       jobs.stop();
       closeDataFiles(deps);
     },

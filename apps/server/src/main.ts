@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
 import { systemClock } from './platform/clock';
-import { loadConfig } from './platform/config';
+import { journeyEngineOptions, loadConfig } from './platform/config';
 import { openControlDb } from './platform/db';
 import { createLogger } from './platform/logger';
 import { randomHex } from './platform/secrets';
@@ -29,7 +29,7 @@ const db = openControlDb(join(config.dataDir, 'control.sqlite'));
 const deps = { db, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
-const app = createApp(deps);
+const app = createApp(deps, { journeyEngine: journeyEngineOptions(process.env) });
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const url = `http://localhost:${info.port}`;

@@ -7,7 +7,6 @@ import {
   DAY_MS,
   json,
   launchScenario,
-  mountMissingRoutes,
   type Person,
   seedParentSegment,
   seedSegments,
@@ -37,7 +36,6 @@ describe('activation deliveries', () => {
 
   beforeEach(async () => {
     h = await createHarness();
-    mountMissingRoutes(h);
     T = h.clock.now().getTime();
     const parentId = await seedParentSegment(h, people);
     ids = await launchScenario(h, parentId, await seedSegments(h, parentId));

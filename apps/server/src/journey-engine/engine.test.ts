@@ -6,7 +6,6 @@ import {
   DAY_MS,
   json,
   launchScenario,
-  mountMissingRoutes,
   type Person,
   seedParentSegment,
   seedSegments,
@@ -43,7 +42,6 @@ describe('journey engine in the server', () => {
 
   async function setUp(allowReentry = false) {
     h = await createHarness();
-    mountMissingRoutes(h);
     T = h.clock.now().getTime();
     const parentId = await seedParentSegment(h, people());
     const seg = await seedSegments(h, parentId);
@@ -175,7 +173,6 @@ describe('journey engine in the server', () => {
       const count = events().n;
       expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
       h = await h.restart();
-      mountMissingRoutes(h);
       expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
       expect(events().n).toBe(count);
       expect(await positions()).toEqual(before);

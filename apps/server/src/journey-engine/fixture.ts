@@ -1,26 +1,12 @@
-import { audienceRoutes } from '../audiences/routes';
-import { segmentRoutes } from '../audiences/segmentRoutes';
 import { parentSegmentRow } from '../audiences/store';
 import type { Harness } from '../testing/harness';
-import { journeyEngineRoutes } from './routes';
 
 /**
  * Test set-up through the real HTTP API: customer data by postback, a parent segment built by its job,
- * segments, a result connection, an activation and a launched journey. Routes of features that app.ts
- * does not mount yet are mounted on the harness app (once), so these tests run before and after the
- * integration.
+ * segments, a result connection, an activation and a launched journey.
  */
 
 export const DAY_MS = 86_400_000;
-
-export function mountMissingRoutes(h: Harness) {
-  const has = (path: string) => h.app.routes.some((r) => r.path === path && r.method !== 'ALL');
-  if (!has('/audiences')) {
-    h.app.route('/', audienceRoutes(h.deps, h.app.services.jobs));
-    h.app.route('/', segmentRoutes(h.deps));
-  }
-  if (!has('/entities/journeys/:journeyId/run')) h.app.route('/', journeyEngineRoutes(h.deps));
-}
 
 export async function json<T = Record<string, unknown>>(res: Response | Promise<Response>): Promise<T> {
   const r = await res;

@@ -35,3 +35,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
   };
 }
+
+/**
+ * The journey engine's schedule from the environment: `SVC_JOURNEY_ENGINE_INTERVAL_SECONDS` (default 60; 0 turns
+ * the schedule off, leaving on-demand runs) and `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1` (webhooks may reach
+ * loopback and private addresses; for closed networks only).
+ */
+export function journeyEngineOptions(env: NodeJS.ProcessEnv): {
+  intervalMs: number;
+  deliveries: { allowPrivateAddresses: boolean };
+} {
+  const raw = env.SVC_JOURNEY_ENGINE_INTERVAL_SECONDS;
+  const seconds = raw === undefined || raw === '' ? 60 : Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
+    throw new Error(`SVC_JOURNEY_ENGINE_INTERVAL_SECONDS must be a number of seconds from 0 to 86400, not "${raw}".`);
+  }
+  return {
+    intervalMs: Math.round(seconds * 1000),
+    deliveries: { allowPrivateAddresses: env.SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES === '1' },
+  };
+}

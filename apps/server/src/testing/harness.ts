@@ -65,7 +65,8 @@ async function start(
   const logger = memoryLogger();
   const db = openControlDb(join(dataDir, 'control.sqlite'));
   const deps: AppDeps = { db, config, clock, logger };
-  const app = createApp(deps, options.app);
+  // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
+  const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, ...options.app });
   const newAccount = (name: string) =>
     createAccountWithAdmin(deps, {
       accountName: name,
