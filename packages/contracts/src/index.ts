@@ -5,5 +5,6 @@ export * from './data';
 export * from './dwh';
 export * from './errors';
 export * from './jobs';
+export * from './journeyEngine';
 export * from './journeys';
 export * from './sso';

@@ -108,35 +108,30 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: layoutRound asks for a fresh layout
   useEffect(() => {
-    let cancelled = false;
     const started = performance.now();
-    void layoutFlow(journeyToFlow(journey), cache.current).then((laid) => {
-      if (cancelled) return;
-      if (firstLayout.current) {
-        performance.measure('journey-layout', { start: started, end: performance.now() });
-        firstLayout.current = false;
+    const laid = layoutFlow(journeyToFlow(journey), cache.current);
+    if (firstLayout.current) {
+      performance.measure('journey-layout', { start: started, end: performance.now() });
+      firstLayout.current = false;
+    }
+    const { selection: current } = store.getState();
+    let added: JourneyNode | undefined;
+    setFlow((previous) => {
+      if (previous) {
+        const known = new Set(previous.nodes.map((n) => n.id));
+        added = laid.nodes.find((n) => isStepNode(n) && !known.has(n.id));
       }
-      const { selection: current } = store.getState();
-      let added: JourneyNode | undefined;
-      setFlow((previous) => {
-        if (previous) {
-          const known = new Set(previous.nodes.map((n) => n.id));
-          added = laid.nodes.find((n) => isStepNode(n) && !known.has(n.id));
-        }
-        return { nodes: withSelection(reconcile(previous?.nodes ?? [], laid.nodes), current), edges: laid.edges };
-      });
-      // The view follows a step that was just added, so its "+" buttons are on screen.
-      requestAnimationFrame(() => {
-        if (!added) return;
-        const lane = laid.nodes.find((n) => n.id === added?.parentId);
-        const x = (lane?.position.x ?? 0) + added.position.x + (added.width ?? 0) / 2;
-        const y = (lane?.position.y ?? 0) + added.position.y + (added.height ?? 0) / 2;
-        void rf.setCenter(x, y, { zoom: Math.max(rf.getZoom(), 0.75), duration: 0 });
-      });
+      return { nodes: withSelection(reconcile(previous?.nodes ?? [], laid.nodes), current), edges: laid.edges };
     });
-    return () => {
-      cancelled = true;
-    };
+    // The view follows a step that was just added, so its "+" buttons are on screen.
+    const frame = requestAnimationFrame(() => {
+      if (!added) return;
+      const lane = laid.nodes.find((n) => n.id === added?.parentId);
+      const x = (lane?.position.x ?? 0) + added.position.x + (added.width ?? 0) / 2;
+      const y = (lane?.position.y ?? 0) + added.position.y + (added.height ?? 0) / 2;
+      void rf.setCenter(x, y, { zoom: Math.max(rf.getZoom(), 0.75), duration: 0 });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [journey, layoutRound, store, rf]);
 
   useEffect(() => {

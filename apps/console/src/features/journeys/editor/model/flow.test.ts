@@ -70,7 +70,7 @@ describe('layout', () => {
   it('keeps path order top to bottom and does not move anything when a setting changes', async () => {
     const journey = realisticJourney();
     const cache = createLayoutCache();
-    const laid = await layoutFlow(journeyToFlow(journey), cache);
+    const laid = layoutFlow(journeyToFlow(journey), cache);
     const split = laid.nodes.find((n) => isStepNode(n) && n.data.step.type === 'DecisionPoint');
     if (!split || !isStepNode(split)) throw new Error('no decision point');
     const stage = journey.journeyStages[split.data.stageIndex]!;
@@ -84,7 +84,7 @@ describe('layout', () => {
       name: 'Other',
       journeyStages: journey.journeyStages.map((s) => ({ ...s, name: `${s.name}!` })),
     };
-    const again = await layoutFlow(journeyToFlow(renamed), cache);
+    const again = layoutFlow(journeyToFlow(renamed), cache);
     expect(again.nodes.map((n) => [n.id, n.position])).toEqual(laid.nodes.map((n) => [n.id, n.position]));
   });
 });

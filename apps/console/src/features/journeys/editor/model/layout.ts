@@ -1,70 +1,14 @@
-import type { ElkNode } from 'elkjs/lib/elk-api';
 import type { JourneyFlow, JourneyNode, StageNode } from './flow';
 import { isStepNode } from './flow';
-import { exitHandleTop, LANE_GAP, LANE_HEADER, LANE_PADDING, sizeOf } from './sizes';
+import { LANE_GAP, LANE_HEADER, LANE_PADDING, sizeOf } from './sizes';
+import { layoutStageGraph } from './stageLayout';
 
 /**
- * Automatic layout with ELK "layered", left to right, one stage (lane) at a time. Ports are fixed at the
- * node's handles so a decision point's paths and an A/B test's variants keep their order top to bottom.
- * A stage whose structure did not change keeps its positions (cache by signature), so editing one step's
- * settings never moves anything, and editing one stage never moves the steps of another.
+ * Automatic layout, one stage (lane) at a time, left to right (`stageLayout.ts`, decision 0013). A decision
+ * point's paths and an A/B test's variants keep their order top to bottom. A stage whose structure did not
+ * change keeps its positions (cache by signature), so editing one step's settings never moves anything,
+ * and editing one stage never moves the steps of another.
  */
-
-interface Elk {
-  layout(graph: ElkNode): Promise<ElkNode>;
-}
-
-let elkInstance: Promise<Elk> | null = null;
-
-/**
- * In the browser ELK runs in a Web Worker, so laying out a large journey never blocks dragging or typing;
- * where there are no workers (the unit tests under Node) it runs in-process.
- */
-function elk(): Promise<Elk> {
-  if (!elkInstance) {
-    elkInstance =
-      typeof Worker === 'undefined'
-        ? import('elkjs/lib/elk.bundled.js').then((m) => new m.default())
-        : Promise.all([import('elkjs/lib/elk-api.js'), import('elkjs/lib/elk-worker.min.js?url')]).then(
-            ([api, url]) => new api.default({ workerUrl: url.default }),
-          );
-  }
-  return elkInstance;
-}
-
-/**
- * ELK's first run is several times slower than the next ones (its code is compiled on first use). The
- * editor chunk warms it up as soon as it loads, while the journey is still being fetched.
- */
-export async function warmUpLayout(): Promise<unknown> {
-  return (await elk()).layout({
-    id: 'warm-up',
-    layoutOptions: OPTIONS,
-    children: [
-      { id: 'a', width: 10, height: 10 },
-      { id: 'b', width: 10, height: 10 },
-      { id: 'c', width: 10, height: 10 },
-    ],
-    edges: [
-      { id: 'ab', sources: ['a'], targets: ['b'] },
-      { id: 'ac', sources: ['a'], targets: ['c'] },
-    ],
-  });
-}
-
-// Crossing minimisation is off: the model order (step map order, exits in path order) already is the
-// order wanted, and skipping that phase roughly halves ELK's time on large stages.
-const OPTIONS = {
-  'elk.algorithm': 'layered',
-  'elk.direction': 'RIGHT',
-  'elk.spacing.nodeNode': '28',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '64',
-  'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-  'elk.layered.crossingMinimization.strategy': 'NONE',
-  'elk.layered.layering.strategy': 'LONGEST_PATH_SOURCE',
-  'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-  'elk.padding': '[top=0,left=0,bottom=0,right=0]',
-};
 
 interface StageLayout {
   positions: Map<string, { x: number; y: number }>;
@@ -78,51 +22,32 @@ export function createLayoutCache(): LayoutCache {
   return new Map();
 }
 
-function elkNode(node: JourneyNode): ElkNode {
-  const { width, height } = sizeOf(node);
-  const ports: NonNullable<ElkNode['ports']> = [];
-  if (node.type !== 'start') ports.push({ id: `${node.id}::in`, x: 0, y: height / 2, width: 1, height: 1 });
-  if (node.type === 'start') ports.push({ id: `${node.id}::start`, x: width, y: height / 2, width: 1, height: 1 });
-  if (isStepNode(node)) {
-    const many = node.data.exits.length > 1;
-    node.data.exits.forEach((exit, index) => {
-      ports.push({
-        id: `${node.id}::${exit.handle}`,
-        x: width,
-        y: many ? exitHandleTop(index) : height / 2,
-        width: 1,
-        height: 1,
-      });
-    });
-  }
-  return { id: node.id, width, height, ports, layoutOptions: { 'elk.portConstraints': 'FIXED_POS' } };
-}
-
 function signature(members: JourneyNode[], edges: JourneyFlow['edges']): string {
   const nodePart = members.map((n) => `${n.id}:${n.type}:${isStepNode(n) ? n.data.exits.length : 0}`).join('|');
   const edgePart = edges.map((e) => `${e.source}>${e.sourceHandle ?? ''}>${e.target}`).join('|');
   return `${nodePart}#${edgePart}`;
 }
 
-async function layoutStage(members: JourneyNode[], edges: JourneyFlow['edges']): Promise<StageLayout> {
-  const graph: ElkNode = {
-    id: 'root',
-    layoutOptions: OPTIONS,
-    children: members.map(elkNode),
-    edges: edges.map((e) => ({
-      id: e.id,
-      sources: [`${e.source}::${e.sourceHandle ?? 'start'}`],
-      targets: [`${e.target}::in`],
-    })),
+function layoutStage(members: JourneyNode[], edges: JourneyFlow['edges']): StageLayout {
+  const byId = new Map(members.map((n) => [n.id, n]));
+  const exitIndex = (e: JourneyFlow['edges'][number]) => {
+    const source = byId.get(e.source);
+    if (!source || !isStepNode(source)) return 0;
+    return source.data.exits.findIndex((x) => x.handle === e.sourceHandle);
   };
-  const laid = await (await elk()).layout(graph);
-  const positions = new Map<string, { x: number; y: number }>();
-  for (const child of laid.children ?? []) positions.set(child.id, { x: child.x ?? 0, y: child.y ?? 0 });
-  return { positions, width: laid.width ?? 0, height: laid.height ?? 0 };
+  const next = new Map<string, string[]>();
+  for (const e of [...edges].sort((a, b) => exitIndex(a) - exitIndex(b))) {
+    next.set(e.source, [...(next.get(e.source) ?? []), e.target]);
+  }
+  return layoutStageGraph({
+    ids: members.map((n) => n.id),
+    size: (id) => sizeOf(byId.get(id) as JourneyNode),
+    next: (id) => next.get(id) ?? [],
+  });
 }
 
 /** Places every node; lanes stack top to bottom in stage order and share one width. */
-export async function layoutFlow(flow: JourneyFlow, cache: LayoutCache = createLayoutCache()): Promise<JourneyFlow> {
+export function layoutFlow(flow: JourneyFlow, cache: LayoutCache = createLayoutCache()): JourneyFlow {
   const lanes = flow.nodes.filter((n): n is StageNode => n.type === 'stage');
   const layouts = new Map<string, StageLayout>();
   const used = new Set<string>();
@@ -134,7 +59,7 @@ export async function layoutFlow(flow: JourneyFlow, cache: LayoutCache = createL
     used.add(key);
     let layout = cache.get(key);
     if (!layout) {
-      layout = await layoutStage(members, edges);
+      layout = layoutStage(members, edges);
       cache.set(key, layout);
     }
     layouts.set(lane.id, layout);
@@ -169,5 +94,3 @@ export async function layoutFlow(flow: JourneyFlow, cache: LayoutCache = createL
   });
   return { nodes, edges: flow.edges };
 }
-
-if (typeof window !== 'undefined') void warmUpLayout();

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+
+/**
+ * Wire shapes of the journey engine's routes (`/entities/journeys/:id/{run,statistics,customers,
+ * simulation,notifications}` and an activation's deliveries). The server documents them in the OpenAPI
+ * reference under component names; the console parses its answers with them.
+ */
+
+const isoTime = z.string().meta({ example: '2026-11-22T09:00:00.000Z' });
+const count = z.number().int().nonnegative();
+
+/** POST /entities/journeys/:id/run. */
+export const journeyRunSummary = z.object({
+  data: z.object({
+    runId: z.number().int(),
+    journeyId: z.string(),
+    at: isoTime.describe('The run instant (service clock)'),
+    status: z.enum(['success', 'skipped']),
+    skipped: z.enum(['draft', 'paused']).nullable(),
+    profiles: count.describe('Profiles of the parent segment looked at'),
+    changed: count.describe('Profiles whose state changed'),
+    events: count.describe('Events appended to the journey log'),
+    queued: count.describe('Profiles queued for activations'),
+    durationMs: count,
+  }),
+});
+export type JourneyRunSummary = z.infer<typeof journeyRunSummary>;
+
+const comparison = {
+  uplift: z.number().nullable().describe('(rate − control rate) / control rate; null when the control converted nobody'),
+  pValue: z.number().nullable().describe('Two-sided p-value of a pooled two-proportion z-test against the control'),
+  confidence: z.number().nullable().describe('1 − pValue'),
+};
+
+export const journeyStageFigures = z.object({
+  stageId: z.string(),
+  name: z.string(),
+  entered: count,
+  current: count,
+  milestoneReached: count,
+  exits: z.array(z.object({ criterionIndex: count, name: z.string(), profiles: count })),
+  flow: z
+    .object({ toNextStage: count, toGoal: count, toExit: count })
+    .describe('Where profiles that left this stage went (stage-to-stage flow chart)'),
+});
+export type JourneyStageFigures = z.infer<typeof journeyStageFigures>;
+
+export const journeyVariantFigures = z.object({
+  variantId: z.string(),
+  name: z.string(),
+  control: z.boolean(),
+  percentage: z.number(),
+  profiles: count,
+  goalReached: count.describe('Profiles of the variant that reached the goal at or after assignment'),
+  conversionRate: z.number(),
+  ...comparison,
+});
+export type JourneyVariantFigures = z.infer<typeof journeyVariantFigures>;
+
+export const journeyAbTestFigures = z.object({
+  stageId: z.string(),
+  stepId: z.string(),
+  name: z.string(),
+  variants: z.array(journeyVariantFigures),
+});
+export type JourneyAbTestFigures = z.infer<typeof journeyAbTestFigures>;
+
+/** GET /entities/journeys/:id/statistics. */
+export const journeyStatistics = z.object({
+  data: z.object({
+    journeyId: z.string(),
+    window: z.object({ from: isoTime, to: isoTime }),
+    entered: count.describe('Distinct profiles that entered the journey in the window'),
+    entries: count.describe('Entries in the window, re-entries included'),
+    current: count.describe('Profiles in the journey now'),
+    goalReached: count.describe('Distinct profiles that reached the goal in the window'),
+    left: z
+      .object({ goal: count, exit_segment: count, exit_after: count, milestone: count, completed: count })
+      .describe('Distinct profiles that left the journey in the window, by reason'),
+    stages: z.array(journeyStageFigures),
+    steps: z.array(
+      z.object({ stageId: z.string(), stepId: z.string(), type: z.string(), entered: count, current: count }),
+    ),
+    branches: z.array(
+      z.object({ stageId: z.string(), stepId: z.string(), branchId: z.string(), name: z.string(), profiles: count }),
+    ),
+    abTests: z.array(journeyAbTestFigures),
+    lastRun: z
+      .object({
+        at: isoTime,
+        status: z.string(),
+        skipped: z.string().nullable(),
+        profiles: count,
+        changed: count,
+        events: count,
+        durationMs: count,
+        error: z.string().nullable(),
+      })
+      .nullable(),
+  }),
+});
+export type JourneyStatistics = z.infer<typeof journeyStatistics>['data'];
+
+/** `status` filter of the customers list: still in the journey (default), left, or both. */
+export const journeyCustomerStatus = z.enum(['active', 'left', 'all']);
+export type JourneyCustomerStatus = z.infer<typeof journeyCustomerStatus>;
+
+const namedStep = z.object({ stepId: z.string(), name: z.string().nullable() });
+
+export const journeyCustomer = z.object({
+  profileKey: z.string(),
+  status: z.enum(['active', 'left']),
+  stageId: z.string(),
+  stageName: z.string().nullable(),
+  stepId: z.string().nullable(),
+  stepType: z.string().nullable(),
+  stepName: z.string().nullable(),
+  held: z.boolean().describe('Held at a decision point no path of which matches'),
+  journeyEnteredAt: isoTime,
+  stageEnteredAt: isoTime,
+  stepEnteredAt: isoTime,
+  waitingUntil: isoTime.nullable().describe('End of the current wait, given the pauses so far'),
+  entries: count,
+  leftAt: isoTime.nullable(),
+  leftReason: z.string().nullable(),
+  branches: z.array(namedStep.extend({ branchId: z.string() })),
+  variants: z.array(namedStep.extend({ variantId: z.string(), control: z.boolean() })),
+});
+export type JourneyCustomer = z.infer<typeof journeyCustomer>;
+
+/** GET /entities/journeys/:id/customers. */
+export const journeyCustomers = z.object({
+  data: z.array(journeyCustomer),
+  meta: z.object({ total: count, page: count, perPage: count }),
+});
+export type JourneyCustomers = z.infer<typeof journeyCustomers>;
+
+/** Body of POST /entities/journeys/:id/simulation; every field optional. */
+export const journeySimulationRequest = z.object({
+  profileKey: z.string().optional().describe('The profile (its key value); default: a sample'),
+  sample: z.number().int().min(1).max(20).optional().describe('How many profiles when none is chosen'),
+  until: z.string().optional().describe('Future instant to simulate to').meta({ example: '2026-12-31' }),
+  days: z.number().int().min(1).max(730).optional().describe('Or: days ahead (default 30)'),
+});
+export type JourneySimulationRequest = z.infer<typeof journeySimulationRequest>;
+
+export const simulatedProfile = z.object({
+  profileKey: z.string(),
+  startedInJourney: z.boolean(),
+  stoppedBecause: z.enum(['until', 'left', 'no_entry', 'settled']),
+  position: z
+    .object({ status: z.enum(['active', 'left']), stageId: z.string(), stepId: z.string().nullable() })
+    .nullable(),
+  steps: z.array(
+    z.object({
+      at: isoTime,
+      type: z.string(),
+      stageId: z.string().nullable(),
+      stepId: z.string().nullable(),
+      explanation: z.string(),
+    }),
+  ),
+});
+export type SimulatedProfile = z.infer<typeof simulatedProfile>;
+
+/** POST /entities/journeys/:id/simulation. */
+export const journeySimulation = z.object({
+  data: z.array(simulatedProfile),
+  meta: z.object({ from: isoTime, until: isoTime, note: z.string() }),
+});
+export type JourneySimulation = z.infer<typeof journeySimulation>;
+
+export const journeyDelivery = z.object({
+  id: z.string(),
+  at: isoTime,
+  status: z.enum(['success', 'error']),
+  profiles: count.describe('Profiles sent (or that could not be sent)'),
+  target: z.string().nullable().describe('Where they went, e.g. database.table'),
+  error: z.string().nullable(),
+});
+export type JourneyDelivery = z.infer<typeof journeyDelivery>;
+
+/** GET /entities/journeys/:id/syndications/:activationId/deliveries. */
+export const journeyDeliveries = z.object({ data: z.array(journeyDelivery) });
+
+export const journeyNotification = z.object({
+  id: z.string(),
+  activationId: z.string(),
+  deliveryId: z.string().nullable(),
+  createdAt: isoTime,
+  recipients: z.array(z.string()),
+  subject: z.string(),
+  body: z.string(),
+});
+export type JourneyNotification = z.infer<typeof journeyNotification>;
+
+/** GET /entities/journeys/:id/notifications. */
+export const journeyNotifications = z.object({ data: z.array(journeyNotification) });
