@@ -6,9 +6,9 @@ import { badRequest } from '../platform/errors';
 
 /**
  * The definition of a parent segment as stored (`definition_json`): master, attributes and behaviors with
- * their source columns and types, checked against the catalog. Types follow the source column: long/int
- * columns are `number` or `timestamp`, other numbers `number`, everything else `string` (spec: only long
- * columns holding Unix time may be time-filtered).
+ * their source columns and types, checked against the catalog. Types follow the source column: long (and
+ * declared int) columns are `number` or `timestamp`, other numbers `number`, everything else `string` (spec:
+ * only long columns holding Unix time may be time-filtered).
  */
 
 export interface StoredAttribute {
@@ -75,8 +75,13 @@ function columnType(source: SourceTable, column: string): string {
   return type;
 }
 
-const LONG_TYPES = new Set(['long', 'int', 'bigint']);
-const NUMBER_TYPES = new Set(['long', 'int', 'bigint', 'double', 'float', 'boolean']);
+/**
+ * Integer column types that may hold Unix time. The data plane's schemas use long, and int where a client
+ * declares it (apps/server/src/data/columns.ts); both are stored as 64-bit SQLite integers, so an int column
+ * holds Unix seconds as well as a long one. No other integer type occurs. See README.md.
+ */
+const LONG_TYPES = new Set(['long', 'int']);
+const NUMBER_TYPES = new Set(['long', 'int', 'double', 'float', 'boolean']);
 
 export function defaultType(sourceType: string): AudienceColumnType {
   return NUMBER_TYPES.has(sourceType) ? 'number' : 'string';
@@ -188,13 +193,15 @@ export function buildDefinition(db: Db, accountId: number, input: Input, previou
 
 function behaviorColumns(b: BehaviorInput, src: SourceTable, previous: StoredBehavior | undefined) {
   if (b.allColumns) {
-    const given = new Map(b.schema.map((c) => [c.parentColumn, c.type]));
+    const byColumn = new Map(b.schema.map((c) => [c.parentColumn, c]));
     return [...src.columns].map(([column, sourceType]): StoredBehaviorColumn => {
       const type = defaultType(sourceType);
-      const requested = given.get(column);
-      if (requested !== undefined && requested !== type) {
+      const given = byColumn.get(column);
+      const retyped = given?.type !== undefined && given.type !== type;
+      const renamed = given?.name !== undefined && given.name !== column;
+      if (retyped || renamed) {
         throw badRequest(
-          `The behavior "${b.name}" takes all columns (allColumns: true), so the type of its column "${column}" cannot change on its own. Select the columns individually (allColumns: false) to change one column's type.`,
+          `The behavior "${b.name}" takes all columns (allColumns: true), so its column "${column}" cannot be ${retyped ? 'retyped' : 'renamed'} on its own. Select the columns individually (allColumns: false) to change one column.`,
         );
       }
       return { name: column, type, column };

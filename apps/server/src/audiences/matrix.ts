@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { databaseFile, findDatabase } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
 import type { Definition, StoredAttribute, StoredBehavior, StoredBehaviorColumn } from './definition';
+import { compilePattern } from './rules/regexp';
 import { definitionOf, type ParentSegmentRow, parentSegmentRow, publishBuild } from './store';
 
 /**
@@ -161,8 +162,6 @@ export function removeProfiles(deps: AppDeps, accountId: number, id: number): vo
   rmSync(matrixFile(deps.config.dataDir, accountId, id), { force: true });
 }
 
-const patterns = new Map<string, RegExp>();
-
 /** Opens the built profile file read-only with the functions rules use; null before the first build. */
 export function openProfiles(deps: AppDeps, accountId: number, id: number): Database.Database | null {
   const file = matrixFile(deps.config.dataDir, accountId, id);
@@ -170,13 +169,8 @@ export function openProfiles(deps: AppDeps, accountId: number, id: number): Data
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.function('svc_regexp', { deterministic: true }, (value: unknown, pattern: unknown) => {
     if (value === null || typeof pattern !== 'string') return null;
-    let re = patterns.get(pattern);
-    if (!re) {
-      re = new RegExp(pattern, 'u');
-      if (patterns.size > 500) patterns.clear();
-      patterns.set(pattern, re);
-    }
-    return re.test(String(value)) ? 1 : 0;
+    // RE2 (linear time), checked when the rule compiled: see rules/regexp.ts.
+    return compilePattern(pattern).test(String(value)) ? 1 : 0;
   });
   return db;
 }

@@ -21,7 +21,7 @@ import {
 const reasons: Record<number, string> = {
   400: 'Invalid input; the message names the field, database, table, column or operator',
   401: 'No valid API key or console session',
-  403: 'A write-only key',
+  403: 'A write-only key, or a segment write in a folder where the caller has only View (Full Control needed)',
   404: 'No such parent segment, segment or folder in the caller’s account',
   409: 'Still in use, a name taken, or the profiles are not built yet',
 };
@@ -42,7 +42,9 @@ export const RULE_TEXT =
   '`{type: "Behavior", exclude?, behavior: <name>, filter?: <rule over its columns>, window?: <time operator>, count: {type: Equal|…|Between, rightValue | minValue+maxValue}}`; ' +
   '`{type: "Segment", exclude?, segmentId}`; or a nested rule. Operators (each with `not?`): Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual (`rightValue`), Between (`minValue`, `maxValue`), ' +
   'In (`rightValue` array), Contain, StartWith, EndWith, Regexp (`rightValue` text), IsNull; time filters on timestamp columns only: TimeWithinPast and TimeWithinNext (`value`, `unit` day|week|month), ' +
-  'TimeRange (`from`, `to`, both included), TimeBefore and TimeAfter (`rightValue`); times are Unix seconds or ISO 8601.';
+  'TimeRange (`from`, `to`, both included), TimeBefore and TimeAfter (`rightValue`); times are Unix seconds or ISO 8601. ' +
+  'A date without a time (2026-01-31) means that whole UTC day: a range `to` it includes the day, TimeAfter it starts at the next midnight, TimeBefore it ends at its midnight. ' +
+  'Months are calendar months with the day clamped to the month’s last day. Regexp uses RE2 syntax (linear time; no lookaround or backreferences).';
 
 const ruleDoc = z
   .object({
@@ -59,6 +61,12 @@ export const parentSegmentInputDoc = z.object({
   ...parentSegmentInput.shape,
   attributes: z.array(attributeInput).optional(),
   behaviors: z.array(behaviorInput).optional(),
+});
+/** PUT takes the whole record: `attributes` and `behaviors` must be there (an empty list removes them all). */
+export const parentSegmentEditDoc = z.object({
+  ...parentSegmentInput.shape,
+  attributes: z.array(attributeInput),
+  behaviors: z.array(behaviorInput),
 });
 
 export const json = <S extends z.ZodType>(schema: S, description: string) => ({

@@ -137,6 +137,72 @@ describe('segment rule operators', () => {
     expect(await keys(all(value('seen_at', resolved)))).toEqual(expected);
   });
 
+  // now is 2026-11-22 09:00 UTC: Alice was seen on Nov 21, Bob on Nov 12, Carol on Nov 25 and 4 on Oct 13, at 09:00.
+  it.each([
+    [
+      'TimeRange of dates includes its last day',
+      { type: 'TimeRange', from: '2026-11-12', to: '2026-11-21' },
+      ['1', '2'],
+    ],
+    ['TimeRange of one day', { type: 'TimeRange', from: '2026-11-21', to: '2026-11-21' }, ['1']],
+    ['TimeAfter a date starts after that day', { type: 'TimeAfter', rightValue: '2026-11-21' }, ['3']],
+    ['TimeBefore a date ends before that day', { type: 'TimeBefore', rightValue: '2026-11-12' }, ['4']],
+    ['TimeBefore the next date', { type: 'TimeBefore', rightValue: '2026-11-13' }, ['2', '4']],
+    [
+      'TimeRange to a full timestamp is exact (inclusive)',
+      { type: 'TimeRange', from: '2026-11-12', to: '2026-11-21T09:00:00Z' },
+      ['1', '2'],
+    ],
+    [
+      'TimeRange to a second earlier leaves that profile out',
+      { type: 'TimeRange', from: '2026-11-12', to: '2026-11-21T08:59:59Z' },
+      ['2'],
+    ],
+    ['TimeAfter a full timestamp is strict', { type: 'TimeAfter', rightValue: '2026-11-21T09:00:00Z' }, ['3']],
+    ['TimeAfter a second earlier', { type: 'TimeAfter', rightValue: '2026-11-21T08:59:59Z' }, ['1', '3']],
+  ])('date-only and exact times: %s', async (_name, operator, expected) => {
+    expect(new Date(now * 1000).toISOString()).toBe('2026-11-22T09:00:00.000Z');
+    expect(await keys(all(value('seen_at', operator)))).toEqual(expected);
+  });
+
+  it('runs Regexp in linear time: a catastrophic pattern on long values answers, and JS-only syntax is 400', async () => {
+    await importRows(h, 'crm', 'long_values', [
+      { id: 1, text: `${'a'.repeat(5000)}b` },
+      { id: 2, text: 'a'.repeat(5000) },
+      { id: 3, text: 'aaab'.repeat(1000) },
+    ]);
+    const long = await createParentSegment(h, {
+      name: 'Long values',
+      master: { parentDatabaseName: 'crm', parentTableName: 'long_values', parentKey: 'id' },
+      attributes: [{ name: 'text', parentColumn: 'text' }],
+    });
+    const rule = all(value('text', { type: 'Regexp', rightValue: '^(a+)+$' }));
+    expect(await keysOf(h, long.id, rule)).toEqual(['2']);
+    expect(await keysOf(h, long.id, all(value('text', { type: 'Regexp', rightValue: '(a|aa)*b$' })))).toEqual([
+      '1',
+      '3',
+    ]);
+    const count = (pattern: string) =>
+      h.call('POST', `/audiences/${long.id}/population`, {
+        json: { rule: all(value('text', { type: 'Regexp', rightValue: pattern })) },
+      });
+    expect(await failure(count('(a)\\1'), 400)).toContain('RE2 syntax');
+    expect(await failure(count('a(?=b)'), 400)).toContain('not a valid regular expression');
+    expect(await failure(count('a'.repeat(1001)), 400)).toContain('1000');
+  });
+
+  it('refuses a time filter inside a behavior condition on a non-timestamp behavior column', async () => {
+    const rule = all({
+      type: 'Behavior',
+      behavior: 'visits',
+      filter: all(value('kind', { type: 'TimeWithinPast', value: 3, unit: 'day' })),
+      count: { type: 'GreaterEqual', rightValue: 1 },
+    });
+    const message = await failure(h.call('POST', `/audiences/${id}/population`, { json: { rule } }), 400);
+    expect(message).toContain('needs a timestamp column');
+    expect(message).toContain('"kind"');
+  });
+
   it.each([
     ['any time, at least 3', { count: { type: 'GreaterEqual', rightValue: 3 } }, ['1', '2', '4']],
     [

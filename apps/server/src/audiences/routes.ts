@@ -13,6 +13,7 @@ import {
   errors,
   json,
   parentSegment,
+  parentSegmentEditDoc,
   parentSegmentInputDoc,
   population,
   populationRequestDoc,
@@ -26,6 +27,21 @@ import { listParentSegments, requireParentSegment, segmentsInFolders } from './s
 import { segmentEntry, toWireParentSegment } from './wire';
 
 const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
+const SCHEDULE_TEXT =
+  '`scheduleType`, `scheduleOption` and `timezone` (and a behavior’s `scheduleType`/`scheduleOption`) are stored and shown as sent, but nothing runs on a schedule: rebuild with POST /audiences/{id}/run. ' +
+  '`workflowHiveOnly` (false), `hiveEngineVersion` ("stable"), `hivePoolName` and `prestoPoolName` (null) are fixed values kept for the spec’s shape.';
+
+/** PUT replaces the record: a missing `attributes` or `behaviors` would delete them all, so it is refused. */
+async function editedRecord(c: Parameters<typeof input>[0]) {
+  const raw = await input(c, z.object({ attributes: z.unknown().optional(), behaviors: z.unknown().optional() }));
+  const missing = (['attributes', 'behaviors'] as const).filter((k) => raw[k] === undefined);
+  if (missing.length > 0) {
+    throw badRequest(
+      `PUT replaces the whole parent segment, but "${missing.join('" and "')}" ${missing.length > 1 ? 'are' : 'is'} missing. Send the whole record as GET answers it, with your edits (an empty list removes them all).`,
+    );
+  }
+  return input(c, parentSegmentInput);
+}
 const sampleBody = z.object({ rule: z.unknown(), limit: z.coerce.number().int().min(1).max(100).default(20) });
 
 function routes(deps: AppDeps) {
@@ -50,7 +66,7 @@ function routes(deps: AppDeps) {
       method: 'put',
       path: '/audiences/',
       summary: 'Replace the parent segment named by the record’s `id` (the spec’s spelling)',
-      request: { body: body(parentSegmentInputDoc.extend({ id: z.string() }), 'The edited record, with its id') },
+      request: { body: body(parentSegmentEditDoc.extend({ id: z.string() }), 'The edited record, with its id') },
       responses: { 200: json(parentSegment, 'The updated record'), ...errors(400, 401, 403, 404) },
     }),
     create: createRoute({
@@ -59,7 +75,8 @@ function routes(deps: AppDeps) {
       path: '/audiences',
       summary: 'Create a parent segment',
       description:
-        'Master table and key, attributes and behaviors; every database, table and column must exist. A root folder is made and a build of the profiles is queued (`buildJobId`).',
+        'Master table and key, attributes and behaviors; every database, table and column must exist. A root folder is made and a build of the profiles is queued (`buildJobId`). ' +
+        SCHEDULE_TEXT,
       request: { body: body(parentSegmentInputDoc, 'The parent segment') },
       responses: { 200: json(parentSegment, 'The parent segment'), ...errors(400, 401, 403) },
     }),
@@ -77,8 +94,8 @@ function routes(deps: AppDeps) {
       path: '/audiences/{id}',
       summary: 'Replace a parent segment with the edited record',
       description:
-        'Send the whole record back. Column `type` may change between number and timestamp on long columns (Unix time) only; a string column is refused, and so is one column of a behavior with `allColumns: true`. Read-only fields are ignored. A change of sources queues a rebuild.',
-      request: { params: z.object({ id }), body: body(parentSegmentInputDoc, 'The edited record') },
+        'Send the whole record back: without `attributes` or `behaviors` it is 400 (an empty list removes them all). Column `type` may change between number and timestamp on long columns (Unix time) only; a string column is refused, and so is renaming or retyping one column of a behavior with `allColumns: true` (select the columns individually instead). Read-only fields are ignored. A change of sources queues a rebuild.',
+      request: { params: z.object({ id }), body: body(parentSegmentEditDoc, 'The edited record') },
       responses: { 200: json(parentSegment, 'The updated record'), ...errors(400, 401, 403, 404) },
     }),
     remove: createRoute({
@@ -96,7 +113,7 @@ function routes(deps: AppDeps) {
       summary: 'Rebuild the profiles (a job)',
       request: { params: z.object({ id }) },
       description:
-        'Queues a build job unless one is queued or running; the record shows `buildJobId` and `buildStatus`.',
+        'Queues a build job unless one is queued or running; the record shows `buildJobId` and `buildStatus`. Builds run on create, on a change of sources and on this call only; schedules are not run.',
       responses: { 200: json(parentSegment, 'The record with its build job'), ...errors(401, 403, 404) },
     }),
     population: createRoute({
@@ -144,12 +161,12 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
       const { id: raw } = await input(c, z.object({ id: z.union([z.string(), z.number()]).optional() }));
       if (raw === undefined) throw badRequest('Send the whole record with its "id", or PUT /audiences/:id.');
       const row = parent(c, String(raw));
-      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await input(c, parentSegmentInput));
+      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
     .openapi(r.update, async (c) => {
       const row = parent(c, c.req.valid('param').id);
-      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await input(c, parentSegmentInput));
+      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
     .openapi(r.remove, (c) => {

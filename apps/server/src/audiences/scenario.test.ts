@@ -192,6 +192,16 @@ describe('parent segment scenario: recent sign-ups with two orders', () => {
     expect(message).toContain('allColumns: true');
     expect(message).toContain('Select the columns individually');
 
+    // Renaming one of its columns is refused the same way, not dropped quietly.
+    const renamed = structuredClone(record);
+    const columns = ((renamed.behaviors as Json[])[1] as { schema: Json[] }).schema;
+    (columns.find((c) => c.name === 'status') as Json).name = 'order_status';
+    const rename = await failure(h.call('PUT', `/audiences/${record.id}`, { json: renamed }), 400);
+    expect(rename).toContain('"status" cannot be renamed');
+    expect(rename).toContain('Select the columns individually');
+    // Sent back unchanged, the all-columns behavior is accepted.
+    await ok(h.call('PUT', `/audiences/${record.id}`, { json: structuredClone(record) }));
+
     // The selected-columns behavior may type its long column; a double column may not be a timestamp.
     const selected = structuredClone(record);
     const orders = (selected.behaviors as Json[])[0] as { schema: Json[] };

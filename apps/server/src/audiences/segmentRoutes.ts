@@ -32,7 +32,8 @@ function routes(deps: AppDeps) {
       method: 'post',
       path: '/audiences/{id}/segments',
       summary: 'Create a segment',
-      description: 'In the given folder of the parent segment (default: its root folder).',
+      description:
+        'In the given folder of the parent segment (default: its root folder). Needs Full Control on that folder (403 with View).',
       request: { params: z.object({ id }), body: body(segmentInputDoc, 'name, description, folderId, rule') },
       responses: { 200: json(segmentDoc, 'The segment'), ...errors(400, 401, 403, 404) },
     }),
@@ -49,6 +50,8 @@ function routes(deps: AppDeps) {
       method: 'put',
       path: '/audiences/{id}/segments/{segmentId}',
       summary: 'Replace a segment',
+      description:
+        'Without `folderId` the segment stays in its folder. Needs Full Control on its folder and on the folder it moves to (403 with View).',
       request: { params: both, body: body(segmentInputDoc, 'name, description, folderId, rule') },
       responses: { 200: json(segmentDoc, 'The segment'), ...errors(400, 401, 403, 404) },
     }),
@@ -58,7 +61,8 @@ function routes(deps: AppDeps) {
       path: '/audiences/{id}/segments/{segmentId}',
       summary: 'Delete a segment',
       request: { params: both },
-      description: 'Refused (409) while another segment or a journey uses it.',
+      description:
+        'Refused (409) while another segment or a journey uses it. Needs Full Control on its folder (403 with View).',
       responses: { 200: json(z.object({ id: z.string() }), 'Deleted'), ...errors(401, 403, 404, 409) },
     }),
     population: createRoute({
@@ -112,7 +116,7 @@ export function segmentRoutes(deps: AppDeps) {
     })
     .openapi(r.remove, (c) => {
       const { p, s } = pair(c, c.req.valid('param'));
-      service.deleteSegment(deps, p, s);
+      service.deleteSegment(deps, principalOf(c), p, s);
       return c.json({ id: String(s.id) }, 200);
     })
     .openapi(r.population, (c) => {

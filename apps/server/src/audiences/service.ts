@@ -1,7 +1,9 @@
 import { type parentSegmentInput, type SegmentRule, segmentInput } from '@svc/contracts';
 import { z } from 'zod';
+import { deleteGrantsOn } from '../folder-permissions/permissions';
+import { requireFolderControl } from '../folders/access';
 import { entriesIn } from '../folders/entries';
-import { descendants, folderRow, insertFolder, renameFolderRow } from '../folders/store';
+import { descendants, type FolderRow, folderRow, insertFolder, renameFolderRow } from '../folders/store';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -111,7 +113,11 @@ export function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.P
     );
   }
   if (row.build_job_id !== null) jobs.kill(row.account_id, row.build_job_id);
-  store.deleteParentSegmentRow(deps.db, row);
+  // Folder ids are reused, so the folders' journey permissions go with them.
+  deps.db.transaction(() => {
+    deleteGrantsOn(deps.db, row.account_id, folders);
+    store.deleteParentSegmentRow(deps.db, row);
+  })();
   removeProfiles(deps, row.account_id, row.id);
 }
 
@@ -146,29 +152,49 @@ function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow):
   }
 }
 
-function folderFor(deps: AppDeps, parent: store.ParentSegmentRow, raw: string | number | null | undefined): number {
-  if (raw === undefined || raw === null || raw === '') return parent.root_folder_id;
-  const id = store.parseId(raw);
+/** The folder named by the request, or `fallback` (the root on create, the current folder on update). */
+function folderFor(
+  deps: AppDeps,
+  parent: store.ParentSegmentRow,
+  raw: string | number | null | undefined,
+  fallback: number,
+): FolderRow {
+  const id = raw === undefined || raw === null || raw === '' ? fallback : store.parseId(raw);
   const folder = id === null ? null : folderRow(deps.db, parent.account_id, id);
   if (!folder || folder.parent_segment_id !== parent.id) {
     throw badRequest(`The folder "${raw}" is not a folder of this parent segment.`);
   }
-  return folder.id;
+  return folder;
 }
 
-function segmentFields(deps: AppDeps, parent: store.ParentSegmentRow, input: SegmentInputOut, self: number | null) {
+/** The segment's current folder; one that has gone counts as the root for permissions. */
+function segmentFolder(deps: AppDeps, parent: store.ParentSegmentRow, row: store.SegmentRow): FolderRow | null {
+  return (
+    folderRow(deps.db, parent.account_id, row.folder_id) ?? folderRow(deps.db, parent.account_id, parent.root_folder_id)
+  );
+}
+
+function segmentFields(
+  deps: AppDeps,
+  p: Principal,
+  parent: store.ParentSegmentRow,
+  input: SegmentInputOut,
+  self: store.SegmentRow | null,
+) {
+  const folder = folderFor(deps, parent, input.folderId, self?.folder_id ?? parent.root_folder_id);
+  requireFolderControl(deps.db, p, folder, self ? 'move or change segments here' : 'create segments here');
   const rule = parseRule(input.rule);
-  checkRule(deps, parent, rule, self);
+  checkRule(deps, parent, rule, self?.id ?? null);
   return {
     name: input.name,
     description: input.description ?? '',
-    folder_id: folderFor(deps, parent, input.folderId),
+    folder_id: folder.id,
     rule_json: JSON.stringify(rule),
   };
 }
 
 export function createSegment(deps: AppDeps, p: Principal, parent: store.ParentSegmentRow, input: SegmentInputOut) {
-  const f = segmentFields(deps, parent, input, null);
+  const f = segmentFields(deps, p, parent, input, null);
   const id = store.insertSegment(deps.db, parent, p.userId, f, deps.clock.now().getTime());
   return store.segmentRow(deps.db, parent.account_id, parent.id, id) as store.SegmentRow;
 }
@@ -180,13 +206,23 @@ export function updateSegment(
   row: store.SegmentRow,
   input: SegmentInputOut,
 ) {
-  const f = segmentFields(deps, parent, input, row.id);
+  const current = segmentFolder(deps, parent, row);
+  if (current) requireFolderControl(deps.db, p, current, 'change segments here');
+  // Without a folderId the segment stays where it is.
+  const f = segmentFields(deps, p, parent, input, row);
   store.updateSegment(deps.db, row, p.userId, f, deps.clock.now().getTime());
   return store.segmentRow(deps.db, parent.account_id, parent.id, row.id) as store.SegmentRow;
 }
 
 /** Refused while another segment's rule or a registered user (a journey) refers to it. */
-export function deleteSegment(deps: AppDeps, parent: store.ParentSegmentRow, row: store.SegmentRow): void {
+export function deleteSegment(
+  deps: AppDeps,
+  p: Principal,
+  parent: store.ParentSegmentRow,
+  row: store.SegmentRow,
+): void {
+  const folder = segmentFolder(deps, parent, row);
+  if (folder) requireFolderControl(deps.db, p, folder, 'delete segments here');
   const users = segmentUsers(deps, parent, row.id);
   if (users.length > 0) {
     throw conflict(`The segment is still used by ${users.slice(0, 5).join(', ')}; change those first.`);

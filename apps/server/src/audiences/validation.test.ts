@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewAccount } from '../accounts/seed';
 import { createHarness, type Harness } from '../testing/harness';
-import { createParentSegment, failure, importRows, type Json, ok } from './testing/audiences';
+import { addUser, createParentSegment, failure, importRows, type Json, ok } from './testing/audiences';
 
 /** Bad input answers 4xx with a message naming the problem; other accounts' objects are 404. */
 describe('parent segment validation and account scoping', () => {
@@ -55,6 +55,15 @@ describe('parent segment validation and account scoping', () => {
         400,
       ),
     ).toContain('foreignKey');
+    expect(
+      await failure(
+        create({
+          master,
+          behaviors: [{ name: 'b', parentDatabaseName: 'shop', parentTableName: 'no_such_events', foreignKey: 'x' }],
+        }),
+        400,
+      ),
+    ).toContain('"no_such_events"');
     expect(await failure(create({ master: { parentDatabaseName: 'shop' } }), 400)).toContain('master');
     expect(
       await failure(create({ master, attributes: [{ name: 'email', parentColumn: 'email', type: 'number' }] }), 400),
@@ -96,6 +105,32 @@ describe('parent segment validation and account scoping', () => {
     const strange = structuredClone(record);
     (strange.attributes as Json[])[0]!.id = '77';
     expect(await failure(h.call('PUT', `/audiences/${record.id}`, { json: strange }), 400)).toContain('"77"');
+  });
+
+  it('refuses a PUT without attributes or behaviors instead of deleting them all', async () => {
+    const current = await ok(h.call('GET', `/audiences/${record.id}`));
+    const { attributes: _a, ...noAttributes } = current;
+    expect(await failure(h.call('PUT', `/audiences/${record.id}`, { json: noAttributes }), 400)).toContain(
+      'Send the whole record',
+    );
+    const { behaviors: _b, ...noBehaviors } = current;
+    const message = await failure(h.call('PUT', `/audiences/${record.id}`, { json: noBehaviors }), 400);
+    expect(message).toContain('"behaviors"');
+    await failure(h.call('PUT', '/audiences/', { json: { ...noAttributes, id: record.id } }), 400);
+    // Nothing changed; an empty list is how to remove them all.
+    expect((await ok(h.call('GET', `/audiences/${record.id}`))).attributes).toEqual(current.attributes);
+  });
+
+  it('records the user who last edited the record in updatedBy', async () => {
+    const editor = await addUser(h, 'editor');
+    const doc = await createParentSegment(h, { name: 'Edited by two', master });
+    expect(doc.updatedBy).toEqual({ id: String(h.admin.userId), name: 'admin' });
+    const updated = await ok(
+      h.call('PUT', `/audiences/${doc.id}`, { key: editor.key, json: { ...doc, description: 'second hand' } }),
+    );
+    expect(updated.updatedBy).toEqual({ id: editor.userId, name: 'editor' });
+    expect(updated.createdBy).toEqual({ id: String(h.admin.userId), name: 'admin' });
+    await ok(h.call('DELETE', `/audiences/${doc.id}`));
   });
 
   it('answers 404 for other accounts’ and unknown ids, never 500', async () => {

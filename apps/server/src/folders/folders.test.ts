@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createParentSegment, failure, importRows, type Json, ok } from '../audiences/testing/audiences';
+import { addUser, createParentSegment, failure, importRows, type Json, ok } from '../audiences/testing/audiences';
 import { createHarness, type Harness } from '../testing/harness';
 import { folderRef, registerFolderEntries } from './entries';
 
@@ -98,6 +98,71 @@ describe('folders', () => {
       400,
     );
     expect(message).toContain('not a folder of this parent segment');
+  });
+
+  it('keeps a segment in its folder when a PUT leaves out folderId', async () => {
+    const kept = await folder('Kept', root);
+    const rule = { type: 'And', conditions: [] };
+    const created = await ok(
+      h.call('POST', `/audiences/${audience.id}/segments`, { json: { name: 'Stays', folderId: kept, rule } }),
+    );
+    const updated = await ok(
+      h.call('PUT', `/audiences/${audience.id}/segments/${created.id}`, { json: { name: 'Stays put', rule } }),
+    );
+    expect(updated).toMatchObject({ name: 'Stays put', folderId: kept });
+    const moved = await ok(
+      h.call('PUT', `/audiences/${audience.id}/segments/${created.id}`, {
+        json: { name: 'Moved', folderId: root, rule },
+      }),
+    );
+    expect(moved.folderId).toBe(root);
+    await ok(h.call('DELETE', `/audiences/${audience.id}/segments/${created.id}`));
+    await ok(h.call('DELETE', `/entities/folders/${kept}`));
+  });
+
+  it('needs Full Control for folder and segment writes: a View user gets 403 on each, a granted user may', async () => {
+    const viewer = await addUser(h, 'viewer');
+    const rule = { type: 'And', conditions: [] };
+    const shared = await folder('Shared', root);
+    const segment = await ok(
+      h.call('POST', `/audiences/${audience.id}/segments`, { json: { name: 'Theirs', folderId: shared, rule } }),
+    );
+    const segmentPath = `/audiences/${audience.id}/segments/${segment.id}`;
+    const asViewer = (method: string, path: string, json?: unknown) =>
+      h.call(method, path, { key: viewer.key, ...(json === undefined ? {} : { json }) });
+    const refused: [string, string, unknown][] = [
+      ['POST', '/entities/folders', { name: 'Mine', parentFolderId: shared }],
+      ['PATCH', `/entities/folders/${shared}`, { name: 'Renamed' }],
+      ['DELETE', `/entities/folders/${shared}`, undefined],
+      ['POST', `/audiences/${audience.id}/segments`, { name: 'Mine', folderId: shared, rule }],
+      ['POST', `/audiences/${audience.id}/segments`, { name: 'Mine at the root', rule }],
+      ['PUT', segmentPath, { name: 'Changed', rule }],
+      ['DELETE', segmentPath, undefined],
+    ];
+    for (const [method, path, json] of refused) {
+      const message = await failure(asViewer(method, path, json), 403);
+      expect(message, `${method} ${path}`).toContain('View permission');
+    }
+    // Reading is still allowed, and nothing changed.
+    expect(await ok(asViewer('GET', segmentPath))).toMatchObject({ name: 'Theirs', folderId: shared });
+    expect(await list(shared)).toEqual(['segment:Theirs']);
+
+    // Full Control on the folder (inherited by its sub-folders) allows the same writes there, not elsewhere.
+    await ok(
+      h.call('PUT', `/entities/folders/${shared}/permissions`, {
+        json: { permissions: [{ userId: viewer.userId, permission: 'full_control' }] },
+      }),
+    );
+    const inner = await ok<{ data: Json }>(
+      asViewer('POST', '/entities/folders', { name: 'Inner', parentFolderId: shared }),
+    );
+    await ok(asViewer('PATCH', `/entities/folders/${inner.data.id}`, { name: 'Inner 2' }));
+    await ok(asViewer('PUT', segmentPath, { name: 'Changed', folderId: inner.data.id, rule }));
+    // Moving it out to the root, where the user has View, is refused.
+    await failure(asViewer('PUT', segmentPath, { name: 'Changed', folderId: root, rule }), 403);
+    await ok(asViewer('DELETE', segmentPath));
+    await ok(asViewer('DELETE', `/entities/folders/${inner.data.id}`));
+    await failure(asViewer('POST', `/audiences/${audience.id}/segments`, { name: 'Root', rule }), 403);
   });
 
   it('refuses folders nested deeper than 32 levels', async () => {

@@ -1,10 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, folderCreate, folderListing, folderObject, folderRename } from '@svc/contracts';
 import type { Context } from 'hono';
+import { deleteGrantsOn } from '../folder-permissions/permissions';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
+import { requireFolderControl } from './access';
 import { entriesIn, folderEntry, listFolder } from './entries';
 import {
   ancestorIds,
@@ -26,7 +28,7 @@ const json = <S extends z.ZodType>(schema: S, description: string) => ({
 const reasons: Record<number, string> = {
   400: 'Invalid input (a depth above 32, an empty name)',
   401: 'No valid API key or console session',
-  403: 'A write-only key',
+  403: 'A write-only key, or only View permission on the folder (writes need Full Control)',
   404: 'No such folder in the caller’s account',
   409: 'The name is taken, or the folder is not empty, or it is a root folder',
 };
@@ -130,6 +132,7 @@ export function folderRoutes(deps: AppDeps) {
     .openapi(r.create, async (c) => {
       const { name, parentFolderId } = await input(c, folderCreate);
       const parent = requireFolder(deps, c, parentFolderId);
+      requireFolderControl(deps.db, principalOf(c), parent, 'create folders in it');
       if (ancestorIds(deps.db, parent.account_id, parent.id).length + 1 >= MAX_FOLDER_DEPTH) {
         throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} levels deep; create this one higher up.`);
       }
@@ -144,6 +147,7 @@ export function folderRoutes(deps: AppDeps) {
     .openapi(r.rename, async (c) => {
       const folder = requireFolder(deps, c, c.req.valid('param').folderId);
       const { name } = await input(c, folderRename);
+      requireFolderControl(deps.db, principalOf(c), folder, 'rename it');
       if (folder.parent_id === null) {
         throw conflict('A root folder is named after its parent segment; rename the parent segment instead.');
       }
@@ -151,6 +155,7 @@ export function folderRoutes(deps: AppDeps) {
     })
     .openapi(r.remove, (c) => {
       const folder = requireFolder(deps, c, c.req.valid('param').folderId);
+      requireFolderControl(deps.db, principalOf(c), folder, 'delete it');
       if (folder.parent_id === null) {
         throw conflict('A root folder goes with its parent segment; delete the parent segment instead.');
       }
@@ -159,7 +164,12 @@ export function folderRoutes(deps: AppDeps) {
       if (inside + items > 0) {
         throw conflict(`The folder still holds ${inside} folder(s) and ${items} item(s); move or delete them first.`);
       }
-      deleteFolderRow(deps.db, folder);
+      // Only empty folders are deleted, but a sub-folder's grants would be orphaned too: take them all.
+      const below = descendants(deps.db, folder.account_id, folder.id, MAX_FOLDER_DEPTH * 2).map((f) => f.id);
+      deps.db.transaction(() => {
+        deleteGrantsOn(deps.db, folder.account_id, [folder.id, ...below]);
+        deleteFolderRow(deps.db, folder);
+      })();
       return c.json({ id: String(folder.id) }, 200);
     });
 }

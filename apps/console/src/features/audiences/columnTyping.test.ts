@@ -17,6 +17,11 @@ describe('typeToggle', () => {
     expect(typeToggle('number', 'double')).toMatchObject({ allowed: false });
   });
 
+  it('allows the integer types the data plane has (long, declared int) and no others', () => {
+    expect(typeToggle('number', 'int')).toEqual({ allowed: true, reason: null });
+    expect(typeToggle('number', 'bigint')).toMatchObject({ allowed: false });
+  });
+
   it('refuses one column of an all-columns behavior and says to select columns individually', () => {
     const t = typeToggle('number', 'long', true);
     expect(t.allowed).toBe(false);

@@ -6,7 +6,8 @@ export interface TypeToggle {
   reason: string | null;
 }
 
-const LONG_TYPES = new Set(['long', 'int', 'bigint']);
+// Integer types that hold Unix time: long, and int where a schema declares it (server: audiences/definition.ts).
+const LONG_TYPES = new Set(['long', 'int']);
 
 /**
  * `sourceType` is the column's type in its table (`long`, `double`, `string`, ...), undefined while the catalog

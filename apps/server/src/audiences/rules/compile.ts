@@ -9,6 +9,7 @@ import type {
 import { badRequest, conflict } from '../../platform/errors';
 import type { Definition, StoredBehavior } from '../definition';
 import { attributeColumn, behaviorColumnName, behaviorTable } from '../matrix';
+import { compilePattern } from './regexp';
 import { timeBounds, toSeconds } from './time';
 
 /**
@@ -163,7 +164,7 @@ class Compiler {
         sql = `(length(${text}) >= length(${this.bind(op.rightValue)}) AND substr(${text}, length(${text}) - length(${this.bind(op.rightValue)}) + 1) = ${this.bind(op.rightValue)})`;
         break;
       case 'Regexp':
-        checkPattern(op.rightValue);
+        compilePattern(op.rightValue);
         sql = `svc_regexp(${expr}, ${this.bind(op.rightValue)})`;
         break;
       case 'IsNull':
@@ -209,14 +210,6 @@ class Compiler {
     if (c.window) where.push(this.time('r."time"', c.window, 'time'));
     if (c.filter) where.push(this.group(c.filter, { kind: 'behavior', alias: 'r', behavior: usable }));
     return `coalesce((SELECT COUNT(*) FROM "${behaviorTable(b)}" r WHERE ${where.join(' AND ')}) ${this.count(c.count)}, 0)`;
-  }
-}
-
-function checkPattern(pattern: string): void {
-  try {
-    new RegExp(pattern, 'u');
-  } catch (err) {
-    throw badRequest(`"${pattern.slice(0, 64)}" is not a valid regular expression: ${(err as Error).message}`);
   }
 }
 

@@ -54,3 +54,13 @@ export async function keysOf(h: Harness, id: unknown, rule: Json): Promise<strin
   expect(body.population).toBe(body.profiles.length);
   return body.profiles.map((p) => p.key).sort();
 }
+
+/** Adds a user (not an administrator) to the first account through the users API; returns its id and key. */
+export async function addUser(h: Harness, name: string): Promise<{ userId: string; key: string }> {
+  await ok(
+    h.call('POST', `/v3/user/add/${name}`, { form: { email: `${name}@first.test`, password: 'long enough pw' } }),
+  );
+  const { apikey } = await ok<{ apikey: string }>(h.call('POST', `/v3/user/apikey/add/${name}`));
+  const { user_id } = await ok<{ user_id: number }>(h.call('GET', '/v3/user/apikey/validate', { key: apikey }));
+  return { userId: String(user_id), key: apikey };
+}
