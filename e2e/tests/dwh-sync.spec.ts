@@ -6,8 +6,8 @@ import { signIn } from './helpers';
 
 /**
  * The warehouse sync wizard against a real PostgreSQL: `SVC_TEST_PG_URL` from `npm test`, or a private server
- * started here with scripts/postgres.mjs. The server under test must allow loopback warehouses
- * (`SVC_DWH_ALLOW_LOOPBACK=1`, which `npm test` sets).
+ * started here with scripts/postgres.mjs (and stopped after). The server under test allows loopback
+ * warehouses because playwright.config.ts starts it with `SVC_DWH_ALLOW_LOOPBACK=1`.
  */
 const script = join(dirname(fileURLToPath(import.meta.url)), '../../scripts/postgres.mjs');
 let url = process.env.SVC_TEST_PG_URL ?? '';

@@ -32,6 +32,9 @@ export const authenticationCreate = z.object({
 });
 export type AuthenticationCreate = z.input<typeof authenticationCreate>;
 
+/** PATCH /v1/authentications/:id: the fields to change; `password` re-encrypted ("" clears it), absent kept. */
+export const authenticationUpdate = authenticationCreate.partial();
+
 /** A stored authentication as every read shows it: no password, only whether one is set. */
 export const authentication = z.object({
   id: z.number().int(),
@@ -109,6 +112,14 @@ export const tableConfig = z.object({
   incremental_candidates: z.array(z.string()).optional(),
   time_column: z.string().nullable().optional(),
   primary_key: z.array(z.string()).optional(),
+  /** Reference options this server does not implement: accepted only so that a request using them gets a 400 naming them. */
+  use_custom_query: z.unknown().optional(),
+  query: z.unknown().optional(),
+  select: z.unknown().optional(),
+  where: z.unknown().optional(),
+  order_by: z.unknown().optional(),
+  invalid_value_option: z.unknown().optional(),
+  last_record: z.unknown().optional(),
 });
 export type TableConfig = z.infer<typeof tableConfig>;
 export const advancedConfig = z.object({ target_table: z.string(), config: tableConfig });
@@ -131,11 +142,22 @@ export const guessRequest = z.object({
   schema: z.string().optional(),
   tables: z.array(z.string()).optional(),
   target_database: z.string().optional(),
+  /** Another database of the authentication's server (default: the authentication's database). */
+  database: z.string().optional(),
 });
 
+/**
+ * The guess's schedule suggestion for a table: daily at 00:00 for incremental tables (each run reads only
+ * new rows), null (run by hand) for full reloads. Guess output only: an integration runs all its tables on
+ * its own `schedule_type`/`schedule_option` (POST /v1/dwh/ does not read this field).
+ */
+export const scheduleSuggestion = z
+  .object({ schedule_type: z.enum(SCHEDULE_TYPES), schedule_option: z.string().nullable() })
+  .nullable();
+
 export const guessResult = z.object({
-  basic_configs: basicConfigs,
-  advanced_configs: z.array(advancedConfig),
+  basic_configs: basicConfigs.extend({ target_database: z.string() }),
+  advanced_configs: z.array(advancedConfig.extend({ schedule: scheduleSuggestion })),
 });
 export type GuessResult = z.infer<typeof guessResult>;
 
@@ -240,7 +262,15 @@ export const sessionAttemptList = z.object({
   pagination: z.object({ page: z.number().int(), size: z.number().int(), total_pages: z.number().int() }),
 });
 
-/** PUT /v1/dwh/:id/run_workflow (OAS `WorkflowRun`). */
+/** A table a run left out because its previous run is still queued or running (one job per session at a time). */
+export const busyTable = z.object({
+  target_table: z.string(),
+  bulk_load_name: z.string(),
+  job_id: z.number().int(),
+  status: z.string(),
+});
+
+/** PUT /v1/dwh/:id/run_workflow (OAS `WorkflowRun`; `already_running` lists the tables this run left out). */
 export const workflowRun = z.object({
   id: z.string(),
   status: z.string(),
@@ -256,5 +286,6 @@ export const workflowRun = z.object({
   cancelRequested: z.boolean(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  already_running: z.array(busyTable).optional(),
 });
 export type WorkflowRun = z.infer<typeof workflowRun>;

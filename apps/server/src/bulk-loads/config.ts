@@ -97,3 +97,62 @@ export function parseStartAt(v: unknown): number | null {
   }
   return ms;
 }
+
+/**
+ * Source options of the reference (Embulk-style JDBC inputs) that runs here do not implement, each with the
+ * value that means "not used". Any other value is refused with 400 naming the field, never ignored.
+ */
+const UNSUPPORTED_INPUT: Record<string, { neutral: unknown; instead: string }> = {
+  use_custom_query: { neutral: false, instead: 'load the table, or a view in the warehouse that holds the query' },
+  query: { neutral: undefined, instead: 'create a view in the warehouse and load it' },
+  select: { neutral: '*', instead: 'list the columns to load in "columns"' },
+  where: { neutral: undefined, instead: 'create a view in the warehouse with the condition and load it' },
+  order_by: { neutral: undefined, instead: 'rows land in one transaction, so their order does not matter' },
+  invalid_value_option: {
+    neutral: 'fail_job',
+    instead: 'a value that cannot be converted fails the run (fail_job), the only behaviour supported',
+  },
+  last_record: { neutral: undefined, instead: 'the first incremental run loads every row' },
+};
+
+/** A 400 for the first unsupported source option in `input` (`where` is the path shown before the key). */
+export function checkSourceOptions(input: Record<string, unknown>, where: string): void {
+  for (const [key, { neutral, instead }] of Object.entries(UNSUPPORTED_INPUT)) {
+    const v = input[key];
+    if (v === undefined || v === null || v === neutral || (key === 'last_record' && Array.isArray(v) && v.length === 0))
+      continue;
+    throw badRequest(`"${where}.${key}" is not supported by this server: ${instead}.`);
+  }
+}
+
+/**
+ * Filters a run applies: `rename` (`columns`: source name → column name) and `add_time` from the upload
+ * time into `time`. Anything else is refused with 400 naming it.
+ */
+export function checkFilters(filters: unknown, where: string): void {
+  if (filters === undefined || filters === null) return;
+  if (!Array.isArray(filters)) throw badRequest(`"${where}" must be an array of filters.`);
+  filters.forEach((f: Record<string, unknown>, i) => {
+    const at = `${where}[${i}]`;
+    if (f?.type === 'rename') {
+      const cols = f.columns;
+      if (!cols || typeof cols !== 'object' || Object.values(cols).some((v) => typeof v !== 'string')) {
+        throw badRequest(`"${at}.columns" must map source column names to new names, e.g. {"Name": "name"}.`);
+      }
+      return;
+    }
+    if (f?.type === 'add_time') {
+      const to = (f.to_column as { name?: unknown } | undefined)?.name ?? 'time';
+      const mode = (f.from_value as { mode?: unknown } | undefined)?.mode;
+      if (to !== 'time' || (mode !== undefined && mode !== 'upload_time') || f.from_column !== undefined) {
+        throw badRequest(
+          `"${at}" is an add_time filter this server does not support: only {"to_column": {"name": "time"}, "from_value": {"mode": "upload_time"}}; use "time_column" to take the time from a column.`,
+        );
+      }
+      return;
+    }
+    throw badRequest(
+      `"${at}.type" "${String(f?.type).slice(0, 60)}" is not a filter this server applies; supported: rename, add_time.`,
+    );
+  });
+}

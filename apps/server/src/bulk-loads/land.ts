@@ -30,6 +30,17 @@ export interface Landing {
   sessionCreatedAt: number;
   jobId: number;
   nextState: Record<string, unknown>;
+  /**
+   * The job whose state the run started from (`landedState(...).jobId`), null when there was none. If the
+   * saved state moved on since (another run of the session landed in between), landing is refused: the
+   * rows read may overlap what that run loaded.
+   */
+  basedOnJobId: number | null;
+}
+
+/** Another run of the session landed while this one was reading. */
+export class StateChangedError extends Error {
+  override name = 'StateChangedError';
 }
 
 const MIN_TIME = -62135596800;
@@ -55,7 +66,7 @@ export function landedState(
   deps: AppDeps,
   database: DatabaseRow,
   session: { id: number; created_at: number },
-): Record<string, unknown> | null {
+): { jobId: number; state: Record<string, unknown> } | null {
   const f = openDataFile(deps, database);
   const exists = f.db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_svc$bulk_load_state'")
@@ -63,9 +74,9 @@ export function landedState(
   if (!exists) return null;
   // Ids can be reused after a delete: the creation time tells this session's state from a former one's.
   const row = f.db
-    .prepare(`SELECT state_json FROM ${STATE} WHERE bulk_load_id = ? AND session_created_at = ?`)
-    .get(session.id, session.created_at) as { state_json: string } | undefined;
-  return row ? (JSON.parse(row.state_json) as Record<string, unknown>) : null;
+    .prepare(`SELECT job_id, state_json FROM ${STATE} WHERE bulk_load_id = ? AND session_created_at = ?`)
+    .get(session.id, session.created_at) as { job_id: number; state_json: string } | undefined;
+  return row ? { jobId: row.job_id, state: JSON.parse(row.state_json) as Record<string, unknown> } : null;
 }
 
 export function land(deps: AppDeps, l: Landing): { inserted: number } {
@@ -80,6 +91,14 @@ export function land(deps: AppDeps, l: Landing): { inserted: number } {
   let inserted = 0;
   try {
     f.db.transaction(() => {
+      const saved = f.db
+        .prepare(`SELECT job_id FROM ${STATE} WHERE bulk_load_id = ? AND session_created_at = ?`)
+        .get(l.bulkLoadId, l.sessionCreatedAt) as { job_id: number } | undefined;
+      if ((saved?.job_id ?? null) !== l.basedOnJobId) {
+        throw new StateChangedError(
+          `Another run of this bulk load session${saved ? ` (job ${saved.job_id})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+        );
+      }
       // The table store's own transactions nest inside this one as savepoints.
       if (l.mode === 'replace') {
         dropDataTable(deps, l.database, l.table.name);

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { bulkLoadJob } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { insertJob } from '../jobs/jobStore';
 import { schemaErrors } from '../results/testing/oasContract';
 import { createHarness, type Harness } from '../testing/harness';
+import { openCredentials } from './secrets';
 
 let h: Harness;
 beforeEach(async () => {
@@ -73,12 +75,13 @@ describe('bulk load sessions', () => {
           ssh_private_key: '***',
           auth: { api_token: '***', region: 'us' },
           incremental: true,
+          start_time: '2026-11-22T09:00:00Z',
         },
-        out: { type: 'svc_internal', mode: 'replace', time_column: 'created_at' },
+        out: { type: 'svc_internal', plazma_dataset: 'sales', mode: 'replace', time_column: 'created_at' },
         filters: [{ type: 'rename', columns: { a: 'b' } }],
         exec: { secret_prop: '***' },
       },
-      config_diff: {},
+      config_diff: { in: { start_time: '2026-11-22T09:00:00Z' } },
     });
     expect(schemaErrors('BulkLoadSession', session)).toEqual([]);
     for (const path of ['/v3/bulk_loads/daily_pg', '/v3/bulk_loads/daily_pg.json']) {
@@ -184,13 +187,14 @@ describe('bulk load sessions', () => {
     expect(updated).toMatchObject({ cron: '@hourly', timezone: 'Asia/Tokyo', delay: 60 });
     expect((updated.config as { out: Json }).out).toEqual({
       type: 'svc_internal',
+      plazma_dataset: 'sales',
       mode: 'append',
       time_column: 'created_at',
     });
     const row = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
       config_json: string;
     };
-    const stored = JSON.parse(row.config_json) as { in: Json; exec: Json };
+    const stored = openCredentials(h.deps.config.secret, JSON.parse(row.config_json)) as { in: Json; exec: Json };
     expect(stored.in.password).toBe('pg-Pa55');
     expect((stored.in.auth as Json).api_token).toBe('tok-123');
     expect(stored.exec.secret_prop).toBe('exec-secret');
@@ -201,7 +205,43 @@ describe('bulk load sessions', () => {
     const again = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
       config_json: string;
     };
-    expect((JSON.parse(again.config_json) as { in: Json }).in).toEqual({ type: 'postgresql', password: 'new-pw' });
+    expect(again.config_json).not.toContain('new-pw');
+    const opened = openCredentials(h.deps.config.secret, JSON.parse(again.config_json)) as { in: Json };
+    expect(opened.in).toEqual({ type: 'postgresql', password: 'new-pw' });
+  });
+
+  it('stores typed-in credentials sealed: the stored bytes hold none of them', async () => {
+    await create();
+    const row = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
+      config_json: string;
+    };
+    expect(row.config_json).not.toMatch(/pg-Pa55|tok-123|BEGIN KEY|exec-secret/);
+    const stored = JSON.parse(row.config_json) as { in: Json };
+    expect(stored.in.password).toMatch(/^svc-enc:v1:/);
+    expect(stored.in.host).toBe('pg.example.com');
+  });
+
+  it('refuses reference options and filters it would otherwise ignore, naming them', async () => {
+    const input = settings.config.in;
+    const cases: [Json, RegExp][] = [
+      [{ in: { ...input, where: 'id > 5' } }, /"config\.in\.where" is not supported/],
+      [{ in: { ...input, query: 'select 1' } }, /"config\.in\.query" is not supported/],
+      [{ in: { ...input, order_by: 'id' } }, /"config\.in\.order_by" is not supported/],
+      [{ in: { ...input, select: 'id, name' } }, /"config\.in\.select" is not supported/],
+      [{ in: { ...input, invalid_value_option: 'insert_null' } }, /"config\.in\.invalid_value_option"/],
+      [{ in: { ...input, last_record: [5] } }, /"config\.in\.last_record" is not supported/],
+      [{ in: input, filters: [{ type: 'column', add_columns: [] }] }, /"config\.filters\[0\]\.type" "column"/],
+      [{ in: input, filters: [{ type: 'add_time', from_column: { name: 'x' } }] }, /add_time filter/],
+    ];
+    for (const [config, message] of cases) {
+      const res = await create({ ...settings, config });
+      expect(res.status, JSON.stringify(config).slice(0, 120)).toBe(400);
+      expect((await body(res)).message).toMatch(message);
+    }
+    // The neutral values of those options mean "not used" and pass.
+    expect(
+      (await create({ ...settings, config: { in: { ...input, select: '*', use_custom_query: false } } })).status,
+    ).toBe(200);
   });
 
   it('deletes a session and returns it', async () => {
@@ -249,5 +289,51 @@ describe('bulk load sessions', () => {
     expect((await h.call('GET', '/v3/bulk_loads/daily_pg', { key: other.masterKey })).status).toBe(404);
     expect((await h.call('DELETE', '/v3/bulk_loads/daily_pg', { key: other.masterKey })).status).toBe(404);
     expect((await h.call('GET', '/v3/bulk_loads', { key: h.admin.writeOnlyKey })).status).toBe(403);
+  });
+});
+
+describe('landing a run', () => {
+  it('refuses to commit when another run of the session landed while it was reading', async () => {
+    const { land, landedState, StateChangedError } = await import('./land');
+    const { StageWriter } = await import('./staging');
+    const { requireDatabase, findTable } = await import('../data/catalog');
+    const { openDataFile } = await import('../data/tableStore');
+    await create();
+    const { id, created_at } = h.deps.db.prepare('SELECT id, created_at FROM bulk_loads').get() as {
+      id: number;
+      created_at: number;
+    };
+    const database = requireDatabase(h.deps.db, h.admin.accountId, 'sales');
+    const table = findTable(h.deps.db, h.admin.accountId, database.id, 'orders');
+    if (!table) throw new Error('no table');
+    const landing = (jobId: number, basedOnJobId: number | null) => {
+      const stagePath = join(h.deps.config.dataDir, `stage-${jobId}`);
+      const w = new StageWriter(stagePath);
+      w.write([[jobId]]);
+      w.close();
+      return land(h.deps, {
+        database,
+        table,
+        mode: 'append',
+        schema: [['n', 'long']],
+        hasTime: false,
+        uploadTime: 1,
+        stagePath,
+        bulkLoadId: id,
+        sessionCreatedAt: created_at,
+        jobId,
+        nextState: { last_record: [String(jobId)] },
+        basedOnJobId,
+      });
+    };
+    const count = () =>
+      (openDataFile(h.deps, database).db.prepare('SELECT count(*) AS n FROM "orders"').get() as { n: number }).n;
+    // Two runs both started from "no state": the first lands, the second must not.
+    expect(landing(1, null).inserted).toBe(1);
+    expect(() => landing(2, null)).toThrow(StateChangedError);
+    expect(landedState(h.deps, database, { id, created_at })).toEqual({ jobId: 1, state: { last_record: ['1'] } });
+    // A run that started from the first one's state lands.
+    expect(landing(3, 1).inserted).toBe(1);
+    expect(count()).toBe(2);
   });
 });

@@ -14,7 +14,15 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
 import { describeIssues, input } from '../platform/params';
-import { checkCron, checkTimezone, keepMaskedCredentials, parseStartAt } from './config';
+import {
+  checkCron,
+  checkFilters,
+  checkSourceOptions,
+  checkTimezone,
+  keepMaskedCredentials,
+  parseStartAt,
+} from './config';
+import { sealCredentials } from './secrets';
 import {
   type BulkLoadRow,
   type BulkLoadValues,
@@ -77,8 +85,16 @@ function toValues(
   const stored = before ? JSON.parse(before.config_json) : undefined;
   const parsed = bulkLoadConfig.safeParse(s.config ? keepMaskedCredentials(s.config, stored) : stored);
   if (!parsed.success) throw badRequest(describeIssues(parsed.error).replace(/^"/, '"config.'));
+  checkSourceOptions(parsed.data.in, 'config.in');
+  checkFilters(parsed.data.filters, 'config.filters');
   const timeColumn = s.time_column === undefined ? (before?.time_column ?? null) : s.time_column;
-  const out: Record<string, unknown> = { type: 'svc_internal', mode: 'append', ...parsed.data.out };
+  // The dataset is always the session's database, as on integration sessions.
+  const out: Record<string, unknown> = {
+    type: 'svc_internal',
+    mode: 'append',
+    ...parsed.data.out,
+    plazma_dataset: database,
+  };
   if (timeColumn && out.time_column === undefined) out.time_column = timeColumn;
   return {
     name,
@@ -89,7 +105,8 @@ function toValues(
     delay: s.delay ?? before?.delay ?? 0,
     start_at: s.start_at === undefined ? (before?.start_at ?? null) : parseStartAt(s.start_at),
     time_column: timeColumn,
-    config_json: JSON.stringify({ ...parsed.data, out }),
+    // Credentials typed into the config are sealed at rest (secrets.ts); reads mask them.
+    config_json: JSON.stringify(sealCredentials(deps.config.secret, { ...parsed.data, out })),
   };
 }
 

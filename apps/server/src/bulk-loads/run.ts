@@ -6,11 +6,12 @@ import type { JobRow } from '../jobs/jobStore';
 import type { JobKind, JobOutcome } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
-import { MASK } from './config';
+import { isoSeconds } from '../platform/time';
 import { land, landedState } from './land';
+import { openCredentials } from './secrets';
 import { type BulkLoadSource, SourceError } from './source';
 import { StageWriter } from './staging';
-import { type BulkLoadRow, bulkLoadById } from './store';
+import { type BulkLoadJobParams, type BulkLoadRow, bulkLoadById, summariseDiffIn, wireConfig } from './store';
 
 /**
  * The `bulkload` job kind: reads the session's source into a staging file (one batch in memory at a
@@ -57,7 +58,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const row = bulkLoadById(deps.db, job.account_id, Number(params.bulk_load_id));
   if (!row) throw new Error('The bulk load session of this job was deleted.');
   const config = JSON.parse(row.config_json) as Record<string, unknown>;
-  const input = (config.in ?? {}) as Record<string, unknown>;
+  const input = openCredentials(deps.config.secret, (config.in ?? {}) as Record<string, unknown>);
   const source = options.sources.get(String(input.type));
   if (!source) {
     throw new SourceError(
@@ -70,8 +71,9 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const filters = readFilters(config);
   const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';
   const stored = JSON.parse(row.config_diff_json) as { in?: Record<string, unknown> };
+  const landed = landedState(deps, database, row);
   // Replace reads every row each time; append continues from the last landed state.
-  const state = mode === 'replace' ? undefined : (landedState(deps, database, row) ?? stored.in) || undefined;
+  const state = mode === 'replace' ? undefined : (landed?.state ?? stored.in) || undefined;
   const timeColumn = timeSource(config, filters, row);
   const uploadTime = Math.floor(deps.clock.now().getTime() / 1000);
 
@@ -108,6 +110,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       sessionCreatedAt: row.created_at,
       jobId: job.id,
       nextState,
+      basedOnJobId: landed?.jobId ?? null,
     });
     return { row, config, database, table, schema, inserted, nextState, uploadTime };
   } finally {
@@ -121,26 +124,21 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   }
 }
 
-/** A source whose credentials come from a stored authentication shows a masked password like the others. */
-function withSourceMask(config: Record<string, unknown>): Record<string, unknown> {
-  const input = (config.in ?? {}) as Record<string, unknown>;
-  if (input.svc_authentication_id === undefined || 'password' in input) return config;
-  return { ...config, in: { ...input, password: MASK } };
-}
-
 /** Records what the job ran with and wrote: the spec's job `config`, `schema` triples, and the session's diff. */
 function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>>): void {
   const now = deps.clock.now();
+  const startTime = isoSeconds(now);
   const configDiff = {
-    in: r.nextState,
+    in: summariseDiffIn(r.nextState, startTime),
     exec: { transaction_time: now.toISOString(), transaction_time_zone: 'UTC' },
     out: { unique_transaction_name: `svc_bulkload_${job.id}`, encrypt_start_at: r.uploadTime },
   };
-  const params = {
+  // The job keeps the masked config only: its record is for reading, never for running.
+  const params: BulkLoadJobParams = {
     bulk_load_id: r.row.id,
     database: { id: r.database.id, name: r.database.name },
     table: { id: r.table.id, name: r.table.name },
-    config: { embulk_config: withSourceMask(r.config), config_diff: configDiff },
+    config: { embulk_config: wireConfig(r.row), config_diff: configDiff },
     schema: r.schema,
   };
   deps.db.transaction(() => {
@@ -149,7 +147,12 @@ function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>
       .run(JSON.stringify(params), job.id, job.account_id);
     deps.db
       .prepare('UPDATE bulk_loads SET config_diff_json = ?, updated_at = ? WHERE id = ? AND account_id = ?')
-      .run(JSON.stringify({ in: r.nextState }), now.getTime(), r.row.id, r.row.account_id);
+      .run(
+        JSON.stringify({ in: { ...r.nextState, start_time: startTime } }),
+        now.getTime(),
+        r.row.id,
+        r.row.account_id,
+      );
   })();
 }
 

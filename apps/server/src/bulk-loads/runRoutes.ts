@@ -26,7 +26,11 @@ const run = createRoute({
   security: [{ SVC1: [] }],
   summary: 'Run the session now: queues a bulk load job and returns it',
   request: { params: nameParam },
-  responses: { 200: json(bulkLoadJob, 'The queued job'), 404: json(errorBody, 'No such session') },
+  responses: {
+    200: json(bulkLoadJob, 'The queued job'),
+    404: json(errorBody, 'No such session'),
+    409: json(errorBody, 'A job of the session is still queued or running (one at a time)'),
+  },
 });
 
 /** `POST /v3/bulk_loads/:name/jobs`: an on-demand run (master keys and console sessions). */

@@ -2,9 +2,10 @@ import { Cron } from 'croner';
 import type { JobRow } from '../jobs/jobStore';
 import type { JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
+import { conflict } from '../platform/errors';
 import { bulkLoadJobKind } from './run';
 import type { BulkLoadSource } from './source';
-import type { BulkLoadRow } from './store';
+import { type BulkLoadRow, inFlightJob, queuedJobParams } from './store';
 
 /**
  * Running bulk loads: the `bulkload` job kind on the app's job runner, on-demand runs, and the cron
@@ -12,7 +13,10 @@ import type { BulkLoadRow } from './store';
  * `onTick`). The clock is the app's, so tests advance time and call `tick()`.
  */
 export interface BulkLoadService {
-  /** Queues a run of the session as `userId` (the session's creator when a schedule fires). */
+  /**
+   * Queues a run of the session as `userId` (the session's creator when a schedule fires). A session runs
+   * one job at a time: while one is queued or running this throws 409 naming it.
+   */
   enqueue(row: BulkLoadRow, userId: number, priority?: number): JobRow;
   /** Queues the runs whose schedule came due since the last tick; returns how many. */
   tick(): number;
@@ -47,6 +51,13 @@ export function createBulkLoadService(
 
   const service: BulkLoadService = {
     enqueue(row, userId, priority = 0) {
+      // The check and the insert run in one synchronous stretch, so no other request slips in between.
+      const busy = inFlightJob(deps.db, row);
+      if (busy) {
+        throw conflict(
+          `The bulk load session "${row.name}" already has job ${busy.id} ${busy.status}; a session runs one job at a time. Wait for it to end (GET /v3/bulk_loads/${row.name}/jobs) or kill it, then run again.`,
+        );
+      }
       return jobs.enqueue({
         accountId: row.account_id,
         userId,
@@ -54,7 +65,7 @@ export function createBulkLoadService(
         database: row.database_name,
         query: null,
         priority,
-        params: { bulk_load_id: row.id },
+        params: { ...queuedJobParams(deps.db, row) },
       });
     },
     tick() {
@@ -68,6 +79,12 @@ export function createBulkLoadService(
         const next = nextFire(row.cron as string, row.timezone, since);
         if (next === null || next + row.delay * 1000 > now) continue;
         deps.db.prepare('UPDATE bulk_loads SET last_fired_at = ? WHERE id = ?').run(now, row.id);
+        // A run still in flight takes this firing's place: the next run continues from where it ends.
+        const busy = inFlightJob(deps.db, row);
+        if (busy) {
+          deps.logger.info('bulk load schedule skipped: a run is in flight', { session: row.name, job_id: busy.id });
+          continue;
+        }
         service.enqueue(row, row.user_id as number);
         queued++;
       }

@@ -1,4 +1,5 @@
 import type { BulkLoadJob, BulkLoadSession } from '@svc/contracts';
+import { findDatabase, findTable } from '../data/catalog';
 import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
 import { isoSeconds } from '../platform/time';
@@ -42,7 +43,35 @@ function withAuthenticationMasked(config: Record<string, unknown>): Record<strin
   return { ...config, in: { ...input, password: MASK } };
 }
 
+/**
+ * What reads show of the incremental state: `boundary_digests` (one digest per row at the last cursor
+ * value) are summarised as their count; `start_time` is where the next run starts (the last successful
+ * run's transaction time, or the session's `config.in.start_time` before any run).
+ */
+export function summariseDiffIn(
+  diffIn: Record<string, unknown> | undefined,
+  startTime: string,
+): Record<string, unknown> {
+  const { boundary_digests, ...rest } = diffIn ?? {};
+  const out: Record<string, unknown> = { ...rest, start_time: rest.start_time ?? startTime };
+  if (boundary_digests && typeof boundary_digests === 'object') {
+    out.boundary_rows = Object.values(boundary_digests as Record<string, number>).reduce((a, b) => a + b, 0);
+  }
+  return out;
+}
+
+/** `config.in.start_time`: when the session began (rows are read from its first run on). */
+const sessionStart = (row: BulkLoadRow) => isoSeconds(new Date(row.created_at));
+
+/** The session's config as every read shows it: credentials masked, `in.start_time` filled in. */
+export function wireConfig(row: BulkLoadRow): Record<string, unknown> {
+  const config = withAuthenticationMasked(maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>);
+  const input = (config.in ?? {}) as Record<string, unknown>;
+  return { ...config, in: { ...input, start_time: input.start_time ?? sessionStart(row) } };
+}
+
 export function toWireSession(row: BulkLoadRow): BulkLoadSession {
+  const diff = maskConfig(JSON.parse(row.config_diff_json)) as Record<string, unknown>;
   return {
     id: row.id,
     name: row.name,
@@ -52,8 +81,8 @@ export function toWireSession(row: BulkLoadRow): BulkLoadSession {
     start_at: row.start_at === null ? null : isoSeconds(new Date(row.start_at)),
     database: row.database_name,
     table: row.table_name,
-    config: withAuthenticationMasked(maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>),
-    config_diff: maskConfig(JSON.parse(row.config_diff_json)) as Record<string, unknown>,
+    config: wireConfig(row),
+    config_diff: { ...diff, in: summariseDiffIn(diff.in as Record<string, unknown> | undefined, sessionStart(row)) },
   };
 }
 
@@ -170,12 +199,39 @@ interface JobRow {
  * bulk loads): the session's id, the target's ids and names, the configuration it ran with and the
  * schema it wrote as `[name, type, source name]` triples.
  */
-interface BulkLoadJobParams {
+export interface BulkLoadJobParams {
   bulk_load_id: number;
   database?: { id: number; name: string };
   table?: { id: number; name: string };
   config?: Record<string, unknown>;
   schema?: string[][];
+}
+
+/** The session's queued or running job, if any: a session runs one job at a time. */
+export function inFlightJob(
+  db: Db,
+  row: Pick<BulkLoadRow, 'id' | 'account_id'>,
+): { id: number; status: string } | null {
+  const job = db
+    .prepare(
+      `SELECT id, status FROM jobs WHERE account_id = ? AND type = 'bulkload' AND status IN ('queued', 'running')
+         AND json_extract(params_json, '$.bulk_load_id') = ? ORDER BY id LIMIT 1`,
+    )
+    .get(row.account_id, row.id) as { id: number; status: string } | undefined;
+  return job ?? null;
+}
+
+/** What a job records when it is queued, so a job that never lands still shows its target, config and schema. */
+export function queuedJobParams(db: Db, row: BulkLoadRow): BulkLoadJobParams {
+  const database = findDatabase(db, row.account_id, row.database_name);
+  const table = database ? findTable(db, row.account_id, database.id, row.table_name) : null;
+  return {
+    bulk_load_id: row.id,
+    ...(database ? { database: { id: database.id, name: database.name } } : {}),
+    ...(table ? { table: { id: table.id, name: table.name } } : {}),
+    config: { embulk_config: wireConfig(row), config_diff: {} },
+    schema: [],
+  };
 }
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
@@ -189,6 +245,12 @@ export function listBulkLoadJobs(db: Db, row: BulkLoadRow): BulkLoadJob[] {
        ORDER BY id DESC`,
     )
     .all(row.account_id, row.id) as JobRow[];
+  // Jobs recorded before queued jobs kept their facts: fill in what is known now.
+  let known: BulkLoadJobParams | null = null;
+  const fallback = () => {
+    known ??= queuedJobParams(db, row);
+    return known;
+  };
   return jobs.map((job) => {
     const params = JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams;
     return {
@@ -197,10 +259,10 @@ export function listBulkLoadJobs(db: Db, row: BulkLoadRow): BulkLoadJob[] {
       type: 'bulkload',
       status: job.status,
       records: job.num_records,
-      schema: params.schema ?? null,
-      database: params.database ?? { id: 0, name: row.database_name },
-      table: params.table ?? { id: 0, name: row.table_name },
-      config: maskConfig(params.config ?? {}) as Record<string, unknown>,
+      schema: params.schema ?? [],
+      database: params.database ?? fallback().database ?? { id: 0, name: row.database_name },
+      table: params.table ?? fallback().table ?? { id: 0, name: row.table_name },
+      config: maskConfig(params.config ?? fallback().config ?? {}) as Record<string, unknown>,
       priority: job.priority,
       cpu_time: job.cpu_time,
       created_at: seconds(job.created_at),

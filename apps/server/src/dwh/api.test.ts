@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../testing/harness';
 import { addAuthentication, dwhHarness, type Json, ok, targetRows } from './testing/fixture';
-import { seedWarehouse, startTestPostgres, type TestPostgres } from './testing/postgres';
+import { seedWarehouse, sql, startTestPostgres, type TestPostgres } from './testing/postgres';
 
 const DB = 'warehouse_api';
 let server: TestPostgres;
@@ -77,6 +77,39 @@ describe('data-warehouse sync API', () => {
     expect((await h.call('GET', `/v1/authentications/${id}`)).status).toBe(404);
   });
 
+  it('changes an authentication with PATCH: a new password is re-encrypted, the same checks as create', async () => {
+    const id = await addAuthentication(h, server, DB, { ...creds, password: 'wrong-one' });
+    const before = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
+      secret_enc: string;
+    };
+    expect((await ok(h.call('POST', `/v1/authentications/${id}/test`))).ok).toBe(false);
+    const changed = await h.call('PATCH', `/v1/authentications/${id}`, { json: { password: creds.password } });
+    expect(changed.status).toBe(200);
+    const text = await changed.text();
+    expect(text).not.toContain(creds.password);
+    expect(JSON.parse(text)).toMatchObject({ id, password_set: true, user: 'svc_reader', host: server.host });
+    const after = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
+      secret_enc: string;
+    };
+    expect(after.secret_enc).toMatch(/^v1:/);
+    expect(after.secret_enc).not.toBe(before.secret_enc);
+    expect(after.secret_enc).not.toContain(creds.password);
+    expect((await ok(h.call('POST', `/v1/authentications/${id}/test`))).ok).toBe(true);
+
+    const bad = await h.call('PATCH', `/v1/authentications/${id}`, { json: { port: 70000 } });
+    expect(bad.status).toBe(400);
+    await addAuthentication(h, server, DB, creds, 'second');
+    expect((await h.call('PATCH', `/v1/authentications/${id}`, { json: { name: 'second' } })).status).toBe(409);
+    const other = await h.newAccount('Other');
+    await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
+    const foreign = await h.call('PATCH', `/v1/authentications/${id}`, {
+      key: other.masterKey,
+      json: { password: 'x' },
+    });
+    expect(foreign.status).toBe(404);
+    expect((await ok(h.call('POST', `/v1/authentications/${id}/test`))).ok).toBe(true);
+  });
+
   it('refuses loopback warehouses unless the installation allows them', async () => {
     const strict = await import('../testing/harness').then((m) =>
       m.createHarness({}, { app: { dwh: { allowLoopback: false } } }),
@@ -120,6 +153,23 @@ describe('data-warehouse sync API', () => {
       options: ['double', 'string', 'long'],
       skipped_reason: null,
     });
+    // Another database of the same server, with ?database=.
+    await sql(server, 'postgres', `DROP DATABASE IF EXISTS ${DB}_other`);
+    await sql(server, 'postgres', `CREATE DATABASE ${DB}_other`);
+    await sql(
+      server,
+      `${DB}_other`,
+      'CREATE TABLE public.elsewhere (k int); GRANT SELECT ON public.elsewhere TO svc_reader',
+    );
+    const other = await ok(h.call('GET', `/v1/authentications/${id}/tables?database=${DB}_other`));
+    expect((other.tables as Json[]).map((t) => t.name)).toEqual(['elsewhere']);
+    const otherSchema = await ok(
+      h.call('GET', `/v1/authentications/${id}/tables/public/elsewhere?database=${DB}_other`),
+    );
+    expect((otherSchema.columns as Json[]).map((c) => c.name)).toEqual(['k']);
+    const none = await h.call('GET', `/v1/authentications/${id}/schemas?database=no_such_db`);
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as Json).message).toMatch(/no database "no_such_db"/);
     const missing = await h.call('GET', `/v1/authentications/${id}/tables/public/nope`);
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as Json).message).toMatch(/"public\.nope" does not exist/);
@@ -156,6 +206,15 @@ describe('data-warehouse sync API', () => {
     const job = await ok(h.call('POST', '/v3/bulk_loads/events_direct/jobs'));
     expect(job).toMatchObject({ type: 'bulkload', status: expect.stringMatching(/^(queued|running)$/) });
     expect(await h.app.services.jobs.whenSettled(job.job_id as number)).toBe('success');
+    // The typed-in password is sealed in the session and absent from the job record.
+    const stored = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'events_direct'").get() as {
+      config_json: string;
+    };
+    expect(stored.config_json).not.toContain(creds.password);
+    const jobRow = h.deps.db.prepare('SELECT params_json FROM jobs WHERE id = ?').get(job.job_id) as {
+      params_json: string;
+    };
+    expect(jobRow.params_json).not.toContain(creds.password);
     expect(targetRows(h, 'events_direct').map((r) => r.kind)).toEqual(['a', 'b']);
     expect((await h.call('POST', '/v3/bulk_loads/nope/jobs')).status).toBe(404);
 
@@ -187,6 +246,7 @@ describe('data-warehouse sync API', () => {
       ],
       output_config: { database: 'dwh_target' },
     };
+    const table = body.advanced_configs[0] as { target_table: string; config: { columns: Json[] } & Json };
     const cases: [unknown, number, RegExp][] = [
       [{ ...body, schedule_option: '25:00' }, 400, /HH:MM/],
       [{ ...body, timezone: 'Mars/Base' }, 400, /IANA time zone/],
@@ -194,12 +254,53 @@ describe('data-warehouse sync API', () => {
       [{ ...body, advanced_configs: [] }, 400, /at least one table/],
       [{ ...body, advanced_configs: [{ ...body.advanced_configs[0], target_table: 'Bad-Name' }] }, 400, /target_table/],
       [{ ...body, basic_configs: { svc_authentication_id: 999 } }, 404, /Resource not found/],
+      ...(['where', 'select', 'query', 'order_by', 'invalid_value_option', 'last_record'] as const).map(
+        (field): [unknown, number, RegExp] => [
+          { ...body, advanced_configs: [{ ...table, config: { ...table.config, [field]: ['x'] } }] },
+          400,
+          new RegExp(`"advanced_configs\\[0\\]\\.config\\.${field}" is not supported`),
+        ],
+      ),
+      [{ ...body, filter_configs: [{ type: 'column', columns: [] }] }, 400, /"filter_configs\[0\]\.type" "column"/],
+      [
+        {
+          ...body,
+          output_config: { database: 'dwh_target', mode: 'replace' },
+          advanced_configs: [{ ...table, config: { ...table.config, mode: 'append' } }],
+        },
+        400,
+        /mode "append" but output_config\.mode is "replace"/,
+      ],
+      [
+        { ...body, output_config: { database: 'dwh_target', time_column: 'nope' } },
+        400,
+        /time column "nope" \(from output_config\.time_column\)/,
+      ],
     ];
     for (const [json, status, message] of cases) {
       const res = await h.call('POST', '/v1/dwh/', { json });
       expect(res.status, JSON.stringify(json).slice(0, 120)).toBe(status);
       expect(((await res.json()) as Json).message).toMatch(message);
     }
+    // output_config.time_column is the time column of tables that name none.
+    const timed = await ok(
+      h.call('POST', '/v1/dwh/', {
+        json: {
+          ...body,
+          name: 'timed',
+          advanced_configs: [
+            {
+              target_table: 'events_timed',
+              config: { ...table.config, columns: [...table.config.columns, { name: 'at', type: 'string' }] },
+            },
+          ],
+          output_config: { database: 'dwh_target', time_column: 'at', mode: 'replace' },
+        },
+      }),
+    );
+    const timedSession = await ok(h.call('GET', `/v3/bulk_loads/dwh_${timed.dwh_id}_events_timed`));
+    expect((timedSession.config as { out: Json }).out).toMatchObject({ time_column: 'at', mode: 'replace' });
+    await ok(h.call('DELETE', `/v1/dwh/${timed.dwh_id}`));
     const { dwh_id } = await ok(h.call('POST', '/v1/dwh/', { json: body }));
     expect((await h.call('POST', '/v1/dwh/', { json: body })).status).toBe(409);
     const list = await ok(h.call('GET', '/v1/dwh'));

@@ -1,7 +1,8 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
 import type { BulkLoadService } from '../bulk-loads/service';
+import { inFlightJob } from '../bulk-loads/store';
 import type { AppDeps } from '../platform/context';
-import { badRequest } from '../platform/errors';
+import { badRequest, conflict } from '../platform/errors';
 import { isoTime } from '../platform/time';
 import { type IntegrationRow, integrationSessions } from './integrations';
 
@@ -30,28 +31,50 @@ interface JobFacts {
   end_at: number | null;
 }
 
+/** A table left out of a run because its previous run is still queued or running. */
+export interface BusyTable {
+  target_table: string;
+  bulk_load_name: string;
+  job_id: number;
+  status: string;
+}
+
+/**
+ * Starts a run: one job per table, except tables whose previous job is still in flight (a session runs
+ * one job at a time, so nothing is read twice); those are reported in `busy`. When every table is busy
+ * there is no new run: a manual run answers 409 naming them, a scheduled one is skipped (attempt null).
+ */
 export function startAttempt(
   deps: AppDeps,
   service: BulkLoadService,
   row: IntegrationRow,
   userId: number,
   trigger: AttemptRow['trigger'],
-): AttemptRow {
+): { attempt: AttemptRow | null; busy: BusyTable[] } {
   const sessions = integrationSessions(deps, row);
   if (sessions.length === 0)
     throw badRequest('The integration has no tables to load; add one to its advanced configs.');
   return deps.db.transaction(() => {
-    const jobs: AttemptJob[] = sessions.map((s) => ({
-      bulk_load_name: s.name,
-      target_table: s.table_name,
-      job_id: service.enqueue(s, userId).id,
-    }));
+    const busy: BusyTable[] = [];
+    const jobs: AttemptJob[] = [];
+    for (const s of sessions) {
+      const job = inFlightJob(deps.db, s);
+      if (job) busy.push({ target_table: s.table_name, bulk_load_name: s.name, job_id: job.id, status: job.status });
+      else jobs.push({ bulk_load_name: s.name, target_table: s.table_name, job_id: service.enqueue(s, userId).id });
+    }
+    if (jobs.length === 0) {
+      if (trigger === 'schedule') return { attempt: null, busy };
+      throw conflict(
+        `Every table of "${row.name}" is still loading from an earlier run (${busy.map((b) => `${b.target_table}: job ${b.job_id} ${b.status}`).join(', ')}); wait for it to end, then run again.`,
+        { already_running: busy },
+      );
+    }
     const id = deps.db
       .prepare(
         'INSERT INTO dwh_attempts (account_id, integration_id, trigger, jobs_json, created_at) VALUES (?, ?, ?, ?, ?)',
       )
       .run(row.account_id, row.id, trigger, JSON.stringify(jobs), deps.clock.now().getTime()).lastInsertRowid;
-    return deps.db.prepare('SELECT * FROM dwh_attempts WHERE id = ?').get(id) as AttemptRow;
+    return { attempt: deps.db.prepare('SELECT * FROM dwh_attempts WHERE id = ?').get(id) as AttemptRow, busy };
   })();
 }
 
@@ -140,8 +163,7 @@ export function runDueIntegrations(
     const fire = next(row.cron as string, row.timezone, row.last_fired_at ?? row.created_at);
     if (fire === null || fire > now) continue;
     deps.db.prepare('UPDATE dwh_integrations SET last_fired_at = ? WHERE id = ?').run(now, row.id);
-    startAttempt(deps, service, row, row.user_id as number, 'schedule');
-    queued++;
+    if (startAttempt(deps, service, row, row.user_id as number, 'schedule').attempt) queued++;
   }
   return queued;
 }

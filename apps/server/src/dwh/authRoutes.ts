@@ -3,6 +3,7 @@ import {
   authentication,
   authenticationCreate,
   authenticationList,
+  authenticationUpdate,
   connectionTest,
   dwhFeature,
   guessRequest,
@@ -23,6 +24,7 @@ import {
   listAuthentications,
   requireAuthentication,
   toWireAuthentication,
+  updateAuthentication,
 } from './authentications';
 import { type ConnectOptions, WarehouseError, withConnection } from './connection';
 import { featureEnabled, setFeature } from './feature';
@@ -31,15 +33,28 @@ import { base, commonErrors, enabledPrincipal, error, idParam, json, jsonBody, w
 import { mapColumn } from './typeMap';
 import { describeTable, listDatabases, listSchemas, listTables } from './warehouse';
 
+const databaseQuery = z.object({
+  database: z.string().optional().meta({ description: 'Another database of the warehouse server to browse' }),
+});
+
+/** A database name to connect to; the server decides whether the authentication's user may. */
+export function checkDatabaseName(name: string): string {
+  if (name.length > 63 || name.trim() === '' || /\0/.test(name)) {
+    throw badRequest('"database" must be a PostgreSQL database name (1 to 63 characters).');
+  }
+  return name;
+}
+
 const tableParams = z.object({ id: z.string(), schema: z.string(), table: z.string() });
 
 /** The feature switch, warehouse authentications, browsing and the guess (`/v1`). */
 export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
   const b = base(deps, 'Data-warehouse sync');
-  const connectTo = (accountId: number, id: string) => {
+  /** A connection with the authentication, to its own database or to `?database=` on the same server. */
+  const connectTo = (accountId: number, id: string, database?: string) => {
     const row = requireAuthentication(deps, accountId, id);
-    return <T>(work: Parameters<typeof withConnection<T>>[2]) =>
-      warehouse(() => withConnection(connectionSpec(deps, row), options, work));
+    const spec = { ...connectionSpec(deps, row), ...(database ? { database: checkDatabaseName(database) } : {}) };
+    return <T>(work: Parameters<typeof withConnection<T>>[2]) => warehouse(() => withConnection(spec, options, work));
   };
   return new OpenAPIHono<AppEnv>()
     .openapi(
@@ -119,6 +134,31 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
     .openapi(
       createRoute({
         ...b,
+        method: 'patch',
+        path: '/v1/authentications/{id}',
+        summary: 'Change an authentication (e.g. a new password, re-encrypted; absent fields stay)',
+        request: {
+          params: idParam,
+          body: jsonBody('Any of name, host, port, database, user, password ("" clears it), ssl_mode'),
+        },
+        responses: {
+          200: json(authentication, 'Changed; the password is never shown'),
+          400: error('Invalid'),
+          404: error('None'),
+          409: error('Name taken'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        const { accountId } = enabledPrincipal(deps, c);
+        const row = requireAuthentication(deps, accountId, c.req.param('id'));
+        const body = await input(c, authenticationUpdate);
+        return c.json(toWireAuthentication(updateAuthentication(deps, row, body)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
         method: 'delete',
         path: '/v1/authentications/{id}',
         summary: 'Delete an authentication',
@@ -183,8 +223,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         ...b,
         method: 'get',
         path: '/v1/authentications/{id}/schemas',
-        summary: 'Schemas of its database',
-        request: { params: idParam },
+        summary: 'Schemas of its database (?database= for another database of the server)',
+        request: { params: idParam, query: databaseQuery },
         responses: {
           200: json(warehouseSchemas, 'Names'),
           400: error('Cannot connect'),
@@ -194,7 +234,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       }),
       async (c) => {
         const { accountId } = enabledPrincipal(deps, c);
-        return c.json({ schemas: await connectTo(accountId, c.req.param('id'))(listSchemas) }, 200);
+        const database = c.req.query('database');
+        return c.json({ schemas: await connectTo(accountId, c.req.param('id'), database)(listSchemas) }, 200);
       },
     )
     .openapi(
@@ -202,8 +243,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         ...b,
         method: 'get',
         path: '/v1/authentications/{id}/tables',
-        summary: 'Tables and views (?schema= to narrow)',
-        request: { params: idParam, query: z.object({ schema: z.string().optional() }) },
+        summary: 'Tables and views (?schema= to narrow, ?database= for another database of the server)',
+        request: { params: idParam, query: databaseQuery.extend({ schema: z.string().optional() }) },
         responses: {
           200: json(warehouseTables, 'Tables'),
           400: error('Cannot connect'),
@@ -214,7 +255,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       async (c) => {
         const { accountId } = enabledPrincipal(deps, c);
         const schema = c.req.query('schema') || null;
-        return c.json({ tables: await connectTo(accountId, c.req.param('id'))((cl) => listTables(cl, schema)) }, 200);
+        const connection = connectTo(accountId, c.req.param('id'), c.req.query('database'));
+        return c.json({ tables: await connection((cl) => listTables(cl, schema)) }, 200);
       },
     )
     .openapi(
@@ -222,8 +264,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         ...b,
         method: 'get',
         path: '/v1/authentications/{id}/tables/{schema}/{table}',
-        summary: 'A table schema: columns, mapped types, skipped columns',
-        request: { params: tableParams },
+        summary: 'A table schema: columns, mapped types, skipped columns (?database= as above)',
+        request: { params: tableParams, query: databaseQuery },
         responses: {
           200: json(warehouseTableSchema, 'Columns'),
           400: error('Cannot connect or no such table'),
@@ -234,7 +276,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       async (c) => {
         const { accountId } = enabledPrincipal(deps, c);
         const { schema, table } = c.req.param();
-        const info = await connectTo(accountId, c.req.param('id'))((cl) => describeTable(cl, schema, table));
+        const connection = connectTo(accountId, c.req.param('id'), c.req.query('database'));
+        const info = await connection((cl) => describeTable(cl, schema, table));
         return c.json({ schema, name: table, columns: info.map(mapColumn) }, 200);
       },
     )
@@ -264,11 +307,12 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const row = requireAuthentication(deps, accountId, authId);
         const schema = body.schema ?? body.basic_configs?.schema ?? 'public';
         const target = body.target_database ?? body.basic_configs?.target_database;
+        const database = checkDatabaseName(body.database ?? body.basic_configs?.database ?? row.database_name);
         const result = await warehouse(() =>
-          withConnection(connectionSpec(deps, row), options, (cl) =>
+          withConnection({ ...connectionSpec(deps, row), database }, options, (cl) =>
             guess(cl, {
               svc_authentication_id: row.id,
-              database: row.database_name,
+              database,
               schema,
               tables,
               ...(target ? { target_database: target } : {}),

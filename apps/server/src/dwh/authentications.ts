@@ -1,9 +1,12 @@
-import type { Authentication, AuthenticationCreate } from '@svc/contracts';
+import type { Authentication, AuthenticationCreate, authenticationUpdate } from '@svc/contracts';
+import type { z } from 'zod';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
 import { decryptSecret, encryptSecret } from './crypto';
+
+type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 
 /** Stored warehouse authentications, scoped by account; the password only as ciphertext. */
 
@@ -89,6 +92,59 @@ export function insertAuthentication(
     }
     throw err;
   }
+}
+
+/**
+ * Changes an authentication: fields sent replace the stored ones; a new `password` is encrypted afresh
+ * (an empty string clears it); no `password` keeps the stored one.
+ */
+export function updateAuthentication(deps: AppDeps, row: AuthRow, v: AuthenticationUpdate): AuthRow {
+  const secret =
+    v.password === undefined ? row.secret_enc : v.password ? encryptSecret(deps.config.secret, v.password) : '';
+  try {
+    deps.db
+      .prepare(
+        `UPDATE dwh_authentications SET name = ?, host = ?, port = ?, database_name = ?, user_name = ?, ssl_mode = ?,
+           secret_enc = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
+      )
+      .run(
+        v.name ?? row.name,
+        v.host ?? row.host,
+        v.port ?? row.port,
+        v.database ?? row.database_name,
+        v.user ?? row.user_name,
+        v.ssl_mode ?? row.ssl_mode,
+        secret,
+        deps.clock.now().getTime(),
+        row.id,
+        row.account_id,
+      );
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      throw conflict(`An authentication named "${v.name}" already exists. Choose another name.`);
+    }
+    throw err;
+  }
+  const next = requireAuthentication(deps, row.account_id, row.id);
+  // Sessions show the connection they read from: keep their copy in step (a database chosen apart stays).
+  deps.db
+    .prepare(
+      `UPDATE bulk_loads SET config_json = json_set(config_json, '$.in.host', ?, '$.in.port', ?, '$.in.user', ?,
+         '$.in.ssl_mode', ?, '$.in.database',
+         CASE WHEN json_extract(config_json, '$.in.database') = ? THEN ? ELSE json_extract(config_json, '$.in.database') END)
+       WHERE account_id = ? AND json_extract(config_json, '$.in.svc_authentication_id') = ?`,
+    )
+    .run(
+      next.host,
+      next.port,
+      next.user_name,
+      next.ssl_mode,
+      row.database_name,
+      next.database_name,
+      row.account_id,
+      row.id,
+    );
+  return next;
 }
 
 export function deleteAuthentication(deps: AppDeps, row: AuthRow): void {

@@ -1,4 +1,4 @@
-import type { AdvancedConfig, GuessResult, TableConfig } from '@svc/contracts';
+import type { GuessResult, TableConfig } from '@svc/contracts';
 import type pg from 'pg';
 import { canBeIncremental, canBeTime, mapColumn, type SourceColumnInfo } from './typeMap';
 import { describeTable } from './warehouse';
@@ -6,7 +6,8 @@ import { describeTable } from './warehouse';
 /**
  * The guess: for each wanted table, its columns with mapped types (unmappable ones listed as skipped),
  * append mode, an incremental column when one is obvious (an `updated_at`-like timestamp, else a whole-number
- * primary key), and a time column when a timestamp looks like one. Every choice can be edited before POST /v1/dwh/.
+ * primary key), a time column when a timestamp looks like one, and a schedule suggestion (daily for
+ * incremental tables, by hand otherwise). Every choice can be edited before POST /v1/dwh/.
  */
 
 /** A table name our catalog accepts: lowercase letters, digits and `_`, 3 to 255 characters. */
@@ -35,7 +36,9 @@ function pickTime(info: SourceColumnInfo[]): string | null {
   return (times.find((c) => CREATED.test(c.name)) ?? times.find((c) => UPDATED.test(c.name)))?.name ?? null;
 }
 
-export async function guessTable(client: pg.Client, schema: string, table: string): Promise<AdvancedConfig> {
+type GuessedTable = GuessResult['advanced_configs'][number];
+
+export async function guessTable(client: pg.Client, schema: string, table: string): Promise<GuessedTable> {
   const info = await describeTable(client, schema, table);
   const mapped = info.map(mapColumn);
   const incremental = pickIncremental(info);
@@ -57,7 +60,8 @@ export async function guessTable(client: pg.Client, schema: string, table: strin
     time_column: pickTime(info),
     primary_key: info.filter((c) => c.primary_key).map((c) => c.name),
   };
-  return { target_table: targetTableName(table), config };
+  const schedule = config.incremental ? { schedule_type: 'daily' as const, schedule_option: '00:00' } : null;
+  return { target_table: targetTableName(table), config, schedule };
 }
 
 /** `schema.table` or a bare name in the default schema. */
@@ -76,7 +80,7 @@ export async function guess(
     target_database?: string;
   },
 ): Promise<GuessResult> {
-  const advanced: AdvancedConfig[] = [];
+  const advanced: GuessedTable[] = [];
   for (const name of basic.tables) {
     const [schema, table] = splitTableName(name, basic.schema);
     advanced.push(await guessTable(client, schema, table));
@@ -88,7 +92,8 @@ export async function guess(
       database: basic.database,
       schema: basic.schema,
       tables: basic.tables,
-      ...(basic.target_database ? { target_database: basic.target_database } : {}),
+      // Our database names follow the table-name rule, so the warehouse's name is made to fit it.
+      target_database: basic.target_database || targetTableName(basic.database),
     },
     advanced_configs: advanced,
   };

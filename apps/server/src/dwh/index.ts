@@ -12,10 +12,16 @@ import { postgresSource } from './postgresSource';
 export interface DwhOptions {
   /** Connect to loopback warehouses (tests, single-box installs); `SVC_DWH_ALLOW_LOOPBACK=1` by default. */
   allowLoopback?: boolean;
+  /** How long to wait for a warehouse to accept and answer a connection; `SVC_DWH_CONNECT_TIMEOUT_MS`, else 10 s. */
+  connectTimeoutMs?: number;
 }
 
 export function dwhConnectOptions(options: DwhOptions = {}): ConnectOptions {
-  return { allowLoopback: options.allowLoopback ?? process.env.SVC_DWH_ALLOW_LOOPBACK === '1' };
+  const fromEnv = Number(process.env.SVC_DWH_CONNECT_TIMEOUT_MS);
+  return {
+    allowLoopback: options.allowLoopback ?? process.env.SVC_DWH_ALLOW_LOOPBACK === '1',
+    connectTimeoutMs: options.connectTimeoutMs ?? (fromEnv > 0 ? fromEnv : 10_000),
+  };
 }
 
 /** The bulk load sources this feature provides. */

@@ -154,15 +154,24 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
           200: json(workflowRun, 'The run, status running'),
           400: error('Nothing to run'),
           404: error('None'),
+          409: error('Every table is still loading from an earlier run'),
           ...commonErrors,
         },
       }),
       (c) => {
         const { accountId, userId } = enabledPrincipal(deps, c);
         const row = requireIntegration(deps, accountId, id(c));
-        const attempt = startAttempt(deps, service, row, userId, 'manual');
+        const { attempt, busy } = startAttempt(deps, service, row, userId, 'manual');
+        if (!attempt) throw new Error('a manual run always starts or refuses');
         return c.json(
-          { ...toWorkflowRun(deps, row, attempt), status: 'running', done: false, success: false, finishedAt: null },
+          {
+            ...toWorkflowRun(deps, row, attempt),
+            status: 'running',
+            done: false,
+            success: false,
+            finishedAt: null,
+            already_running: busy,
+          },
           200,
         );
       },

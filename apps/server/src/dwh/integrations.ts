@@ -7,6 +7,7 @@ import {
   type integrationCreate,
 } from '@svc/contracts';
 import type { z } from 'zod';
+import { checkFilters, checkSourceOptions } from '../bulk-loads/config';
 import { type BulkLoadRow, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
 import { createTableRow, findDatabase, findTable } from '../data/catalog';
 import { columnNameForKey } from '../data/columns';
@@ -114,9 +115,14 @@ function sessionConfig(deps: AppDeps, accountId: number, c: Configs, a: Advanced
     const to = landedName(col.name);
     if (to !== col.name) renames[col.name] = to;
   }
-  const timeColumn = t.time_column ? (renames[t.time_column] ?? t.time_column) : null;
-  if (t.time_column && !t.columns.some((col) => col.name === t.time_column)) {
-    throw badRequest(`The time column "${t.time_column}" of "${a.target_table}" must be one of its loaded columns.`);
+  // A table's own time column wins; output_config.time_column is the default for tables without one.
+  const wantedTime = t.time_column || c.output_config.time_column || null;
+  const timeColumn = wantedTime ? (renames[wantedTime] ?? wantedTime) : null;
+  if (wantedTime && !t.columns.some((col) => col.name === wantedTime)) {
+    const from = t.time_column ? '' : ' (from output_config.time_column)';
+    throw badRequest(
+      `The time column "${wantedTime}"${from} of "${a.target_table}" must be one of its loaded columns.`,
+    );
   }
   const incremental = t.incremental === true && (t.incremental_columns?.length ?? 0) > 0;
   const filters: Record<string, unknown>[] = [];
@@ -128,6 +134,7 @@ function sessionConfig(deps: AppDeps, accountId: number, c: Configs, a: Advanced
     config: {
       in: {
         ...sourceFields(auth),
+        ...(c.basic_configs.database ? { database: c.basic_configs.database } : {}),
         schema: t.schema,
         table: t.table,
         columns: t.columns.map(({ name, type }) => ({ name, type })),
@@ -154,8 +161,23 @@ export function checkConfigs(deps: AppDeps, accountId: number, c: Create | Confi
   if (!DATA_NAME.test(database)) {
     throw badRequest('"output_config.database" must be 3 to 255 lowercase letters, digits or underscores.');
   }
+  checkFilters(c.filter_configs, 'filter_configs');
+  const out = c.output_config;
   const seen = new Set<string>();
-  for (const a of c.advanced_configs) {
+  for (const [i, a] of c.advanced_configs.entries()) {
+    checkSourceOptions(a.config as Record<string, unknown>, `advanced_configs[${i}].config`);
+    // A table may repeat the integration-wide choice but not contradict it: nothing is ignored silently.
+    if (out.mode && a.config.mode && a.config.mode !== out.mode) {
+      throw badRequest(
+        `"${a.target_table}" says mode "${a.config.mode}" but output_config.mode is "${out.mode}": remove one or make them agree.`,
+      );
+    }
+    const t = a.config.time_column;
+    if (out.time_column && t && t !== out.time_column) {
+      throw badRequest(
+        `"${a.target_table}" says time_column "${t}" but output_config.time_column is "${out.time_column}": remove one or make them agree.`,
+      );
+    }
     if (!DATA_NAME.test(a.target_table)) {
       throw badRequest(`"target_table" "${a.target_table}" must be 3 to 255 lowercase letters, digits or underscores.`);
     }

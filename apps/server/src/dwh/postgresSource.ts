@@ -29,7 +29,16 @@ interface IncrementalState {
   last_record?: unknown[];
   incremental_column?: string;
   boundary_digests?: Record<string, number>;
+  /** More rows than BOUNDARY_CAP shared the last value: the next run reads strictly past it. */
+  boundary_overflow?: boolean;
 }
+
+/**
+ * At most this many rows at the last cursor value are remembered. Past it the state keeps no digests and
+ * the next run reads `column > last value`: nothing is doubled, but rows that arrive later with exactly
+ * that value are not loaded (README: pick a finer incremental column).
+ */
+export const BOUNDARY_CAP = 10_000;
 
 function str(v: unknown, what: string): string {
   if (typeof v !== 'string' || v === '') throw new SourceError(`The source config has no "${what}".`);
@@ -39,7 +48,9 @@ function str(v: unknown, what: string): string {
 function resolveSpec(deps: AppDeps, accountId: number, input: Record<string, unknown>): ConnectionSpec {
   if (input.svc_authentication_id !== undefined) {
     try {
-      return connectionSpec(deps, requireAuthentication(deps, accountId, input.svc_authentication_id));
+      const spec = connectionSpec(deps, requireAuthentication(deps, accountId, input.svc_authentication_id));
+      // The integration may read another database of the same server (basic_configs.database).
+      return typeof input.database === 'string' && input.database !== '' ? { ...spec, database: input.database } : spec;
     } catch (err) {
       if ((err as ApiError).status === 404) {
         throw new SourceError(`The authentication ${String(input.svc_authentication_id)} of this source was deleted.`);
@@ -140,7 +151,7 @@ async function prepare(client: pg.Client, req: SourceRequest, fail: (e: unknown)
     if (state.incremental_column === incColumn && typeof state.last_record?.[0] === 'string') {
       last = state.last_record[0];
       boundary = new Map(Object.entries(state.boundary_digests ?? {}));
-      where = ` WHERE ${quoteIdent(incColumn)} >= $1`;
+      where = ` WHERE ${quoteIdent(incColumn)} ${state.boundary_overflow ? '>' : '>='} $1`;
       params.push(last);
     }
     const keys = info.filter((k) => k.primary_key).map((k) => k.name);
@@ -163,6 +174,7 @@ async function prepare(client: pg.Client, req: SourceRequest, fail: (e: unknown)
   const fetchRows = Math.min(Math.max(Number(input.fetch_rows) || 5000, 100), 50_000);
   const width = columns.length + (req.timeColumn ? 1 : 0);
   const nextBoundary = new Map<string, number>();
+  let boundaryRows = 0;
   let done = false;
 
   return {
@@ -178,7 +190,9 @@ async function prepare(client: pg.Client, req: SourceRequest, fail: (e: unknown)
             if (incColumn) {
               const inc = raw[width] ?? null;
               const d = digest(raw.slice(width + 1, width + 1 + keyCount));
-              if (inc !== null && inc === newMax) nextBoundary.set(d, (nextBoundary.get(d) ?? 0) + 1);
+              if (inc !== null && inc === newMax && ++boundaryRows <= BOUNDARY_CAP) {
+                nextBoundary.set(d, (nextBoundary.get(d) ?? 0) + 1);
+              }
               if (last !== null && inc === last) {
                 const seen = boundary.get(d) ?? 0;
                 if (seen > 0) {
@@ -204,6 +218,10 @@ async function prepare(client: pg.Client, req: SourceRequest, fail: (e: unknown)
       if (!done) throw new Error('The source was not read to the end.');
       if (!incColumn) return {};
       if (newMax === null) return { ...state };
+      // Only rows at the new last value are remembered, and only up to the cap.
+      if (boundaryRows > BOUNDARY_CAP) {
+        return { incremental_column: incColumn, last_record: [newMax], boundary_overflow: true };
+      }
       return {
         incremental_column: incColumn,
         last_record: [newMax],

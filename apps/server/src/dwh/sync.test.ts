@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../testing/harness';
 import { addAuthentication, dwhHarness, type Json, ok, runAndWait, targetRows } from './testing/fixture';
@@ -43,6 +44,77 @@ async function createIntegration(authId: number, tweak: (cfg: Json) => void = ()
   return created.dwh_id as number;
 }
 
+const md5 = (values: unknown[]) =>
+  createHash('md5')
+    .update(values.map((v) => (v === null ? 'NULL' : String(v))).join('\n'))
+    .digest('hex');
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** Per-column facts over every source row, computed by PostgreSQL (text digests in id order). */
+async function warehouseAggregates(): Promise<Json> {
+  const r = await sql(
+    server,
+    DB,
+    `SELECT count(*) AS n, sum(id) AS id_sum, min(id) AS id_min, max(id) AS id_max,
+       count(*) FILTER (WHERE qty IS NULL) AS qty_nulls, sum(qty) AS qty_sum, min(qty) AS qty_min, max(qty) AS qty_max,
+       count(*) FILTER (WHERE price IS NULL) AS price_nulls, sum(price) AS price_sum, min(price) AS price_min,
+       max(price) AS price_max, count(*) FILTER (WHERE ratio IS NULL) AS ratio_nulls, sum(ratio) AS ratio_sum,
+       min(ratio) AS ratio_min, max(ratio) AS ratio_max, sum(CASE WHEN paid THEN 1 ELSE 0 END) AS paid_sum,
+       count(*) FILTER (WHERE payload IS NULL) AS payload_nulls,
+       md5(string_agg("Customer Name", E'\n' ORDER BY id)) AS name_md5,
+       md5(string_agg(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '+00', E'\n' ORDER BY id)) AS created_md5,
+       md5(string_agg(coalesce(updated_at::text, 'NULL'), E'\n' ORDER BY id)) AS updated_md5,
+       md5(string_agg(coalesce(payload::text, 'NULL'), E'\n' ORDER BY id)) AS payload_md5,
+       md5(string_agg(coalesce(array_to_json(tags)::text, 'NULL'), E'\n' ORDER BY id)) AS tags_md5,
+       md5(string_agg((extract(epoch FROM created_at)::bigint)::text, E'\n' ORDER BY id)) AS time_md5
+     FROM public.orders WHERE id <= 100000`,
+  );
+  const a = r.rows[0] as Record<string, string>;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(a)) out[k] = k.endsWith('_md5') ? v : num(v);
+  return round(out);
+}
+
+/** The same facts over the loaded SQLite rows. */
+function loadedAggregates(rows: Json[]): Json {
+  const col = (name: string) => rows.map((r) => r[name] as number | string | null);
+  const nums = (name: string) => col(name).filter((v): v is number => v !== null);
+  const facts = (name: string) => {
+    const v = nums(name);
+    return {
+      [`${name}_sum`]: v.reduce((a, b) => a + b, 0),
+      [`${name}_min`]: Math.min(...v),
+      [`${name}_max`]: Math.max(...v),
+    };
+  };
+  const nulls = (name: string) => col(name).filter((v) => v === null).length;
+  return round({
+    n: rows.length,
+    ...facts('id'),
+    qty_nulls: nulls('qty'),
+    ...facts('qty'),
+    price_nulls: nulls('price'),
+    ...facts('price'),
+    ratio_nulls: nulls('ratio'),
+    ...facts('ratio'),
+    paid_sum: nums('paid').reduce((a, b) => a + b, 0),
+    payload_nulls: nulls('payload'),
+    name_md5: md5(col('customer_name')),
+    created_md5: md5(col('created_at')),
+    updated_md5: md5(col('updated_at')),
+    payload_md5: md5(col('payload')),
+    tags_md5: md5(col('tags')),
+    time_md5: md5(col('time')),
+  });
+}
+
+/** Sums of doubles differ in the last bits with the order of addition: compare them to 6 decimals. */
+function round(facts: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(facts)) out[k] = typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v;
+  return out;
+}
+
 describe('data-warehouse sync against a real PostgreSQL', () => {
   it('guesses mapped types, skips what cannot be mapped, and proposes incremental and time columns', async () => {
     const authId = await addAuthentication(h, server, DB, creds);
@@ -69,6 +141,8 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       paid: 'long',
       tags: 'string',
     });
+    expect(g.basic_configs).toMatchObject({ target_database: DB });
+    expect(orders?.schedule).toEqual({ schedule_type: 'daily', schedule_option: '00:00' });
     expect(config.skipped).toEqual([{ column: 'blob', source_type: 'bytea', reason: expect.stringMatching(/binary/) }]);
     expect(config).toMatchObject({
       mode: 'append',
@@ -109,6 +183,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect(Object.keys(r7)).not.toContain('blob');
     const table = await ok(h.call('GET', '/v3/table/show/dwh_target/orders'));
     expect(table.count).toBe(100000);
+    expect(loadedAggregates(rows)).toEqual(await warehouseAggregates());
 
     // The session is a bulk load session; its job has the spec's fields.
     const [session] =
@@ -133,7 +208,11 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       config_diff: { in: { incremental_column: 'updated_at', last_record: ['2026-01-01 02:46:40'] } },
     });
     const all = await h.call('GET', '/v3/bulk_loads');
-    expect(await all.text()).not.toContain(creds.password);
+    const allText = await all.text();
+    expect(allText).not.toContain(creds.password);
+    // Boundary digests stay inside; reads show how many rows share the last value.
+    expect(allText).not.toContain('boundary_digests');
+    expect((wire.config_diff as { in: Json }).in.boundary_rows).toBe(1);
     const jobs = (await (await h.call('GET', `/v3/bulk_loads/${name}/jobs`)).json()) as Json[];
     expect(jobs[0]).toMatchObject({
       type: 'bulkload',
