@@ -74,3 +74,12 @@ export function replaceGrants(
     for (const g of grants) insert.run(accountId, folderId, g.userId, g.permission, grantedBy, now);
   })();
 }
+
+/**
+ * Forgets every grant made on the given folders. Folder ids are reused (`folders.id` has no AUTOINCREMENT),
+ * so grants must go with their folder, or a later folder with the same id would inherit them.
+ */
+export function deleteGrantsOn(db: Db, accountId: number, folderIds: ReadonlyArray<number | string>): void {
+  const del = db.prepare('DELETE FROM folder_permissions WHERE account_id = ? AND folder_id = ?');
+  for (const id of folderIds) del.run(accountId, String(id));
+}

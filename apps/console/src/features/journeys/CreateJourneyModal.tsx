@@ -5,14 +5,18 @@ import { useNavigate } from 'react-router';
 import { useCreateJourney } from './api';
 
 export interface CreateJourneyModalProps {
+  /** Parent segments to choose from when no folder is given (the journey goes in the root folder). */
   parents: ParentSegment[];
+  /** The folder to create the journey in; its parent segment is then fixed. */
+  folder?: { id: string; audienceId: string; path: string } | null;
   onClose(): void;
 }
 
-/** Name and parent segment of a new draft journey; opens it on the canvas. */
-export function CreateJourneyModal({ parents, onClose }: CreateJourneyModalProps) {
+/** Name and place (a folder, or a parent segment's root folder) of a new draft journey; opens it on the canvas. */
+export function CreateJourneyModal({ parents, folder = null, onClose }: CreateJourneyModalProps) {
   const [name, setName] = useState('');
-  const [audienceId, setAudienceId] = useState<string | null>(parents[0]?.id ?? null);
+  const [chosenAudience, setAudienceId] = useState<string | null>(parents[0]?.id ?? null);
+  const audienceId = folder ? folder.audienceId : chosenAudience;
   const create = useCreateJourney();
   const navigate = useNavigate();
   return (
@@ -22,7 +26,7 @@ export function CreateJourneyModal({ parents, onClose }: CreateJourneyModalProps
           event.preventDefault();
           if (!audienceId) return;
           create.mutate(
-            { name: name.trim(), audienceId },
+            { name: name.trim(), audienceId, ...(folder ? { folderId: folder.id } : {}) },
             { onSuccess: (answer) => void navigate(`/journeys/${answer.data.id}`) },
           );
         }}
@@ -35,15 +39,19 @@ export function CreateJourneyModal({ parents, onClose }: CreateJourneyModalProps
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
           />
-          <Select
-            label="Parent segment"
-            required
-            data={parents.map((p) => ({ value: p.id, label: p.name }))}
-            value={audienceId}
-            onChange={setAudienceId}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
+          {folder ? (
+            <TextInput label="Folder" value={folder.path} readOnly variant="filled" />
+          ) : (
+            <Select
+              label="Parent segment"
+              required
+              data={parents.map((p) => ({ value: p.id, label: p.name }))}
+              value={audienceId}
+              onChange={setAudienceId}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
           {create.error && <Alert color="red">{create.error.message}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

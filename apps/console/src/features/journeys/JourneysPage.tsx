@@ -1,72 +1,84 @@
-import { ActionIcon, Badge, Button, Group, Menu, NavLink, Paper, Table, Text, TextInput } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
-import type { ParentSegment } from '@svc/contracts';
-import { IconDots, IconFolder, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
-import { Timestamp } from '../../components/Timestamp';
-import {
-  folderQuery,
-  journeysOf,
-  parentSegmentsQuery,
-  permissionsQuery,
-  useDeleteJourney,
-  useDuplicateJourney,
-} from './api';
+import { meQueryOptions } from '../auth';
+import { folderQuery, journeysOf, parentSegmentsQuery, permissionsQuery } from './api';
 import { CreateJourneyModal } from './CreateJourneyModal';
+import { FolderPermissionsModal } from './folders/FolderPermissionsModal';
+import { FolderTree } from './folders/FolderTree';
+import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from './folders/folderTree';
+import { type JourneyRow, JourneysTable } from './JourneysTable';
 import { RenameJourneyModal } from './RenameJourneyModal';
 
-type Row = ReturnType<typeof journeysOf>[number] & { parent: ParentSegment };
+const placeOf = (path: FolderNode[]) =>
+  path
+    .slice(1)
+    .map((f) => f.name)
+    .join(' › ');
 
 /** `/journeys`: every journey by parent segment and folder, with state; create, rename, duplicate, delete. */
 export function JourneysPage() {
   const parents = useQuery(parentSegmentsQuery());
+  const me = useQuery(meQueryOptions());
   const [search, setSearch] = useState('');
   const [folder, setFolder] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  const [renaming, setRenaming] = useState<Row | null>(null);
-  const navigate = useNavigate();
+  const [renaming, setRenaming] = useState<JourneyRow | null>(null);
+  const [granting, setGranting] = useState<FolderNode | null>(null);
   const listings = useQueries({ queries: (parents.data ?? []).map((p) => folderQuery(p.rootFolderId)) });
-  const rows: Row[] = useMemo(
+  const tree = useMemo(
     () =>
-      (parents.data ?? []).flatMap((parent, i) =>
-        journeysOf(listings[i]?.data?.data ?? []).map((j) => ({ ...j, parent })),
+      buildFolderTree(
+        (parents.data ?? []).map((p, i) => ({
+          audienceId: p.id,
+          name: p.name,
+          rootFolderId: p.rootFolderId,
+          entries: listings[i]?.data?.data ?? [],
+        })),
       ),
     [parents.data, listings],
   );
-  const folderIds = [...new Set(rows.map((r) => r.folderId))];
+  const rows: JourneyRow[] = useMemo(
+    () =>
+      (parents.data ?? []).flatMap((parent, i) =>
+        journeysOf(listings[i]?.data?.data ?? []).map((j) => ({
+          ...j,
+          parent,
+          place: placeOf(folderPath(tree, j.folderId)),
+        })),
+      ),
+    [parents.data, listings, tree],
+  );
+  // A chosen folder that has gone (deleted meanwhile) falls back to every journey.
+  const chosen = folder === null ? null : (folderPath(tree, folder).at(-1) ?? null);
+  const roots = (parents.data ?? []).map((p) => p.rootFolderId);
+  const folderIds = [...new Set([...roots, ...rows.map((r) => r.folderId), ...(chosen ? [chosen.id] : [])])];
   const permissions = useQueries({ queries: folderIds.map((id) => permissionsQuery(id)) });
-  const canControl = (folderId: string) =>
-    permissions[folderIds.indexOf(folderId)]?.data?.callerPermission === 'full_control';
-  const duplicate = useDuplicateJourney();
-  const remove = useDeleteJourney();
+  const permissionIn = (id: string) => permissions[folderIds.indexOf(id)]?.data?.callerPermission;
+  const canControl = (id: string) => permissionIn(id) === 'full_control';
 
   if (parents.isPending) return <CenteredLoader label="Loading journeys" />;
   if (parents.error) return <QueryError title="Journeys could not be loaded" error={parents.error} />;
 
   const needle = search.trim().toLowerCase();
+  const inChosen = chosen ? folderAndBelow(chosen) : null;
   const shown = rows.filter(
-    (r) =>
-      (!needle || r.name.toLowerCase().includes(needle)) &&
-      (folder === null || r.folderId === folder || r.parent.rootFolderId === folder),
+    (r) => (!needle || r.name.toLowerCase().includes(needle)) && (!inChosen || inChosen.has(r.folderId)),
   );
-  const confirmDelete = (row: Row) =>
-    modals.openConfirmModal({
-      title: 'Delete journey',
-      children: <Text size="sm">Delete "{row.name}" and its activations? This cannot be undone.</Text>,
-      labels: { confirm: 'Delete journey', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        remove.mutate(row.id, {
-          onSuccess: () => notifications.show({ color: 'teal', message: `"${row.name}" was deleted.` }),
-          onError: (e) => notifications.show({ color: 'red', title: 'Not deleted', message: e.message }),
-        }),
-    });
+  // Journeys are created in the chosen folder, or, from "All journeys", in a parent segment's root folder.
+  const creatable = (parents.data ?? []).filter((p) => canControl(p.rootFolderId));
+  const createBlocker = chosen
+    ? permissionIn(chosen.id) === 'view'
+      ? `You have View permission on “${chosen.name}”. Ask an administrator for Full Control to create journeys here.`
+      : null
+    : roots.length > 0 && roots.every((id) => permissionIn(id) === 'view')
+      ? 'You have View permission on the parent segments. Choose a folder where you have Full Control.'
+      : null;
+  const canCreate = chosen ? canControl(chosen.id) : creatable.length > 0;
 
   return (
     <>
@@ -74,45 +86,33 @@ export function JourneysPage() {
         title="Journeys"
         description="Design, launch and run customer journeys: stages, waits, decision points, A/B tests and activations."
         action={
-          <Button
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setCreating(true)}
-            disabled={(parents.data ?? []).length === 0}
-          >
-            Create journey
-          </Button>
+          <Stack gap={4} align="flex-end" maw={340}>
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setCreating(true)}
+              disabled={!canCreate}
+              aria-describedby={createBlocker ? 'create-journey-blocker' : undefined}
+            >
+              Create journey
+            </Button>
+            {createBlocker && (
+              <Text id="create-journey-blocker" size="xs" c="dimmed" ta="right">
+                {createBlocker}
+              </Text>
+            )}
+          </Stack>
         }
       />
       {(parents.data ?? []).length === 0 && (
         <Text c="dimmed">Journeys belong to a parent segment. Create a parent segment first.</Text>
       )}
-      <div style={{ display: 'grid', gridTemplateColumns: '240px minmax(0, 1fr)', gap: 16 }}>
-        <Paper withBorder p="xs" radius="md" component="nav" aria-label="Folders">
-          <NavLink label="All journeys" active={folder === null} onClick={() => setFolder(null)} />
-          {(parents.data ?? []).map((parent, i) => {
-            const folders = (listings[i]?.data?.data ?? []).filter((e) => e.type === 'folder-segment');
-            return (
-              <NavLink
-                key={parent.id}
-                label={parent.name}
-                leftSection={<IconFolder size={16} />}
-                active={folder === parent.rootFolderId}
-                onClick={() => setFolder(parent.rootFolderId)}
-                defaultOpened
-              >
-                {folders.map((f) => (
-                  <NavLink
-                    key={f.id}
-                    label={String(f.attributes.name ?? f.id)}
-                    leftSection={<IconFolder size={14} />}
-                    active={folder === f.id}
-                    onClick={() => setFolder(f.id)}
-                  />
-                ))}
-              </NavLink>
-            );
-          })}
-        </Paper>
+      <div style={{ display: 'grid', gridTemplateColumns: '280px minmax(0, 1fr)', gap: 16, alignItems: 'start' }}>
+        <FolderTree
+          tree={tree}
+          selected={chosen?.id ?? null}
+          onSelect={setFolder}
+          {...(me.data?.administrator ? { onPermissions: setGranting } : {})}
+        />
         <div>
           <TextInput
             mb="sm"
@@ -121,73 +121,7 @@ export function JourneysPage() {
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
-          <Table striped highlightOnHover aria-label="Journeys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Parent segment</Table.Th>
-                <Table.Th>Updated</Table.Th>
-                <Table.Th>Owner</Table.Th>
-                <Table.Th>
-                  <span className="sr-only" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden' }}>
-                    Actions
-                  </span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((row) => (
-                <Table.Tr key={row.id}>
-                  <Table.Td>
-                    <Link to={`/journeys/${row.id}`}>{row.name || 'Unnamed journey'}</Link>
-                    {row.folderName && (
-                      <Text size="xs" c="dimmed">
-                        {row.folderName}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <StateBadge state={row.state} paused={row.paused} />
-                  </Table.Td>
-                  <Table.Td>{row.parent.name}</Table.Td>
-                  <Table.Td>{row.updatedAt ? <Timestamp value={row.updatedAt} /> : '—'}</Table.Td>
-                  <Table.Td>{row.owner ?? '—'}</Table.Td>
-                  <Table.Td>
-                    {canControl(row.folderId) && (
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon variant="subtle" aria-label={`Actions for ${row.name}`}>
-                            <IconDots size={16} />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item onClick={() => setRenaming(row)}>Rename</Menu.Item>
-                          <Menu.Item
-                            onClick={() =>
-                              duplicate.mutate(
-                                { id: row.id, name: `Copy of ${row.name}` },
-                                {
-                                  onSuccess: (copy) => void navigate(`/journeys/${copy.data.id}`),
-                                  onError: (e) =>
-                                    notifications.show({ color: 'red', title: 'Not duplicated', message: e.message }),
-                                },
-                              )
-                            }
-                          >
-                            Duplicate
-                          </Menu.Item>
-                          <Menu.Item color="red" onClick={() => confirmDelete(row)}>
-                            Delete
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <JourneysTable rows={shown} canControl={canControl} onRename={setRenaming} />
           {shown.length === 0 && (parents.data ?? []).length > 0 && (
             <Group p="md">
               <Text c="dimmed">{needle ? 'No journey matches that name.' : 'No journeys here yet.'}</Text>
@@ -195,26 +129,27 @@ export function JourneysPage() {
           )}
         </div>
       </div>
-      {creating && <CreateJourneyModal parents={parents.data ?? []} onClose={() => setCreating(false)} />}
+      {creating && (
+        <CreateJourneyModal
+          parents={creatable}
+          folder={chosen ? { id: chosen.id, audienceId: chosen.audienceId, path: pathLabel(tree, chosen.id) } : null}
+          onClose={() => setCreating(false)}
+        />
+      )}
       {renaming && <RenameJourneyModal id={renaming.id} name={renaming.name} onClose={() => setRenaming(null)} />}
+      {granting && (
+        <FolderPermissionsModal
+          folder={granting}
+          path={pathLabel(tree, granting.id)}
+          folderName={(id) => folderPath(tree, id).at(-1)?.name ?? `folder ${id}`}
+          onClose={() => setGranting(null)}
+        />
+      )}
     </>
   );
 }
 
-export function StateBadge({ state, paused }: { state: string; paused: boolean }) {
-  if (state !== 'launched')
-    return (
-      <Badge color="gray" variant="light">
-        Draft
-      </Badge>
-    );
-  return paused ? (
-    <Badge color="yellow" variant="light">
-      Paused
-    </Badge>
-  ) : (
-    <Badge color="teal" variant="light">
-      Launched
-    </Badge>
-  );
-}
+const pathLabel = (tree: FolderNode[], id: string) =>
+  folderPath(tree, id)
+    .map((f) => f.name)
+    .join(' › ');
