@@ -3,7 +3,7 @@
 // writes their figures, the machine and the date to docs/benchmarks.md. A part that cannot run is reported
 // as such, with the reason, and the others still run.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { main, root, setup } from './setup.mjs';
@@ -31,6 +31,22 @@ function runBench(file) {
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const pct = (n) => `${Math.round(n * 100)} %`;
 const met = (ok) => (ok ? 'met' : '**not met**');
+
+// This script owns only the part of docs/benchmarks.md between these markers; other sections (journeys, the
+// import wizard, the journey canvas) are written by their own benchmarks and must survive a run.
+const START = '<!-- server-bench:start -->';
+const END = '<!-- server-bench:end -->';
+
+/** The file with this script's section replaced (or put first when the markers are missing). */
+export function withSection(old, body) {
+  const section = `${START}\n${body.trimEnd()}\n${END}`;
+  if (old === null) return `${section}\n`;
+  const at = old.indexOf(START);
+  const end = old.indexOf(END, at);
+  if (at >= 0 && end > at) return `${old.slice(0, at)}${section}${old.slice(end + END.length)}`;
+  process.stdout.write(`\x1b[33m[bench]\x1b[0m no ${START} … ${END} markers: the figures go first, the rest is kept\n`);
+  return `${section}\n\n${old}`;
+}
 
 function render(results, when) {
   const { http, bulk, query } = results;
@@ -120,6 +136,6 @@ main(() => {
   const when = new Date();
   const results = { http: runBench('http.ts'), bulk: runBench('bulkImport.ts'), query: runBench('queryJob.ts') };
   const out = join(root, 'docs', 'benchmarks.md');
-  writeFileSync(out, render(results, when));
+  writeFileSync(out, withSection(existsSync(out) ? readFileSync(out, 'utf8') : null, render(results, when)));
   process.stdout.write(`\x1b[36m[bench]\x1b[0m figures written to ${out}\n`);
 });

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Files the import tests drop, generated here: nothing is checked in. */
 
@@ -42,7 +42,7 @@ function packValue(v: string | number): Buffer {
   b.writeUInt32BE(v, 1);
   return b;
 }
-function packMap(record: Record<string, string | number>): Buffer {
+export function packMap(record: Record<string, string | number>): Buffer {
   const entries = Object.entries(record);
   return Buffer.concat([
     Buffer.from([0x80 | entries.length]),
@@ -60,8 +60,11 @@ export function msgpackPart(rows: number, { withoutTime = 0 } = {}): FixtureFile
   return { name: 'ready.msgpack.gz', mimeType: 'application/gzip', buffer: gzipSync(Buffer.concat(records)) };
 }
 
+/** A bulk import part of the given records: gzip of their concatenated msgpack maps. */
+export const partOf = (records: Record<string, string | number>[]) => gzipSync(Buffer.concat(records.map(packMap)));
+
 /** Drops files on an element the way a person dragging them from the desktop does. */
-export async function dropFiles(page: Page, testId: string, files: FixtureFile[]) {
+export async function dropFiles(page: Page, on: string | Locator, files: FixtureFile[]) {
   const payload = files.map((f) => ({ name: f.name, type: f.mimeType, b64: f.buffer.toString('base64') }));
   const dataTransfer = await page.evaluateHandle((items) => {
     const dt = new DataTransfer();
@@ -73,7 +76,7 @@ export async function dropFiles(page: Page, testId: string, files: FixtureFile[]
     }
     return dt;
   }, payload);
-  const target = page.getByTestId(testId).first();
+  const target = typeof on === 'string' ? page.getByTestId(on).first() : on;
   await target.dispatchEvent('dragenter', { dataTransfer });
   await target.dispatchEvent('drop', { dataTransfer });
 }
@@ -90,6 +93,43 @@ export async function showTable(page: Page, database: string, table: string) {
   const res = await page.request.get(`/v3/table/show/${database}/${table}`);
   expect(res.status()).toBe(200);
   return (await res.json()) as { count: number; schema: string };
+}
+
+/**
+ * Imports records into an existing table the way the wizard does, through the bulk import session routes:
+ * create, upload gzip msgpack parts, perform (waiting for the job), commit (waiting until committed).
+ */
+export async function bulkImportRecords(
+  page: Page,
+  database: string,
+  table: string,
+  parts: Record<string, string | number>[][],
+) {
+  const headers = { 'x-svc-console': '1' };
+  const session = `e2e_${table}_${Date.now().toString(36)}`;
+  const post = async (path: string) => {
+    const res = await page.request.post(path, { headers });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  await post(`/v3/bulk_import/create/${session}/${database}/${table}`);
+  for (const [i, records] of parts.entries()) {
+    const res = await page.request.put(`/v3/bulk_import/upload_part/${session}/part${i + 1}`, {
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+      data: partOf(records),
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  await post(`/v3/bulk_import/freeze/${session}`);
+  const { job_id: jobId } = await post(`/v3/bulk_import/perform/${session}`);
+  const show = async () =>
+    (await (await page.request.get(`/v3/bulk_import/show/${session}`)).json()) as Record<string, unknown>;
+  await expect.poll(async () => (await show()).status, { timeout: 15_000 }).toBe('ready');
+  const performed = await show();
+  expect(performed.job_id).toBe(jobId);
+  await post(`/v3/bulk_import/commit/${session}`);
+  await expect.poll(async () => (await show()).status, { timeout: 15_000 }).toBe('committed');
+  return performed as { valid_records: number; error_records: number };
 }
 
 /** Bulk import sessions left in the account. */

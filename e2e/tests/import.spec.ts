@@ -176,7 +176,9 @@ test('cancelling an upload half-way deletes the session', async ({ page }) => {
   expect((await showTable(page, 'e2e_cancel', 'events')).count).toBe(0);
 });
 
-test('a part that fails is shown with the reason and can be retried', async ({ page }) => {
+test('a failing part is retried by itself with backoff, then shown with the reason for a retry by hand', async ({
+  page,
+}) => {
   await createDatabase(page, 'e2e_retry', 'events');
   await page.goto('/data/import?database=e2e_retry&table=events');
   await dropFiles(page, 'wizard-drop-area', [csvWithOneBadRow(30)]);
@@ -187,10 +189,11 @@ test('a part that fails is shown with the reason and can be retried', async ({ p
   await page.getByRole('button', { name: 'Check and encode' }).click();
   await expect(page.getByText('30 rows read: 29 to import, 1 rejected')).toBeVisible();
 
-  // The second part is refused once, as a server under maintenance would; later attempts go through.
+  // The second part is refused, as a server under maintenance would, until the test lets it through.
   let refusals = 0;
+  let open = false;
   await page.route('**/v3/bulk_import/upload_part/*/part-00002', async (route) => {
-    if (refusals > 0) return route.continue();
+    if (open) return route.continue();
     refusals += 1;
     return route.fulfill({
       status: 503,
@@ -205,13 +208,80 @@ test('a part that fails is shown with the reason and can be retried', async ({ p
     });
   });
   await page.getByRole('button', { name: 'Upload 29 rows' }).click();
-  await expect(page.getByText('The server is restarting; try again.')).toBeVisible();
   const parts = page.getByRole('table', { name: 'Parts' });
-  await expect(parts.getByRole('row', { name: /part-00002 .* failed/ })).toBeVisible();
+  // Tried three times in all (two automatic retries, after 1 s and 3 s), then left to the user.
+  await expect(parts.getByRole('row', { name: /part-00002 .* retrying \(attempt 3 of 3\)/ })).toBeVisible();
+  await expect(parts.getByRole('row', { name: /part-00002 .* failed/ })).toBeVisible({ timeout: 10_000 });
+  expect(refusals).toBe(3);
+  await expect(page.getByText('The server is restarting; try again.')).toBeVisible();
   await expect(parts.getByRole('row', { name: /part-00003 .* uploaded/ })).toBeVisible();
+  open = true;
   await page.getByRole('button', { name: 'Retry part-00002' }).click();
   await expect(page.getByLabel('Valid records')).toHaveText('29');
   await page.getByRole('button', { name: 'Commit 29 records' }).click();
   await expect(page.getByText('Import complete')).toBeVisible();
   expect((await showTable(page, 'e2e_retry', 'events')).count).toBe(29);
+});
+
+/** Into an existing table that has `user` (string) and `amount` (string), with parts of 10 rows. */
+async function importIntoExisting(page: Page, database: string) {
+  await createDatabase(page, database, 'orders');
+  const res = await page.request.post(`/v3/table/append-schema/${database}/orders`, {
+    headers: { 'x-svc-console': '1' },
+    data: {
+      schema: [
+        ['user', 'string'],
+        ['amount', 'string'],
+      ],
+    },
+  });
+  expect(res.status()).toBe(200);
+  await page.goto(`/data/import?database=${database}&table=orders`);
+  await dropFiles(page, 'wizard-drop-area', [csvWithOneBadRow(60)]);
+  await next(page);
+  await next(page);
+  await next(page);
+  // The target step matches the columns to the table's.
+  const matching = page.getByRole('table', { name: 'Columns in the target table' });
+  await expect(matching.getByRole('row', { name: /user\s+string\s+string\s+matches/ })).toBeVisible();
+  await expect(matching.getByRole('row', { name: /country/ })).toContainText('will add column country (string)');
+  await expect(matching.getByRole('row', { name: /amount/ })).toContainText('type conflict');
+  await expect(page.getByRole('alert').filter({ hasText: '1 column has another type in orders' })).toBeVisible();
+  await page.getByLabel('Rows per part').fill('10');
+  await page.getByRole('button', { name: 'Check and encode' }).click();
+  await page.getByRole('button', { name: 'Upload 59 rows' }).click();
+}
+
+test('the perform shows parts checked, rows and time; Discard deletes the session and adds no column', async ({
+  page,
+}) => {
+  const before = await bulkImportSessions(page);
+  await importIntoExisting(page, 'e2e_discard');
+  await expect(page.getByLabel('Valid records')).toHaveText('59');
+  await expect(page.getByRole('progressbar', { name: 'Perform progress' })).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByLabel('Perform parts')).toHaveText('6 of 6 parts checked');
+  await expect(page.getByLabel('Perform rows')).toHaveText('59 rows');
+  await expect(page.getByLabel('Perform elapsed')).toHaveText(/^\d+(\.\d)? s$/);
+
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByText('Import discarded')).toBeVisible();
+  expect(await bulkImportSessions(page)).toEqual(before);
+  const table = await showTable(page, 'e2e_discard', 'orders');
+  expect(table.count).toBe(0);
+  // Columns are added only at the commit: the table is as it was.
+  expect(JSON.parse(table.schema)).toEqual([
+    ['user', 'string'],
+    ['amount', 'string'],
+  ]);
+});
+
+test('leaving the wizard after the upload, before the commit, deletes the session', async ({ page }) => {
+  const before = await bulkImportSessions(page);
+  await importIntoExisting(page, 'e2e_leave');
+  await expect(page.getByRole('button', { name: 'Commit 59 records' })).toBeVisible();
+  expect((await bulkImportSessions(page)).length).toBe(before.length + 1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Databases' }).click();
+  await expect(page).toHaveURL(/\/data\/databases$/);
+  await expect.poll(() => bulkImportSessions(page)).toEqual(before);
+  expect(JSON.parse((await showTable(page, 'e2e_leave', 'orders')).schema)).toHaveLength(2);
 });

@@ -1,17 +1,22 @@
 import { expect, type Page, test } from '@playwright/test';
-import { insertRows } from './data-seed';
 import { signIn } from './helpers';
+import { bulkImportRecords, createDatabase, dropFiles, jsonLines } from './import-fixtures';
 
 const DB = 'e2e_query';
 const PATHS = { '/cart': 10, '/home': 15, '/pay': 5 } as const;
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
-/** 30 page views over three paths, seeded once through the records API. */
+/**
+ * 30 page views over three paths, imported once the way the wizard imports: a bulk import session with
+ * two gzip msgpack parts (one path split across them), performed and committed.
+ */
 async function seed(page: Page) {
   const rows = Object.entries(PATHS).flatMap(([path, n]) =>
     Array.from({ length: n }, (_, i) => ({ time: 1_700_000_000 + i, path, ms: 100 + i })),
   );
-  await insertRows(page, DB, 'pageviews', rows);
+  await createDatabase(page, DB, 'pageviews');
+  const counts = await bulkImportRecords(page, DB, 'pageviews', [rows.slice(0, 12), rows.slice(12)]);
+  expect(counts).toMatchObject({ valid_records: 30, error_records: 0 });
 }
 
 let seeded = false;
@@ -108,4 +113,20 @@ test('a large result scrolls in a virtualised table that renders only the rows i
   });
   await expect(grid.getByRole('row').filter({ hasText: /^5000\s*5000$/ })).toBeVisible();
   expect(await grid.getByRole('row').count()).toBeLessThan(80);
+});
+
+test('a file dropped on the query page opens the import wizard with it, for the chosen database', async ({ page }) => {
+  await dropFiles(page, 'import-drop-zone', [jsonLines(3)]);
+  await expect(page).toHaveURL(/\/data\/import\?database=e2e_query$/);
+  await expect(page.getByRole('table', { name: 'Files to import' })).toContainText('clicks.jsonl');
+});
+
+test('a file dropped outside any drop area (the navigation) opens the wizard, not the file', async ({ page }) => {
+  await dropFiles(page, page.getByRole('navigation', { name: 'Main' }), [jsonLines(2)]);
+  await expect(page).toHaveURL(/\/data\/import\?database=e2e_query$/);
+  await expect(page.getByRole('table', { name: 'Files to import' })).toContainText('clicks.jsonl');
+  // In the wizard, a file dropped beside its drop area is added on the files step, and nothing navigates.
+  await dropFiles(page, page.getByRole('navigation', { name: 'Main' }), [{ ...jsonLines(1), name: 'more.jsonl' }]);
+  await expect(page.getByRole('table', { name: 'Files to import' })).toContainText('more.jsonl');
+  await expect(page).toHaveURL(/\/data\/import/);
 });

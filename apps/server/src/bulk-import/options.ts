@@ -17,6 +17,8 @@ export interface BulkImportOptions {
    * exactly as a process dying at that point would, then starts a new app on the same data directory.
    */
   crashPoint?: (point: CrashPoint) => void | Promise<void>;
+  /** Least time between two progress lines a perform writes to its job's `debug.cmdout`. */
+  progressEveryMs: number;
 }
 
 /** The app's dependencies, optionally with bulk import settings (tests give smaller limits). */
@@ -27,7 +29,7 @@ export interface BulkImportDeps extends AppDeps {
 /** Read on every use, so a test may set `deps.bulkImport` after the app is built. */
 export function bulkImportOptions(deps: BulkImportDeps): BulkImportOptions {
   const given = deps.bulkImport ?? {};
-  return { ...given, limits: { ...defaultPartLimits, ...given.limits } };
+  return { progressEveryMs: 1000, ...given, limits: { ...defaultPartLimits, ...given.limits } };
 }
 
 /** Perform awaits its crash point (a test may hold it there forever); commit's are synchronous. */

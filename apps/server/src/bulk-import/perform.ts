@@ -10,6 +10,13 @@ import { type BulkImportDeps, bulkImportOptions, crash } from './options';
 import { RecordRules } from './records';
 import { listParts, type SessionRow } from './sessions';
 
+/** How far a perform has got: parts read of all, and records sorted so far. */
+export interface PerformProgress {
+  parts_done: number;
+  parts_total: number;
+  records: number;
+}
+
 export interface PerformCounts {
   valid_parts: number;
   error_parts: number;
@@ -38,6 +45,7 @@ export async function performSession(
   session: SessionRow,
   token: string,
   signal?: AbortSignal,
+  onProgress?: (progress: PerformProgress) => void,
 ): Promise<PerformCounts> {
   const { limits } = bulkImportOptions(deps);
   const { dataDir } = deps.config;
@@ -83,17 +91,24 @@ export async function performSession(
     return partErrors;
   };
 
+  const parts = listParts(deps.db, session);
+  const progress = (parts_done: number) =>
+    onProgress?.({ parts_done, parts_total: parts.length, records: counts.valid_records + counts.error_records });
+
   try {
-    for (const part of listParts(deps.db, session)) {
+    progress(0);
+    for (const [i, part] of parts.entries()) {
       let partErrors = 0;
       await readGzipPart(createReadStream(abs(dataDir, part.file)), {
         limits,
         onBatch: async (batch) => {
           partErrors += await sortBatch(batch);
+          progress(i);
         },
       });
       if (partErrors > 0) counts.error_parts++;
       else counts.valid_parts++;
+      progress(i + 1);
       await crash(deps, 'perform:staging');
     }
     errorsGzip.end();

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import type { JobRow } from '../jobs/jobStore';
 import type { JobKind } from '../jobs/runner';
 import { abs, removeDir } from './files';
-import type { BulkImportDeps } from './options';
-import { performSession } from './perform';
+import { type BulkImportDeps, bulkImportOptions } from './options';
+import { type PerformProgress, performSession } from './perform';
 import { type SessionRow, sessionById, updateSession } from './sessions';
 
 export const BULK_IMPORT_JOB = 'bulk_import';
@@ -13,6 +13,32 @@ export interface PerformParams {
   session_id: number;
   session: string;
   token: string;
+}
+
+/**
+ * The progress line a perform appends to its job's `debug.cmdout` (the console reads the last one):
+ * `perform progress: 3/10 parts, 300000 records`.
+ */
+export const progressLine = (p: PerformProgress) =>
+  `perform progress: ${p.parts_done}/${p.parts_total} parts, ${p.records} records`;
+
+/**
+ * Logs progress at most every `everyMs`, but always the first report and the one with every part done,
+ * so the job's output starts with the total and ends with the whole count.
+ */
+export function throttledProgress(log: (line: string) => void, everyMs: number, now = () => performance.now()) {
+  let last = Number.NEGATIVE_INFINITY;
+  let logged = '';
+  return (p: PerformProgress) => {
+    const t = now();
+    const final = p.parts_done === p.parts_total;
+    if (!final && t - last < everyMs) return;
+    const line = progressLine(p);
+    if (line === logged) return;
+    last = t;
+    logged = line;
+    log(line);
+  };
 }
 
 const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as PerformParams;
@@ -42,7 +68,8 @@ export function bulkImportJobKind(deps: BulkImportDeps): JobKind {
         throw new Error('The bulk import session was deleted or changed before its perform started.');
       }
       ctx.log(`performing bulk import session ${session.name}`);
-      const counts = await performSession(deps, session, params.token, ctx.signal);
+      const onProgress = throttledProgress((line) => ctx.log(line), bulkImportOptions(deps).progressEveryMs);
+      const counts = await performSession(deps, session, params.token, ctx.signal, onProgress);
       const published = updateSession(
         deps.db,
         session,

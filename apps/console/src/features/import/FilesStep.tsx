@@ -1,20 +1,8 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  FileButton,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Switch,
-  Table,
-  Text,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, FileButton, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { IconFileImport, IconTrash } from '@tabler/icons-react';
 import { type DragEvent, useState } from 'react';
-import { DELIMITERS } from './model/delimited';
+import { DelimitedSettings } from './DelimitedSettings';
+import { checkFileSize } from './model/sizeLimits';
 import type { FileKind, TextEncoding } from './model/types';
 import { useWizard, type WizardFile } from './wizardStore';
 
@@ -29,8 +17,8 @@ const ENCODINGS: { value: TextEncoding; label: string }[] = [
   { value: 'utf-8', label: 'UTF-8' },
   { value: 'windows-1252', label: 'Windows-1252 (Latin-1)' },
   { value: 'utf-16le', label: 'UTF-16 LE' },
+  { value: 'utf-16be', label: 'UTF-16 BE' },
 ];
-const DELIMITER_LABELS: Record<string, string> = { ',': 'Comma', '\t': 'Tab', ';': 'Semicolon', '|': 'Pipe' };
 export const ACCEPT = '.csv,.tsv,.tab,.txt,.json,.jsonl,.ndjson,.gz';
 
 const megabytes = (n: number) => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
@@ -81,23 +69,7 @@ function FileRow({ entry }: { entry: WizardFile }) {
       </Table.Td>
       <Table.Td>
         {delimited && (
-          <Group gap="xs" wrap="nowrap">
-            <Select
-              aria-label={`Delimiter of ${name}`}
-              size="xs"
-              w={120}
-              data={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] ?? d }))}
-              value={a.settings.delimiter}
-              allowDeselect={false}
-              onChange={(v) => v && setOverrides(entry.id, { delimiter: v })}
-            />
-            <Switch
-              size="xs"
-              label="Header row"
-              checked={a.settings.header}
-              onChange={(e) => setOverrides(entry.id, { header: e.currentTarget.checked })}
-            />
-          </Group>
+          <DelimitedSettings name={name} settings={a.settings} onChange={(o) => setOverrides(entry.id, o)} />
         )}
       </Table.Td>
       <Table.Td>
@@ -113,8 +85,14 @@ function FileWarnings({ entry }: { entry: WizardFile }) {
   const a = entry.analysis;
   if (!a) return null;
   const name = entry.file.name;
+  const size = checkFileSize(name, entry.file.size, a.settings.kind);
   return (
     <>
+      {size.level !== 'ok' && (
+        <Alert color={size.level === 'refuse' ? 'red' : 'orange'} title={`${name} is large`}>
+          {size.message}
+        </Alert>
+      )}
       {a.error && (
         <Alert color="red" title={`${name} cannot be read`}>
           {a.error}
@@ -190,7 +168,7 @@ export function FilesStep() {
               <Table.Th>File</Table.Th>
               <Table.Th>Type</Table.Th>
               <Table.Th>Encoding</Table.Th>
-              <Table.Th>Delimiter</Table.Th>
+              <Table.Th>Delimiter and header</Table.Th>
               <Table.Th aria-label="Actions" />
             </Table.Tr>
           </Table.Thead>

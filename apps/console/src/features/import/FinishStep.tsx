@@ -1,14 +1,18 @@
-import { Alert, Anchor, Button, Group, Loader, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { bulkImport, jobQueryOptions, sessionQueryOptions } from './api';
+import { bulkImport } from './api';
 import { errorRecordsAsJsonLines, saveFile } from './download';
+import type { ColumnType } from './model/types';
+import { PerformPanel } from './PerformPanel';
+import { useFinish } from './useFinish';
 
 export interface FinishStepProps {
   session: string;
   database: string;
   table: string;
+  /** The wizard's columns with their types: the ones the table lacks are added just before the commit. */
+  columns: [string, ColumnType][];
   onAnother: () => void;
 }
 
@@ -31,44 +35,57 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Freeze, perform (a job, shown as it runs), the valid and error counts, then commit. */
-export function FinishStep({ session, database, table, onAnother }: FinishStepProps) {
-  const queryClient = useQueryClient();
-  const [jobId, setJobId] = useState<number | null>(null);
-  const start = useMutation({
-    mutationFn: async () => {
-      await bulkImport.freeze(session);
-      return bulkImport.perform(session);
-    },
-    onSuccess: (r) => setJobId(r.job_id),
-  });
-  const { mutate: startPerform, isIdle } = start;
-  useEffect(() => {
-    if (isIdle) startPerform();
-  }, [isIdle, startPerform]);
-  const status = useQuery({ ...sessionQueryOptions(session), enabled: jobId !== null });
-  const job = useQuery({ ...jobQueryOptions(jobId ?? 0), enabled: jobId !== null });
-  const commit = useMutation({
-    mutationFn: () => bulkImport.commit(session),
-    onSuccess: () => queryClient.invalidateQueries(),
-  });
-  const discard = useMutation({ mutationFn: () => bulkImport.remove(session) });
+function ErrorRecords({ session }: { session: string }) {
   const errorsDownload = useMutation({
     mutationFn: () => errorRecordsAsJsonLines(bulkImport.errorRecordsUrl(session)),
     onSuccess: (text) => saveFile(`${session}-error-records.jsonl`, text, 'application/x-ndjson'),
   });
+  return (
+    <Group gap="sm">
+      <Button variant="default" size="xs" loading={errorsDownload.isPending} onClick={() => errorsDownload.mutate()}>
+        Download error records (JSON Lines)
+      </Button>
+      <Anchor size="xs" href={bulkImport.errorRecordsUrl(session)} download={`${session}-error-records.msgpack.gz`}>
+        as msgpack.gz
+      </Anchor>
+      {errorsDownload.error && (
+        <Text size="xs" c="red">
+          {errorsDownload.error.message}
+        </Text>
+      )}
+    </Group>
+  );
+}
 
+/** Freeze, perform (a job, its progress shown as it runs), the valid and error counts, then commit or discard. */
+export function FinishStep({ session, database, table, columns, onAnother }: FinishStepProps) {
+  const { jobId, startedAt, perform, status, job, commit, discard } = useFinish(session, database, table, columns);
   const s = status.data;
   const jobStatus = job.data?.status;
   const failed = jobStatus === 'error' || jobStatus === 'killed';
-  const error = start.error ?? status.error ?? commit.error ?? discard.error;
+  const error = perform.error ?? status.error ?? commit.error ?? discard.error;
   const committed = s?.status === 'committed';
+  const discarded = discard.isSuccess;
 
+  if (discarded) {
+    return (
+      <Alert color="gray" title="Import discarded">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">
+            The bulk import session was deleted; nothing was imported into {database}.{table}.
+          </Text>
+          <Button size="xs" variant="default" onClick={onAnother}>
+            Import other files
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
   return (
     <Stack maw={760}>
       {error && <Alert color="red">{error.message}</Alert>}
       <Group gap="xs">
-        {!s || s.status === 'performing' || s.status === 'uploading' ? <Loader size="xs" /> : null}
+        {!s || s.status === 'performing' || (s.status === 'uploading' && !failed) ? <Loader size="xs" /> : null}
         <Text role="status">
           {jobId === null ? (
             'Freezing the upload and starting the check…'
@@ -82,18 +99,26 @@ export function FinishStep({ session, database, table, onAnother }: FinishStepPr
           )}
         </Text>
       </Group>
-      {jobId !== null && !failed && s?.status === 'performing' && (
-        <Progress value={100} animated aria-label="Perform job running" />
+      {jobId !== null && startedAt !== null && !committed && (
+        <PerformPanel key={jobId} job={job.data} startedAt={startedAt} />
       )}
       {failed && (
         <Alert color="red" title="The check failed">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">
-              {job.data?.debug.stderr || 'The perform job ended without success.'} Open the job for details.
+              {job.data?.debug.stderr || 'The perform job ended without success.'} Open the job for details. The
+              uploaded parts are kept: run the check again, or delete the import.
             </Text>
-            {discard.isSuccess ? (
-              <Text size="sm">The session was deleted; nothing was imported.</Text>
-            ) : (
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="white"
+                loading={perform.isPending}
+                disabled={s?.status !== 'uploading'}
+                onClick={() => perform.mutate()}
+              >
+                Run the check again
+              </Button>
               <Button
                 size="xs"
                 variant="white"
@@ -103,7 +128,7 @@ export function FinishStep({ session, database, table, onAnother }: FinishStepPr
               >
                 Delete this import
               </Button>
-            )}
+            </Group>
           </Stack>
         </Alert>
       )}
@@ -115,33 +140,23 @@ export function FinishStep({ session, database, table, onAnother }: FinishStepPr
           <Figure label="Error parts" value={count(s.error_parts)} />
         </SimpleGrid>
       )}
-      {s && (s.error_records ?? 0) > 0 && (
-        <Group gap="sm">
-          <Button
-            variant="default"
-            size="xs"
-            loading={errorsDownload.isPending}
-            onClick={() => errorsDownload.mutate()}
-          >
-            Download error records (JSON Lines)
-          </Button>
-          <Anchor size="xs" href={bulkImport.errorRecordsUrl(session)} download={`${session}-error-records.msgpack.gz`}>
-            as msgpack.gz
-          </Anchor>
-          {errorsDownload.error && (
-            <Text size="xs" c="red">
-              {errorsDownload.error.message}
-            </Text>
-          )}
-        </Group>
-      )}
+      {s && (s.error_records ?? 0) > 0 && <ErrorRecords session={session} />}
       {s?.status === 'ready' && (
         <Group>
-          <Button loading={commit.isPending} onClick={() => commit.mutate()}>
+          <Button loading={commit.isPending} disabled={discard.isPending} onClick={() => commit.mutate()}>
             Commit {count(s.valid_records)} records
           </Button>
+          <Button
+            variant="default"
+            color="red"
+            loading={discard.isPending}
+            disabled={commit.isPending}
+            onClick={() => discard.mutate()}
+          >
+            Discard
+          </Button>
           <Text size="sm" c="dimmed">
-            The rows land in {database}.{table} only after the commit.
+            The rows land in {database}.{table} only after the commit; discarding deletes the session.
           </Text>
         </Group>
       )}

@@ -4,6 +4,7 @@ import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { importUrl } from './importUrl';
 import { type ImportTarget, usePendingFiles } from './pendingFiles';
+import { useWindowFileDrop } from './windowDrop';
 
 export interface ImportDropZoneProps extends ImportTarget {
   children: ReactNode;
@@ -12,8 +13,9 @@ export interface ImportDropZoneProps extends ImportTarget {
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 /**
- * Wraps a data page: files dropped anywhere on it open the import wizard with those files, and with the
- * page's database and table chosen as the target when given. Light on purpose: the wizard loads lazily.
+ * Wraps a data page: files dropped anywhere on it (or anywhere in the window, the navigation included)
+ * open the import wizard with those files, and with the page's database and table chosen as the target
+ * when given. Light on purpose: the wizard loads lazily.
  */
 export function ImportDropZone({ database, table, children }: ImportDropZoneProps) {
   const navigate = useNavigate();
@@ -21,6 +23,12 @@ export function ImportDropZone({ database, table, children }: ImportDropZoneProp
   const [over, setOver] = useState(false);
   // dragenter/dragleave fire for every child crossed: count them to know when the pointer really left.
   const depth = useRef(0);
+  const target = { ...(database ? { database } : {}), ...(table ? { table } : {}) };
+  const open = (files: File[]) => {
+    offer(files, target);
+    void navigate(importUrl(target));
+  };
+  useWindowFileDrop(open);
 
   const onDragEnter = (event: DragEvent) => {
     if (!hasFiles(event)) return;
@@ -44,10 +52,7 @@ export function ImportDropZone({ database, table, children }: ImportDropZoneProp
     depth.current = 0;
     setOver(false);
     const files = Array.from(event.dataTransfer.files);
-    if (files.length === 0) return;
-    const target = { ...(database ? { database } : {}), ...(table ? { table } : {}) };
-    offer(files, target);
-    void navigate(importUrl(target));
+    if (files.length > 0) open(files);
   };
 
   return (

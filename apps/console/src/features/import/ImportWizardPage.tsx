@@ -7,11 +7,14 @@ import { FilesStep } from './FilesStep';
 import { FinishStep } from './FinishStep';
 import { columnNameProblem } from './model/columnName';
 import { planProblems } from './model/convert';
+import { keptColumns } from './model/match';
+import { checkFileSize } from './model/sizeLimits';
 import { compileFormat } from './model/time';
 import { usePendingFiles } from './pendingFiles';
 import { TargetStep } from './TargetStep';
 import { TimeStep } from './TimeStep';
 import { UploadStep } from './UploadStep';
+import { useWindowFileDrop } from './windowDrop';
 import { DEFAULT_PART_ROWS, useWizard } from './wizardStore';
 
 const STEPS = ['Files', 'Columns', 'Time', 'Target', 'Upload', 'Import'] as const;
@@ -31,6 +34,10 @@ function blocker(step: number, w: ReturnType<typeof useWizard.getState>): string
   if (step === 0) {
     if (w.files.length === 0) return 'Add at least one file.';
     if (w.files.some((f) => !f.analysis)) return 'Reading the files…';
+    for (const f of w.files) {
+      const size = checkFileSize(f.file.name, f.file.size, f.analysis?.settings.kind ?? 'csv');
+      if (size.level === 'refuse') return `${f.file.name} is too large to import in the browser.`;
+    }
     const broken = w.files.find((f) => f.analysis?.error);
     if (broken) return `${broken.file.name} cannot be read as it is set.`;
   }
@@ -64,6 +71,10 @@ export function ImportWizardPage() {
     });
     if (files.length > 0) useWizard.getState().addFiles(files);
   }, [params, location.key]);
+
+  // A file dropped beside the drop area must not replace the wizard with the file: on the files step it is
+  // added, later it is refused.
+  useWindowFileDrop(step === 0 ? (files) => useWizard.getState().addFiles(files) : undefined);
 
   const onUploaded = useCallback((session: string, rows: number) => {
     setUploaded({ session, rows });
@@ -116,6 +127,7 @@ export function ImportWizardPage() {
             session={uploaded.session}
             database={wizard.database}
             table={wizard.table}
+            columns={keptColumns(wizard.columns, wizard.time)}
             onAnother={startOver}
           />
         )}

@@ -1,5 +1,5 @@
 import { Button, Progress, Table, Text } from '@mantine/core';
-import type { PartProgress } from './useUpload';
+import { ATTEMPTS, type PartProgress } from './useUpload';
 
 export interface PartsTableProps {
   parts: PartProgress[];
@@ -41,14 +41,14 @@ export function PartsTable({ parts, retryable, onRetry }: PartsTableProps) {
                   aria-label={`Upload of ${p.name}: ${p.status}`}
                 />
                 {p.error && (
-                  <Text size="xs" c="red">
+                  <Text size="xs" c={p.attempt ? 'orange' : 'red'}>
                     {p.error}
                   </Text>
                 )}
               </Table.Td>
               <Table.Td>
-                <Text size="xs" c={COLORS[p.status]}>
-                  {LABELS[p.status]}
+                <Text size="xs" c={p.attempt ? 'orange' : COLORS[p.status]}>
+                  {p.attempt ? `retrying (attempt ${p.attempt} of ${ATTEMPTS})` : LABELS[p.status]}
                 </Text>
               </Table.Td>
               <Table.Td>

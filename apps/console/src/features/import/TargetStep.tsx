@@ -3,6 +3,8 @@ import { DATA_NAME } from '@svc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createDatabase, createTable, databasesQueryOptions, importKeys, tablesQueryOptions } from './api';
+import { ColumnMatchTable } from './ColumnMatchTable';
+import { keptColumns, matchColumns, parseSchema } from './model/match';
 import { useWizard } from './wizardStore';
 
 const NAME_RULE = 'Lowercase letters, digits and underscores, 3 to 255 characters.';
@@ -39,6 +41,8 @@ export function TargetStep() {
   const database = useWizard((s) => s.database);
   const table = useWizard((s) => s.table);
   const setTarget = useWizard((s) => s.setTarget);
+  const columns = useWizard((s) => s.columns);
+  const time = useWizard((s) => s.time);
   const queryClient = useQueryClient();
   const databases = useQuery(databasesQueryOptions());
   const tables = useQuery(tablesQueryOptions(database));
@@ -56,6 +60,8 @@ export function TargetStep() {
       setTarget({ table: r.table });
     },
   });
+  const target = tables.data?.find((t) => t.name === table);
+  const matches = target ? matchColumns(keptColumns(columns, time), parseSchema(target.schema)) : [];
   const error = databases.error ?? tables.error ?? newDatabase.error ?? newTable.error;
   return (
     <Stack maw={640}>
@@ -90,9 +96,10 @@ export function TargetStep() {
           <strong>
             {database}.{table}
           </strong>
-          ; columns the table does not have yet are added to it.
+          ; columns the table does not have yet are added to it just before the commit.
         </Text>
       )}
+      {matches.length > 0 && <ColumnMatchTable matches={matches} table={table} />}
     </Stack>
   );
 }

@@ -8,6 +8,8 @@ import { browserTimeZone, sampleRows, useWizard } from './wizardStore';
 const FORMS: { value: TimeForm; label: string }[] = [
   { value: 'unix_s', label: 'Unix seconds' },
   { value: 'unix_ms', label: 'Unix milliseconds' },
+  { value: 'unix_us', label: 'Unix microseconds' },
+  { value: 'unix_ns', label: 'Unix nanoseconds' },
   { value: 'iso8601', label: 'ISO 8601' },
   { value: 'custom', label: 'Custom format' },
 ];

@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Progress, Radio, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { rejectionsCsv, saveFile } from './download';
-import type { ColumnType } from './model/types';
 import { PartsTable } from './PartsTable';
 import { useUpload } from './useUpload';
 import { useWizard } from './wizardStore';
@@ -57,9 +56,6 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
     return () => job.stop();
   }, [files, columns, time, partRows, addPart]);
 
-  const kept: [string, ColumnType][] = columns
-    .filter((c) => !c.skip && !(time.mode === 'column' && c.source === time.column))
-    .map((c) => [c.name, c.type]);
   const { phase, parts } = upload;
   useEffect(() => {
     if (phase === 'uploaded' && upload.session && summary) onUploaded(upload.session, summary.accepted);
@@ -166,7 +162,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
               </Button>
             )}
             {phase === 'idle' && (
-              <Button disabled={blocked || summary.accepted === 0} onClick={() => void upload.start(kept)}>
+              <Button disabled={blocked || summary.accepted === 0} onClick={() => void upload.start()}>
                 Upload {count(summary.accepted)} rows
               </Button>
             )}

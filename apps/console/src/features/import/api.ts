@@ -3,9 +3,11 @@ import {
   bulkImportPerformed,
   bulkImportReference,
   bulkImportSession,
+  CONSOLE_HEADER,
   databaseList,
   databaseReference,
   jobDetail,
+  jobKilled,
   tableList,
   tableReference,
 } from '@svc/contracts';
@@ -57,6 +59,8 @@ export const jobQueryOptions = (id: number) =>
     },
   });
 
+export const killJob = (id: number) => api.post(`/v3/job/kill/${id}`, jobKilled);
+
 export const createDatabase = (name: string) => api.post(`/v3/database/create/${enc(name)}`, databaseReference);
 export const createTable = (database: string, table: string) =>
   api.post(`/v3/table/create/${enc(database)}/${enc(table)}`, tableReference);
@@ -72,5 +76,13 @@ export const bulkImport = {
   perform: (session: string) => api.post(`/v3/bulk_import/perform/${enc(session)}`, bulkImportPerformed),
   commit: (session: string) => api.post(`/v3/bulk_import/commit/${enc(session)}`, bulkImportReference),
   remove: (session: string) => api.post(`/v3/bulk_import/delete/${enc(session)}`, bulkImportReference),
+  /** Deletes the session as the page goes away: a keepalive request outlives the page. */
+  removeOnExit: (session: string) =>
+    void fetch(`/v3/bulk_import/delete/${enc(session)}`, {
+      method: 'POST',
+      keepalive: true,
+      credentials: 'same-origin',
+      headers: { [CONSOLE_HEADER]: '1' },
+    }).catch(() => {}),
   errorRecordsUrl: (session: string) => `/v3/bulk_import/error_records/${enc(session)}`,
 };

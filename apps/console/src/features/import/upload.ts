@@ -54,3 +54,53 @@ export async function withConcurrency<T>(items: T[], limit: number, run: (item: 
   });
   await Promise.all(lanes);
 }
+
+/** Waits before the automatic retries of a failed part (like tus' `retryDelays`); then the user retries. */
+export const RETRY_DELAYS_MS = [1000, 3000] as const;
+
+/**
+ * Whether a failed upload is worth trying again by itself: the network, a server error, or "too many
+ * requests". A refusal about the part (400, 413, 409…) would only fail again.
+ */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  return err.status === 0 || err.status === 408 || err.status === 429 || err.status >= 500;
+}
+
+/** Resolves after `ms`, or rejects at once when the signal aborts. */
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cancelled = () => {
+      clearTimeout(timer);
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', cancelled);
+      resolve();
+    }, ms);
+    if (signal.aborted) cancelled();
+    else signal.addEventListener('abort', cancelled, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying retryable failures after each of `delays`; `onRetry` hears
+ * of each wait (1-based number of the next attempt, and the failure). The last failure is thrown.
+ */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  signal: AbortSignal,
+  onRetry: (next: number, err: unknown) => void = () => {},
+  delays: readonly number[] = RETRY_DELAYS_MS,
+): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const wait = delays[i];
+      if (signal.aborted || wait === undefined || !isRetryable(err)) throw err;
+      onRetry(i + 2, err);
+      await delay(wait, signal);
+    }
+  }
+}

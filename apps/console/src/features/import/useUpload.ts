@@ -1,8 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { appendSchema, bulkImport, tablesQueryOptions } from './api';
-import type { ColumnType } from './model/types';
-import { uploadPart, withConcurrency } from './upload';
+import { bulkImport } from './api';
+import { RETRY_DELAYS_MS, uploadPart, withConcurrency, withRetries } from './upload';
 import type { PreparedPart } from './worker/prepare';
 
 export type PartStatus = 'waiting' | 'uploading' | 'done' | 'failed';
@@ -15,7 +13,12 @@ export interface PartProgress {
   sent: number;
   status: PartStatus;
   error?: string;
+  /** While retrying by itself: the attempt under way (2, 3…) of `attempts`. */
+  attempt?: number;
 }
+
+/** Attempts of a part before the user is asked: the first and the automatic retries. */
+export const ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 export type UploadPhase = 'idle' | 'uploading' | 'failed' | 'uploaded' | 'cancelling' | 'cancelled';
 
@@ -25,11 +28,11 @@ const CONCURRENCY = 2;
 const sessionNameFor = (table: string) => `console_${table}_${Date.now().toString(36)}`;
 
 /**
- * Uploads prepared parts into a new bulk import session: per-part progress, retry of a failed part (same
- * name, so it replaces), and cancel, which aborts the transfers and deletes the session.
+ * Uploads prepared parts into a new bulk import session: per-part progress, automatic retries with
+ * backoff, then retry of a failed part by hand (same name, so it replaces), and cancel, which aborts the
+ * transfers and deletes the session. Nothing touches the table's schema here: the commit adds columns.
  */
 export function useUpload(database: string, table: string) {
-  const queryClient = useQueryClient();
   const [phase, setPhase] = useState<UploadPhase>('idle');
   const [parts, setParts] = useState<PartProgress[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -77,15 +80,24 @@ export function useUpload(database: string, table: string) {
   const sendOne = async (part: PartProgress, signal: AbortSignal, name: string): Promise<boolean> => {
     const data = bytes.current.get(part.index);
     if (!data) return false;
-    patch(part.index, { status: 'uploading', sent: 0, error: undefined });
+    patch(part.index, { status: 'uploading', sent: 0, error: undefined, attempt: undefined });
     try {
-      await uploadPart(name, part.name, data, (sent) => patch(part.index, { sent }), signal);
-      patch(part.index, { status: 'done', sent: data.length });
+      await withRetries(
+        () => uploadPart(name, part.name, data, (sent) => patch(part.index, { sent }), signal),
+        signal,
+        (attempt, err) =>
+          patch(part.index, { sent: 0, attempt, error: err instanceof Error ? err.message : String(err) }),
+      );
+      patch(part.index, { status: 'done', sent: data.length, error: undefined, attempt: undefined });
       bytes.current.delete(part.index);
       return true;
     } catch (err) {
       if (signal.aborted) return false;
-      patch(part.index, { status: 'failed', error: err instanceof Error ? err.message : String(err) });
+      patch(part.index, {
+        status: 'failed',
+        attempt: undefined,
+        error: err instanceof Error ? err.message : String(err),
+      });
       return false;
     }
   };
@@ -102,19 +114,12 @@ export function useUpload(database: string, table: string) {
     setPhase(failed > 0 || bytes.current.size > 0 ? 'failed' : 'uploaded');
   };
 
-  /** Adds the new columns with their types, opens the session and sends every part. */
-  const start = async (columns: [string, ColumnType][]) => {
+  /** Opens the session and sends every part. */
+  const start = async () => {
     setError(null);
     abort.current = new AbortController();
     setPhase('uploading');
     try {
-      if (columns.length > 0) {
-        const tables = await queryClient.fetchQuery(tablesQueryOptions(database));
-        const schema = tables.find((t) => t.name === table)?.schema ?? '[]';
-        const existing = new Set((JSON.parse(schema) as string[][]).map((c) => c[0]));
-        const added = columns.filter(([name]) => !existing.has(name));
-        if (added.length > 0) await appendSchema(database, table, added);
-      }
       const name = sessionNameFor(table);
       await bulkImport.create(name, database, table);
       sessionRef.current = name;

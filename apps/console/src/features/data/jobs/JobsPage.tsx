@@ -12,13 +12,7 @@ import { formatCount, formatSeconds, v3TimeToIso } from '../shared/format';
 import { JobStatusBadge } from '../shared/JobStatusBadge';
 import { databasePath, jobPath } from '../shared/paths';
 import { JOBS_PER_PAGE, type JobFilter, jobsQueryOptions } from './api';
-
-const TYPES = [
-  { value: 'presto', label: 'Query (presto)' },
-  { value: 'trino', label: 'Query (trino)' },
-  { value: 'bulk_import', label: 'Bulk import' },
-  { value: 'bulkload', label: 'Bulk load' },
-];
+import { jobTypeOptions } from './jobTypes';
 
 const parseStatus = (value: string | null): JobStatus | undefined =>
   jobStatus.safeParse(value).success ? (value as JobStatus) : undefined;
@@ -62,7 +56,7 @@ export function JobsPage() {
         />
         <Select
           label="Type"
-          data={TYPES}
+          data={jobTypeOptions([filter.type, ...(jobs.data?.jobs ?? []).map((j) => j.type)])}
           value={filter.type ?? null}
           onChange={(v) => setFilter('type', v)}
           clearable

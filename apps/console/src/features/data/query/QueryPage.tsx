@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { meQueryOptions } from '../../auth';
+import { ImportDropZone } from '../../import';
 import { databasesQueryOptions, tablesQueryOptions } from '../databases/api';
 import { isRunning, jobQueryOptions, useIssueQuery, useKillJob } from '../jobs/api';
 import { tableColumns } from '../shared/format';
@@ -104,7 +105,7 @@ export function QueryPage() {
   };
 
   return (
-    <>
+    <ImportDropZone database={database ?? undefined}>
       <PageHeader
         title="Query"
         description="Presto-style SQL on one database, run as a job. Ctrl+Enter (⌘+Enter) runs; Ctrl+Space completes table and column names."
@@ -197,6 +198,6 @@ export function QueryPage() {
           />
         </Grid.Col>
       </Grid>
-    </>
+    </ImportDropZone>
   );
 }

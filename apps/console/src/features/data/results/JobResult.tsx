@@ -69,7 +69,7 @@ export function ResultDownloads({ jobId }: { jobId: string }) {
         variant="default"
         leftSection={<IconDownload size={14} />}
       >
-        Download JSON
+        Download JSON Lines
       </Button>
       <Menu position="bottom-end">
         <Menu.Target>

@@ -1,6 +1,6 @@
 import { decodeBatch, defaultPartLimits, RecordScanner } from '@svc/bulk-format';
-import { delimitedColumns, parseDelimitedSample, rowFromCells } from './delimited';
-import { decodeText, detectHeader, detectKind, looksUtf16le } from './detect';
+import { delimitedColumns, detectTableStart, MAX_HEADER_ROW, parseDelimitedSample, rowFromCells } from './delimited';
+import { decodeText, detectHeader, detectKind, utf16Of } from './detect';
 import { forEachJsonLine, keysOf, parseJsonArray } from './json';
 import type { FileKind, ReadSettings, SourceRow, TextEncoding } from './types';
 
@@ -74,7 +74,7 @@ async function msgpackSample(file: File): Promise<SourceRow[]> {
 export async function analyzeFile(file: File, given: Partial<ReadSettings> = {}): Promise<FileAnalysis> {
   const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
   const kind: FileKind = given.kind ?? detectKind(file.name, head);
-  const encoding: TextEncoding = given.encoding ?? (looksUtf16le(head) ? 'utf-16le' : 'utf-8');
+  const encoding: TextEncoding = given.encoding ?? utf16Of(head) ?? 'utf-8';
   const base = { bom: false, invalid: 0, firstInvalidLine: null, ragged: [] as number[], error: null };
   const settings: ReadSettings = { kind, encoding, delimiter: given.delimiter ?? '', header: given.header ?? true };
   try {
@@ -99,18 +99,25 @@ export async function analyzeFile(file: File, given: Partial<ReadSettings> = {})
       return { ...base, ...found, settings, columns: keysOf(rows), sample: rows };
     }
     const wanted = given.delimiter ?? (kind === 'tsv' ? '\t' : '');
-    const parsed = parseDelimitedSample(text.text, wanted, SAMPLE_ROWS + 1);
-    const header = given.header ?? detectHeader(parsed.rows.slice(0, 20));
-    const width = Math.max(0, ...parsed.rows.map((r) => r.length));
-    const columns = delimitedColumns(parsed.rows[0], header, width);
-    const dataRows = (header ? parsed.rows.slice(1) : parsed.rows).slice(0, SAMPLE_ROWS);
+    const parsed = parseDelimitedSample(text.text, wanted, SAMPLE_ROWS + MAX_HEADER_ROW + 1);
+    const detected = detectTableStart(parsed.rows.slice(0, 20 + MAX_HEADER_ROW), detectHeader);
+    const skipRows = given.skipRows ?? detected.skip;
+    const table = parsed.rows.slice(skipRows);
+    const header = given.header ?? (skipRows === detected.skip ? detected.header : detectHeader(table.slice(0, 20)));
+    const width = Math.max(0, ...table.map((r) => r.length));
+    const columns = delimitedColumns(table[0], header, width);
+    const dataRows = (header ? table.slice(1) : table).slice(0, SAMPLE_ROWS);
+    // Rows (numbered as in the file's non-empty rows) whose width differs from the table's first row.
+    const ragged = table
+      .flatMap((r, i) => (r.length !== (table[0]?.length ?? 0) ? [i + 1 + skipRows] : []))
+      .slice(0, 5);
     return {
       ...base,
       ...found,
-      settings: { ...settings, delimiter: parsed.delimiter, header },
+      settings: { ...settings, delimiter: parsed.delimiter, header, skipRows },
       columns,
       sample: dataRows.map((cells) => rowFromCells(columns, cells)),
-      ragged: parsed.ragged,
+      ragged,
     };
   } catch (err) {
     return { ...base, settings, columns: [], sample: [], error: (err as Error).message };

@@ -3,6 +3,44 @@ import Papa from 'papaparse';
 /** Delimiters the wizard offers and detects among. */
 export const DELIMITERS = [',', '\t', ';', '|'] as const;
 
+/** Why a delimiter the user typed cannot be used, or null: one character, not a quote or a line break. */
+export function delimiterProblem(delimiter: string): string | null {
+  if ([...delimiter].length !== 1) return 'Type one character.';
+  if (delimiter === '"') return 'The double quote encloses fields; it cannot also separate them.';
+  if (delimiter === '\n' || delimiter === '\r') return 'A line break ends rows; it cannot separate fields.';
+  return null;
+}
+
+/** Rows a header may be preceded by (titles, notes) that the wizard looks through. */
+export const MAX_HEADER_ROW = 10;
+
+/**
+ * Where the table starts in the first rows of a file: the first of the first ten rows as wide as most rows
+ * (a title or a note above the table is narrower), and whether that row names the columns.
+ */
+export function detectTableStart(
+  rows: string[][],
+  isHeader: (rows: string[][]) => boolean,
+): { skip: number; header: boolean } {
+  const widths = new Map<number, number>();
+  for (const r of rows) widths.set(r.length, (widths.get(r.length) ?? 0) + 1);
+  let width = 0;
+  let most = 0;
+  for (const [w, n] of widths) {
+    if (n > most || (n === most && w > width)) [width, most] = [w, n];
+  }
+  const limit = Math.min(MAX_HEADER_ROW, rows.length);
+  let skip = 0;
+  for (let k = 0; k < limit; k++) {
+    const filled = rows[k]?.filter((c) => c.trim() !== '').length ?? 0;
+    if (rows[k]?.length === width && filled > 0) {
+      skip = k;
+      break;
+    }
+  }
+  return { skip, header: isHeader(rows.slice(skip)) };
+}
+
 export interface DelimitedSample {
   rows: string[][];
   /** The delimiter used: the given one, or the detected one when none was given. */

@@ -34,7 +34,9 @@ export function decodeText(bytes: Uint8Array, encoding: TextEncoding): DecodedTe
   const bom =
     encoding === 'utf-16le'
       ? bytes[0] === 0xff && bytes[1] === 0xfe
-      : bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      : encoding === 'utf-16be'
+        ? bytes[0] === 0xfe && bytes[1] === 0xff
+        : bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const text = new TextDecoder(encoding).decode(bytes);
   let invalid = 0;
   let firstInvalidLine: number | null = null;
@@ -58,11 +60,28 @@ function countLines(text: string, end: number): number {
 
 /** Whether the bytes look like UTF-16 LE (many zero high bytes): suggests the encoding to read them with. */
 export function looksUtf16le(head: Uint8Array): boolean {
-  if (head[0] === 0xff && head[1] === 0xfe) return true;
-  let zeros = 0;
+  return utf16Of(head) === 'utf-16le';
+}
+
+/**
+ * UTF-16 by its byte order mark, or by zero bytes: ASCII text in UTF-16 has a zero in every other byte,
+ * the odd ones in little-endian order, the even ones in big-endian order.
+ */
+export function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   const n = Math.min(head.length, 512);
-  for (let i = 1; i < n; i += 2) if (head[i] === 0) zeros += 1;
-  return n > 8 && zeros > n / 4;
+  if (n <= 8) return null;
+  let odd = 0;
+  let even = 0;
+  for (let i = 0; i < n; i++) {
+    if (head[i] !== 0) continue;
+    if (i % 2 === 1) odd += 1;
+    else even += 1;
+  }
+  if (odd > n / 4 && odd > even * 2) return 'utf-16le';
+  if (even > n / 4 && even > odd * 2) return 'utf-16be';
+  return null;
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { jsonArrayHead } from './analyze';
 import { columnNameFor, columnNameProblem } from './columnName';
 import { planProblems, rowConverter } from './convert';
-import { delimitedColumns, forEachDelimitedRow, parseDelimitedSample } from './delimited';
+import {
+  delimitedColumns,
+  delimiterProblem,
+  detectTableStart,
+  forEachDelimitedRow,
+  parseDelimitedSample,
+} from './delimited';
 import { decodeText, detectHeader, detectKind, looksUtf16le } from './detect';
 import { forEachJsonLine, keysOf, parseJsonArray } from './json';
 import type { ColumnPlan } from './types';
@@ -188,5 +194,32 @@ describe('column names and row conversion', () => {
     ];
     const problems = planProblems(twice, { mode: 'import' }, columnNameProblem);
     expect(problems).toHaveLength(2);
+  });
+});
+
+describe('custom delimiters and where the table starts', () => {
+  it('accepts any single character but a quote or a line break', () => {
+    expect(delimiterProblem('#')).toBeNull();
+    expect(delimiterProblem('~')).toBeNull();
+    expect(delimiterProblem('§')).toBeNull();
+    expect(delimiterProblem('')).toMatch(/one character/);
+    expect(delimiterProblem('::')).toMatch(/one character/);
+    expect(delimiterProblem('"')).toMatch(/quote/);
+    expect(delimiterProblem('\n')).toMatch(/line break/);
+  });
+
+  it('finds the first row as wide as the table below titles and notes', () => {
+    const rows = [['Report'], ['made by', 'ops'], ['id', 'name', 'n'], ['1', 'a', '2'], ['2', 'b', '3']];
+    expect(detectTableStart(rows, detectHeader)).toEqual({ skip: 2, header: true });
+    expect(
+      detectTableStart(
+        [
+          ['1', 'a'],
+          ['2', 'b'],
+        ],
+        detectHeader,
+      ),
+    ).toEqual({ skip: 0, header: false });
+    expect(detectTableStart([], detectHeader)).toEqual({ skip: 0, header: false });
   });
 });

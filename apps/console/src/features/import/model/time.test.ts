@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileFormat, convertTime, detectTimeForm, suggestTimeColumn, type TimeSettings } from './time';
+import { zoneOffsetMs } from './zone';
 
 const utc = (form: TimeSettings['form'], format = ''): TimeSettings => ({ form, format, timeZone: 'UTC' });
 const ok = (time: number) => ({ ok: true, time });
@@ -151,5 +152,53 @@ describe('detecting the time form and column', () => {
     expect(suggestTimeColumn(['id', 'created_at', 'user'], (c) => data[c] ?? [])).toBe('created_at');
     expect(suggestTimeColumn(['id', 'user'], (c) => data[c] ?? [])).toBe('id');
     expect(suggestTimeColumn(['user'], (c) => data[c] ?? [])).toBeNull();
+  });
+});
+
+describe('edge cases: compact ISO, finer Unix units, years below 100', () => {
+  const at = (form: TimeSettings['form'], timeZone = 'UTC'): TimeSettings => ({ form, format: '', timeZone });
+  const may1noon = Date.UTC(2024, 4, 1, 12) / 1000;
+
+  it('reads the basic (compact) ISO 8601 form, with and without an offset', () => {
+    expect(convertTime('20240501T120000Z', at('iso8601'))).toEqual({ ok: true, time: may1noon });
+    expect(convertTime('20240501T1200Z', at('iso8601'))).toEqual({ ok: true, time: may1noon });
+    expect(convertTime('20240501T210000+0900', at('iso8601'))).toEqual({ ok: true, time: may1noon });
+    expect(convertTime('20240501T120000.750Z', at('iso8601'))).toEqual({ ok: true, time: may1noon });
+    expect(convertTime('20240501', at('iso8601'))).toEqual({ ok: true, time: Date.UTC(2024, 4, 1) / 1000 });
+    // Without an offset the chosen zone applies, as for the extended form.
+    expect(convertTime('20240501T210000', at('iso8601', 'Asia/Tokyo'))).toEqual({ ok: true, time: may1noon });
+    expect(convertTime('20241301T120000Z', at('iso8601'))).toMatchObject({ ok: false });
+    expect(convertTime('2024051T120000Z', at('iso8601'))).toMatchObject({ ok: false });
+  });
+
+  it('converts Unix microseconds and nanoseconds, as numbers or text', () => {
+    expect(convertTime('1714564800123456', at('unix_us'))).toEqual({ ok: true, time: 1714564800 });
+    expect(convertTime(1714564800999999, at('unix_us'))).toEqual({ ok: true, time: 1714564800 });
+    expect(convertTime('1714564800123456789', at('unix_ns'))).toEqual({ ok: true, time: 1714564800 });
+    expect(convertTime('-1000000', at('unix_us'))).toEqual({ ok: true, time: -1 });
+    expect(convertTime('soon', at('unix_ns'))).toEqual({
+      ok: false,
+      reason: '"soon" is not a number of nanoseconds',
+    });
+    expect(convertTime('9e25', at('unix_ns'))).toMatchObject({ ok: false, reason: expect.stringContaining('9999') });
+  });
+
+  it('detects microseconds and nanoseconds by magnitude', () => {
+    expect(detectTimeForm(['1714564800123456', '1714564801123456'])).toBe('unix_us');
+    expect(detectTimeForm(['1714564800123456789', 1714564801123456800])).toBe('unix_ns');
+    expect(detectTimeForm(['20240501T120000Z', '20240502T000000Z'])).toBe('iso8601');
+  });
+
+  it('zone offsets are right for years 0 to 99 (Date.UTC would read them as 1900 to 1999)', () => {
+    const year50 = new Date(0);
+    year50.setUTCFullYear(50, 5, 1);
+    year50.setUTCHours(12, 0, 0, 0);
+    expect(zoneOffsetMs('Etc/GMT-9', year50.getTime())).toBe(9 * 3_600_000);
+    expect(zoneOffsetMs('Etc/GMT+5', year50.getTime())).toBe(-5 * 3_600_000);
+    // And a wall time of that year in a zone converts back to the instant.
+    expect(convertTime('0050-06-01T21:00:00', at('iso8601', 'Etc/GMT-9'))).toEqual({
+      ok: true,
+      time: year50.getTime() / 1000,
+    });
   });
 });

@@ -74,6 +74,9 @@ function toSeconds(f: Fields, timeZone: string, value: SourceValue): TimeResult 
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+// The basic (compact) form: 20240501, 20240501T1200Z, 20240501T120000.5+0900.
+const ISO_BASIC =
+  /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 function offsetMinutes(text: string | undefined): number | null {
   if (text === undefined) return null;
@@ -85,7 +88,8 @@ function offsetMinutes(text: string | undefined): number | null {
 
 function parseIso(value: SourceValue, timeZone: string): TimeResult {
   if (typeof value !== 'string') return fail(`${quote(value)} is not an ISO 8601 date`);
-  const m = ISO.exec(value.trim());
+  const text = value.trim();
+  const m = ISO.exec(text) ?? ISO_BASIC.exec(text);
   if (!m) return fail(`${quote(value)} is not an ISO 8601 date (e.g. 2024-05-01T12:00:00Z)`);
   return toSeconds(
     {
@@ -217,16 +221,25 @@ function parseCustom(value: SourceValue, settings: TimeSettings): TimeResult {
   return toSeconds(f, settings.timeZone, value);
 }
 
+const UNITS = {
+  unix_s: { name: 'seconds', perSecond: 1 },
+  unix_ms: { name: 'milliseconds', perSecond: 1e3 },
+  unix_us: { name: 'microseconds', perSecond: 1e6 },
+  unix_ns: { name: 'nanoseconds', perSecond: 1e9 },
+} as const;
+
 /** Converts one time value in the given form to Unix seconds (UTC). */
 export function convertTime(value: SourceValue, settings: TimeSettings): TimeResult {
   if (value === null || value === undefined || value === '') return fail('the time is empty');
   switch (settings.form) {
     case 'unix_s':
-    case 'unix_ms': {
+    case 'unix_ms':
+    case 'unix_us':
+    case 'unix_ns': {
+      const unit = UNITS[settings.form];
       const n = numberOf(value);
-      if (n === null)
-        return fail(`${quote(value)} is not a number of ${settings.form === 'unix_s' ? 'seconds' : 'milliseconds'}`);
-      return fromSeconds(settings.form === 'unix_s' ? n : n / 1000, value);
+      if (n === null) return fail(`${quote(value)} is not a number of ${unit.name}`);
+      return fromSeconds(n / unit.perSecond, value);
     }
     case 'iso8601':
       return parseIso(value, settings.timeZone);
@@ -237,7 +250,7 @@ export function convertTime(value: SourceValue, settings: TimeSettings): TimeRes
 
 /**
  * The form sample values are most likely written in, or null when none fits most of them: numbers by
- * magnitude (seconds around 10^9, milliseconds around 10^12), then ISO 8601.
+ * magnitude (seconds around 10^9, milliseconds 10^12, microseconds 10^15, nanoseconds 10^18), then ISO 8601.
  */
 export function detectTimeForm(values: SourceValue[]): TimeForm | null {
   const filled = values.filter((v) => v !== null && v !== undefined && v !== '');
@@ -249,6 +262,8 @@ export function detectTimeForm(values: SourceValue[]): TimeForm | null {
   };
   if (most(magnitude(1e8, 1e11))) return 'unix_s';
   if (most(magnitude(1e11, 1e14))) return 'unix_ms';
+  if (most(magnitude(1e14, 1e17))) return 'unix_us';
+  if (most(magnitude(1e17, 1e20))) return 'unix_ns';
   if (most((v) => parseIso(v, 'UTC').ok)) return 'iso8601';
   return null;
 }

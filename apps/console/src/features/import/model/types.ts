@@ -6,7 +6,7 @@ export const COLUMN_TYPES: readonly ColumnType[] = ['long', 'double', 'string'];
 export type FileKind = 'csv' | 'tsv' | 'json' | 'jsonl' | 'msgpack';
 
 /** Text encodings the wizard can read; `utf-8` is what the server stores. */
-export type TextEncoding = 'utf-8' | 'windows-1252' | 'utf-16le';
+export type TextEncoding = 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
 
 /** How one file is read: detected, then possibly overridden by the user. */
 export interface ReadSettings {
@@ -14,8 +14,10 @@ export interface ReadSettings {
   encoding: TextEncoding;
   /** CSV/TSV: the field separator. */
   delimiter: string;
-  /** CSV/TSV: whether the first row names the columns. */
+  /** CSV/TSV: whether the first row read (after `skipRows`) names the columns. */
   header: boolean;
+  /** CSV/TSV: non-empty rows before the table starts (a title, notes), not imported. 0 when absent. */
+  skipRows?: number;
 }
 
 /** One source column and what becomes of it. */
@@ -29,7 +31,7 @@ export interface ColumnPlan {
 }
 
 /** The forms a time value may take. */
-export type TimeForm = 'unix_s' | 'unix_ms' | 'iso8601' | 'custom';
+export type TimeForm = 'unix_s' | 'unix_ms' | 'unix_us' | 'unix_ns' | 'iso8601' | 'custom';
 
 /** Where each row's `time` comes from. */
 export type TimePlan =

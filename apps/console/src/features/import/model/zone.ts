@@ -45,7 +45,11 @@ export function zoneOffsetMs(timeZone: string, ms: number): number {
   for (const p of formatter(timeZone).formatToParts(new Date(hour * 3_600_000))) parts[p.type] = p.value;
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
-  const wall = Date.UTC(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
+  // Date.UTC reads years 0-99 as 1900-1999: set the year itself.
+  const date = new Date(0);
+  date.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
+  date.setUTCHours(Number(parts.hour), Number(parts.minute), 0, 0);
+  const wall = date.getTime();
   const offset = wall - hour * 3_600_000;
   if (offsets.size > 100_000) offsets.clear();
   offsets.set(key, offset);

@@ -1,5 +1,6 @@
 import { decodeBatch, defaultPartLimits, encodePart, RecordScanner } from '@svc/bulk-format';
 import { describe, expect, it } from 'vitest';
+import { FILE_LIMITS } from '../model/sizeLimits';
 import type { ColumnPlan, ReadSettings } from '../model/types';
 import { type PreparedPart, type PrepareEvent, type PrepareRequest, prepareParts } from './prepare';
 
@@ -106,5 +107,28 @@ describe('prepareParts', () => {
     });
     expect(summary).toMatchObject({ rows: 2, accepted: 1, rejected: 1 });
     expect(await decode(parts[0] as PreparedPart)).toEqual([{ time: 1700000000, x: 'a' }]);
+  });
+});
+
+describe('header rows and file size', () => {
+  it('skips the rows above the header the user chose', async () => {
+    const file = new File(['Sales export\nnote,,\nid,name,t\n1,ann,1700000000\n2,bob,1700000001\n'], 'r.csv');
+    const { summary, parts } = await run({
+      files: [{ file, settings: { ...csv, skipRows: 2 } }],
+      columns: plan(['id', 'long'], ['name', 'string']),
+    });
+    expect(summary).toMatchObject({ rows: 2, accepted: 2, rejected: 0 });
+    expect(await decode(parts[0] as PreparedPart)).toEqual([
+      { time: 1700000000, id: 1, name: 'ann' },
+      { time: 1700000000, id: 2, name: 'bob' },
+    ]);
+  });
+
+  it('refuses a text file above the documented limit before reading it', async () => {
+    const file = new File(['a\n1\n'], 'huge.csv');
+    Object.defineProperty(file, 'size', { value: FILE_LIMITS.maxTextBytes + 1 });
+    await expect(run({ files: [{ file, settings: csv }], columns: plan(['a', 'long']) })).rejects.toThrow(
+      /huge\.csv is 512 MB; the browser imports text files of up to 512 MB/,
+    );
   });
 });

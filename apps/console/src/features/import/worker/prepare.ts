@@ -4,6 +4,7 @@ import { rowConverter } from '../model/convert';
 import { delimitedColumns, rowFromCells } from '../model/delimited';
 import { decodeText } from '../model/detect';
 import { forEachJsonLine, parseJsonArray } from '../model/json';
+import { checkFileSize } from '../model/sizeLimits';
 import type { ColumnPlan, ReadSettings, Rejection, SourceRow, TimePlan } from '../model/types';
 
 /** What the wizard asks the worker to read, convert and encode. */
@@ -51,6 +52,11 @@ const PROGRESS_EVERY = 20_000;
  * they are ready. Runs in a Web Worker (and in tests): nothing here touches the page.
  */
 export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEvent) => void): Promise<PrepareSummary> {
+  // Refuse files too big to hold, before reading any: a clear message instead of a crashed tab.
+  for (const { file, settings } of req.files) {
+    const size = checkFileSize(file.name, file.size, settings.kind);
+    if (size.level === 'refuse') throw new Error(size.message);
+  }
   const started = performance.now();
   const convert = rowConverter(req.columns, req.time, req.importTime);
   const bytesTotal = req.files.reduce((n, f) => n + f.file.size, 0);
@@ -164,6 +170,7 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
     return new Promise((resolve, reject) => {
       let columns: string[] | null = null;
       let n = 0;
+      let skip = settings.skipRows ?? 0;
       Papa.parse<string[]>(text, {
         delimiter: settings.delimiter,
         skipEmptyLines: 'greedy',
@@ -172,6 +179,10 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
           parser.pause();
           const offset = result.meta.cursor;
           for (const cells of result.data) {
+            if (skip > 0) {
+              skip -= 1;
+              continue;
+            }
             if (columns === null) {
               columns = delimitedColumns(cells, settings.header, cells.length);
               if (settings.header) continue;
