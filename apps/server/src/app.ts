@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { accountRoutes } from './accounts/routes';
 import { audienceRoutes } from './audiences/routes';
+import { audienceScheduleTick } from './audiences/schedule';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
@@ -103,6 +104,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', audienceRoutes(deps, jobs));
   app.route('/', folderRoutes(deps));
   const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh));
+  // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
+  bulkLoads.onTick(audienceScheduleTick(deps, jobs));
   app.route('/', bulkLoadRunRoutes(deps, bulkLoads));
   app.route('/', dwhRoutes(deps, bulkLoads, options.dwh));
   app.route('/', journeyRoutes(deps));

@@ -28,7 +28,7 @@ import { segmentEntry, toWireParentSegment } from './wire';
 
 const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
 const SCHEDULE_TEXT =
-  '`scheduleType`, `scheduleOption` and `timezone` (and a behavior’s `scheduleType`/`scheduleOption`) are stored and shown as sent, but nothing runs on a schedule: rebuild with POST /audiences/{id}/run. ' +
+  '`scheduleType` `hourly` (at minute MM) or `daily` (at HH:MM), with `scheduleOption` `HH:MM` in `timezone`, rebuilds the profiles at each slot; other types are rebuilt on a change of sources or with POST /audiences/{id}/run. A behavior’s `scheduleType`/`scheduleOption` are stored and shown as sent. ' +
   '`workflowHiveOnly` (false), `hiveEngineVersion` ("stable"), `hivePoolName` and `prestoPoolName` (null) are fixed values kept for the spec’s shape.';
 
 /** PUT replaces the record: a missing `attributes` or `behaviors` would delete them all, so it is refused. */

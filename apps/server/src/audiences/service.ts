@@ -8,6 +8,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
+import { isTimedSchedule } from '../platform/schedule';
 import { startBuild } from './buildJob';
 import { buildDefinition, type Definition } from './definition';
 import { removeProfiles } from './matrix';
@@ -28,14 +29,29 @@ function fields(
   definition: Definition,
   before?: store.ParentSegmentRow,
 ): store.ParentSegmentFields {
-  return {
-    name: input.name,
-    description: input.description ?? '',
+  const schedule = {
     schedule_type: input.scheduleType ?? before?.schedule_type ?? 'none',
     schedule_option: input.scheduleOption === undefined ? (before?.schedule_option ?? null) : input.scheduleOption,
     timezone: input.timezone ?? before?.timezone ?? 'UTC',
-    definition,
   };
+  checkSchedule(schedule.schedule_type, schedule.schedule_option, schedule.timezone);
+  return { name: input.name, description: input.description ?? '', ...schedule, definition };
+}
+
+/** A timed rebuild schedule (schedule.ts) needs an `HH:MM` option and a time zone the server knows. */
+function checkSchedule(type: string, option: string | null, timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw badRequest(`"timezone" is "${timezone}", which is not a known IANA time zone (for example "Asia/Tokyo").`);
+  }
+  if (!isTimedSchedule(type)) return;
+  const m = /^(\d{2}):(\d{2})$/.exec(option ?? '');
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) {
+    throw badRequest(
+      `A ${type} schedule needs "scheduleOption" as HH:MM (for example "06:30"${type === 'hourly' ? '; only the minutes count' : ''}), not ${JSON.stringify(option)}.`,
+    );
+  }
 }
 
 /** What the profile file depends on: sources and joins, not names or types. */

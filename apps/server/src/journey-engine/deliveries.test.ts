@@ -3,14 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertResult } from '../results/store';
 import { createHarness, type Harness } from '../testing/harness';
-import {
-  DAY_MS,
-  json,
-  launchScenario,
-  type Person,
-  seedParentSegment,
-  seedSegments,
-} from './fixture';
+import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { createJourneyScheduler } from './scheduler';
 
 interface Delivery {

@@ -3,8 +3,8 @@ import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activat
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';
 import type { Db } from '../platform/db';
+import { scheduleDue } from '../platform/schedule';
 import { listResults } from '../results/store';
-import { deliveryDue } from './deliverySchedule';
 import { type Outcome, send } from './deliveryTargets';
 
 /**
@@ -130,7 +130,7 @@ export async function deliverActivation(
   if (pending.length === 0) return null;
   const params = paramsOf(activation);
   const oldest = Math.min(...pending.map((p) => p.queued_at));
-  if (!deliveryDue(params.scheduleType, params.scheduleOption, params.timezone, oldest, at)) return null;
+  if (!scheduleDue(params.scheduleType, params.scheduleOption, params.timezone, oldest, at)) return null;
   const failures = recentFailures(deps.db, row, activationId);
   const last = failures[0];
   if (last && at < last.at + Math.min(FIRST_RETRY_MS * 2 ** (failures.length - 1), MAX_RETRY_MS)) return null;

@@ -2,14 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseRow, findDatabase, findTable, type TableRow } from '../data/catalog';
 import { tailRows } from '../data/tableStore';
 import { createHarness, type Harness } from '../testing/harness';
-import {
-  DAY_MS,
-  json,
-  launchScenario,
-  type Person,
-  seedParentSegment,
-  seedSegments,
-} from './fixture';
+import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { createJourneyScheduler } from './scheduler';
 import { variantProfileKeys } from './variants';
 

@@ -1,7 +1,8 @@
 /**
- * When an activation delivers: `hourly` at minute MM of every hour (scheduleOption `HH:MM`, the hour
- * ignored), `daily` at HH:MM, both in the activation's time zone; `none` at every engine tick. A profile
- * queued at some instant goes out with the first delivery slot at or after it.
+ * The schedules of activations and parent segments: `hourly` at minute MM of every hour (scheduleOption
+ * `HH:MM`, the hour ignored), `daily` at HH:MM, both in the object's time zone; anything else (`none`) means
+ * "at every tick" for deliveries and "never" for rebuilds. Work waiting since some instant is due at the
+ * first slot at or after it.
  */
 
 const HOUR_MS = 3_600_000;
@@ -61,7 +62,7 @@ function option(scheduleOption: string | null): { hour: number; minute: number }
   return m ? { hour: Number(m[1]), minute: Number(m[2]) } : { hour: 0, minute: 0 };
 }
 
-/** The latest delivery slot at or before `at`; `at` itself for `none`. */
+/** The latest slot at or before `at`; `at` itself for `none`. */
 export function lastSlot(scheduleType: string, scheduleOption: string | null, timeZone: string, at: number): number {
   if (scheduleType !== 'hourly' && scheduleType !== 'daily') return at;
   const { hour, minute } = option(scheduleOption);
@@ -76,14 +77,18 @@ export function lastSlot(scheduleType: string, scheduleOption: string | null, ti
   return zonedInstant({ ...yesterday, hour, minute }, timeZone);
 }
 
-/** Is a delivery due at `at` for profiles queued since `oldestQueuedAt`? */
-export function deliveryDue(
+export function isTimedSchedule(scheduleType: string): scheduleType is 'hourly' | 'daily' {
+  return scheduleType === 'hourly' || scheduleType === 'daily';
+}
+
+/** Is work waiting since `since` due at `at`? Always, for a schedule that is not timed. */
+export function scheduleDue(
   scheduleType: string,
   scheduleOption: string | null,
   timeZone: string,
-  oldestQueuedAt: number,
+  since: number,
   at: number,
 ): boolean {
-  if (scheduleType !== 'hourly' && scheduleType !== 'daily') return true;
-  return lastSlot(scheduleType, scheduleOption, timeZone, at) >= oldestQueuedAt;
+  if (!isTimedSchedule(scheduleType)) return true;
+  return lastSlot(scheduleType, scheduleOption, timeZone, at) >= since;
 }

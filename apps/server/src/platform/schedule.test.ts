@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryDue, lastSlot } from './deliverySchedule';
+import { lastSlot, scheduleDue } from './schedule';
 
 const utc = (text: string) => Date.parse(text);
 
@@ -18,9 +18,9 @@ describe('activation delivery schedule', () => {
 
   it('is due once a slot has come at or after the oldest queued profile', () => {
     const queued = utc('2026-11-22T09:00:00Z');
-    expect(deliveryDue('daily', '06:00', 'UTC', queued, utc('2026-11-23T05:59:00Z'))).toBe(false);
-    expect(deliveryDue('daily', '06:00', 'UTC', queued, utc('2026-11-23T06:00:00Z'))).toBe(true);
-    expect(deliveryDue('none', null, 'UTC', queued, queued)).toBe(true);
+    expect(scheduleDue('daily', '06:00', 'UTC', queued, utc('2026-11-23T05:59:00Z'))).toBe(false);
+    expect(scheduleDue('daily', '06:00', 'UTC', queued, utc('2026-11-23T06:00:00Z'))).toBe(true);
+    expect(scheduleDue('none', null, 'UTC', queued, queued)).toBe(true);
   });
 
   it('keeps wall-clock time across a daylight saving change', () => {

@@ -1,0 +1,41 @@
+import type { JobRunner } from '../jobs/runner';
+import type { AppDeps } from '../platform/context';
+import { isTimedSchedule, scheduleDue } from '../platform/schedule';
+import { startBuild } from './buildJob';
+import type { ParentSegmentRow } from './store';
+
+interface ScheduledRow extends ParentSegmentRow {
+  build_queued_at: number | null;
+}
+
+/**
+ * Rebuilds of parent segments on their schedule: `hourly` at minute MM or `daily` at HH:MM (scheduleOption
+ * `HH:MM`) in the segment's time zone; other schedule types are rebuilt only by hand. A slot queues one build
+ * unless one is already queued or running; a failed build waits for the next slot. The build runs as the
+ * segment's creator (or last editor), so it shows in their job list. Returns how many builds were queued.
+ */
+export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: number) => number {
+  return (now) => {
+    // The schedule is the one place that looks across accounts; each build is scoped by its row's account.
+    const rows = deps.db
+      .prepare(
+        `SELECT p.*, j.status AS build_status, j.created_at AS build_queued_at
+           FROM parent_segments p
+           LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id
+          WHERE p.schedule_type IN ('hourly', 'daily')`,
+      )
+      .all() as ScheduledRow[];
+    let queued = 0;
+    for (const row of rows) {
+      if (!isTimedSchedule(row.schedule_type)) continue;
+      if (row.build_status === 'queued' || row.build_status === 'running') continue;
+      const userId = row.created_by ?? row.updated_by;
+      if (userId === null) continue;
+      const since = Math.max(row.created_at, row.matrix_updated_at ?? 0, row.build_queued_at ?? 0) + 1;
+      if (!scheduleDue(row.schedule_type, row.schedule_option, row.timezone, since, now)) continue;
+      startBuild(deps, jobs, row, userId);
+      queued++;
+    }
+    return queued;
+  };
+}
