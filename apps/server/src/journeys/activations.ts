@@ -24,7 +24,8 @@ import { journeyOfRow } from './wire';
  * paused its activations' schedules stay as they are.
  */
 
-function contextFor(deps: AppDeps, row: JourneyRow): ActivationContext {
+/** What activation settings are checked against: the parent segment's columns and the account's connections. */
+export function activationContextFor(deps: AppDeps, row: JourneyRow): ActivationContext {
   const parentSegment = parentSegmentFor(deps, row.account_id, row.parent_segment_id);
   const connections = listResults(deps.db, row.account_id);
   const names = new Set(connections.map((c) => c.name));
@@ -62,7 +63,7 @@ function journeyFor(deps: AppDeps, principal: Principal, journeyId: string, acti
 
 export function createActivation(deps: AppDeps, principal: Principal, journeyId: string, body: unknown): ActivationRow {
   const journey = journeyFor(deps, principal, journeyId, 'add activations to journeys in this folder');
-  const params = checkParams(paramsIn(body), null, contextFor(deps, journey));
+  const params = checkParams(paramsIn(body), null, activationContextFor(deps, journey));
   const id = insertActivationRow(deps.db, {
     accountId: principal.accountId,
     journeyId: journey.id,
@@ -84,7 +85,7 @@ export function updateActivation(
   const journey = journeyFor(deps, principal, journeyId, 'change activations of journeys in this folder');
   const row = getActivationRow(deps.db, principal.accountId, journey.id, activationId);
   const before: SyndicationParams = paramsOf(row);
-  const after = checkParams(paramsIn(body, activationId), before, contextFor(deps, journey));
+  const after = checkParams(paramsIn(body, activationId), before, activationContextFor(deps, journey));
   const changed = scheduleChanges(before, after);
   if (journey.paused === 1 && changed.length > 0) {
     throw conflict(

@@ -1,13 +1,15 @@
-import { journeyDuplicateRequest } from '@svc/contracts';
-import { mapActivationIds } from '@svc/journey';
+import { type JourneyViolation, journeyDuplicateRequest } from '@svc/contracts';
+import { activationReferences, type Journey, mapActivationIds } from '@svc/journey';
 import { requireFullControl } from '../folder-permissions/permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import { badRequest, conflict } from '../platform/errors';
+import { ApiError, badRequest, conflict } from '../platform/errors';
 import { describeIssues } from '../platform/params';
 import { isoSeconds } from '../platform/time';
 import { folderForJourney, parentSegmentFor, requireJourneyControl } from './access';
-import { activationsOf, insertActivationRow, paramsOf } from './activationStore';
+import { checkParams } from './activationParams';
+import { type ActivationRow, activationsOf, insertActivationRow, paramsOf } from './activationStore';
+import { activationContextFor } from './activations';
 import {
   assignStageIds,
   getJourneyRow,
@@ -72,11 +74,61 @@ export function resumeJourney(deps: AppDeps, principal: Principal, journeyId: st
   return getJourneyRow(deps.db, principal.accountId, row.id);
 }
 
+/** A copied journey and the source activations that were not copied (as launch notes for its answer). */
+export interface Duplicate {
+  row: JourneyRow;
+  notCopied: JourneyViolation[];
+}
+
+/** The source activation's settings checked again as if created now; null when they still hold. */
+function recheck(deps: AppDeps, source: JourneyRow, activation: ActivationRow): JourneyViolation[] | null {
+  try {
+    checkParams({ ...paramsOf(activation) }, null, activationContextFor(deps, source));
+    return null;
+  } catch (err) {
+    if (!(err instanceof ApiError) || !Array.isArray(err.details?.violations)) throw err;
+    return err.details.violations as JourneyViolation[];
+  }
+}
+
+/** Steps naming an activation that was not copied name none; each gets a note saying why. */
+function withoutDropped(
+  journey: Journey,
+  dropped: ReadonlyMap<string, { name: string; problems: JourneyViolation[] }>,
+  newId: number,
+): { journey: Journey; notCopied: JourneyViolation[] } {
+  const notCopied: JourneyViolation[] = [];
+  const stages = journey.journeyStages.map((stage) => ({ ...stage, steps: stage.steps ? { ...stage.steps } : null }));
+  for (const ref of activationReferences(journey)) {
+    const gone = dropped.get(ref.activationId);
+    const step = stages[ref.stageIndex]?.steps?.[ref.stepId];
+    if (!gone || !step || step.type !== 'Activation') continue;
+    (stages[ref.stageIndex]?.steps as Record<string, typeof step>)[ref.stepId] = {
+      ...step,
+      journeyActivationStepId: null,
+    };
+    const why = gone.problems.map((p) => p.message).join(' ');
+    notCopied.push({
+      code: 'activation.not_copied',
+      message: `Activation ${ref.activationId} ("${gone.name}") of the source journey was not copied, because its settings no longer hold: ${why} Create an activation with POST /entities/journeys/${newId}/syndications and choose it in this step.`,
+      path: {
+        text: `journeyStages[${ref.stageIndex}].steps[${JSON.stringify(ref.stepId)}].journeyActivationStepId`,
+        stageIndex: ref.stageIndex,
+        stepId: ref.stepId,
+        field: 'journeyActivationStepId',
+      },
+    });
+  }
+  return { journey: { ...journey, journeyStages: stages }, notCopied };
+}
+
 /**
- * A new draft in the same parent segment with the source's configuration (stages, steps, goal,
- * segments referenced) and copies of its activations, which the copied steps then name.
+ * A new draft in the same parent segment with the source's configuration (stages, steps, goal, and the
+ * same segments, linked by id, not copied) and copies of its activations, which the copied steps then
+ * name. Each activation's settings are checked again as if created now: one that no longer holds (its
+ * connection deleted, a column gone) is not copied, and the steps that used it name no activation.
  */
-export function duplicateJourney(deps: AppDeps, principal: Principal, body: unknown): JourneyRow {
+export function duplicateJourney(deps: AppDeps, principal: Principal, body: unknown): Duplicate {
   const parsed = journeyDuplicateRequest.safeParse(
     body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
   );
@@ -98,7 +150,11 @@ export function duplicateJourney(deps: AppDeps, principal: Principal, body: unkn
   requireFullControl(deps.db, principal, folder, 'create journeys in this folder');
   const name = parsed.data.attributes?.name?.trim() || `Copy of ${source.name}`;
   const now = deps.clock.now().getTime();
-  const id = deps.db.transaction(() => {
+  const checked = activationsOf(deps.db, accountId, source.id).map((activation) => ({
+    activation,
+    problems: recheck(deps, source, activation),
+  }));
+  const { id, notCopied } = deps.db.transaction(() => {
     const copied = bodyOfRow(source);
     const stripped = { ...copied, journeyStages: copied.journeyStages.map(({ id: _old, ...stage }) => stage) };
     const newId = insertJourneyRow(deps.db, {
@@ -112,7 +168,12 @@ export function duplicateJourney(deps: AppDeps, principal: Principal, body: unkn
       now,
     });
     const renamed = new Map<string, string>();
-    for (const activation of activationsOf(deps.db, accountId, source.id)) {
+    const dropped = new Map<string, { name: string; problems: JourneyViolation[] }>();
+    for (const { activation, problems } of checked) {
+      if (problems) {
+        dropped.set(String(activation.id), { name: paramsOf(activation).name, problems });
+        continue;
+      }
       const copy = insertActivationRow(deps.db, {
         accountId,
         journeyId: newId,
@@ -125,9 +186,10 @@ export function duplicateJourney(deps: AppDeps, principal: Principal, body: unkn
     const remapped = mapActivationIds({ ...stripped, audienceId: null, name, state: 'draft', paused: false }, (old) =>
       renamed.get(old),
     );
-    const next = { ...stripped, journeyStages: remapped.journeyStages };
+    const cleared = withoutDropped(remapped, dropped, newId);
+    const next = { ...stripped, journeyStages: cleared.journey.journeyStages };
     setJourneyBody(deps.db, accountId, newId, assignStageIds(deps.db, accountId, newId, next));
-    return newId;
+    return { id: newId, notCopied: cleared.notCopied };
   })();
-  return getJourneyRow(deps.db, accountId, id);
+  return { row: getJourneyRow(deps.db, accountId, id), notCopied };
 }

@@ -201,6 +201,8 @@ describe('another account', () => {
       ['GET', path(id, '/syndications'), undefined],
       ['POST', path(id, '/syndications'), activationBody(world)],
       ['GET', path(id, `/syndications/${activation.body.data.id}`), undefined],
+      ['PATCH', path(id, `/syndications/${activation.body.data.id}`), activationBody(world, { name: 'Theirs' })],
+      ['DELETE', path(id, `/syndications/${activation.body.data.id}`), undefined],
       ['POST', '/entities/journeys/duplicate', { id }],
       ['GET', `/entities/folders/${world.rootFolderId}/permissions`, undefined],
       ['PUT', `/entities/folders/${world.rootFolderId}/permissions`, { permissions: [] }],

@@ -44,6 +44,31 @@ describe('what the journey refers to', () => {
     expect(elsewhere.map((v) => v.code)).toEqual(['journey.folder_other_parent_segment']);
   });
 
+  it('refuses a segment of another parent segment of the same account, naming where it is used', async () => {
+    const sibling = await buildWorld(h);
+    const theirs = sibling.segments['301'] as string;
+    const stage = {
+      name: 'Welcome',
+      entryCriteria: { name: 'Entry', segmentId: theirs },
+      steps: {
+        d: {
+          type: 'DecisionPoint',
+          branches: [
+            { id: 'p1', name: 'Theirs', segmentId: theirs, next: 'e' },
+            { id: 'p2', name: 'Ours', segmentId: world.segments['302'], next: 'e' },
+          ],
+        },
+        e: { type: 'Merge', next: null },
+      },
+      rootStep: 'd',
+    };
+    const found = violationsOf(await create({ journeyStages: [stage] }));
+    expect(found.map((v) => [v.code, v.path.text])).toEqual([
+      ['segment.unknown', 'journeyStages[0].entryCriteria.segmentId'],
+      ['segment.unknown', 'journeyStages[0].steps["d"].branches[0].segmentId'],
+    ]);
+  });
+
   it('answers malformed bodies with 400, never 500', async () => {
     for (const body of [
       '[1,2]',

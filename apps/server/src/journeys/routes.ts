@@ -44,7 +44,7 @@ function routes(deps: AppDeps) {
       path: '/entities/journeys',
       summary: 'Create a journey (a draft, or launched when attributes.state is "launched")',
       description:
-        'Stage keys may be snake_case or camelCase. The journey goes in relationships.parentFolder (default: the parent segment’s root folder), which needs Full Control. A/B tests with customizedSplit false get even percentages, listed in meta.evenSplits.',
+        'Stage keys may be snake_case or camelCase. The journey goes in relationships.parentFolder (default: the parent segment’s root folder), which needs Full Control. A/B tests with customizedSplit false get even percentages, listed in meta.evenSplits. The body is checked in phases, stopping at the first that fails: its shape (every problem at once, details.phase "shape"; the rules have not run yet), then the parent segment and folder, then Full Control (403), then every journey rule at once. state "launched" works only without activation steps, since activations are created after the journey: create a draft, add activations, then PATCH to launched.',
       request: { body: jsonBody(journeyRequestSchema, 'Journey body: {type, attributes, relationships}') },
       responses: { 200: answer('The journey as stored'), ...errorResponses(400, 401, 403, 415) },
     }),
@@ -53,6 +53,8 @@ function routes(deps: AppDeps) {
       method: 'post',
       path: '/entities/journeys/duplicate',
       summary: 'Copy a journey into a new draft of the same parent segment, with copies of its activations',
+      description:
+        'The copy uses the same segments (linked by id, not copied) and copies of the activations, checked again as if created now: an activation whose settings no longer hold (connection deleted, column gone) is not copied, the steps that used it name no activation, and meta.launchViolations says why (code activation.not_copied).',
       request: {
         body: jsonBody(
           journeyDuplicateRequest,
@@ -91,7 +93,7 @@ function routes(deps: AppDeps) {
       path: journeyPath,
       summary: 'Change a draft journey, or launch it with attributes.state "launched"',
       description:
-        'Attributes left out keep their values; journeyStages, when given, is the complete new list (stages keep their id; stages without one are new). A/B tests are changed or removed by sending the stage steps as they should be (spec rules 5–6). Launched journeys answer 409.',
+        'Attributes left out keep their values; journeyStages, when given, is the complete new list (stages keep their id; stages without one are new). A/B tests are changed or removed by sending the stage steps as they should be (spec rules 5–6). Launched journeys answer 409, paused or not. Checked in phases like creation: shape (details.phase "shape"), then references, then permission, then every rule at once.',
       request: { params: journeyIdParam, body: jsonBody(journeyRequestSchema, 'Journey body with id') },
       responses: { 200: answer('The journey as stored'), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
@@ -137,8 +139,13 @@ export function journeyRoutes(deps: AppDeps) {
       return c.json(answerFor(deps, row), 200);
     })
     .openapi(r.duplicate, async (c) => {
-      const row = duplicateJourney(deps, principalOf(c), await readJson(c));
-      return c.json(answerFor(deps, row), 200);
+      const { row, notCopied } = duplicateJourney(deps, principalOf(c), await readJson(c));
+      const answer = answerFor(deps, row);
+      // Activations not copied are said once, here; later reads show only `activation.missing`.
+      return c.json(
+        { ...answer, meta: { ...answer.meta, launchViolations: [...notCopied, ...answer.meta.launchViolations] } },
+        200,
+      );
     })
     .openapi(r.get, (c) => {
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);

@@ -69,7 +69,7 @@ export function createJourney(deps: AppDeps, principal: Principal, body: unknown
     journeyStages: journey.journeyStages.map(({ id: _given, ...stage }) => stage),
   };
   const launching = journey.state === 'launched';
-  checkJourney(deps, accountId, fresh, { parentSegment, activationIds: [], launching });
+  checkJourney(deps, accountId, fresh, { parentSegment, activationIds: [], launching, creating: true });
   const now = deps.clock.now().getTime();
   const stored = bodyOf(applyEvenSplits(fresh));
   const id = deps.db.transaction(() => {

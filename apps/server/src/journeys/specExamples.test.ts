@@ -81,6 +81,10 @@ describe('the spec examples', () => {
         }),
       }),
     ]);
+    // It says exactly what to do instead (docs/decisions/0014-launch-at-creation.md).
+    expect(refused[0]?.message).toMatch(
+      /cannot launch at creation\. Create it with state "draft", add its activations with POST \/entities\/journeys\/\{journeyId\}\/syndications, .*then PATCH the journey with state "launched"/,
+    );
 
     const draft = { ...body, attributes: { ...body.attributes, state: 'draft' } };
     const created = await send<Doc>(h, 'POST', '/entities/journeys', draft);

@@ -101,6 +101,17 @@ describe('PATCH', () => {
     expect(abTest.status).toBe(409);
   });
 
+  it('refuses any change to a paused launched journey with 409 too', async () => {
+    const id = await pausedJourney();
+    for (const attributes of [{ name: 'Renamed while paused' }, { state: 'draft' }]) {
+      const res = await send(h, 'PATCH', path(id), { attributes });
+      expect(res.status).toBe(409);
+      expect(message(res)).toMatch(/launched.*can no longer change/);
+    }
+    const after = await send<Doc>(h, 'GET', path(id));
+    expect(after.body.data.attributes).toMatchObject({ name: 'Welcome', state: 'launched', paused: true });
+  });
+
   it('refuses a body for another journey than the path names', async () => {
     const id = (await journey()).data.id;
     const res = await send(h, 'PATCH', path(id), { id: '424242', attributes: { name: 'X' } });

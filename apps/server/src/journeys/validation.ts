@@ -32,11 +32,27 @@ export function violation(code: string, message: string, text: string): JourneyV
   return { code, message, path: { text } };
 }
 
-/** Reads a journey request body in either spelling; shape problems are a 400 listing each. */
+/** Said with shape problems: the rules have not been checked yet (see the README, "Errors"). */
+export const RULES_NOT_CHECKED =
+  'The journey rules run once the body reads; fix these and send it again to see any rule it breaks, all at once.';
+
+/**
+ * Reads a journey request body in either spelling. Shape problems (wrong types, unknown step types) are
+ * the first phase: a 400 listing every one, with `details.phase: "shape"`; the rules do not run on a body
+ * that does not read, so its rule breaches come in the answer to the corrected body.
+ */
 export function parseRequest(body: unknown): JourneyRequest {
   const parsed = parseJourneyRequest(body);
-  if (!parsed.ok) throw invalidJourney(parsed.violations);
-  return parsed.value;
+  if (parsed.ok) return parsed.value;
+  const n = parsed.violations.length;
+  const listed = parsed.violations.map((v, i) => `(${i + 1}) ${v.message}`).join(' ');
+  throw badRequest(
+    `The journey body does not read: ${n === 1 ? 'a problem' : `${n} problems`}. ${listed} ${RULES_NOT_CHECKED}`,
+    {
+      violations: parsed.violations,
+      phase: 'shape',
+    },
+  );
 }
 
 export interface CheckInput {
@@ -59,17 +75,33 @@ export function contextFor(deps: AppDeps, accountId: number, journey: Journey, i
   return context;
 }
 
-/** Throws 400 unless the journey meets the draft rules, or (when `launching`) the launch rules too. */
+/** What a client must do to launch a journey with activation steps (docs/decisions/0014-launch-at-creation.md). */
+export const LAUNCH_AFTER_ACTIVATIONS =
+  'Activations belong to a journey and can only be created after it, so a journey with activation steps cannot launch at creation. Create it with state "draft", add its activations with POST /entities/journeys/{journeyId}/syndications, set each activation step\'s journeyActivationStepId to the new activation id, then PATCH the journey with state "launched".';
+
+/** At creation no activation exists yet: activation violations say how to get there instead. */
+function atCreation(found: JourneyViolation[]): JourneyViolation[] {
+  return found.map((v) =>
+    v.code === 'activation.unknown' || v.code === 'activation.missing'
+      ? { ...v, message: `${v.message} ${LAUNCH_AFTER_ACTIVATIONS}` }
+      : v,
+  );
+}
+
+/**
+ * Throws 400 unless the journey meets the draft rules, or (when `launching`) the launch rules too.
+ * `creating`: the journey does not exist yet, so none of its activations can.
+ */
 export function checkJourney(
   deps: AppDeps,
   accountId: number,
   journey: Journey,
-  input: CheckInput & { launching: boolean },
+  input: CheckInput & { launching: boolean; creating?: boolean },
 ): void {
   const context = contextFor(deps, accountId, journey, input);
   if (input.launching) {
     const found = validateForLaunch(journey, context);
-    if (found.length > 0) throw invalidJourney(found, true);
+    if (found.length > 0) throw invalidJourney(input.creating ? atCreation(found) : found, true);
     return;
   }
   // Drafts may name activations not created yet; launch checks them.

@@ -48,6 +48,28 @@ describe('stage structure', () => {
     expect(codes(found)).toEqual(['graph.cycle']);
   });
 
+  it('rejects a loop among steps no path reaches', () => {
+    const found = validateJourney(journey(stage('w', { w: wait(null), x: wait('y'), y: merge('x') })), context);
+    expect(found.map((v) => [v.code, v.path.text])).toEqual([
+      ['step.unreachable', 'journeyStages[0].steps["x"]'],
+      ['step.unreachable', 'journeyStages[0].steps["y"]'],
+      ['graph.cycle', 'journeyStages[0].steps["y"].next'],
+    ]);
+  });
+
+  it('rejects a loop in a stage without a valid root', () => {
+    const found = validateJourney(journey(stage('nope', { x: wait('y'), y: merge('x') })), context);
+    expect(found.map((v) => [v.code, v.path.text])).toEqual([
+      ['stage.root_missing', 'journeyStages[0].rootStep'],
+      ['graph.cycle', 'journeyStages[0].steps["y"].next'],
+    ]);
+    const rootless = validateJourney(journey(stage(null, { x: wait('x') })), context);
+    expect(rootless.map((v) => [v.code, v.path.text])).toEqual([
+      ['stage.root_missing', 'journeyStages[0].rootStep'],
+      ['graph.cycle', 'journeyStages[0].steps["x"].next'],
+    ]);
+  });
+
   it('rejects paths that rejoin without a Merge', () => {
     const j = journey(stage('d', { d: decision(['b1', '305', 'w'], ['b2', null, 'w']), w: wait(null) }));
     const found = validateJourney(j, context);

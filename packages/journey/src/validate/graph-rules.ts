@@ -38,7 +38,7 @@ export interface StageStructure {
 
 /**
  * The rules on how a stage's steps connect: a valid root, `next` within the stage, every step reachable,
- * no loops, rejoining only through a Merge, and the decision-point and A/B layer limits.
+ * no loops anywhere in the stage's steps (reachable or not), rejoining only through a Merge, and the decision-point and A/B layer limits.
  * `stageOfStep` maps every step id of the journey to its stage index.
  */
 export function checkStageGraph(
@@ -63,7 +63,11 @@ export function checkStageGraph(
     }
   }
 
-  const { order, reached, backEdges, backEdgeKeys } = walk(graph, root === null ? [] : [root]);
+  const { order, reached, backEdgeKeys } = walk(graph, root === null ? [] : [root]);
+  // Loops are looked for in the whole step graph, not only from the root: a loop among steps no path
+  // reaches (or in a stage without a valid root) is still a loop. Starting at the root first keeps the
+  // reachable part's back edges the same as above.
+  const { backEdges } = walk(graph, root === null ? graph.ids : [root, ...graph.ids]);
   if (root !== null) {
     for (const id of graph.ids) {
       if (!reached.has(id)) {

@@ -142,6 +142,61 @@ describe('launch', () => {
   });
 });
 
+describe('names at launch (journey, stages, A/B tests and their variants; not activation steps or paths)', () => {
+  const ready = () =>
+    journey(stage('t', { t: abTest(['c', 50, 'm'], ['v', 50, 'm']), m: merge('a'), a: activation('e'), e: end() }));
+  const stepOf = (j: Journey, id: string) => j.journeyStages[0]!.steps![id]!;
+  const launchCodes = (j: Journey) => validateForLaunch(j, context).map((v) => [v.code, v.path.text]);
+
+  it('accepts the named journey', () => {
+    expect(launchCodes(ready())).toEqual([]);
+  });
+
+  it('requires the journey name (blank counts as missing)', () => {
+    expect(launchCodes({ ...ready(), name: ' ' })).toEqual([['journey.name_missing', 'name']]);
+  });
+
+  it('requires every stage name', () => {
+    const j = ready();
+    j.journeyStages[0] = { ...j.journeyStages[0]!, name: '\t' };
+    expect(launchCodes(j)).toEqual([['stage.name_missing', 'journeyStages[0].name']]);
+  });
+
+  it('requires the A/B test name', () => {
+    const j = ready();
+    const test = stepOf(j, 't');
+    if (test.type !== 'ABTest') throw new Error('fixture');
+    j.journeyStages[0]!.steps!.t = { ...test, name: '' };
+    expect(launchCodes(j)).toEqual([['ab.name_missing', 'journeyStages[0].steps["t"].name']]);
+  });
+
+  it('requires every variant name, the control included', () => {
+    const j = ready();
+    const test = stepOf(j, 't');
+    if (test.type !== 'ABTest') throw new Error('fixture');
+    j.journeyStages[0]!.steps!.t = { ...test, variants: test.variants.map((v) => ({ ...v, name: ' ' })) };
+    expect(launchCodes(j)).toEqual([
+      ['ab.variant_name_missing', 'journeyStages[0].steps["t"].variants[0].name'],
+      ['ab.variant_name_missing', 'journeyStages[0].steps["t"].variants[1].name'],
+    ]);
+  });
+
+  it('does not require names of activation steps, decision points or their paths', () => {
+    const j = journey(
+      stage('a', {
+        a: { ...activation('d'), name: null },
+        d: { ...decision(['p1', '305', 'm'], ['p2', null, 'm']), name: null },
+        m: merge('e'),
+        e: end(),
+      }),
+    );
+    const point = stepOf(j, 'd');
+    if (point.type !== 'DecisionPoint') throw new Error('fixture');
+    j.journeyStages[0]!.steps!.d = { ...point, branches: point.branches.map((b) => ({ ...b, name: null })) };
+    expect(launchCodes(j)).toEqual([]);
+  });
+});
+
 describe('all violations at once', () => {
   it('reports all five broken rules of one journey', () => {
     const sevenPaths = Array.from({ length: 7 }, (_, i): [string, string, string] => [`p${i}`, '305', 'm']);
