@@ -57,6 +57,8 @@ export default defineConfig({
       SVC_ADMIN_EMAIL: ADMIN_EMAIL,
       SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SVC_CONSOLE_DIR: process.env.SVC_E2E_CONSOLE_DIR ?? join(repo, 'apps/console/dist'),
+      // Deliveries of launched journeys go out within seconds, not at the next minute.
+      SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '5',
       // The warehouse of the sync spec (dwh-sync.spec.ts) is a PostgreSQL on this machine's loopback.
       SVC_DWH_ALLOW_LOOPBACK: '1',
     },

@@ -27,7 +27,10 @@ export const journeyRunSummary = z.object({
 export type JourneyRunSummary = z.infer<typeof journeyRunSummary>;
 
 const comparison = {
-  uplift: z.number().nullable().describe('(rate − control rate) / control rate; null when the control converted nobody'),
+  uplift: z
+    .number()
+    .nullable()
+    .describe('(rate − control rate) / control rate; null when the control converted nobody'),
   pValue: z.number().nullable().describe('Two-sided p-value of a pooled two-proportion z-test against the control'),
   confidence: z.number().nullable().describe('1 − pValue'),
 };

@@ -7,6 +7,7 @@ import { Link, useBlocker, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
 import { type EditorStore, isDirty } from './editor/model/editorStore';
+import { RunNowButton } from './engine/RunNowButton';
 
 export interface EditorHeaderProps {
   journeyId: string;
@@ -149,6 +150,7 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
               )}
             </>
           )}
+          {canEdit && <RunNowButton journeyId={journeyId} launched={launched} paused={attributes.paused} />}
           {canEdit && launched && (
             <Button
               variant="default"

@@ -21,8 +21,9 @@ import type { CanvasView } from './editor/JourneyCanvas';
 import { JourneyEditorLayout } from './editor/JourneyEditorLayout';
 import { createEditorStore, type EditorStore } from './editor/model/editorStore';
 import { newId } from './editor/model/newId';
+import { JourneyTabs } from './engine/JourneyTabs';
 
-/** `/journeys/:journeyId`: the canvas, with save, launch, pause, resume and duplicate. */
+/** `/journeys/:journeyId`: the canvas, with save, launch, pause, resume and duplicate; the engine's views once launched. */
 export function JourneyEditorPage() {
   const { journeyId = '' } = useParams();
   const answer = useQuery(journeyQuery(journeyId));
@@ -72,11 +73,12 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
       columns,
       activations: activationList,
       focusNode: (id) => view?.focusNode(id),
+      ...(launched ? { launchedJourneyId: journeyId, canDownload: canEdit } : {}),
       ...(canEdit
         ? { openActivation: (stageIndex: number, stepId: string) => setActivationFor({ stageIndex, stepId }) }
         : {}),
     }),
-    [segmentList, columns, activationList, view, canEdit],
+    [segmentList, columns, activationList, view, canEdit, launched, journeyId],
   );
 
   const activationStep = activationFor
@@ -99,9 +101,18 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
           permissionsKnown={!permissions.isPending}
           parentName={parent?.name ?? null}
         />
-        <ReactFlowProvider>
-          <JourneyEditorLayout onView={setView} />
-        </ReactFlowProvider>
+        <JourneyTabs
+          journeyId={journeyId}
+          journey={attributes}
+          canEdit={canEdit}
+          segments={segmentList}
+          activations={activationList}
+          keyColumn={parent?.master.parentKey ?? null}
+        >
+          <ReactFlowProvider>
+            <JourneyEditorLayout onView={setView} />
+          </ReactFlowProvider>
+        </JourneyTabs>
       </Stack>
       {activationFor && activationStep?.type === 'Activation' && (
         <ActivationModal

@@ -1,4 +1,4 @@
-import type { FolderEntry, SyndicationParams } from '@svc/contracts';
+import type { FolderEntry, JourneyCustomerStatus, JourneySimulationRequest, SyndicationParams } from '@svc/contracts';
 import {
   activationDocument,
   activationList,
@@ -19,12 +19,36 @@ import { api, request } from '../../lib/api';
 export const journeyAnswer = journeyDocumentSchema.extend({ meta: journeyMeta.optional() });
 export type JourneyAnswer = ReturnType<typeof journeyAnswer.parse>;
 
+/** A statistics window as UTC days (`YYYY-MM-DD`); absent ends take the server's default (the past 30 days). */
+export interface StatisticsWindow {
+  from?: string;
+  to?: string;
+}
+
+/** Filters and page of the profile list. */
+export interface CustomerFilter {
+  stage?: string;
+  step?: string;
+  status: JourneyCustomerStatus;
+  page: number;
+  perPage: number;
+}
+
 export const journeyKeys = {
   all: ['journeys'] as const,
   parentSegments: () => ['journeys', 'parent-segments'] as const,
   folder: (folderId: string) => ['journeys', 'folder', folderId] as const,
   journey: (id: string) => ['journeys', 'journey', id] as const,
   activations: (id: string) => ['journeys', 'journey', id, 'activations'] as const,
+  /** Everything the engine answers about a journey (statistics, profiles, deliveries, simulations). */
+  engine: (id: string) => ['journeys', 'journey', id, 'engine'] as const,
+  statistics: (id: string, window: StatisticsWindow) => [...journeyKeys.engine(id), 'statistics', window] as const,
+  customers: (id: string, filter: CustomerFilter) => [...journeyKeys.engine(id), 'customers', filter] as const,
+  allDeliveries: (id: string) => [...journeyKeys.engine(id), 'deliveries'] as const,
+  deliveries: (id: string, activationId: string) => [...journeyKeys.allDeliveries(id), activationId] as const,
+  notifications: (id: string) => [...journeyKeys.engine(id), 'notifications'] as const,
+  simulation: (id: string, request: JourneySimulationRequest) =>
+    [...journeyKeys.engine(id), 'simulation', request] as const,
   segments: (audienceId: string) => ['journeys', 'segments', audienceId] as const,
   permissions: (folderId: string) => ['journeys', 'permissions', folderId] as const,
 };

@@ -14,6 +14,10 @@ export interface EditorEnvironment {
   focusNode(id: string): void;
   /** Opens the activation editor for an activation step (absent where activations cannot be edited). */
   openActivation?: (stageIndex: number, stepId: string) => void;
+  /** Set for launched journeys: the engine's records (deliveries) can be shown for it. */
+  launchedJourneyId?: string;
+  /** Whether delivery files may be downloaded (Full Control). */
+  canDownload?: boolean;
 }
 
 const StoreContext = createContext<EditorStore | null>(null);

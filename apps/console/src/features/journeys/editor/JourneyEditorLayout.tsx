@@ -3,6 +3,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useEditorStore, useEnvironment } from './EditorContext';
 import { EditorToolbar } from './EditorToolbar';
 import { type CanvasView, JourneyCanvas } from './JourneyCanvas';
+import { JourneyFiguresBar } from './JourneyFiguresBar';
 import { NodeSearch } from './NodeSearch';
 import { Palette } from './Palette';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -44,8 +45,16 @@ export function JourneyEditorLayout({ onView }: JourneyEditorLayoutProps) {
         radius="md"
         style={{ display: 'flex', flexDirection: 'column', minHeight: 0, overflow: 'hidden' }}
       >
-        <Group p={6} style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <EditorToolbar context={context} />
+        <Group
+          p={6}
+          justify="space-between"
+          wrap="nowrap"
+          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        >
+          <div style={{ flex: 'none' }}>
+            <EditorToolbar context={context} />
+          </div>
+          <JourneyFiguresBar />
         </Group>
         <div style={{ flex: 1, minHeight: 0 }}>
           <JourneyCanvas openSearch={openSearch} onView={handleView} />

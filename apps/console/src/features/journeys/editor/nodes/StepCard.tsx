@@ -2,6 +2,8 @@ import type { ExitHandle } from '@svc/journey';
 import { Handle, Position } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import { useStepProblems } from '../EditorContext';
+import { useStepFigures } from '../FiguresContext';
+import { stepFiguresLabel } from '../model/figures';
 import { exitHandleTop } from '../model/sizes';
 import { KIND_LOOKS } from './kindLooks';
 
@@ -12,15 +14,23 @@ export interface StepCardProps {
   subtitle?: ReactNode;
   missing?: boolean;
   /** Split nodes: one row (and one output) per path, in order. */
-  rows?: Array<{ handle: ExitHandle; name: string; meta?: ReactNode; chip?: string }>;
+  rows?: Array<{
+    handle: ExitHandle;
+    name: string;
+    meta?: ReactNode;
+    chip?: string;
+    /** The engine's count of profiles on this path, with what it means in words. */
+    figure?: { profiles: number; label: string } | undefined;
+  }>;
   /** Single-output nodes: the handle of their `next`; End has none. */
   single?: ExitHandle | null;
   className?: string;
 }
 
-/** The shell every step node shares: icon, kind, title, problems badge and its handles. */
+/** The shell every step node shares: icon, kind, title, the engine's figures, problems badge and its handles. */
 export function StepCard({ id, kind, title, subtitle, missing, rows, single, className }: StepCardProps) {
   const problems = useStepProblems(id);
+  const figures = useStepFigures(id);
   const look = KIND_LOOKS[kind];
   const blocking = problems.some((p) => p.blocksSave);
   return (
@@ -30,10 +40,18 @@ export function StepCard({ id, kind, title, subtitle, missing, rows, single, cla
         <span className="jc-icon" style={{ background: look.color }} aria-hidden>
           {look.icon}
         </span>
-        <div style={{ minWidth: 0 }}>
+        <div style={{ minWidth: 0, flex: 1 }}>
           <div className="jc-kind">{look.label}</div>
           <div className="jc-title">{title}</div>
         </div>
+        {figures && (
+          <span className="jc-figures" role="img" aria-label={stepFiguresLabel(figures)}>
+            <span>
+              <b>{figures.current.toLocaleString('en')}</b> here
+            </span>
+            <span>{figures.entered.toLocaleString('en')} entered</span>
+          </span>
+        )}
       </div>
       {subtitle !== undefined && <div className={`jc-sub ${missing ? 'jc-missing' : ''}`}>{subtitle}</div>}
       {rows && (
@@ -43,6 +61,11 @@ export function StepCard({ id, kind, title, subtitle, missing, rows, single, cla
               <span className="jc-row-name">{row.name}</span>
               {row.chip && <span className="jc-chip">{row.chip}</span>}
               {row.meta !== undefined && <span className="jc-row-meta">{row.meta}</span>}
+              {row.figure && (
+                <span className="jc-row-count" role="img" aria-label={row.figure.label}>
+                  {row.figure.profiles.toLocaleString('en')}
+                </span>
+              )}
             </div>
           ))}
         </div>

@@ -1,5 +1,6 @@
-import { Button, ScrollArea, Stack, Text } from '@mantine/core';
+import { Button, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconCopy, IconTrash } from '@tabler/icons-react';
+import { ActivationDeliveries } from '../../engine/ActivationDeliveries';
 import { useEditor, useEditorStore, useEnvironment } from '../EditorContext';
 import { JourneyPanel } from './JourneyPanel';
 import { StagePanel } from './StagePanel';
@@ -10,7 +11,7 @@ export function SidePanel() {
   const selection = useEditor((s) => s.selection);
   const readOnly = useEditor((s) => s.readOnly);
   const store = useEditorStore();
-  const { activations, openActivation } = useEnvironment();
+  const { activations, openActivation, launchedJourneyId, canDownload } = useEnvironment();
   const single = selection?.kind === 'steps' && selection.stepIds.length === 1 ? selection : null;
   const step = useEditor((s) =>
     single ? s.journey.journeyStages[single.stageIndex]?.steps?.[single.stepIds[0] as string] : undefined,
@@ -63,6 +64,20 @@ export function SidePanel() {
               ? 'Edit activation'
               : 'Create activation'}
           </Button>
+        )}
+        {single && step?.type === 'Activation' && step.journeyActivationStepId && launchedJourneyId && (
+          <Stack gap="xs" mt="lg">
+            <Title order={4} size="h6">
+              Latest deliveries
+            </Title>
+            <ActivationDeliveries
+              journeyId={launchedJourneyId}
+              activationId={step.journeyActivationStepId}
+              activationName={activations.find((a) => a.id === step.journeyActivationStepId)?.name ?? 'the activation'}
+              canDownload={canDownload === true}
+              compact
+            />
+          </Stack>
         )}
       </aside>
     </ScrollArea>
