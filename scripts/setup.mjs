@@ -3,7 +3,7 @@
 // and, when asked, Debian's Chromium for the browser tests. Used by `npm start` and `npm test`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +47,8 @@ export function pnpmCommand() {
     log(`installing pnpm ${PNPM_VERSION} into .tools/`);
     run('npm', ['install', '--prefix', join(root, '.tools'), '--no-save', '--no-package-lock', `pnpm@${PNPM_VERSION}`]);
   }
+  // Scripts call `pnpm` by name (recursive runs, the browser tests' server): put this copy first on PATH.
+  process.env.PATH = `${dirname(local)}${delimiter}${process.env.PATH ?? ''}`;
   return local;
 }
 

@@ -2,7 +2,6 @@ import { z } from '@hono/zod-openapi';
 import {
   attributeInput,
   behaviorInput,
-  errorBody,
   folderListing,
   folderObject,
   parentSegment,
@@ -12,6 +11,7 @@ import {
   segment,
   segmentInput,
 } from '@svc/contracts';
+import { errorResponsesFrom } from '../platform/openapi';
 
 /**
  * OpenAPI pieces of the audiences and folder routes. Rules are recursive; the document shows their outer
@@ -28,14 +28,7 @@ const reasons: Record<number, string> = {
 
 export const security = [{ SVC1: [] }];
 
-export function errors(...codes: number[]) {
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: reasons[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
-    ]),
-  );
-}
+export const errors = errorResponsesFrom(reasons);
 
 export const RULE_TEXT =
   'A rule is `{type: "And"|"Or", exclude?, conditions: [...]}`. Conditions: `{type: "Value", exclude?, leftValue: {name: <attribute>}, operator}`; ' +

@@ -1,5 +1,4 @@
-import { z } from '@hono/zod-openapi';
-import { errorBody } from '@svc/contracts';
+import { errorResponsesFrom, jsonResponse, wireBody } from '../platform/openapi';
 
 /** OpenAPI helpers of the data routes: documented error answers and wire parameter bodies. */
 
@@ -14,35 +13,8 @@ const reasons: Record<number, string> = {
   422: 'A table type other than log',
 };
 
-export function errorResponses(...codes: number[]) {
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: reasons[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
-    ]),
-  );
-}
+export const errorResponses = errorResponsesFrom(reasons);
+export { jsonResponse };
 
-export const jsonResponse = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-
-/**
- * Documents POST parameters that clients send as JSON, form-urlencoded, multipart or the query string
- * (wire-compat §1.2); the handler reads them merged with `input()`, so the route itself validates nothing.
- */
-export function wireParams(schema: z.ZodType, description: string) {
-  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-  // A JSON Schema object, not a zod schema, so the route does not validate one encoding by itself.
-  const media = { schema: jsonSchema as { type?: 'object' } };
-  return {
-    description,
-    required: false,
-    content: {
-      'application/json': media,
-      'application/x-www-form-urlencoded': media,
-      'multipart/form-data': media,
-    },
-  };
-}
+/** POST parameters as clients send them: JSON, form-urlencoded, multipart or the query string. */
+export const wireParams = wireBody;

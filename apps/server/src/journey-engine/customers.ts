@@ -3,6 +3,7 @@ import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
 import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '@svc/journey-engine';
 import type { Db } from '../platform/db';
 import { badRequest } from '../platform/errors';
+import type { StateRow } from './store';
 
 export const MAX_PER_PAGE = 1000;
 
@@ -14,21 +15,7 @@ export interface CustomersQuery {
   perPage: number;
 }
 
-interface Row {
-  profile_key: string;
-  status: 'active' | 'left';
-  stage_id: string;
-  step_id: string | null;
-  journey_entered_at: number;
-  stage_entered_at: number;
-  step_entered_at: number;
-  entries: number;
-  left_at: number | null;
-  left_reason: string | null;
-  variants: string;
-  branches: string;
-  held: number;
-}
+type Row = Omit<StateRow, 'last_run_at'>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -7,7 +7,8 @@ import type { Db } from '../platform/db';
  * crash leaves either the whole run or none of it.
  */
 
-interface StateRow {
+/** A row of `journey_profile_states`. */
+export interface StateRow {
   profile_key: string;
   status: 'active' | 'left';
   stage_id: string;

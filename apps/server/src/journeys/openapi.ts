@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { errorBody, journeyMeta } from '@svc/contracts';
+import { journeyMeta } from '@svc/contracts';
 import { journeyDocumentSchema, journeyRequestSchema } from '@svc/journey';
 import type { Context } from 'hono';
 import { badRequest, unsupportedMediaType } from '../platform/errors';
+import { documentedOnly, errorResponsesFrom, jsonResponse } from '../platform/openapi';
 
 /** OpenAPI pieces of the journeys routes, and the JSON body reader they share. */
 
@@ -15,31 +16,15 @@ const reasons: Record<number, string> = {
   415: 'The body is not JSON',
 };
 
-export function errorResponses(...codes: number[]) {
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: reasons[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
-    ]),
-  );
-}
-
-export const jsonResponse = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+export const errorResponses = errorResponsesFrom(reasons);
+export { jsonResponse };
 
 /**
  * Documents a JSON body without letting the route validate it: the handler reads it (both spellings) and
  * reports every problem at once, which a route-level validator would not.
  */
 export function jsonBody(schema: z.ZodType, description: string) {
-  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-  return {
-    description,
-    required: true,
-    content: { 'application/json': { schema: jsonSchema as { type?: 'object' } } },
-  };
+  return { description, required: true, content: { 'application/json': { schema: documentedOnly(schema) } } };
 }
 
 export const journeyAnswerSchema = journeyDocumentSchema.extend({ meta: journeyMeta });
