@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn, signOut } from './helpers';
-import { buildJourneyWorld, createJourneyByApi } from './journey-setup';
+import { buildJourneyWorld, createJourneyByApi, edgeTriples } from './journey-setup';
 
 /** Chooses an option of a Mantine select by its label. */
 async function choose(page: Page, scope: Locator, label: string, option: string) {
@@ -165,9 +165,13 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
     ]),
   );
 
+  const edgesBefore = await edgeTriples(page);
+  expect(edgesBefore.length).toBeGreaterThanOrEqual(10);
   await page.reload();
   await expect(page.getByRole('button', { name: 'A/B test: A/B test' })).toBeVisible();
   expect(await nodeNames(page)).toEqual(before);
+  // The same graph: every connection from the same step's exit to the same step.
+  expect(await edgeTriples(page)).toEqual(edgesBefore);
 
   await launch.click();
   const confirm = page.getByRole('dialog', { name: 'Launch journey' });

@@ -144,3 +144,16 @@ export async function patchJourneyByApi(page: Page, journeyId: string, attribute
     }),
   );
 }
+
+/** Every edge of the canvas as source, exit handle and target (node ids), sorted. */
+export async function edgeTriples(page: Page) {
+  const edges = await page.locator('.react-flow__edge').evaluateAll((elements) =>
+    elements.map((e) => {
+      const id = e.getAttribute('data-id') ?? '';
+      const [source = '', handle = ''] = id.split('->');
+      const target = /to (.*)$/.exec(e.getAttribute('aria-label') ?? '')?.[1] ?? '';
+      return { source, handle, target };
+    }),
+  );
+  return edges.sort((a, b) => `${a.source}${a.handle}`.localeCompare(`${b.source}${b.handle}`));
+}

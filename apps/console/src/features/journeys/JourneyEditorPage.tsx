@@ -72,13 +72,14 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
       segments: segmentList,
       columns,
       activations: activationList,
+      activationsKnown: activations.data !== undefined,
       focusNode: (id) => view?.focusNode(id),
       ...(launched ? { launchedJourneyId: journeyId, canDownload: canEdit } : {}),
       ...(canEdit
         ? { openActivation: (stageIndex: number, stepId: string) => setActivationFor({ stageIndex, stepId }) }
         : {}),
     }),
-    [segmentList, columns, activationList, view, canEdit, launched, journeyId],
+    [segmentList, columns, activationList, activations.data, view, canEdit, launched, journeyId],
   );
 
   const activationStep = activationFor
@@ -114,7 +115,8 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
           </ReactFlowProvider>
         </JourneyTabs>
       </Stack>
-      {activationFor && activationStep?.type === 'Activation' && (
+      {/* A launched journey's steps cannot be relinked, so there it only edits an activation (see activationOffer). */}
+      {activationFor && activationStep?.type === 'Activation' && (!launched || editedActivation) && (
         <ActivationModal
           journeyId={journeyId}
           activation={editedActivation}
@@ -123,6 +125,7 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
           onClose={() => setActivationFor(null)}
           onSaved={(activationId) => {
             setActivationFor(null);
+            // Linking is a change of the step: drafts only (a launched journey only edits linked activations).
             if (!launched) {
               store.getState().dispatch({
                 type: 'updateStep',

@@ -10,6 +10,8 @@ export interface EditorEnvironment {
   columns: string[];
   /** The journey's activations (journeyActivationSteps). */
   activations: Array<{ id: string; name: string }>;
+  /** False while the activations load (an empty list then means nothing). */
+  activationsKnown?: boolean;
   /** Moves the view to a node and selects it (from the problem list, node search, ...). */
   focusNode(id: string): void;
   /** Opens the activation editor for an activation step (absent where activations cannot be edited). */

@@ -12,19 +12,20 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ContextMenu } from './ContextMenu';
+import { ContextMenu, type ContextMenuTarget } from './ContextMenu';
 import { useEditor, useEditorStore } from './EditorContext';
 import { InsertMenuProvider } from './edges/InsertMenu';
 import { edgeTypes } from './edges/JourneyEdgeView';
-import type { ActionContext } from './model/actions';
-import { actionForChord, chordOf } from './model/actions';
+import { GoalBadge } from './GoalBadge';
 import { edgeRefFor } from './model/edgeRef';
 import type { Selection } from './model/editorStore';
 import type { JourneyEdge, JourneyFlow, JourneyNode } from './model/flow';
 import { isStepNode, journeyToFlow } from './model/flow';
 import { createLayoutCache, layoutFlow } from './model/layout';
+import { reconcileEdges, reconcileNodes } from './model/reconcile';
 import { KIND_LOOKS } from './nodes/kindLooks';
 import { nodeTypes } from './nodes/nodeTypes';
+import { useCanvasShortcuts } from './useCanvasShortcuts';
 
 export interface JourneyCanvasProps {
   openSearch(): void;
@@ -36,31 +37,6 @@ export interface CanvasView {
   fitView(): void;
   relayout(): void;
   focusNode(id: string): void;
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
-}
-
-/** Keeps node objects that did not change, so React Flow re-renders only what did. */
-function reconcile(previous: JourneyNode[], next: JourneyNode[]): JourneyNode[] {
-  const byId = new Map(previous.map((n) => [n.id, n]));
-  return next.map((node) => {
-    const old = byId.get(node.id);
-    if (
-      old &&
-      old.type === node.type &&
-      old.position.x === node.position.x &&
-      old.position.y === node.position.y &&
-      old.width === node.width &&
-      old.height === node.height &&
-      JSON.stringify(old.data) === JSON.stringify(node.data)
-    ) {
-      return old;
-    }
-    return node;
-  });
 }
 
 function withSelection(nodes: JourneyNode[], selection: Selection): JourneyNode[] {
@@ -88,6 +64,13 @@ function selectionOf(nodes: JourneyNode[]): Selection {
   return null;
 }
 
+const NODE_KEYS_TEXT =
+  'Press Enter or Space to select it, arrow keys to move it, Shift+F10 for its actions (insert after, copy, delete).';
+const NODE_KEYS = {
+  'node.a11yDescription.default': NODE_KEYS_TEXT,
+  'node.a11yDescription.keyboardDisabled': NODE_KEYS_TEXT,
+};
+
 const minimapColor = (node: { type?: string | undefined }) =>
   node.type && node.type in KIND_LOOKS ? KIND_LOOKS[node.type as keyof typeof KIND_LOOKS].color : '#dee2e6';
 
@@ -100,7 +83,7 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
   const [flow, setFlow] = useState<JourneyFlow | null>(null);
   const cache = useRef(createLayoutCache());
   const [layoutRound, setLayoutRound] = useState(0);
-  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
+  const [menuAt, setMenuAt] = useState<ContextMenuTarget | null>(null);
   const rf = useReactFlow<JourneyNode, JourneyEdge>();
   const firstLayout = useRef(true);
   // Once, when the canvas first mounts (read by the benchmark).
@@ -121,7 +104,10 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
         const known = new Set(previous.nodes.map((n) => n.id));
         added = laid.nodes.find((n) => isStepNode(n) && !known.has(n.id));
       }
-      return { nodes: withSelection(reconcile(previous?.nodes ?? [], laid.nodes), current), edges: laid.edges };
+      return {
+        nodes: withSelection(reconcileNodes(previous?.nodes ?? [], laid.nodes), current),
+        edges: reconcileEdges(previous?.edges ?? [], laid.edges),
+      };
     });
     // The view follows a step that was just added, so its "+" buttons are on screen.
     const frame = requestAnimationFrame(() => {
@@ -196,23 +182,31 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
   useEffect(() => onView?.(view), [onView, view]);
 
   const section = useRef<HTMLElement>(null);
-  // Shortcuts work while focus is on the canvas, or nowhere in particular (after the focused step was deleted).
-  useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      const target = event.target as Node | null;
-      const here = target === document.body || (target !== null && section.current?.contains(target));
-      if (!here || isTyping(event.target)) return;
-      const action = actionForChord(chordOf(event));
-      if (!action) return;
-      const state = store.getState();
-      if ((action.edits && state.readOnly) || !action.enabled(state)) return;
-      event.preventDefault();
-      const context: ActionContext = { store, fitView: view.fitView, relayout: view.relayout, openSearch };
-      action.run(context);
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [store, view, openSearch]);
+  const actionContext = useMemo(
+    () => ({ fitView: view.fitView, relayout: view.relayout, openSearch }),
+    [view, openSearch],
+  );
+  const openMenuFor = useCallback(
+    (nodeId: string, at: { x: number; y: number }) => {
+      const node = rf.getNode(nodeId);
+      if (!node || (!isStepNode(node) && node.type !== 'start')) return;
+      const { selection: current } = store.getState();
+      const inSelection = current?.kind === 'steps' && current.stepIds.includes(node.id);
+      const stageIndex = node.data.stageIndex;
+      if (node.type === 'start') store.getState().select({ kind: 'stage', stageIndex });
+      else if (!inSelection) store.getState().select({ kind: 'steps', stageIndex, stepIds: [node.id] });
+      setMenuAt({ ...at, nodeId });
+    },
+    [rf, store],
+  );
+  const openMenuFromKeys = useCallback(
+    (element: HTMLElement) => {
+      const rect = element.getBoundingClientRect();
+      openMenuFor(element.dataset.id ?? '', { x: rect.left + 12, y: rect.bottom - 4 });
+    },
+    [openMenuFor],
+  );
+  useCanvasShortcuts(section, store, actionContext, openMenuFromKeys);
 
   if (!flow) return <div style={{ padding: 24 }}>Laying out the journey…</div>;
   return (
@@ -231,13 +225,10 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
           onNodesChange={onNodesChange}
           onConnect={onConnect}
           onNodeContextMenu={(event, node) => {
-            if (!isStepNode(node)) return;
             event.preventDefault();
-            const { selection: current } = store.getState();
-            const inSelection = current?.kind === 'steps' && current.stepIds.includes(node.id);
-            if (!inSelection)
-              store.getState().select({ kind: 'steps', stageIndex: node.data.stageIndex, stepIds: [node.id] });
-            setMenuAt({ x: event.clientX, y: event.clientY });
+            // A keyboard-made contextmenu event has no pointer position: open under the node instead.
+            if (event.clientX === 0 && event.clientY === 0) openMenuFromKeys(event.currentTarget as HTMLElement);
+            else openMenuFor(node.id, { x: event.clientX, y: event.clientY });
           }}
           nodesConnectable={!readOnly}
           nodesDraggable
@@ -248,17 +239,15 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
           minZoom={0.1}
           maxZoom={1.6}
           proOptions={{ hideAttribution: true }}
+          ariaLabelConfig={NODE_KEYS}
         >
           <Background gap={20} color="#e4e7ef" />
           <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Journey overview map" />
           <Controls showInteractive={false} />
+          <GoalBadge />
           <RenderMark />
         </ReactFlow>
-        <ContextMenu
-          at={menuAt}
-          context={{ fitView: view.fitView, relayout: view.relayout, openSearch }}
-          onClose={() => setMenuAt(null)}
-        />
+        <ContextMenu at={menuAt} context={actionContext} onClose={() => setMenuAt(null)} />
       </section>
     </InsertMenuProvider>
   );

@@ -9,7 +9,8 @@ import type { JourneyEdgeData } from '../model/flow';
 import { KIND_LOOKS } from '../nodes/kindLooks';
 
 interface InsertMenuApi {
-  open(data: JourneyEdgeData, button: HTMLButtonElement, label: string): void;
+  /** Opens under `anchor` (a "+" button, or a node from its context menu), which gets focus back on close. */
+  open(data: JourneyEdgeData, anchor: HTMLElement, label: string): void;
 }
 
 const InsertMenuContext = createContext<InsertMenuApi | null>(null);
@@ -32,7 +33,7 @@ export function InsertMenuProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
   const hasClipboard = useEditor((s) => s.clipboard !== null);
   const [current, setCurrent] = useState<{ data: JourneyEdgeData; rect: DOMRect; label: string } | null>(null);
-  const button = useRef<HTMLButtonElement | null>(null);
+  const button = useRef<HTMLElement | null>(null);
   const api = useMemo<InsertMenuApi>(
     () => ({
       open: (data, element, label) => {

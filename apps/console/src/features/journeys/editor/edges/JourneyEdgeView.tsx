@@ -61,6 +61,8 @@ function InsertButton({ data }: { data: NonNullable<JourneyEdge['data']> }) {
     <button
       type="button"
       className="jc-edge-button"
+      // Not a tab stop: Tab goes node to node; from a node, Shift+F10 → "Insert after…" reaches the same menu.
+      tabIndex={-1}
       aria-label={label}
       aria-haspopup="menu"
       data-drop={dropping}

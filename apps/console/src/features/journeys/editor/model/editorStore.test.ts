@@ -26,6 +26,23 @@ function draft(): Journey {
 const stepsOf = (j: Journey) => j.journeyStages[0]?.steps ?? {};
 
 describe('editor store', () => {
+  it('keeps the same problem lists when an edit changes no finding', () => {
+    const store = createEditorStore(draft(), { newId: counter() });
+    const before = store.getState().problems;
+    const wait = stepsOf(store.getState().journey).w;
+    if (wait?.type !== 'WaitStep') throw new Error('w is a wait');
+    store.getState().dispatch({ type: 'updateStep', stageIndex: 0, stepId: 'w', step: { ...wait, waitStep: 5 } });
+    expect(store.getState().problems).toBe(before);
+    store.getState().dispatch({ type: 'updateStep', stageIndex: 0, stepId: 'w', step: { ...wait, waitStep: 0 } });
+    expect(store.getState().problems).not.toBe(before);
+    expect(
+      store
+        .getState()
+        .problems.byStep.get('w')
+        ?.map((p) => p.code),
+    ).toContain('wait.length');
+  });
+
   it('undoes and redoes an inserted step', () => {
     const store = createEditorStore(draft(), { newId: counter() });
     const before = store.getState().journey;

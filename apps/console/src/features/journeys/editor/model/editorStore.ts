@@ -4,7 +4,7 @@ import { createStore } from 'zustand/vanilla';
 import type { EditorCommand, NewId } from './commands';
 import { applyCommand } from './commands';
 import type { ProblemIndex } from './problems';
-import { findProblems } from './problems';
+import { findProblems, sameProblems } from './problems';
 
 /** What is selected: steps of one stage, a stage (its criteria), or the journey settings. */
 export type Selection =
@@ -201,7 +201,8 @@ export function createEditorStore(
   // The validator runs whenever the draft or what it is checked against changes.
   store.subscribe((state, previous) => {
     if (state.journey !== previous.journey || state.validation !== previous.validation) {
-      store.setState({ problems: findProblems(state.journey, state.validation) });
+      const problems = findProblems(state.journey, state.validation);
+      if (!sameProblems(problems, state.problems)) store.setState({ problems });
     }
   });
   return store;

@@ -75,6 +75,20 @@ function exitLabel(step: Step, handle: ExitHandle): string {
   return stepExits(step).find((e) => e.handle === handle)?.label ?? 'Next';
 }
 
+/**
+ * A step's node data, the same object as last time while the step object is the same (commands replace
+ * only the steps they change), so the canvas can tell unchanged nodes apart by reference.
+ */
+const stepDataCache = new WeakMap<Step, StepNodeData>();
+
+function stepData(stageIndex: number, step: Step, cleared: Step, exits: ReturnType<typeof stepExits>): StepNodeData {
+  const known = stepDataCache.get(step);
+  if (known && known.stageIndex === stageIndex) return known;
+  const data = { stageIndex, step: cleared, exits: exits.map((e) => ({ handle: e.handle, label: e.label })) };
+  stepDataCache.set(step, data);
+  return data;
+}
+
 /** Nodes and edges without positions (layout places them). */
 export function journeyToFlow(journey: Journey): JourneyFlow {
   const nodes: JourneyNode[] = [];
@@ -124,7 +138,7 @@ export function journeyToFlow(journey: Journey): JourneyFlow {
         type: node.type,
         parentId,
         position: { x: 0, y: 0 },
-        data: { stageIndex, step: node.data, exits: exits.map((e) => ({ handle: e.handle, label: e.label })) },
+        data: stepData(stageIndex, step, node.data, exits),
         ariaLabel: `${stepKinds[step.type].label}: ${stepDisplayName(step)}`,
         ariaRole: 'button',
       });

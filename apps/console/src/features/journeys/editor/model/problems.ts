@@ -41,3 +41,14 @@ export function findProblems(journey: Journey, context: ValidationContext): Prob
     launchBlocked: all.length > 0,
   };
 }
+
+/** Whether two indexes hold the same findings (so subscribers keep their lists and need not re-render). */
+export function sameProblems(a: ProblemIndex, b: ProblemIndex): boolean {
+  return (
+    a.all.length === b.all.length &&
+    a.all.every((p, i) => {
+      const q = b.all[i] as Problem;
+      return keyOf(p) === keyOf(q) && p.message === q.message && p.blocksSave === q.blocksSave;
+    })
+  );
+}

@@ -34,6 +34,7 @@ export function JourneyPanel() {
       />
       <TextInput
         label="Goal name"
+        data-goal-name
         value={journey.goal?.name ?? ''}
         onChange={(e) =>
           dispatch(

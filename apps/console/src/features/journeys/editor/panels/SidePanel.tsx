@@ -2,6 +2,7 @@ import { Button, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { ActivationDeliveries } from '../../engine/ActivationDeliveries';
 import { useEditor, useEditorStore, useEnvironment } from '../EditorContext';
+import { ActivationButton } from './ActivationButton';
 import { JourneyPanel } from './JourneyPanel';
 import { StagePanel } from './StagePanel';
 import { StepPanel } from './StepPanel';
@@ -11,7 +12,7 @@ export function SidePanel() {
   const selection = useEditor((s) => s.selection);
   const readOnly = useEditor((s) => s.readOnly);
   const store = useEditorStore();
-  const { activations, openActivation, launchedJourneyId, canDownload } = useEnvironment();
+  const { activations, launchedJourneyId, canDownload } = useEnvironment();
   const single = selection?.kind === 'steps' && selection.stepIds.length === 1 ? selection : null;
   const step = useEditor((s) =>
     single ? s.journey.journeyStages[single.stageIndex]?.steps?.[single.stepIds[0] as string] : undefined,
@@ -53,17 +54,12 @@ export function SidePanel() {
           {body}
         </fieldset>
         {/* Outside the read-only fieldset: activations stay editable after launch (for those who may edit). */}
-        {single && step?.type === 'Activation' && openActivation && (
-          <Button
-            mt="sm"
-            fullWidth
-            variant="light"
-            onClick={() => openActivation(single.stageIndex, single.stepIds[0] as string)}
-          >
-            {step.journeyActivationStepId && activations.some((a) => a.id === step.journeyActivationStepId)
-              ? 'Edit activation'
-              : 'Create activation'}
-          </Button>
+        {single && step?.type === 'Activation' && (
+          <ActivationButton
+            stageIndex={single.stageIndex}
+            stepId={single.stepIds[0] as string}
+            linkedId={step.journeyActivationStepId}
+          />
         )}
         {single && step?.type === 'Activation' && step.journeyActivationStepId && launchedJourneyId && (
           <Stack gap="xs" mt="lg">
