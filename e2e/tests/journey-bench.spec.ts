@@ -1,7 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
 import { largeJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn } from './helpers';
-import { buildJourneyWorld, createActivations, createJourneyByApi, patchJourneyByApi } from './journey-setup';
+import {
+  buildJourneyWorld,
+  createActivations,
+  createJourneyByApi,
+  demoRefsOf,
+  patchJourneyByApi,
+} from './journey-setup';
 
 /**
  * Canvas benchmark (DESIGN §8): a journey of 8 stages and 300 steps in headless Chromium. Prints the
@@ -12,20 +18,7 @@ test('journey canvas benchmark: 8 stages, 300 steps', async ({ page }, testInfo)
   await page.setViewportSize({ width: 1600, height: 1000 });
   await signIn(page);
   const world = await buildJourneyWorld(page, 'bench');
-  const s = world.segments;
-  const refs = {
-    segments: {
-      signedUp: s.everyone,
-      firstPurchase: s.buyers,
-      secondPurchase: s.repeat,
-      unsubscribed: s.unsubscribed,
-      storeBuyers: s.japan,
-      appUsers: s.usa,
-      loyal: s.repeat,
-    },
-    activations: { welcome: null, coupon: null, push: null, reminder: null },
-    uniqueIdColumn: 'customer_id',
-  };
+  const refs = demoRefsOf(world);
   const id = await createJourneyByApi(page, world, largeJourneyAttributes(8, 300, refs));
   const [activation] = await createActivations(page, world, id, ['Newsletter']);
   await patchJourneyByApi(

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn, signOut } from './helpers';
-import { buildJourneyWorld, createJourneyByApi, edgeTriples } from './journey-setup';
+import { buildJourneyWorld, createJourneyByApi, demoRefsOf, edgeTriples } from './journey-setup';
 
 /** Chooses an option of a Mantine select by its label. */
 async function choose(page: Page, scope: Locator, label: string, option: string) {
@@ -215,24 +215,7 @@ test('a View user sees the canvas read-only and cannot change anything', async (
   test.setTimeout(120_000);
   await signIn(page);
   const world = await buildJourneyWorld(page, 'view');
-  const s = world.segments;
-  const id = await createJourneyByApi(
-    page,
-    world,
-    realisticJourneyAttributes({
-      segments: {
-        signedUp: s.everyone,
-        firstPurchase: s.buyers,
-        secondPurchase: s.repeat,
-        unsubscribed: s.unsubscribed,
-        storeBuyers: s.japan,
-        appUsers: s.usa,
-        loyal: s.repeat,
-      },
-      activations: { welcome: null, coupon: null, push: null, reminder: null },
-      uniqueIdColumn: 'customer_id',
-    }),
-  );
+  const id = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
   const email = 'viewer@e2e.test';
   const password = 'viewer password 123';
   const user = await page.request.post('/console-api/users', {

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn } from './helpers';
-import { buildJourneyWorld, createJourneyByApi, edgeTriples, type JourneyWorld } from './journey-setup';
+import { buildJourneyWorld, createJourneyByApi, demoRefsOf, edgeTriples, type JourneyWorld } from './journey-setup';
 
 test.use({ actionTimeout: 15_000, screenshot: 'only-on-failure' });
 
@@ -10,24 +10,7 @@ async function openDemoJourney(page: Page, tag: string): Promise<{ id: string; w
   await page.setViewportSize({ width: 1680, height: 1000 });
   await signIn(page);
   const world = await buildJourneyWorld(page, tag);
-  const s = world.segments;
-  const id = await createJourneyByApi(
-    page,
-    world,
-    realisticJourneyAttributes({
-      segments: {
-        signedUp: s.everyone,
-        firstPurchase: s.buyers,
-        secondPurchase: s.repeat,
-        unsubscribed: s.unsubscribed,
-        storeBuyers: s.japan,
-        appUsers: s.usa,
-        loyal: s.repeat,
-      },
-      activations: { welcome: null, coupon: null, push: null, reminder: null },
-      uniqueIdColumn: 'customer_id',
-    }),
-  );
+  const id = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
   await page.goto(`/journeys/${id}`);
   await expect(page.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
   return { id, world };

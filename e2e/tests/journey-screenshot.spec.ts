@@ -1,26 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn } from './helpers';
-import { buildJourneyWorld, createActivations, createJourneyByApi, patchJourneyByApi } from './journey-setup';
+import {
+  buildJourneyWorld,
+  createActivations,
+  createJourneyByApi,
+  demoRefsOf,
+  patchJourneyByApi,
+} from './journey-setup';
 
 test('a realistic journey on the canvas, ready to launch, attached as a screenshot', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 2200, height: 1100 });
   await signIn(page);
   const world = await buildJourneyWorld(page, 'shot');
-  const s = world.segments;
-  const refs = {
-    segments: {
-      signedUp: s.everyone,
-      firstPurchase: s.buyers,
-      secondPurchase: s.repeat,
-      unsubscribed: s.unsubscribed,
-      storeBuyers: s.japan,
-      appUsers: s.usa,
-      loyal: s.repeat,
-    },
-    activations: { welcome: null, coupon: null, push: null, reminder: null },
-    uniqueIdColumn: 'customer_id',
-  };
+  const refs = demoRefsOf(world);
   const id = await createJourneyByApi(page, world, realisticJourneyAttributes(refs));
   const [welcome, coupon, push, reminder] = await createActivations(page, world, id, [
     'Welcome e-mail',

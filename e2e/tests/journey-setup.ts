@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import type { DemoRefs } from '../../packages/journey/src/fixtures/demo-journeys';
 
 /**
  * Set-up the journey browser tests share, through the real API only: an API key made in the console,
@@ -156,4 +157,22 @@ export async function edgeTriples(page: Page) {
     }),
   );
   return edges.sort((a, b) => `${a.source}${a.handle}`.localeCompare(`${b.source}${b.handle}`));
+}
+
+/** The demo journeys' references to this world's segments (no activations yet; they come after the journey). */
+export function demoRefsOf(world: JourneyWorld): DemoRefs {
+  const s = world.segments;
+  return {
+    segments: {
+      signedUp: s.everyone,
+      firstPurchase: s.buyers,
+      secondPurchase: s.repeat,
+      unsubscribed: s.unsubscribed,
+      storeBuyers: s.japan,
+      appUsers: s.usa,
+      loyal: s.repeat,
+    },
+    activations: { welcome: null, coupon: null, push: null, reminder: null },
+    uniqueIdColumn: 'customer_id',
+  };
 }
