@@ -36,7 +36,7 @@ export const RULE_TEXT =
   '`{type: "Segment", exclude?, segmentId}`; or a nested rule. Operators (each with `not?`): Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual (`rightValue`), Between (`minValue`, `maxValue`), ' +
   'In (`rightValue` array), Contain, StartWith, EndWith, Regexp (`rightValue` text), IsNull; time filters on timestamp columns only: TimeWithinPast and TimeWithinNext (`value`, `unit` day|week|month), ' +
   'TimeRange (`from`, `to`, both included), TimeBefore and TimeAfter (`rightValue`); times are Unix seconds or ISO 8601. ' +
-  'A date without a time (2026-01-31) means that whole UTC day: a range `to` it includes the day, TimeAfter it starts at the next midnight, TimeBefore it ends at its midnight. ' +
+  'A date without a time (2026-01-31) means that whole UTC day: a range `to` it includes the day, TimeAfter it starts at the next midnight, TimeBefore it ends at its midnight; compared with a timestamp column, Equal a date means on that day, Greater after it, LessEqual on or before it, and Between dates includes both days. ' +
   'Months are calendar months with the day clamped to the month’s last day. Regexp uses RE2 syntax (linear time; no lookaround or backreferences).';
 
 const ruleDoc = z

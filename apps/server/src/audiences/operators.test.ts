@@ -160,6 +160,26 @@ describe('segment rule operators', () => {
     ],
     ['TimeAfter a full timestamp is strict', { type: 'TimeAfter', rightValue: '2026-11-21T09:00:00Z' }, ['3']],
     ['TimeAfter a second earlier', { type: 'TimeAfter', rightValue: '2026-11-21T08:59:59Z' }, ['1', '3']],
+    ['Equal a date is that whole day', { type: 'Equal', rightValue: '2026-11-21' }, ['1']],
+    ['NotEqual a date', { type: 'NotEqual', rightValue: '2026-11-21' }, ['2', '3', '4']],
+    ['Equal a full timestamp is exact', { type: 'Equal', rightValue: '2026-11-21T09:00:00Z' }, ['1']],
+    ['Equal a second later matches nothing', { type: 'Equal', rightValue: '2026-11-21T09:00:01Z' }, []],
+    ['Greater a date is after that day', { type: 'Greater', rightValue: '2026-11-21' }, ['3']],
+    ['GreaterEqual a date includes it', { type: 'GreaterEqual', rightValue: '2026-11-21' }, ['1', '3']],
+    ['Less a date is before it', { type: 'Less', rightValue: '2026-11-21' }, ['2', '4']],
+    ['LessEqual a date includes it', { type: 'LessEqual', rightValue: '2026-11-21' }, ['1', '2', '4']],
+    [
+      'Between dates includes both days',
+      { type: 'Between', minValue: '2026-11-12', maxValue: '2026-11-21' },
+      ['1', '2'],
+    ],
+    [
+      'Between a date and a timestamp',
+      { type: 'Between', minValue: '2026-11-12', maxValue: '2026-11-21T08:59:59Z' },
+      ['2'],
+    ],
+    ['In dates', { type: 'In', rightValue: ['2026-11-12', '2026-11-25'] }, ['2', '3']],
+    ['not Equal a date', { type: 'Equal', rightValue: '2026-11-21', not: true }, ['2', '3', '4', '5']],
   ])('date-only and exact times: %s', async (_name, operator, expected) => {
     expect(new Date(now * 1000).toISOString()).toBe('2026-11-22T09:00:00.000Z');
     expect(await keys(all(value('seen_at', operator)))).toEqual(expected);

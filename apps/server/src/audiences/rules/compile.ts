@@ -10,7 +10,7 @@ import { badRequest, conflict } from '../../platform/errors';
 import type { Definition, StoredBehavior } from '../definition';
 import { attributeColumn, behaviorColumnName, behaviorTable } from '../matrix';
 import { compilePattern } from './regexp';
-import { timeBounds, toSeconds } from './time';
+import { timeBounds, timeSpan, toSeconds } from './time';
 
 /**
  * Compiles a segment rule to a SQL condition over the built profile file (`profiles p`), with every value
@@ -125,8 +125,62 @@ class Compiler {
     return this.bind(String(v));
   }
 
+  /**
+   * A comparison of a timestamp column with a date-only value (2026-01-31), which stands for that whole UTC
+   * day: Equal is "on that day", Greater "after it", LessEqual "on or before it", and so on.
+   */
+  private dayComparison(expr: string, op: RuleOperator, name: string): string | null {
+    // Parameters are positional: each is bound where it appears in the SQL, left to right.
+    const day = (v: string | number | boolean) => {
+      if (typeof v !== 'string') return null;
+      const span = timeSpan(v, name);
+      return span.to === null ? null : { from: span.from, to: span.to };
+    };
+    const within = (d: { from: number; to: number }) =>
+      `(${expr} >= ${this.bind(d.from)} AND ${expr} < ${this.bind(d.to)})`;
+    switch (op.type) {
+      case 'Equal':
+      case 'NotEqual':
+      case 'Greater':
+      case 'GreaterEqual':
+      case 'Less':
+      case 'LessEqual': {
+        const d = day(op.rightValue);
+        if (!d) return null;
+        if (op.type === 'Equal') return within(d);
+        if (op.type === 'NotEqual') return `NOT ${within(d)}`;
+        if (op.type === 'Greater') return `${expr} >= ${this.bind(d.to)}`;
+        if (op.type === 'GreaterEqual') return `${expr} >= ${this.bind(d.from)}`;
+        if (op.type === 'Less') return `${expr} < ${this.bind(d.from)}`;
+        return `${expr} < ${this.bind(d.to)}`;
+      }
+      case 'Between': {
+        const lo = day(op.minValue);
+        const hi = day(op.maxValue);
+        if (!lo && !hi) return null;
+        const low = lo ? this.bind(lo.from) : this.operand(op.minValue, 'timestamp', name);
+        const high = hi
+          ? `${expr} < ${this.bind(hi.to)}`
+          : `${expr} <= ${this.operand(op.maxValue, 'timestamp', name)}`;
+        return `(${expr} >= ${low} AND ${high})`;
+      }
+      case 'In': {
+        if (!op.rightValue.some((v) => day(v) !== null)) return null;
+        const parts = op.rightValue.map((v) => {
+          const d = day(v);
+          return d ? within(d) : `${expr} = ${this.operand(v, 'timestamp', name)}`;
+        });
+        return `(${parts.join(' OR ')})`;
+      }
+      default:
+        return null;
+    }
+  }
+
   private value(name: string, op: RuleOperator, scope: Scope): string {
     const { expr, type } = this.column(name, scope);
+    const daySql = type === 'timestamp' ? this.dayComparison(expr, op, name) : null;
+    if (daySql !== null) return this.finish(daySql, op);
     const text = `CAST(${expr} AS TEXT)`;
     let sql: string;
     switch (op.type) {
@@ -178,6 +232,11 @@ class Compiler {
         }
         sql = this.time(expr, op, name);
     }
+    return this.finish(sql, op);
+  }
+
+  /** A condition as 0 or 1 (a NULL column matches nothing), negated when the operator says `not`. */
+  private finish(sql: string, op: RuleOperator): string {
     const leaf = `coalesce((${sql}), 0)`;
     return op.not ? `(NOT ${leaf})` : leaf;
   }

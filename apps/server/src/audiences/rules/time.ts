@@ -54,6 +54,15 @@ export function toSeconds(v: string | number, name: string): number {
   return parseTime(v, name).seconds;
 }
 
+/**
+ * The span a value stands for on a timestamp column: a date-only value is its whole UTC day
+ * (`from` ≤ t < `to`), anything else one instant (`to` null).
+ */
+export function timeSpan(v: string | number, name: string): { from: number; to: number | null } {
+  const t = parseTime(v, name);
+  return { from: t.seconds, to: t.day ? t.seconds + DAY : null };
+}
+
 /** The end of a value as an upper bound: the next midnight (exclusive) for a date-only value, else the instant. */
 function endOf(t: Instant): { at: number; exclusive: boolean } {
   return t.day ? { at: t.seconds + DAY, exclusive: true } : { at: t.seconds, exclusive: false };
