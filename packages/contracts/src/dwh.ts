@@ -198,7 +198,7 @@ export const integration = z.object({
   workflow_project_name: z.string(),
   dwh_config_id: z.number().int(),
   schedule_type: z.enum(SCHEDULE_TYPES),
-  schedule_option: z.string().nullable(),
+  schedule_option: z.string(),
   timezone: z.string(),
   created_at: z.string(),
   updated_at: z.string(),

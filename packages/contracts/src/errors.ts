@@ -10,3 +10,14 @@ export const errorBody = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
+
+/** The error body under `/v1` (the data-warehouse sync API), in the form of its public description. */
+export const v1ErrorBody = z.object({
+  error: z.object({
+    code: z.number().int(),
+    title: z.string(),
+    message: z.string(),
+    detail: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+export type V1ErrorBody = z.infer<typeof v1ErrorBody>;

@@ -49,6 +49,15 @@ describe('errorFromBody', () => {
     );
   });
 
+  it('reads the nested error of the /v1 API', () => {
+    const err = errorFromBody(400, {
+      error: { code: 400, title: 'Bad Request', message: 'Give "svc_authentication_id".', detail: { field: 'x' } },
+    });
+    expect(err.code).toBe('Bad Request');
+    expect(err.message).toBe('Give "svc_authentication_id".');
+    expect(err.details).toEqual({ field: 'x' });
+  });
+
   it('writes a readable sentence for a body that is not the error shape', () => {
     expect(errorFromBody(502, '<html>Bad gateway</html>', 'Bad Gateway').message).toBe(
       'The server failed to handle the request (502 Bad Gateway). Try again in a moment.',

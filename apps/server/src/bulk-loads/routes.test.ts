@@ -3,8 +3,8 @@ import { bulkLoadJob } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { insertJob } from '../jobs/jobStore';
-import { schemaErrors } from '../results/testing/oasContract';
 import { createHarness, type Harness } from '../testing/harness';
+import { schemaErrors } from '../testing/oasContract';
 import { openCredentials } from './secrets';
 
 let h: Harness;

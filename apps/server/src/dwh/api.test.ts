@@ -23,7 +23,9 @@ describe('data-warehouse sync API', () => {
     const other = await h.newAccount('Other');
     const off = await h.call('GET', '/v1/authentications', { key: other.masterKey });
     expect(off.status).toBe(403);
-    expect(((await off.json()) as Json).message).toMatch(/not enabled for this account.*PUT \/v1\/dwh\/feature/);
+    expect(((await off.json()) as { error: Json }).error.message).toMatch(
+      /not enabled for this account.*PUT \/v1\/dwh\/feature/,
+    );
     expect((await h.call('POST', '/v1/guess', { key: other.masterKey, json: {} })).status).toBe(403);
     expect((await h.call('GET', '/v1/dwh/', { key: h.admin.writeOnlyKey })).status).toBe(403);
     expect(
@@ -169,10 +171,10 @@ describe('data-warehouse sync API', () => {
     expect((otherSchema.columns as Json[]).map((c) => c.name)).toEqual(['k']);
     const none = await h.call('GET', `/v1/authentications/${id}/schemas?database=no_such_db`);
     expect(none.status).toBe(400);
-    expect(((await none.json()) as Json).message).toMatch(/no database "no_such_db"/);
+    expect(((await none.json()) as { error: Json }).error.message).toMatch(/no database "no_such_db"/);
     const missing = await h.call('GET', `/v1/authentications/${id}/tables/public/nope`);
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Json).message).toMatch(/"public\.nope" does not exist/);
+    expect(((await missing.json()) as { error: Json }).error.message).toMatch(/"public\.nope" does not exist/);
   });
 
   it('runs a directly created session on demand and on its cron schedule in its time zone', async () => {
@@ -280,7 +282,7 @@ describe('data-warehouse sync API', () => {
     for (const [json, status, message] of cases) {
       const res = await h.call('POST', '/v1/dwh/', { json });
       expect(res.status, JSON.stringify(json).slice(0, 120)).toBe(status);
-      expect(((await res.json()) as Json).message).toMatch(message);
+      expect(((await res.json()) as { error: Json }).error.message).toMatch(message);
     }
     // output_config.time_column is the time column of tables that name none.
     const timed = await ok(

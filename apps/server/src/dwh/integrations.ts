@@ -53,7 +53,8 @@ export function toWireIntegration(row: IntegrationRow): Integration {
     workflow_project_name: `dwh_${row.id}`,
     dwh_config_id: row.id,
     schedule_type: row.schedule_type,
-    schedule_option: row.schedule_option,
+    // A string in the public description: empty for a schedule without an option.
+    schedule_option: row.schedule_option ?? '',
     timezone: row.timezone,
     created_at: isoTime(new Date(row.created_at)),
     updated_at: isoTime(new Date(row.updated_at)),

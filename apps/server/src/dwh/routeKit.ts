@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { errorBody } from '@svc/contracts';
+import { v1ErrorBody } from '@svc/contracts';
 import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -13,7 +13,8 @@ export const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-export const error = (description: string) => json(errorBody, description);
+/** A documented error answer, in the `/v1` form `{error: {code, title, message, detail?}}`. */
+export const error = (description: string) => json(v1ErrorBody, description);
 export const jsonBody = (description: string) => ({
   description,
   required: true,

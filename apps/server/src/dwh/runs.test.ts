@@ -71,7 +71,9 @@ describe('bulk load runs', () => {
     // While that run is queued or running, every other way of starting the same session is refused.
     const again = await h.call('PUT', `/v1/dwh/${dwhId}/run_workflow`);
     expect(again.status).toBe(409);
-    expect(((await again.json()) as Json).message).toMatch(/still loading from an earlier run \(items: job \d+/);
+    expect(((await again.json()) as { error: Json }).error.message).toMatch(
+      /still loading from an earlier run \(items: job \d+/,
+    );
     const direct = await h.call('POST', `/v3/bulk_loads/${session}/jobs`);
     expect(direct.status).toBe(409);
     expect(((await direct.json()) as Json).message).toMatch(

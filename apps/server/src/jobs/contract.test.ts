@@ -1,7 +1,7 @@
 import { jobDetail } from '@svc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseErrors, schemaErrors } from '../results/testing/oasContract';
 import { createHarness, type Harness } from '../testing/harness';
+import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { run, tableWithRows } from './testing/jobs';
 
 let h: Harness;

@@ -1,3 +1,4 @@
+import type { V1ErrorBody } from '@svc/contracts';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
@@ -37,6 +38,26 @@ export function errorBody(err: ApiError): ErrorBody {
   };
   if (err.details) body.details = err.details;
   return body;
+}
+
+/**
+ * The body of an error under `/v1` (the data-warehouse sync API), in the form its public description gives:
+ * `{error: {code, title, message, detail?}}`.
+ */
+export function v1ErrorBody(err: ApiError): V1ErrorBody {
+  return {
+    error: {
+      code: err.status,
+      title: err.error,
+      message: err.message,
+      ...(err.details ? { detail: err.details } : {}),
+    },
+  };
+}
+
+/** The error body a path answers with: the `/v1` form there, the v3 wire form everywhere else. */
+export function errorBodyFor(path: string, err: ApiError) {
+  return path === '/v1' || path.startsWith('/v1/') ? v1ErrorBody(err) : errorBody(err);
 }
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>

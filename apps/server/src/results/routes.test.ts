@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
+import { responseErrors } from '../testing/oasContract';
 import { maskUrl } from './maskUrl';
-import { responseErrors } from './testing/oasContract';
 
 let h: Harness;
 beforeEach(async () => {
