@@ -29,6 +29,7 @@ import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
 import { limits } from './platform/limits';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
+import { attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
 import { consoleCsrfGuard } from './session/csrf';
@@ -37,6 +38,7 @@ import { consoleRoutes } from './session/routes';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
 import { systemRoutes } from './system/routes';
+import { createWorkers } from './workers';
 
 export type { AppDeps } from './platform/context';
 
@@ -46,10 +48,15 @@ export interface AppOptions {
   dwh?: DwhOptions;
   /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
   journeyEngine?: JourneySchedulerOptions;
+  /** Most background worker threads (default from SVC_WORKERS). */
+  workers?: number;
 }
 
 /** Builds the whole service from its dependencies. No globals: tests build as many as they like. */
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  // Heavy work (imports, builds, engine runs, group commits) runs in these threads, never on the request loop.
+  const workers = createWorkers(deps, options.workers);
+  attachWork(deps, workers);
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
@@ -143,11 +150,15 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   journeyEngine.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {
-    services: { jobs, bulkLoads, journeyEngine },
-    stop: () => {
+    services: { jobs, bulkLoads, journeyEngine, workers },
+    /** Resolves once start-up recovery (commits a crash left half done) has ended. */
+    ready: startupDone(deps),
+    /** Stops timers and jobs at once; the promise ends when the worker threads have. */
+    stop: (): Promise<void> => {
       journeyEngine.stop();
       jobs.stop();
       closeDataFiles(deps);
+      return workers.close();
     },
   });
 }

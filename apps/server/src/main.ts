@@ -30,6 +30,7 @@ const deps = { db, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
 const app = createApp(deps, { journeyEngine: journeyEngineOptions(process.env) });
+await app.ready;
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const url = `http://localhost:${info.port}`;
@@ -58,10 +59,12 @@ function shutdown(signal: string) {
   closing = true;
   logger.info('shutting down', { signal });
   // Query processes end now; jobs they were running end as error at the next start.
-  app.stop();
+  const stopped = app.stop();
   server.close(() => {
-    db.close();
-    process.exit(0);
+    void stopped.finally(() => {
+      db.close();
+      process.exit(0);
+    });
   });
   // Idle keep-alive connections would hold close() open; end them after a grace period.
   setTimeout(() => {

@@ -2,10 +2,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeBatch, type PartLimits, RecordScanner } from '@svc/bulk-format';
 import { requireDatabase, requireTable } from '../data/catalog';
 import { closeDataFile } from '../data/dataFiles';
-import { openDataFile, type PreparedRecord, writeBatches } from '../data/tableStore';
+import { openDataFile, type PreparedRecord, refreshCatalog, writeBatches } from '../data/tableStore';
+import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { abs, performFiles } from './files';
-import { type BulkImportDeps, bulkImportOptions, crash } from './options';
 import { RecordRules } from './records';
 import type { SessionRow } from './sessions';
 
@@ -49,11 +49,16 @@ function* stagedRecords(path: string, limits: PartLimits): Generator<PreparedRec
  * and a marker naming the perform go into ONE transaction of the database's file. Calling it again, or
  * after a crash anywhere in it, finds the marker (or no trace of the rolled-back attempt) and writes
  * nothing twice. Throws 404 when the database or table is gone, 400 when the rows cannot fit the table.
+ * Runs in a background worker (tasks.ts), on the worker's own connection to the file.
  */
-export function landStagedRows(deps: BulkImportDeps, session: SessionRow): { inserted: number } {
+export function landStagedRows(
+  deps: AppDeps,
+  session: SessionRow,
+  limits: PartLimits,
+  crash: (point: 'commit:rows-written' | 'commit:data-committed') => void = () => undefined,
+): { inserted: number } {
   const token = session.perform_token;
   if (!token) throw conflict(`The bulk import session "${session.name}" has not been performed yet.`);
-  const { limits } = bulkImportOptions(deps);
   const database = requireDatabase(deps.db, session.account_id, session.database_name);
   requireTable(deps.db, session.account_id, database.id, session.table_name);
   const f = openDataFile(deps, database);
@@ -71,19 +76,21 @@ export function landStagedRows(deps: BulkImportDeps, session: SessionRow): { ins
       if (f.db.prepare(`SELECT 1 FROM ${COMMITS} WHERE token = ?`).get(token)) return;
       // The table store's own transactions nest inside this one as savepoints.
       for (const records of stagedRecords(staged, limits)) {
-        inserted += writeBatches(deps, database, [{ table: session.table_name, records }]).inserted;
+        inserted += writeBatches(deps, database, [{ table: session.table_name, records }], undefined, {
+          catalog: false,
+        }).inserted;
       }
-      crash(deps, 'commit:rows-written');
+      crash('commit:rows-written');
       f.db
         .prepare(`INSERT INTO ${COMMITS} (token, session, table_name, records, committed_at) VALUES (?, ?, ?, ?, ?)`)
         .run(token, session.name, session.table_name, inserted, deps.clock.now().getTime());
     })();
   } catch (err) {
-    // The rows were rolled back but the catalog already counted them: reopening the file recounts.
+    // Rolled back: the connection's cached figures are stale; reopening the file reads them again.
     closeDataFile(deps, database);
-    openDataFile(deps, database);
     throw err;
   }
-  crash(deps, 'commit:data-committed');
+  refreshCatalog(deps, database);
+  crash('commit:data-committed');
   return { inserted };
 }

@@ -3,10 +3,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { decodeBatch, encodeRecords, type RecordBatch } from '@svc/bulk-format';
+import { decodeBatch, encodeRecords, type PartLimits, type RecordBatch } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
+import type { AppDeps } from '../platform/context';
 import { abs, performFiles, writeAll } from './files';
-import { type BulkImportDeps, bulkImportOptions, crash } from './options';
 import { RecordRules } from './records';
 import { listParts, type SessionRow } from './sessions';
 
@@ -38,16 +38,22 @@ async function syncFile(path: string): Promise<void> {
  * copied as uploaded, into one file), the others go to the error file that error_records serves. A
  * part with any error record counts as an error part. Nothing here touches the table: commit lands
  * the staged rows. The files belong to this perform's token alone, so a perform cut short leaves only
- * files no session points at.
+ * files no session points at. Runs in a background worker (tasks.ts).
  */
+export interface PerformRun {
+  limits: PartLimits;
+  signal?: AbortSignal;
+  onProgress?: (progress: PerformProgress) => void;
+  /** The crash point after each part (tests): may throw, or hold the perform there. */
+  crash?: (point: 'perform:staging') => Promise<void>;
+}
+
 export async function performSession(
-  deps: BulkImportDeps,
+  deps: AppDeps,
   session: SessionRow,
   token: string,
-  signal?: AbortSignal,
-  onProgress?: (progress: PerformProgress) => void,
+  { limits, signal, onProgress, crash }: PerformRun,
 ): Promise<PerformCounts> {
-  const { limits } = bulkImportOptions(deps);
   const { dataDir } = deps.config;
   const files = performFiles(session, token);
   await mkdir(abs(dataDir, files.dir), { recursive: true });
@@ -109,7 +115,7 @@ export async function performSession(
       if (partErrors > 0) counts.error_parts++;
       else counts.valid_parts++;
       progress(i + 1);
-      await crash(deps, 'perform:staging');
+      await crash?.('perform:staging');
     }
     errorsGzip.end();
     await errorsWritten;

@@ -3,8 +3,9 @@ import type { JobRow } from '../jobs/jobStore';
 import type { JobKind } from '../jobs/runner';
 import { abs, removeDir } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
-import { type PerformProgress, performSession } from './perform';
+import type { PerformProgress } from './perform';
 import { type SessionRow, sessionById, updateSession } from './sessions';
+import { performInWorker } from './tasks';
 
 export const BULK_IMPORT_JOB = 'bulk_import';
 
@@ -69,7 +70,7 @@ export function bulkImportJobKind(deps: BulkImportDeps): JobKind {
       }
       ctx.log(`performing bulk import session ${session.name}`);
       const onProgress = throttledProgress((line) => ctx.log(line), bulkImportOptions(deps).progressEveryMs);
-      const counts = await performSession(deps, session, params.token, ctx.signal, onProgress);
+      const counts = await performInWorker(deps, session, params.token, ctx.signal, onProgress);
       const published = updateSession(
         deps.db,
         session,

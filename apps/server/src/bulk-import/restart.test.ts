@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CRASH_WORKER } from '../platform/workerPool';
 import { createHarness, type Harness } from '../testing/harness';
 import type { CrashPoint } from './options';
 import {
@@ -104,6 +105,27 @@ describe('bulk import across a restart', () => {
     await expectEveryRowOnce();
     // And committing once more still changes nothing.
     await ok(h.call('POST', '/v3/bulk_import/commit/s1'));
+    await expectEveryRowOnce();
+  });
+
+  it('a worker thread that dies inside the commit transaction leaves nothing written and the session committable', async () => {
+    await performAndWait(h, 's1');
+    bulkDeps(h).bulkImport = {
+      crashPoint: (point) => {
+        if (point === 'commit:rows-written') throw new Error(CRASH_WORKER);
+      },
+    };
+    const message = await failure(h.call('POST', '/v3/bulk_import/commit/s1'), 503);
+    expect(message).toBe(
+      'The commit of "s1" was interrupted before its rows were saved; nothing was written. Commit it again.',
+    );
+    expect((await show(h, 's1')).status).toBe('committing');
+    expect(tableRows(h, 'shop', 'events')).toEqual([]);
+    expect((await ok(h.call('GET', '/v3/table/show/shop/events'))).count).toBe(0);
+    // The same server, a new worker: the commit goes through, each row once.
+    bulkDeps(h).bulkImport = {};
+    await ok(h.call('POST', '/v3/bulk_import/commit/s1'));
+    expect((await show(h, 's1')).status).toBe('committed');
     await expectEveryRowOnce();
   });
 

@@ -19,6 +19,7 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppEnv } from '../platform/context';
 import { badRequest, conflict, payloadTooLarge } from '../platform/errors';
 import { input } from '../platform/params';
+import { atStartup } from '../platform/work';
 import { abs, performFiles } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import { bulkImportJobKind } from './performJob';
@@ -109,7 +110,7 @@ export function bulkImportUploadRoutes(deps: BulkImportDeps) {
 /** Every other bulk import route; registers the perform job kind and finishes commits a crash left. */
 export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
   runner.register(bulkImportJobKind(deps));
-  ops.recoverCommits(deps);
+  atStartup(deps, ops.recoverCommits(deps));
   const b = base(deps);
   const load = (c: Context<AppEnv>, name: string) => ops.requireSession(deps.db, principalOf(c).accountId, name);
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { requireDatabase, requireTable } from '../data/catalog';
+import { findDatabase, requireDatabase, requireTable } from '../data/catalog';
+import { refreshCatalog } from '../data/tableStore';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
-import { ApiError, conflict, notFound, unprocessable } from '../platform/errors';
-import { landStagedRows } from './commit';
+import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
+import { WorkerCrashed } from '../platform/workerPool';
 import { newPartFile, removeDir, removeFile, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import { BULK_IMPORT_JOB, type PerformParams } from './performJob';
@@ -20,6 +21,7 @@ import {
   sessionsInState,
   updateSession,
 } from './sessions';
+import { commitInWorker } from './tasks';
 
 /** The operations of bulk import sessions, in the order of their life cycle (wire-compat §2.5). */
 
@@ -151,11 +153,19 @@ export async function commit(deps: BulkImportDeps, session: SessionRow): Promise
   await finishCommit(deps, session);
 }
 
-/** Lands the rows and marks the session committed (synchronously), then removes the files it no longer needs. */
-function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<void> {
+/** Lands the rows (in a worker) and marks the session committed, then removes the files it no longer needs. */
+async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<void> {
   try {
-    landStagedRows(deps, session);
+    await commitInWorker(deps, session);
   } catch (err) {
+    // Whatever the worker got to, the catalog shows what the file holds.
+    const database = findDatabase(deps.db, session.account_id, session.database_name);
+    if (database) refreshCatalog(deps, database);
+    if (err instanceof WorkerCrashed) {
+      throw serviceUnavailable(
+        `The commit of "${session.name}" was interrupted before its rows were saved; nothing was written. Commit it again.`,
+      );
+    }
     // A refusal (the table is gone, too many columns) leaves the session ready to fix and retry.
     if (err instanceof ApiError && err.status < 500) {
       updateSession(deps.db, session, { status: 'ready' }, ['committing'], now(deps));
@@ -165,10 +175,7 @@ function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<void> 
   updateSession(deps.db, session, { status: 'committed' }, ['committing'], now(deps));
   // The rows are in the table now; the parts and staged rows are not needed any more.
   const staged = session.perform_token ? `${session.dir}/perform-${session.perform_token}/valid.msgpack` : null;
-  return Promise.all([
-    removeDir(deps.config.dataDir, `${session.dir}/parts`),
-    removeFile(deps.config.dataDir, staged),
-  ]).then(() => undefined);
+  await Promise.all([removeDir(deps.config.dataDir, `${session.dir}/parts`), removeFile(deps.config.dataDir, staged)]);
 }
 
 export async function deleteSession(deps: BulkImportDeps, session: SessionRow): Promise<void> {
@@ -181,11 +188,11 @@ export async function deleteSession(deps: BulkImportDeps, session: SessionRow): 
   await removeDir(deps.config.dataDir, session.dir);
 }
 
-/** At start-up: finishes commits a stopped process left half done. */
-export function recoverCommits(deps: BulkImportDeps): void {
+/** At start-up: finishes commits a stopped process left half done (in workers; resolves when all have ended). */
+export async function recoverCommits(deps: BulkImportDeps): Promise<void> {
   for (const session of sessionsInState(deps.db, 'committing')) {
     try {
-      finishCommit(deps, session).catch(() => undefined);
+      await finishCommit(deps, session);
       deps.logger.info('bulk import commit finished after a restart', { session: session.id });
     } catch (err) {
       deps.logger.error('bulk import commit could not be finished after a restart', {

@@ -88,3 +88,11 @@ export function deleteDataFile(deps: AppDeps, database: DatabaseRow): void {
   const file = databaseFile(deps.config.dataDir, database.account_id, database.id);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 }
+
+/**
+ * The worker lane of a database's file (platform/workerPool.ts): every write to the file goes through
+ * it, so one worker at a time writes the file and the request loop never waits on its lock.
+ */
+export function dataLane(deps: AppDeps, database: Pick<DatabaseRow, 'account_id' | 'id'>): string {
+  return databaseFile(deps.config.dataDir, database.account_id, database.id);
+}

@@ -83,6 +83,13 @@ function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): void {
     );
 }
 
+/** Copies the figures of every table in a database's file to the catalog (after a write that may have failed). */
+export function refreshCatalog(deps: AppDeps, database: DatabaseRow): void {
+  const f = openDataFile(deps, database);
+  const metas = f.db.prepare(`SELECT * FROM ${META_TABLE}`).all() as Meta[];
+  for (const meta of metas) syncCatalog(deps, database, meta);
+}
+
 /** Opens a database's file; on first open, brings the catalog in line with the figures in the file. */
 export function openDataFile(deps: AppDeps, database: DatabaseRow): DataFile {
   return dataFile(deps, database, (f) => {
@@ -177,6 +184,7 @@ export function writeBatches(
   database: DatabaseRow,
   batches: TableBatch[],
   within?: (f: DataFile) => void,
+  opts: { catalog?: boolean } = {},
 ): { inserted: number } {
   // One write per table, however many requests the group commit merged.
   const byTable = new Map<string, { table: TableRow; records: PreparedRecord[] }>();
@@ -202,7 +210,8 @@ export function writeBatches(
     within?.(f);
     return written;
   })();
-  for (const meta of metas) syncCatalog(deps, database, meta);
+  // Inside a caller's transaction (catalog: false) the figures are copied once that one commits.
+  if (opts.catalog !== false) for (const meta of metas) syncCatalog(deps, database, meta);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };
 }
 

@@ -84,3 +84,5 @@ export const unprocessable = (message: string, details?: Record<string, unknown>
 
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError(429, 'Too Many Requests', message, { retry_after: retryAfterSeconds });
+
+export const serviceUnavailable = (message: string) => new ApiError(503, 'Service Unavailable', message);

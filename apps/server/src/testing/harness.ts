@@ -23,7 +23,7 @@ export interface Harness {
   call(method: string, path: string, opts?: CallOptions): Promise<Response>;
   /** Stops this app as a crash would (jobs left as they are) and starts a new one on the same data. */
   restart(options?: HarnessOptions): Promise<Harness>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface HarnessOptions {
@@ -67,6 +67,7 @@ async function start(
   const deps: AppDeps = { db, config, clock, logger };
   // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
   const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, ...options.app });
+  await app.ready;
   const newAccount = (name: string) =>
     createAccountWithAdmin(deps, {
       accountName: name,
@@ -88,8 +89,8 @@ async function start(
     }
     return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   };
-  const stop = () => {
-    app.stop();
+  const stop = async () => {
+    await app.stop();
     db.close();
   };
   return {
@@ -101,12 +102,12 @@ async function start(
     admin,
     newAccount,
     call,
-    restart: (next = options) => {
-      stop();
+    restart: async (next = options) => {
+      await stop();
       return start(config, clock, next, admin);
     },
-    close: () => {
-      stop();
+    close: async () => {
+      await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,32 @@
+import type { AppDeps } from './context';
+import type { WorkerPool } from './workerPool';
+
+/**
+ * The app's background worker pool, found from its dependencies. `createApp` attaches it; features reach
+ * it here rather than through a global, so tests run as many apps as they like.
+ */
+const pools = new WeakMap<AppDeps, WorkerPool>();
+
+export function attachWork(deps: AppDeps, pool: WorkerPool): void {
+  pools.set(deps, pool);
+}
+
+export function work(deps: AppDeps): WorkerPool {
+  const pool = pools.get(deps);
+  if (!pool) throw new Error('No background worker pool: heavy work runs from the server, not inside a worker.');
+  return pool;
+}
+
+const startup = new WeakMap<AppDeps, Promise<unknown>[]>();
+
+/** Start-up work (recovery after a crash) the app's `ready` waits for. */
+export function atStartup(deps: AppDeps, promise: Promise<unknown>): void {
+  const list = startup.get(deps) ?? [];
+  list.push(promise);
+  startup.set(deps, list);
+}
+
+/** Resolves when every start-up work registered so far has ended (each logs its own failure). */
+export async function startupDone(deps: AppDeps): Promise<void> {
+  await Promise.allSettled(startup.get(deps) ?? []);
+}

@@ -1,0 +1,252 @@
+import { Worker } from 'node:worker_threads';
+import { ApiError } from './errors';
+import type { Logger } from './logger';
+
+/**
+ * Heavy work off the request loop: a pool of worker threads, each with its own SQLite connections, that
+ * runs named tasks (registered in the worker, see `src/workers/`). The request loop only validates,
+ * enqueues and answers.
+ *
+ * Lanes keep one writer per file: every task names the file it writes (its lane); while a lane has work
+ * in a worker, the lane's next tasks go to that same worker, which runs them one after another. Tasks of
+ * other lanes go to the least busy worker, and the pool grows up to its size while every worker is busy.
+ */
+
+/** What the main thread sends a worker. */
+export type ToWorker =
+  | { type: 'run'; id: number; task: string; args: unknown; lane: string; now: number; hooked: boolean }
+  | { type: 'cancel'; id: number; reason: string }
+  | { type: 'hook-reply'; id: number; error: string | null };
+
+/** What a worker sends back. */
+export type FromWorker =
+  | { type: 'done'; id: number; ok: true; value: unknown }
+  | { type: 'done'; id: number; ok: false; error: WireError }
+  | { type: 'progress'; id: number; data: unknown }
+  /** A test hook reached; `wait` (synchronous code) is set to 1 to go on, 2 to throw, 3 to exit the thread. */
+  | { type: 'hook'; id: number; point: string; wait?: Int32Array }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+
+/** An error as it crosses the thread boundary: ApiErrors keep their status, label and details. */
+export interface WireError {
+  message: string;
+  name: string;
+  api?: { status: number; error: string; details?: Record<string, unknown> };
+}
+
+export function toWireError(err: unknown): WireError {
+  if (err instanceof ApiError) {
+    return {
+      message: err.message,
+      name: err.name,
+      api: { status: err.status, error: err.error, details: err.details },
+    };
+  }
+  if (err instanceof Error) return { message: err.message, name: err.name };
+  return { message: String(err), name: 'Error' };
+}
+
+export function fromWireError(w: WireError): Error {
+  if (w.api) return new ApiError(w.api.status as ApiError['status'], w.api.error, w.message, w.api.details);
+  const e = new Error(w.message);
+  e.name = w.name;
+  return e;
+}
+
+/** A hook that throws an error with this message makes the worker exit there, as a crashed thread would. */
+export const CRASH_WORKER = 'crash the worker here';
+
+export interface RunOptions {
+  /** The file the task writes; tasks of one lane never run at the same time. Default: a lane of its own. */
+  lane?: string;
+  /** Aborting cancels the task: the worker sees it at its next check. */
+  signal?: AbortSignal;
+  /** Progress the task reports while it runs. */
+  onProgress?: (data: unknown) => void;
+  /**
+   * Tests only: called at each hook point the task passes; a throw there fails the task at that point
+   * as a crash would, and a promise holds the task there until it settles.
+   */
+  hook?: (point: string) => void | Promise<void>;
+}
+
+export interface WorkerPoolOptions {
+  /** The worker's entry module (plain JavaScript that loads the TypeScript worker). */
+  entry: URL;
+  /** Passed to every worker as `workerData`. */
+  workerData: unknown;
+  /** The service's now, sent with each task: the worker's clock reads it (tests move time by hand). */
+  now: () => number;
+  /** Most workers at once. */
+  size: number;
+  logger: Logger;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  lane: string;
+  onProgress?: (data: unknown) => void;
+  hook?: (point: string) => void | Promise<void>;
+  cleanup: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  lanes: Map<string, number>;
+}
+
+/** Thrown to a task's caller when its worker died under it. */
+export class WorkerCrashed extends Error {
+  override name = 'WorkerCrashed';
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private sequence = 0;
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Tasks waiting or running, over all workers (the bench and tests read it). */
+  get busy(): number {
+    return this.slots.reduce((n, s) => n + s.pending.size, 0);
+  }
+
+  /** Runs a task in a worker and resolves with its value; a worker's ApiError is rethrown as one. */
+  run<R>(task: string, args: unknown, opts: RunOptions = {}): Promise<R> {
+    if (this.closed) return Promise.reject(new Error('The server is stopping; the background work was not started.'));
+    if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
+    const id = ++this.sequence;
+    const lane = opts.lane ?? `task:${id}`;
+    const slot = this.pick(lane);
+    return new Promise<R>((resolve, reject) => {
+      const onAbort = () => {
+        const reason = opts.signal?.reason;
+        slot.worker.postMessage({
+          type: 'cancel',
+          id,
+          reason: reason instanceof Error ? reason.message : 'Cancelled.',
+        } satisfies ToWorker);
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      slot.pending.set(id, {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        lane,
+        onProgress: opts.onProgress,
+        hook: opts.hook,
+        cleanup: () => opts.signal?.removeEventListener('abort', onAbort),
+      });
+      slot.lanes.set(lane, (slot.lanes.get(lane) ?? 0) + 1);
+      slot.worker.ref();
+      slot.worker.postMessage({
+        type: 'run',
+        id,
+        task,
+        args,
+        lane,
+        now: this.options.now(),
+        hooked: opts.hook !== undefined,
+      } satisfies ToWorker);
+    });
+  }
+
+  /** Ends every worker; tasks still running are rejected (a restart finds their work undone). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    for (const slot of slots) this.fail(slot, new Error('The server is stopping.'));
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** The worker that owns the lane, else the least busy one, growing the pool while all are busy. */
+  private pick(lane: string): Slot {
+    const owner = this.slots.find((s) => s.lanes.has(lane));
+    if (owner) return owner;
+    let best: Slot | undefined;
+    for (const s of this.slots) if (!best || s.pending.size < best.pending.size) best = s;
+    if (best && (best.pending.size === 0 || this.slots.length >= this.options.size)) return best;
+    return this.spawn();
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.options.entry, { workerData: this.options.workerData });
+    const slot: Slot = { worker, pending: new Map(), lanes: new Map() };
+    this.slots.push(slot);
+    worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
+    worker.on('error', (err) => {
+      this.options.logger.error('background worker failed', { error: err.name, message: err.message });
+      this.remove(
+        slot,
+        new WorkerCrashed(`The background worker failed (${err.message}); the work was not completed.`),
+      );
+    });
+    worker.on('exit', (code) => {
+      this.remove(
+        slot,
+        new WorkerCrashed(`The background worker stopped (exit code ${code}); the work was not completed.`),
+      );
+    });
+    return slot;
+  }
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    if (msg.type === 'log') {
+      this.options.logger[msg.level](msg.msg, msg.fields);
+      return;
+    }
+    const p = slot.pending.get(msg.id);
+    if (!p) return;
+    if (msg.type === 'progress') {
+      p.onProgress?.(msg.data);
+      return;
+    }
+    if (msg.type === 'hook') {
+      this.answerHook(slot, msg, p);
+      return;
+    }
+    this.settle(slot, msg.id, p);
+    if (msg.ok) p.resolve(msg.value);
+    else p.reject(fromWireError(msg.error));
+  }
+
+  private answerHook(slot: Slot, msg: Extract<FromWorker, { type: 'hook' }>, p: Pending): void {
+    const reply = (error: string | null) => {
+      if (msg.wait) {
+        Atomics.store(msg.wait, 0, error === null ? 1 : error === CRASH_WORKER ? 3 : 2);
+        Atomics.notify(msg.wait, 0);
+      } else slot.worker.postMessage({ type: 'hook-reply', id: msg.id, error } satisfies ToWorker);
+    };
+    Promise.resolve()
+      .then(() => p.hook?.(msg.point))
+      .then(
+        () => reply(null),
+        (e: unknown) => reply(e instanceof Error ? e.message : String(e)),
+      );
+  }
+
+  private settle(slot: Slot, id: number, p: Pending): void {
+    slot.pending.delete(id);
+    p.cleanup();
+    const left = (slot.lanes.get(p.lane) ?? 1) - 1;
+    if (left > 0) slot.lanes.set(p.lane, left);
+    else slot.lanes.delete(p.lane);
+    // An idle worker must not keep the process (or a test run) alive on its own.
+    if (slot.pending.size === 0) slot.worker.unref();
+  }
+
+  private fail(slot: Slot, err: Error): void {
+    for (const [id, p] of [...slot.pending]) {
+      this.settle(slot, id, p);
+      p.reject(err);
+    }
+  }
+
+  private remove(slot: Slot, err: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    this.fail(slot, err);
+  }
+}
