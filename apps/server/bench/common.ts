@@ -44,7 +44,8 @@ export async function benchApp(): Promise<BenchApp> {
     email: 'bench@bench.local',
     password: 'bench password 123',
   });
-  const app = createApp(deps);
+  // As `npm start` builds it: background workers start with the app.
+  const app = createApp(deps, { workers: { prewarm: true } });
   return {
     app,
     deps,

@@ -48,15 +48,16 @@ export interface AppOptions {
   dwh?: DwhOptions;
   /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
   journeyEngine?: JourneySchedulerOptions;
-  /** Most background worker threads (default from SVC_WORKERS). */
-  workers?: number;
+  /** Most background worker threads (default from SVC_WORKERS); `prewarm` starts them with the app. */
+  workers?: { size?: number; prewarm?: boolean };
 }
 
 /** Builds the whole service from its dependencies. No globals: tests build as many as they like. */
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // Heavy work (imports, builds, engine runs, group commits) runs in these threads, never on the request loop.
-  const workers = createWorkers(deps, options.workers);
+  const workers = createWorkers(deps, options.workers?.size);
   attachWork(deps, workers);
+  if (options.workers?.prewarm) workers.prewarm();
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });

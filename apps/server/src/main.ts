@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
+import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
 import { journeyEngineOptions, loadConfig } from './platform/config';
 import { openControlDb } from './platform/db';
@@ -29,7 +30,11 @@ const db = openControlDb(join(config.dataDir, 'control.sqlite'));
 const deps = { db, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
-const app = createApp(deps, { journeyEngine: journeyEngineOptions(process.env) });
+const app = createApp(deps, {
+  journeyEngine: journeyEngineOptions(process.env),
+  jobs: jobOptionsFromEnv(process.env),
+  workers: { prewarm: true },
+});
 await app.ready;
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {

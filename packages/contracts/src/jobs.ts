@@ -38,6 +38,8 @@ export const jobObject = z.object({
   hive_result_schema: z.string().nullable(),
   linked_result_export_job_id: z.number().int().nullable(),
   result_export_target_job_id: z.number().int().nullable(),
+  /** Where a queued job stands in the fair order of the job slots (1 starts next); null once it runs. */
+  queue_position: z.number().int().min(1).nullable(),
 });
 export type Job = z.infer<typeof jobObject>;
 

@@ -56,4 +56,23 @@ describe('API key authentication', () => {
       .get(Number(h.admin.masterKey.split('/')[0]));
     expect(after).toEqual({ last_used_at: h.clock.now().getTime() });
   });
+
+  it("writes a busy key's last use at most once a minute, not on every request", async () => {
+    const lastUsed = () =>
+      (
+        h.deps.db
+          .prepare('SELECT last_used_at FROM api_keys WHERE id = ?')
+          .get(Number(h.admin.masterKey.split('/')[0])) as {
+          last_used_at: number;
+        }
+      ).last_used_at;
+    await h.call('GET', '/v3/user/show');
+    const first = lastUsed();
+    h.clock.advance(30_000);
+    await h.call('GET', '/v3/user/show');
+    expect(lastUsed()).toBe(first);
+    h.clock.advance(30_000);
+    await h.call('GET', '/v3/user/show');
+    expect(lastUsed()).toBe(first + 60_000);
+  });
 });

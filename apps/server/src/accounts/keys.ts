@@ -64,6 +64,19 @@ export function findLiveKey(db: Db, secret: string, fullKey: string): KeyRow | n
   return row;
 }
 
+/** How stale `last_used_at` may get: a key in steady use is written once a minute, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+const touched = new WeakMap<Db, Map<number, number>>();
+
+/** Records that a key was used; at most once a minute per key, so a busy key does not write on every call. */
 export function touchKey(db: Db, id: number, now: number): void {
+  let seen = touched.get(db);
+  if (!seen) {
+    seen = new Map();
+    touched.set(db, seen);
+  }
+  const last = seen.get(id);
+  if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
+  seen.set(id, now);
   db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id);
 }

@@ -1,8 +1,8 @@
 import type { JobRow } from '../jobs/jobStore';
 import type { JobKind, JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
-import { buildProfiles } from './matrix';
 import { definitionOf, type ParentSegmentRow, parentSegmentRow, setBuildJob } from './store';
+import { buildInWorker } from './tasks';
 
 /**
  * The `audience_build` job kind: builds a parent segment's profile file (matrix.ts). Jobs show in
@@ -19,7 +19,7 @@ export function audienceBuildJobKind(deps: AppDeps): JobKind {
       const row = parentSegmentRow(deps.db, job.account_id, paramsOf(job).parent_segment_id);
       if (!row) throw new Error('The parent segment was deleted before its build started.');
       ctx.log(`building the profiles of parent segment ${row.id} (${row.name})`);
-      const population = buildProfiles(deps, row, job.id, ctx.signal);
+      const population = await buildInWorker(deps, row, job.id, ctx.signal);
       ctx.log(`${population} profiles`);
       return { numRecords: population };
     },

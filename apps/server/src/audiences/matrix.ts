@@ -62,9 +62,21 @@ function attachAll(deps: AppDeps, db: Database.Database, accountId: number, def:
   return aliases;
 }
 
-/** Builds the profile file into `target`; returns the number of profiles. */
-function writeMatrix(deps: AppDeps, db: Database.Database, accountId: number, def: Definition, signal: AbortSignal) {
-  const step = () => signal.throwIfAborted();
+/**
+ * Builds the profile file into `target`; returns the number of profiles. Runs in a background worker,
+ * which sees a cancellation (a job kill) between two steps.
+ */
+async function writeMatrix(
+  deps: AppDeps,
+  db: Database.Database,
+  accountId: number,
+  def: Definition,
+  signal: AbortSignal,
+): Promise<number> {
+  const step = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    signal.throwIfAborted();
+  };
   const aliases = attachAll(deps, db, accountId, def);
   const src = (database: string, table: string) => `${aliases.get(database)}.${q(table)}`;
   const onMaster = def.attributes.filter((a) => a.foreignKey === null);
@@ -84,7 +96,7 @@ function writeMatrix(deps: AppDeps, db: Database.Database, accountId: number, de
        WHERE m.${q(def.master.key)} IS NOT NULL GROUP BY 1)`,
   );
   for (const k of keys) db.exec(`CREATE INDEX ${q(`profiles_${k}`)} ON profiles(${q(keyColumn(k))})`);
-  step();
+  await step();
   const groups = new Map<string, StoredAttribute[]>();
   for (const a of joined) {
     const g = `${a.database}\n${a.table}\n${a.foreignKey}\n${a.parentKey}`;
@@ -106,7 +118,7 @@ function writeMatrix(deps: AppDeps, db: Database.Database, accountId: number, de
       `UPDATE profiles SET (${list.map((a) => q(attributeColumn(a))).join(', ')}) =
          (SELECT ${list.map((_, i) => `v${i}`).join(', ')} FROM ${temp} WHERE ${temp}.k = profiles.${q(target)})`,
     );
-    step();
+    await step();
   }
   for (const b of def.behaviors) {
     const table = q(behaviorTable(b));
@@ -117,7 +129,7 @@ function writeMatrix(deps: AppDeps, db: Database.Database, accountId: number, de
        FROM ${src(b.database, b.table)} t JOIN profiles p ON p.${q(profileKeyColumn(def, b.parentKey))} = CAST(t.${q(b.foreignKey)} AS TEXT)`,
     );
     db.exec(`CREATE INDEX ${q(`${behaviorTable(b)}_key`)} ON ${table}(key, time)`);
-    step();
+    await step();
   }
   const { population } = db.prepare('SELECT COUNT(*) AS population FROM profiles').get() as { population: number };
   for (const alias of aliases.values()) db.exec(`DETACH DATABASE ${alias}`);
@@ -128,7 +140,12 @@ function writeMatrix(deps: AppDeps, db: Database.Database, accountId: number, de
  * Builds the parent segment's profile file from its current definition and publishes it (population,
  * build time, the definition built) unless a newer build was started meanwhile.
  */
-export function buildProfiles(deps: AppDeps, row: ParentSegmentRow, jobId: number, signal: AbortSignal): number {
+export async function buildProfiles(
+  deps: AppDeps,
+  row: ParentSegmentRow,
+  jobId: number,
+  signal: AbortSignal,
+): Promise<number> {
   const def = definitionOf(row);
   const target = matrixFile(deps.config.dataDir, row.account_id, row.id);
   const temp = `${target}.${jobId}.building`;
@@ -139,7 +156,7 @@ export function buildProfiles(deps: AppDeps, row: ParentSegmentRow, jobId: numbe
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
-    population = writeMatrix(deps, db, row.account_id, def, signal);
+    population = await writeMatrix(deps, db, row.account_id, def, signal);
     db.pragma('journal_mode = DELETE');
     db.close();
   } catch (err) {

@@ -7,7 +7,6 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { input } from '../platform/params';
 import { audienceBuildJobKind } from './buildJob';
-import { countProfiles, sampleProfiles } from './evaluate';
 import {
   body,
   errors,
@@ -24,6 +23,7 @@ import { parseRule } from './rules/parse';
 import { segmentRoutes } from './segmentRoutes';
 import * as service from './service';
 import { listParentSegments, requireParentSegment, segmentsInFolders } from './store';
+import { countInWorker, sampleInWorker } from './tasks';
 import { segmentEntry, toWireParentSegment } from './wire';
 
 const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
@@ -182,20 +182,13 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
       const row = parent(c, c.req.valid('param').id);
       const { rule } = await input(c, z.object({ rule: z.unknown() }));
       const at = deps.clock.now();
-      return c.json({ population: countProfiles(deps, row, parseRule(rule), at), at: at.toISOString() }, 200);
+      return c.json({ population: await countInWorker(deps, row, parseRule(rule), at), at: at.toISOString() }, 200);
     })
     .openapi(r.sample, async (c) => {
       const row = parent(c, c.req.valid('param').id);
       const { rule, limit } = await input(c, sampleBody);
       const at = deps.clock.now();
-      const parsed = parseRule(rule);
-      return c.json(
-        {
-          profiles: sampleProfiles(deps, row, parsed, at, limit),
-          population: countProfiles(deps, row, parsed, at),
-        },
-        200,
-      );
+      return c.json(await sampleInWorker(deps, row, parseRule(rule), at, limit), 200);
     });
   return app.route('/', segmentRoutes(deps));
 }

@@ -5,10 +5,10 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { input } from '../platform/params';
-import { countProfiles, sampleProfiles } from './evaluate';
 import { body, errors, json, population, profileSample, security, segmentDoc, segmentInputDoc } from './openapi';
 import * as service from './service';
 import { listSegments, requireParentSegment, requireSegment } from './store';
+import { countInWorker, sampleInWorker } from './tasks';
 import { toWireSegment } from './wire';
 
 const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
@@ -119,20 +119,17 @@ export function segmentRoutes(deps: AppDeps) {
       service.deleteSegment(deps, principalOf(c), p, s);
       return c.json({ id: String(s.id) }, 200);
     })
-    .openapi(r.population, (c) => {
+    .openapi(r.population, async (c) => {
       const { p, s } = pair(c, c.req.valid('param'));
       const at = deps.clock.now();
-      const n = countProfiles(deps, p, JSON.parse(s.rule_json) as SegmentRule, at);
+      const n = await countInWorker(deps, p, JSON.parse(s.rule_json) as SegmentRule, at);
       return c.json({ population: n, at: at.toISOString() }, 200);
     })
-    .openapi(r.sample, (c) => {
+    .openapi(r.sample, async (c) => {
       const { p, s } = pair(c, c.req.valid('param'));
       const limit = sampleLimit(c.req.valid('query').limit);
       const at = deps.clock.now();
       const rule = JSON.parse(s.rule_json) as SegmentRule;
-      return c.json(
-        { profiles: sampleProfiles(deps, p, rule, at, limit), population: countProfiles(deps, p, rule, at) },
-        200,
-      );
+      return c.json(await sampleInWorker(deps, p, rule, at, limit), 200);
     });
 }

@@ -1,5 +1,5 @@
 import { columnNameForKey } from '../data/columns';
-import { type PreparedRecord, prepareRecord, tableLimits } from '../data/tableStore';
+import { type PreparedRecord, prepareRecord, tableLimits, validTime } from '../data/tableStore';
 import { ApiError } from '../platform/errors';
 
 /**
@@ -52,14 +52,9 @@ export class RecordRules {
     return this.time(record.time) !== null;
   }
 
-  /** The `time` rule, as the table store checks it. */
+  /** The `time` rule, as the table store checks it (a record without a time is an error record here). */
   private time(value: unknown): number | null {
-    try {
-      return prepareRecord({ time: value }).time;
-    } catch (err) {
-      if (err instanceof ApiError) return null;
-      throw err;
-    }
+    return value === null || value === undefined ? null : validTime(value);
   }
 
   private slow(record: Record<string, unknown>): PreparedRecord | null {

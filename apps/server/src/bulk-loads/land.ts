@@ -1,9 +1,11 @@
 import type { DatabaseRow, TableRow } from '../data/catalog';
 import { findTable } from '../data/catalog';
 import type { SchemaEntry } from '../data/columns';
-import { closeDataFile } from '../data/dataFiles';
+import { closeDataFile, dataLane } from '../data/dataFiles';
 import { changeSchema, dropDataTable, openDataFile, type PreparedRecord, writeBatches } from '../data/tableStore';
 import type { AppDeps } from '../platform/context';
+import { work } from '../platform/work';
+import type { TaskContext } from '../platform/workerRuntime';
 import { readStage } from './staging';
 
 /**
@@ -128,4 +130,19 @@ export function land(deps: AppDeps, l: Landing): { inserted: number } {
     throw err;
   }
   return { inserted };
+}
+
+/** Landing runs in a background worker, in the lane of the database's file. */
+export const bulkLoadTasks = {
+  'bulk-loads.land': (ctx: TaskContext, l: Landing) => land(ctx.deps, l),
+};
+
+/** Lands a run's staged rows in a worker; a refusal because another run landed meanwhile keeps its class. */
+export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number }> {
+  try {
+    return await work(deps).run<{ inserted: number }>('bulk-loads.land', l, { lane: dataLane(deps, l.database) });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'StateChangedError') throw new StateChangedError(err.message);
+    throw err;
+  }
 }

@@ -7,7 +7,7 @@ import type { JobKind, JobOutcome } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { isoSeconds } from '../platform/time';
-import { land, landedState } from './land';
+import { landedState, landInWorker } from './land';
 import { openCredentials } from './secrets';
 import { type BulkLoadSource, SourceError } from './source';
 import { StageWriter } from './staging';
@@ -98,7 +98,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       names.add(name);
     }
     if (signal.aborted) throw signal.reason;
-    const { inserted } = land(deps, {
+    const { inserted } = await landInWorker(deps, {
       database,
       table,
       mode,
@@ -115,11 +115,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
     return { row, config, database, table, schema, inserted, nextState, uploadTime };
   } finally {
     await stream.close().catch(() => {});
-    try {
-      writer.close();
-    } catch {
-      // Already closed after a complete read.
-    }
+    writer.close();
     rmSync(stagePath, { force: true });
   }
 }

@@ -24,9 +24,17 @@ export class StageWriter {
     this.rows += batch.length;
   }
 
+  /**
+   * Closes the file once; later calls do nothing. A second close of the same number would close whatever
+   * file another thread (a background worker) opened under it since.
+   */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
+
+  private closed = false;
 }
 
 function readFully(fd: number, length: number): Buffer | null {

@@ -103,10 +103,10 @@ export function databaseRoutes(deps: AppDeps) {
       const updated = setDeleteProtected(deps, database, delete_protected);
       return c.json(toV3Database(updated, recordCount(deps, updated)), 200);
     })
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const p = principalOf(c);
       const database = requireDatabase(deps.db, p.accountId, c.req.valid('param').db);
-      deleteDatabase(deps, database);
+      await deleteDatabase(deps, database);
       return c.json({ database: database.name }, 200);
     });
 }

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../platform/context';
 import { conflict, forbidden } from '../platform/errors';
 import { type DatabaseRow, findDatabase, listTables } from './catalog';
-import { dataFile, deleteDataFile } from './dataFiles';
+import { dataFile } from './dataFiles';
+import { deleteDataFileInWorker } from './fileWrites';
 
 /** Creating, protecting and deleting customer databases. Every statement is scoped by the account. */
 
@@ -32,7 +33,7 @@ export function setDeleteProtected(deps: AppDeps, database: DatabaseRow, on: boo
  * Deletes a database, its tables and its data file. Refused while delete-protected, and while other
  * records (jobs, imports) still point at it, rather than leaving them dangling.
  */
-export function deleteDatabase(deps: AppDeps, database: DatabaseRow): void {
+export async function deleteDatabase(deps: AppDeps, database: DatabaseRow): Promise<void> {
   if (database.delete_protected === 1) {
     throw forbidden(
       `Database ${database.name} is delete-protected. Turn protection off first: POST /v3/database/update/${database.name} with delete_protected=false.`,
@@ -53,7 +54,7 @@ export function deleteDatabase(deps: AppDeps, database: DatabaseRow): void {
     }
     throw err;
   }
-  deleteDataFile(deps, database);
+  await deleteDataFileInWorker(deps, database);
 }
 
 /** Records in all of a database's tables: the `count` of the database objects. */

@@ -7,8 +7,8 @@ import { badRequest, unprocessable } from '../platform/errors';
 import { input, truthy } from '../platform/params';
 import { listTables, requireDatabase, requireTable } from './catalog';
 import { parseSchema } from './columns';
+import { changeSchemaInWorker } from './fileWrites';
 import { errorResponses, jsonResponse, wireParams } from './openapi';
-import { changeSchema } from './tableStore';
 import { createTable, deleteTable } from './tables';
 import { tailBody } from './tail';
 import { toV3Table } from './wire';
@@ -153,7 +153,7 @@ export function tableRoutes(deps: AppDeps) {
     const opts = await input(c, createParams);
     const schema = opts.schema === undefined || opts.schema === '' ? [] : parseSchema(opts.schema);
     const includeV = opts.include_v === undefined ? true : truthy(opts.include_v);
-    const row = createTable(deps, database, params.table, { schema, expireDays: opts.expire_days, includeV });
+    const row = await createTable(deps, database, params.table, { schema, expireDays: opts.expire_days, includeV });
     return { database: database.name, table: row.name, type: 'log' as const };
   };
   const schemaHandler = async (
@@ -166,7 +166,7 @@ export function tableRoutes(deps: AppDeps) {
     const row = requireTable(deps.db, p.accountId, database.id, params.table);
     const { schema } = await input(c, schemaParams);
     if (schema === undefined) throw badRequest('Send "schema": a JSON array of [name, type] entries.');
-    changeSchema(deps, database, row, parseSchema(schema), mode);
+    await changeSchemaInWorker(deps, database, row, parseSchema(schema), mode);
     return { database: database.name, table: row.name, type: 'log' as const };
   };
   return new OpenAPIHono<AppEnv>()
@@ -184,12 +184,12 @@ export function tableRoutes(deps: AppDeps) {
     })
     .openapi(r.create, async (c) => c.json(await createHandler(c, c.req.valid('param')), 200))
     .openapi(r.createTyped, async (c) => c.json(await createHandler(c, c.req.valid('param')), 200))
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const p = principalOf(c);
       const { db: dbName, table: tableName } = c.req.valid('param');
       const database = requireDatabase(deps.db, p.accountId, dbName);
       const row = requireTable(deps.db, p.accountId, database.id, tableName);
-      deleteTable(deps, database, row);
+      await deleteTable(deps, database, row);
       return c.json({ database: database.name, table: row.name, type: 'log' as const }, 200);
     })
     .openapi(r.updateSchema, async (c) => c.json(await schemaHandler(c, c.req.valid('param'), 'replace'), 200))

@@ -24,6 +24,12 @@ export interface PreparedRecord {
 const MIN_TIME = -62135596800;
 const MAX_TIME = 253402300799;
 
+/** A `time` value as stored: an integer of Unix seconds in years 1 to 9999, or null when it is not one. */
+export function validTime(value: unknown): number | null {
+  const t = typeof value === 'bigint' ? Number(value) : value;
+  return typeof t === 'number' && Number.isSafeInteger(t) && t >= MIN_TIME && t <= MAX_TIME ? t : null;
+}
+
 /**
  * Checks a record and maps its keys to columns (columns.ts). `time` must be an integer (Unix seconds);
  * when absent or null it is `defaultTime`, and without one the record is refused.
@@ -38,8 +44,8 @@ export function prepareRecord(record: Record<string, unknown>, defaultTime?: num
   for (const [key, value] of Object.entries(record)) {
     if (key === 'time') {
       if (value === null || value === undefined) continue;
-      const t = typeof value === 'bigint' ? Number(value) : value;
-      if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < MIN_TIME || t > MAX_TIME) {
+      const t = validTime(value);
+      if (t === null) {
         throw badRequest(
           `"time" must be an integer Unix time in seconds (years 1 to 9999), not ${JSON.stringify(String(value)).slice(0, 40)}.`,
         );
@@ -81,6 +87,22 @@ function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): void {
       database.id,
       meta.name,
     );
+}
+
+/**
+ * Copies figures to the catalog after the rows are durable. A failure here (the control database busy for
+ * longer than the busy timeout) must not fail a write that is already committed: the figures are copied
+ * again by the table's next write and whenever the file is opened.
+ */
+function copyToCatalog(deps: AppDeps, database: DatabaseRow, metas: Meta[]): void {
+  try {
+    for (const meta of metas) syncCatalog(deps, database, meta);
+  } catch (err) {
+    deps.logger.warn('catalog figures not updated after a write', {
+      database: database.id,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
 
 /** Copies the figures of every table in a database's file to the catalog (after a write that may have failed). */
@@ -211,7 +233,7 @@ export function writeBatches(
     return written;
   })();
   // Inside a caller's transaction (catalog: false) the figures are copied once that one commits.
-  if (opts.catalog !== false) for (const meta of metas) syncCatalog(deps, database, meta);
+  if (opts.catalog !== false) copyToCatalog(deps, database, metas);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };
 }
 

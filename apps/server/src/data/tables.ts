@@ -2,16 +2,16 @@ import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { createTableRow, type DatabaseRow, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { createDataTable, dropDataTable } from './tableStore';
+import { createDataTableInWorker, dropDataTableInWorker } from './fileWrites';
 
 /** Creating and deleting tables through the catalog API; rows are written by tableStore.ts. */
 
-export function createTable(
+export async function createTable(
   deps: AppDeps,
   database: DatabaseRow,
   name: string,
   opts: { schema: SchemaEntry[]; expireDays: number | null; includeV: boolean },
-): TableRow {
+): Promise<TableRow> {
   const row = deps.db.transaction(() => {
     const created = createTableRow(deps, database, name, opts.schema);
     deps.db
@@ -20,12 +20,12 @@ export function createTable(
     return { ...created, expire_days: opts.expireDays, include_v: opts.includeV ? 1 : 0 };
   })();
   // The catalog row first: a crash before this line only delays the data table to the first write.
-  createDataTable(deps, database, row);
+  await createDataTableInWorker(deps, database, row);
   return row;
 }
 
 /** Removes the catalog row first, then the rows: a crash in between leaves only data no one can see. */
-export function deleteTable(deps: AppDeps, database: DatabaseRow, table: TableRow): void {
+export async function deleteTable(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
   try {
     deps.db.prepare('DELETE FROM tables WHERE id = ? AND account_id = ?').run(table.id, table.account_id);
   } catch (err) {
@@ -34,5 +34,5 @@ export function deleteTable(deps: AppDeps, database: DatabaseRow, table: TableRo
     }
     throw err;
   }
-  dropDataTable(deps, database, table.name);
+  await dropDataTableInWorker(deps, database, table.name);
 }

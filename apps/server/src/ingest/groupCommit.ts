@@ -1,13 +1,18 @@
-import type { DatabaseRow } from '../data/catalog';
-import { type PreparedRecord, type TableBatch, writeBatches } from '../data/tableStore';
+import { createTableRow, type DatabaseRow, findTable } from '../data/catalog';
+import { dataLane } from '../data/dataFiles';
+import type { PreparedRecord, TableBatch } from '../data/tableStore';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
+import { work } from '../platform/work';
+import type { IngestWrite } from './tasks';
 
 /**
- * Group commit for single-record ingestion. Requests queue their records per database; once per event
- * loop turn (`setImmediate`) each database's queue is written in ONE transaction of its file, and every
- * request's promise settles only after that transaction commits. One fsync then serves every request
- * that arrived in the same turn, which is what makes one-event-per-request ingestion fast.
+ * Group commit for record ingestion. Requests queue their records per database. While a database's write
+ * is in a worker (its file's lane, see platform/workerPool.ts), new records wait in the queue; when the
+ * write ends, everything that arrived meanwhile goes in the next one, as ONE transaction of the file.
+ * Every request's promise settles only after the transaction holding its records commits (synced to
+ * disk). One fsync then serves every request that arrived while the previous one ran, and the request
+ * loop never writes a row itself.
  */
 
 interface Pending {
@@ -19,11 +24,12 @@ interface Pending {
 interface Queue {
   database: DatabaseRow;
   items: Pending[];
+  /** A write of this database is in a worker. */
+  writing: boolean;
 }
 
 class GroupCommitter {
   private queues = new Map<number, Queue>();
-  private scheduled = false;
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -31,39 +37,44 @@ class GroupCommitter {
     return new Promise((resolve, reject) => {
       let queue = this.queues.get(database.id);
       if (!queue) {
-        queue = { database, items: [] };
+        queue = { database, items: [], writing: false };
         this.queues.set(database.id, queue);
       }
       queue.items.push({ batch: { table, records, createTable: true }, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
+      if (!queue.writing) {
+        queue.writing = true;
+        // The rest of this turn's requests join the same write.
+        setImmediate(() => this.next(queue));
       }
     });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const queues = [...this.queues.values()];
-    this.queues.clear();
-    for (const queue of queues) this.commit(queue);
-  }
-
-  private commit({ database, items }: Queue): void {
-    // The database may have been deleted since the requests were accepted: nothing may recreate its file.
-    const still = this.deps.db
-      .prepare('SELECT 1 FROM databases WHERE id = ? AND account_id = ?')
-      .get(database.id, database.account_id);
-    if (!still) {
-      for (const item of items) item.reject(notFound('database'));
+  /** Writes what the queue holds, then the next batch, until it is empty. */
+  private next(queue: Queue): void {
+    const items = queue.items.splice(0);
+    if (items.length === 0) {
+      queue.writing = false;
+      this.queues.delete(queue.database.id);
       return;
     }
+    void this.commit(queue.database, items).finally(() => this.next(queue));
+  }
+
+  private async commit(database: DatabaseRow, items: Pending[]): Promise<void> {
     try {
-      writeBatches(
-        this.deps,
-        database,
-        items.map((i) => i.batch),
-      );
+      // The database may have been deleted since the requests were accepted: nothing may recreate its file.
+      const still = this.deps.db
+        .prepare('SELECT 1 FROM databases WHERE id = ? AND account_id = ?')
+        .get(database.id, database.account_id);
+      if (!still) throw notFound('database');
+      // New tables get their catalog row here (a short write); the worker writes only the file.
+      for (const { batch } of items) {
+        if (!findTable(this.deps.db, database.account_id, database.id, batch.table)) {
+          createTableRow(this.deps, database, batch.table, []);
+        }
+      }
+      const write: IngestWrite = { database, batches: items.map((i) => i.batch) };
+      await work(this.deps).run('ingest.write', write, { lane: dataLane(this.deps, database) });
       for (const item of items) item.resolve();
     } catch (err) {
       if (items.length === 1) {
@@ -71,7 +82,7 @@ class GroupCommitter {
         return;
       }
       // One request's records failed (say, too many columns): write the others alone so only it fails.
-      for (const item of items) this.commit({ database, items: [item] });
+      for (const item of items) await this.commit(database, [item]);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
+import type { QueuedJob } from './fairQueue';
 
 /** The SQL of the `jobs` table. Reads for callers are scoped by account; the runner works by job id. */
 
@@ -141,16 +142,15 @@ export function jobById(db: Db, id: number): JobRow | null {
   return (db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined) ?? null;
 }
 
-/** The queued job to run next among `types`: highest priority first, then oldest. */
-export function nextQueued(db: Db, types: readonly string[]): JobRow | null {
-  if (types.length === 0) return null;
-  const row = db
+/** The queued jobs among `types`, as the fair scheduler needs them (fairQueue.ts). */
+export function queuedJobs(db: Db, types: readonly string[]): QueuedJob[] {
+  if (types.length === 0) return [];
+  return db
     .prepare(
-      `SELECT * FROM jobs WHERE status = 'queued' AND type IN (${types.map(() => '?').join(', ')})
-       ORDER BY priority DESC, id LIMIT 1`,
+      `SELECT id, account_id, user_id, priority FROM jobs
+       WHERE status = 'queued' AND type IN (${types.map(() => '?').join(', ')}) ORDER BY id`,
     )
-    .get(...types) as JobRow | undefined;
-  return row ?? null;
+    .all(...types) as QueuedJob[];
 }
 
 /** Moves a queued job to running; false when it was not queued any more (killed meanwhile). */

@@ -143,7 +143,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
     })
     .openapi(r.show, (c) => {
       const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
-      return c.json(toV3JobDetail(job, now(), origin(c.req.url)), 200);
+      return c.json(toV3JobDetail(job, now(), origin(c.req.url), runner.queuePosition(job.id)), 200);
     })
     .openapi(r.list, (c) => {
       const q = c.req.valid('query');
@@ -163,9 +163,10 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         database: q.database || null,
       });
       const at = origin(c.req.url);
+      const positions = jobs.some((j) => j.status === 'queued') ? runner.queuePositions() : new Map<number, number>();
       return c.json(
         {
-          jobs: jobs.map((j) => toV3Job(j, now(), at)),
+          jobs: jobs.map((j) => toV3Job(j, now(), at, positions.get(j.id) ?? null)),
           count,
           from: q.from === undefined ? null : from,
           to: q.to === undefined ? null : to,

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../platform/context';
+import { type FairLimits, type FairState, fairOrder, nextFair, userKey } from './fairQueue';
 import {
   appendCmdout,
   FINISHED,
@@ -10,7 +11,7 @@ import {
   jobById,
   markRunning,
   type NewJob,
-  nextQueued,
+  queuedJobs,
   runningJobs,
 } from './jobStore';
 
@@ -38,23 +39,34 @@ export interface JobKind {
   close?(): void;
 }
 
-export interface RunnerOptions {
-  /** Jobs running at once, over all accounts. */
-  concurrency: number;
+export interface RunnerOptions extends FairLimits {
+  /** Seconds any job may run before it ends in error (a query's own limit counts from when its process has it). */
+  timeLimitSeconds: number;
+}
+
+interface Active {
+  controller: AbortController;
+  account: number;
+  user: string;
 }
 
 type Waiter = { resolve: (status: JobStatus) => void; reject: (e: Error) => void };
 
 /**
- * Runs queued jobs in priority order (highest first, then oldest) with bounded concurrency. State lives
- * in the jobs table, so a restart loses nothing: at start, jobs left running end as `error` with the
- * reason in `debug.stderr`, and queued jobs run. Killing ends a job at once and aborts its work; time
- * limits belong to the kinds (a query's counts from when its process has it).
+ * Runs queued jobs with bounded concurrency, sharing the slots fairly (fairQueue.ts): round-robin between
+ * accounts and between each account's users, with per-account and per-user limits on running jobs. State
+ * lives in the jobs table, so a restart loses nothing: at start, jobs left running end as `error` with the
+ * reason in `debug.stderr`, and queued jobs run. Killing ends a job at once, frees its slot and aborts its
+ * work; every job has a time limit.
  */
 export class JobRunner {
   private readonly kinds = new Map<string, JobKind>();
-  /** Abort controllers of the running jobs, by job id. */
-  private readonly active = new Map<number, AbortController>();
+  /** The running jobs, by job id. */
+  private readonly active = new Map<number, Active>();
+  /** When each account and user was last given a slot (a rising counter), for round-robin. */
+  private readonly lastServedAccount = new Map<number, number>();
+  private readonly lastServedUser = new Map<string, number>();
+  private served = 0;
   private readonly settledWaiters = new Map<number, Waiter[]>();
   private readonly startedWaiters = new Map<number, Waiter[]>();
   private state: 'new' | 'running' | 'stopped' = 'new';
@@ -90,7 +102,7 @@ export class JobRunner {
   stop(): void {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
-    for (const controller of this.active.values()) controller.abort(new Error('The server is stopping.'));
+    for (const { controller } of this.active.values()) controller.abort(new Error('The server is stopping.'));
     this.active.clear();
     for (const kind of new Set(this.kinds.values())) kind.close?.();
     const stopped = new Error('The job runner stopped.');
@@ -116,7 +128,10 @@ export class JobRunner {
     if (FINISHED.includes(job.status)) return job.status;
     const active = this.active.get(id);
     this.end(job, this.kinds.get(job.type), { status: 'killed', stderr: 'Killed on request.' });
-    active?.abort(new Error('Killed on request.'));
+    // The slot is free at once, whenever the work notices the abort.
+    this.active.delete(id);
+    active?.controller.abort(new Error('Killed on request.'));
+    this.pump();
     return job.status;
   }
 
@@ -152,10 +167,40 @@ export class JobRunner {
     return this.deps.clock.now().getTime();
   }
 
+  /** The queued job's place in the fair order (1 starts next), or null when it is not queued. */
+  queuePosition(id: number): number | null {
+    const order = fairOrder(queuedJobs(this.deps.db, [...this.kinds.keys()]), this.fairState());
+    const i = order.findIndex((j) => j.id === id);
+    return i < 0 ? null : i + 1;
+  }
+
+  /** Every queued job's place in the fair order, by job id. */
+  queuePositions(): Map<number, number> {
+    const order = fairOrder(queuedJobs(this.deps.db, [...this.kinds.keys()]), this.fairState());
+    return new Map(order.map((j, i) => [j.id, i + 1]));
+  }
+
+  private fairState(): FairState {
+    const runningByAccount = new Map<number, number>();
+    const runningByUser = new Map<string, number>();
+    for (const a of this.active.values()) {
+      runningByAccount.set(a.account, (runningByAccount.get(a.account) ?? 0) + 1);
+      runningByUser.set(a.user, (runningByUser.get(a.user) ?? 0) + 1);
+    }
+    return {
+      runningByAccount,
+      runningByUser,
+      lastServedAccount: this.lastServedAccount,
+      lastServedUser: this.lastServedUser,
+    };
+  }
+
   private pump(): void {
     if (this.state !== 'running') return;
-    while (this.active.size < this.options.concurrency) {
-      const job = nextQueued(this.deps.db, [...this.kinds.keys()]);
+    while (this.active.size < this.options.slots) {
+      const queued = queuedJobs(this.deps.db, [...this.kinds.keys()]);
+      const pick = nextFair(queued, this.fairState(), this.options);
+      const job = pick ? jobById(this.deps.db, pick.id) : null;
       if (!job) return;
       this.begin(job);
     }
@@ -166,7 +211,20 @@ export class JobRunner {
     if (!markRunning(this.deps.db, job, this.now())) return;
     const running: JobRow = { ...job, status: 'running' };
     const controller = new AbortController();
-    this.active.set(job.id, controller);
+    const user = userKey(job);
+    this.active.set(job.id, { controller, account: job.account_id, user });
+    this.served++;
+    this.lastServedAccount.set(job.account_id, this.served);
+    this.lastServedUser.set(user, this.served);
+    const limit = this.options.timeLimitSeconds;
+    const timer = setTimeout(() => {
+      const message = `Stopped: time limit of ${limit} s exceeded.`;
+      this.end(running, kind, { status: 'error', stderr: message });
+      if (this.active.get(job.id)?.controller === controller) this.active.delete(job.id);
+      controller.abort(new Error(message));
+      this.pump();
+    }, limit * 1000);
+    timer.unref();
     this.notify(this.startedWaiters, job.id, 'running');
     const ctx: JobContext = {
       deps: this.deps,
@@ -190,8 +248,9 @@ export class JobRunner {
         },
       )
       .finally(() => {
-        // Only this run's entry: stop() may have cleared the map already.
-        if (this.active.get(job.id) === controller) this.active.delete(job.id);
+        clearTimeout(timer);
+        // Only this run's entry: stop() or a kill may have cleared it already.
+        if (this.active.get(job.id)?.controller === controller) this.active.delete(job.id);
         this.pump();
       });
   }

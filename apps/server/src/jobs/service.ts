@@ -1,15 +1,41 @@
-import { availableParallelism } from 'node:os';
 import type { AppDeps } from '../platform/context';
 import { queryJobKind } from './queryJob';
 import { JobRunner } from './runner';
 
 export interface JobServiceOptions {
-  /** Jobs running at once (default: cores - 1, at least 2 so one long query cannot hold the queue, at most 4). */
+  /** Jobs running at once over all accounts (`SVC_JOB_SLOTS`, default 4). */
   concurrency?: number;
-  /** Seconds a query may run before it ends in error (default 3600). */
+  /** Jobs one account may run at once (`SVC_JOB_LIMIT_PER_ACCOUNT`, default 3, at most the slots). */
+  perAccount?: number;
+  /** Jobs one user may run at once (`SVC_JOB_LIMIT_PER_USER`, default 2, at most the account's limit). */
+  perUser?: number;
+  /** Seconds any job may run before it ends in error (`SVC_JOB_TIME_LIMIT_SECONDS`, default 3600). */
+  timeLimitSeconds?: number;
+  /** Seconds a query may run once its process has it (default: the job time limit). */
   queryTimeLimitSeconds?: number;
   /** Largest msgpack result a query may write (default 1 GiB). */
   maxResultBytes?: number;
+}
+
+const DEFAULTS = { concurrency: 4, perAccount: 3, perUser: 2, timeLimitSeconds: 3600 };
+
+/** The job limits from the environment (README "Configure"); a bad value stops the start with its name. */
+export function jobOptionsFromEnv(env: NodeJS.ProcessEnv): JobServiceOptions {
+  const read = (name: string, fallback: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new Error(`${name} must be a whole number from 1 to ${max}, not "${raw}".`);
+    }
+    return n;
+  };
+  return {
+    concurrency: read('SVC_JOB_SLOTS', DEFAULTS.concurrency, 256),
+    perAccount: read('SVC_JOB_LIMIT_PER_ACCOUNT', DEFAULTS.perAccount, 256),
+    perUser: read('SVC_JOB_LIMIT_PER_USER', DEFAULTS.perUser, 256),
+    timeLimitSeconds: read('SVC_JOB_TIME_LIMIT_SECONDS', DEFAULTS.timeLimitSeconds, 7 * 24 * 3600),
+  };
 }
 
 /**
@@ -17,12 +43,14 @@ export interface JobServiceOptions {
  * `createApp` starts it, and stopping the app stops it.
  */
 export function createJobService(deps: AppDeps, options: JobServiceOptions = {}): JobRunner {
-  const runner = new JobRunner(deps, {
-    concurrency: options.concurrency ?? Math.min(4, Math.max(2, availableParallelism() - 1)),
-  });
+  const slots = options.concurrency ?? DEFAULTS.concurrency;
+  const perAccount = Math.min(options.perAccount ?? DEFAULTS.perAccount, Math.max(1, slots));
+  const perUser = Math.min(options.perUser ?? DEFAULTS.perUser, perAccount);
+  const timeLimitSeconds = options.timeLimitSeconds ?? DEFAULTS.timeLimitSeconds;
+  const runner = new JobRunner(deps, { slots, perAccount, perUser, timeLimitSeconds });
   runner.register(
     queryJobKind(deps, {
-      timeLimitSeconds: options.queryTimeLimitSeconds ?? 3600,
+      timeLimitSeconds: options.queryTimeLimitSeconds ?? timeLimitSeconds,
       maxResultBytes: options.maxResultBytes ?? 1024 * 1024 * 1024,
     }),
   );

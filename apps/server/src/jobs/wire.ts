@@ -34,8 +34,8 @@ export function toV3JobStatus(row: JobView, now: number): JobStatusObject {
   };
 }
 
-/** `origin` makes `url` absolute: the job's page in the console. */
-export function toV3Job(row: JobView, now: number, origin: string): Job {
+/** `origin` makes `url` absolute: the job's page in the console; `position` is a queued job's place. */
+export function toV3Job(row: JobView, now: number, origin: string, position: number | null = null): Job {
   return {
     job_id: String(row.id),
     type: row.type,
@@ -58,9 +58,10 @@ export function toV3Job(row: JobView, now: number, origin: string): Job {
     hive_result_schema: row.status === 'success' ? row.hive_result_schema : null,
     linked_result_export_job_id: null,
     result_export_target_job_id: null,
+    queue_position: row.status === 'queued' ? position : null,
   };
 }
 
-export function toV3JobDetail(row: JobView, now: number, origin: string): JobDetail {
-  return { ...toV3Job(row, now, origin), debug: { cmdout: row.cmdout, stderr: row.stderr } };
+export function toV3JobDetail(row: JobView, now: number, origin: string, position: number | null): JobDetail {
+  return { ...toV3Job(row, now, origin, position), debug: { cmdout: row.cmdout, stderr: row.stderr } };
 }

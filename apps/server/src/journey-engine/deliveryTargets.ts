@@ -1,5 +1,5 @@
 import { findDatabase } from '../data/catalog';
-import { appendRows } from '../data/tableStore';
+import { appendRowsInWorker } from '../data/fileWrites';
 import type { AppDeps } from '../platform/context';
 import { outboundProblem } from './outbound';
 
@@ -32,7 +32,7 @@ export interface DeliveryEnv {
   allowPrivateAddresses: boolean;
 }
 
-function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Outcome | null {
+async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome | null> {
   const m = TABLE_URL.exec(url);
   if (!m) return null;
   const [database, table] = [decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? '')];
@@ -40,7 +40,7 @@ function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[])
   const row = findDatabase(env.deps.db, env.accountId, database);
   if (!row) return { target, error: `The database "${database}" does not exist in this account; create it.` };
   try {
-    appendRows(env.deps, row, table, rows, { createTable: true });
+    await appendRowsInWorker(env.deps, row, table, rows, { createTable: true });
     return { target, error: null };
   } catch (err) {
     return { target, error: err instanceof Error ? err.message : String(err) };
@@ -95,7 +95,7 @@ export function toCsv(rows: Record<string, unknown>[]): string {
 
 /** Sends the rows to the connection's URL. */
 export async function send(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
-  const table = toTable(env, url, rows);
+  const table = await toTable(env, url, rows);
   if (table) return table;
   if (/^https?:\/\//i.test(url)) return toWebhook(env, url, rows);
   if (/^csv:\/\//i.test(url)) {

@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
 import { deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
-import { pausesOf, runJourneyNow } from './runner';
+import { pausesOf } from './runner';
 import {
   customersQuery,
   customersSchema,
@@ -25,6 +25,7 @@ import {
 } from './schemas';
 import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
+import { runJourneyInWorker } from './tasks';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -130,13 +131,13 @@ const simulationParams = z.object({
 export function journeyEngineRoutes(deps: AppDeps) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.run, (c) => {
+    .openapi(r.run, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
       requireJourneyControl(deps, principal, row, 'run journeys in this folder');
       if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
       if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
-      return c.json({ data: runJourneyNow(deps, row, 'request') }, 200);
+      return c.json({ data: await runJourneyInWorker(deps, row, 'request') }, 200);
     })
     .openapi(r.statistics, (c) => {
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);

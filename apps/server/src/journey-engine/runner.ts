@@ -6,7 +6,10 @@ import { journeyOfRow } from '../journeys/wire';
 import type { AppDeps } from '../platform/context';
 import type { Db } from '../platform/db';
 import { populationFor } from './population';
-import { insertRun, loadStates, saveRun, setRunDuration } from './store';
+import { finishRun, insertRun, loadStates, saveRunInChunks, setRunDuration } from './store';
+
+const INTERRUPTED =
+  'The server stopped while this run was being saved: the profiles saved so far moved on, the others move at the next run.';
 
 /** The journey's pause intervals: recorded pause periods, and the pause still going on if it is paused. */
 export function pausesOf(db: Db, row: JourneyRow): PauseInterval[] {
@@ -34,9 +37,10 @@ export interface RunSummary {
 
 /**
  * Runs one journey at the service clock's now and stores the outcome: changed profile states, events,
- * queued activations, A/B assignments and a run row, in one transaction. Synchronous from start to end,
- * so two runs of the same journey in this process never interleave. Errors (a segment gone, profiles
- * not built) are recorded as a failed run and thrown.
+ * queued activations, A/B assignments and a run row, profile by profile in short transactions
+ * (saveRunInChunks). Runs in a background worker, in the journey's own lane, so two runs of the same
+ * journey never interleave. Errors (a segment gone, profiles not built) are recorded as a failed run and
+ * thrown.
  */
 export function runJourneyNow(deps: AppDeps, row: JourneyRow, trigger: 'schedule' | 'request'): RunSummary {
   const started = performance.now();
@@ -81,16 +85,12 @@ export function runJourneyNow(deps: AppDeps, row: JourneyRow, trigger: 'schedule
       events: result.events.length,
       queued: result.queued.length,
     };
-    const runId = deps.db.transaction(() => {
-      const id = insertRun(deps.db, {
-        ...base,
-        status: result.skipped ? 'skipped' : 'success',
-        skipped: result.skipped || null,
-        ...counts,
-      });
-      saveRun(deps.db, row.account_id, row.id, id, result);
-      return id;
-    })();
+    // The run row says "interrupted" until its last chunk commits; a crash leaves it saying so.
+    const runId = insertRun(deps.db, { ...base, status: 'error', error: INTERRUPTED, ...counts });
+    const status = result.skipped ? 'skipped' : 'success';
+    saveRunInChunks(deps.db, row.account_id, row.id, runId, result, () =>
+      finishRun(deps.db, runId, { status, skipped: result.skipped || null }),
+    );
     const durationMs = performance.now() - started;
     setRunDuration(deps.db, runId, durationMs);
     return summary(runId, {

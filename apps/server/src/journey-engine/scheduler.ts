@@ -1,7 +1,8 @@
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';
 import { type DeliveryOptions, deliverDue } from './deliveries';
-import { type RunSummary, runJourneyNow } from './runner';
+import type { RunSummary } from './runner';
+import { runJourneyInWorker } from './tasks';
 
 export const DEFAULT_ENGINE_INTERVAL_MS = 60_000;
 
@@ -49,7 +50,7 @@ export function createJourneyScheduler(deps: AppDeps, options: JourneySchedulerO
         }
       };
       for (const row of rows) {
-        await attempt(row, 'run', () => done.push(runJourneyNow(deps, row, 'schedule')));
+        await attempt(row, 'run', async () => done.push(await runJourneyInWorker(deps, row, 'schedule')));
         await attempt(row, 'delivery', () => deliverDue(deps, row, deps.clock.now().getTime(), options.deliveries));
       }
       return done;

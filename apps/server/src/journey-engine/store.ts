@@ -3,8 +3,9 @@ import type { Db } from '../platform/db';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
- * states, events, queue entries and assignments are written in one transaction with its run row, so a
- * crash leaves either the whole run or none of it.
+ * outcome is saved profile by profile in short transactions (saveRunInChunks): each profile's state, events,
+ * queue entries and assignments commit together, so a crash leaves every profile either wholly moved by
+ * the run or untouched (it moves at the next run), and the control database is never locked for long.
  */
 
 /** A row of `journey_profile_states`. */
@@ -132,6 +133,65 @@ function insertMany(db: Db, head: string, tail: string, width: number, rows: Ite
     }
   }
   if (count > 0) db.prepare(sql(count)).run(buffer);
+}
+
+/** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
+const CHUNK_PROFILES = 1000;
+
+/** Groups items by profile key, keeping their order within each profile. */
+function byProfile<T extends { profileKey: string }>(items: ReadonlyArray<T>): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(item.profileKey);
+    if (list) list.push(item);
+    else out.set(item.profileKey, [item]);
+  }
+  return out;
+}
+
+/**
+ * Saves a run's outcome in transactions of CHUNK_PROFILES profiles each, then `finish` (the run row's
+ * final record) in the last one. Every profile's rows commit together, so nothing of a profile is ever
+ * half saved.
+ */
+export function saveRunInChunks(
+  db: Db,
+  accountId: number,
+  journeyId: number,
+  runId: number,
+  out: RunOutcome,
+  finish: () => void,
+): void {
+  const events = byProfile(out.events);
+  const queued = byProfile(out.queued);
+  const keys = [...new Set([...out.changed.keys(), ...events.keys(), ...queued.keys()])];
+  const chunks = Math.max(1, Math.ceil(keys.length / CHUNK_PROFILES));
+  for (let i = 0; i < chunks; i++) {
+    const part = keys.slice(i * CHUNK_PROFILES, (i + 1) * CHUNK_PROFILES);
+    const changed = new Map<string, ProfileState>();
+    for (const key of part) {
+      const state = out.changed.get(key);
+      if (state) changed.set(key, state);
+    }
+    const slice: RunOutcome = {
+      changed,
+      events: part.flatMap((key) => events.get(key) ?? []),
+      queued: part.flatMap((key) => queued.get(key) ?? []),
+    };
+    db.transaction(() => {
+      saveRun(db, accountId, journeyId, runId, slice);
+      if (i === chunks - 1) finish();
+    })();
+  }
+}
+
+/** Sets a run's final record once its outcome is saved. */
+export function finishRun(db: Db, runId: number, r: Pick<RunRecord, 'status' | 'skipped'>): void {
+  db.prepare('UPDATE journey_runs SET status = ?, skipped = ?, error = NULL WHERE id = ?').run(
+    r.status,
+    r.skipped ?? null,
+    runId,
+  );
 }
 
 /** Writes what one run changed (call inside a transaction). */

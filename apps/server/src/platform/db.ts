@@ -5,10 +5,39 @@ import { migrations } from '../migrations/index';
 
 export type Db = Database.Database;
 
+/** Prepared statements kept per connection; past this many distinct SQL texts the cache starts over. */
+const STATEMENT_CACHE = 1000;
+
+/**
+ * Makes `db.prepare` reuse the statement of an SQL text it prepared before: preparing costs more than
+ * running most of the service's small statements, and the request path runs the same few on every call.
+ * A reused statement comes back in its default modes (objects, numbers, all columns), so a caller that
+ * set `raw()`, `pluck()` or `safeIntegers()` on it cannot change what the next caller gets.
+ */
+function cacheStatements(db: Db): void {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql);
+    // A statement still being iterated cannot run again: such a caller gets one of its own.
+    if (stmt?.busy) return prepare(sql);
+    if (stmt) {
+      if (stmt.reader) stmt.raw(false).pluck(false).expand(false);
+      stmt.safeIntegers(false);
+      return stmt;
+    }
+    stmt = prepare(sql);
+    if (cache.size >= STATEMENT_CACHE) cache.clear();
+    cache.set(sql, stmt);
+    return stmt;
+  }) as Db['prepare'];
+}
+
 /** Opens (creating if needed) a SQLite file in WAL mode with the settings every connection uses. */
 export function openSqlite(file: string, options: { readonly?: boolean } = {}): Db {
   if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  cacheStatements(db);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

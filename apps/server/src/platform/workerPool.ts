@@ -118,9 +118,12 @@ export class WorkerPool {
   run<R>(task: string, args: unknown, opts: RunOptions = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('The server is stopping; the background work was not started.'));
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
+    return this.send<R>(this.pick(opts.lane ?? `task:${this.sequence + 1}`), task, args, opts);
+  }
+
+  private send<R>(slot: Slot, task: string, args: unknown, opts: RunOptions): Promise<R> {
     const id = ++this.sequence;
     const lane = opts.lane ?? `task:${id}`;
-    const slot = this.pick(lane);
     return new Promise<R>((resolve, reject) => {
       const onAbort = () => {
         const reason = opts.signal?.reason;
@@ -151,6 +154,19 @@ export class WorkerPool {
         hooked: opts.hook !== undefined,
       } satisfies ToWorker);
     });
+  }
+
+  /** Starts `count` workers now, so the first heavy work does not pay their start (a server at boot). */
+  prewarm(count = 2): void {
+    while (!this.closed && this.slots.length < Math.min(count, this.options.size)) {
+      const slot = this.spawn();
+      slot.worker.unref();
+    }
+  }
+
+  /** Runs a task once in every worker that is running now (say, to close a file about to be deleted). */
+  async broadcast(task: string, args: unknown): Promise<void> {
+    await Promise.all(this.slots.map((slot) => this.send(slot, task, args, {})));
   }
 
   /** Ends every worker; tasks still running are rejected (a restart finds their work undone). */

@@ -48,7 +48,10 @@ export function serveTasks(tasks: TaskTable): void {
   const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) =>
     send({ type: 'log', level, msg, fields });
   const logger: Logger = { info: log('info'), warn: log('warn'), error: log('error') };
-  const deps: AppDeps = { db: openSqlite(setup.controlFile), config: setup.config, clock, logger };
+  const db = openSqlite(setup.controlFile);
+  // A worker may wait longer for the control database's lock than the request loop would: nobody waits on it.
+  db.pragma('busy_timeout = 30000');
+  const deps: AppDeps = { db, config: setup.config, clock, logger };
   const controllers = new Map<number, AbortController>();
   /** The tail of each lane's chain: a lane's tasks run one after another. */
   const lanes = new Map<string, Promise<unknown>>();

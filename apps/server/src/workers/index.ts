@@ -4,8 +4,10 @@ import { WorkerPool } from '../platform/workerPool';
 import type { WorkerSetup } from '../platform/workerRuntime';
 
 /**
- * The background workers of an app (`SVC_WORKERS`, default: the cores, at least 2, at most 4). Workers start
- * on first use, so an app that does no heavy work starts none.
+ * The background workers of an app (`SVC_WORKERS`, default 6, or the cores when there are more). Workers start
+ * on first use (or at boot, `prewarm`), and the pool grows while every worker is busy, so short writes
+ * (a postback's group commit) find a free worker beside long ones (a commit, a build, an engine run)
+ * rather than queueing behind them. Threads beyond the cores only share them; SQLite waits dominate.
  */
 export function createWorkers(deps: AppDeps, size?: number): WorkerPool {
   const setup: WorkerSetup = { config: deps.config, controlFile: deps.db.name };
@@ -20,7 +22,7 @@ export function createWorkers(deps: AppDeps, size?: number): WorkerPool {
 
 export function workerCount(env: NodeJS.ProcessEnv): number {
   const raw = env.SVC_WORKERS;
-  if (raw === undefined || raw === '') return Math.min(4, Math.max(2, availableParallelism()));
+  if (raw === undefined || raw === '') return Math.max(6, availableParallelism());
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 64)
     throw new Error(`SVC_WORKERS must be a whole number from 1 to 64, not "${raw}".`);

@@ -1,7 +1,17 @@
+import { audienceTasks } from '../audiences/tasks';
 import { bulkImportTasks } from '../bulk-import/tasks';
+import { bulkLoadTasks } from '../bulk-loads/land';
+import { dataTasks } from '../data/tasks';
+import { ingestTasks } from '../ingest/tasks';
+import { journeyEngineTasks } from '../journey-engine/tasks';
 import type { TaskTable } from '../platform/workerRuntime';
 
 /** Every task a background worker runs, by name; each feature keeps its own in its `tasks.ts`. */
 export const tasks: TaskTable = {
+  ...audienceTasks,
   ...bulkImportTasks,
+  ...bulkLoadTasks,
+  ...ingestTasks,
+  ...dataTasks,
+  ...journeyEngineTasks,
 };

@@ -36,7 +36,7 @@ export function JobPage() {
         description={job.data ? `${job.data.type} job by ${job.data.user_name || 'a program'}` : undefined}
         action={
           <Group gap="sm">
-            {job.data && <JobStatusBadge status={job.data.status} />}
+            {job.data && <JobStatusBadge status={job.data.status} queuePosition={job.data.queue_position} />}
             {job.data?.query && job.data.database && (
               <Button variant="default" component={Link} to={queryPath({ database: job.data.database, job: id })}>
                 Open in the editor

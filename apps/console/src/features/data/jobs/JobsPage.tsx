@@ -110,7 +110,7 @@ export function JobsPage() {
                       </Anchor>
                     </Table.Td>
                     <Table.Td>
-                      <JobStatusBadge status={job.status} />
+                      <JobStatusBadge status={job.status} queuePosition={job.queue_position} />
                     </Table.Td>
                     <Table.Td>{job.type}</Table.Td>
                     <Table.Td>

@@ -1,0 +1,128 @@
+import { serve } from '@hono/node-server';
+import { encodePart } from '@svc/bulk-format';
+import { launchScenario, seedSegments } from '../src/journey-engine/fixture';
+import type { Harness } from '../src/testing/harness';
+import { benchApp, expectOk } from './common';
+
+/**
+ * The server the responsiveness bench loads (responsiveness.ts), ready for three heavy pieces of work at
+ * once: a bulk import of ROWS rows performed and waiting for its commit, a parent segment over ROWS event
+ * rows (PROFILES customers) to rebuild, and a launched two-stage journey whose first run moves all PROFILES
+ * profiles. Prints its port, keys and the ids as one JSON line; stops on SIGTERM or when stdin closes.
+ */
+
+const ROWS = Number(process.env.BENCH_HEAVY_ROWS ?? 1_000_000);
+const PROFILES = Number(process.env.BENCH_HEAVY_PROFILES ?? 100_000);
+const PART_ROWS = 100_000;
+const log = (line: string) => process.stderr.write(`[heavy server] ${line}\n`);
+
+const bench = await benchApp();
+const call = (method: string, path: string, opts: { json?: unknown; form?: Record<string, string> } = {}) => {
+  const headers: Record<string, string> = {};
+  let body: string | undefined;
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  } else if (opts.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  }
+  return bench.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
+};
+// The journey fixtures speak to a test harness; these are the parts they use.
+const h = { call, deps: bench.deps, app: bench.app, admin: bench.account } as unknown as Harness;
+
+const day = 86_400;
+const now = Math.floor(Date.now() / 1000);
+function eventRows(from: number, count: number) {
+  return Array.from({ length: count }, (_, j) => {
+    const i = from + j;
+    const p = i % PROFILES;
+    return {
+      time: now - (i % 1000),
+      customer_id: `C${p}`,
+      vip: p % 3 === 0 ? 1 : 0,
+      engaged_at: p % 4 === 0 ? now - 2 * day : 0,
+      bought_at: p % 10 === 0 ? now - day : 0,
+      unsub_at: 0,
+      action: i % 3 ? 'view' : 'click',
+      amount: (i % 1000) * 0.25,
+    };
+  });
+}
+
+/** Uploads ROWS rows into a session of `table` and performs it. */
+async function performedSession(name: string, table: string) {
+  await expectOk(call('POST', `/v3/table/create/shop/${table}/log`));
+  await expectOk(call('POST', `/v3/bulk_import/create/${name}/shop/${table}`));
+  for (let at = 0, n = 0; at < ROWS; at += PART_ROWS, n++) {
+    const part = await encodePart(eventRows(at, Math.min(PART_ROWS, ROWS - at)));
+    await expectOk(
+      bench.call('PUT', `/v3/bulk_import/upload_part/${name}/p${n}`, {
+        body: part,
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+  }
+  const { job_id: jobId } = await expectOk(call('POST', `/v3/bulk_import/perform/${name}`));
+  const status = await bench.app.services.jobs.whenSettled(jobId as number);
+  if (status !== 'success') throw new Error(`The perform of ${name} ended ${status}.`);
+}
+
+await expectOk(call('POST', '/v3/database/create/shop'));
+log(`importing ${ROWS} event rows of ${PROFILES} customers`);
+await performedSession('base', 'customers');
+await expectOk(call('POST', '/v3/bulk_import/commit/base'));
+log('building the parent segment');
+const parent = await expectOk(
+  call('POST', '/audiences', {
+    json: {
+      name: 'Shop customers',
+      master: { parentDatabaseName: 'shop', parentTableName: 'customers', parentKey: 'customer_id' },
+      attributes: [
+        { name: 'vip', parentColumn: 'vip', type: 'number' },
+        { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
+        { name: 'bought_at', parentColumn: 'bought_at', type: 'timestamp' },
+        { name: 'unsub_at', parentColumn: 'unsub_at', type: 'timestamp' },
+      ],
+    },
+  }),
+);
+const parentId = String(parent.id);
+for (;;) {
+  const shown = await expectOk(call('GET', `/audiences/${parentId}`));
+  if (shown.population !== null && shown.population !== undefined) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+log('launching the journey');
+const segments = await seedSegments(h, parentId);
+const { journeyId } = await launchScenario(h, parentId, segments);
+log(`performing a second session of ${ROWS} rows (committed by the bench)`);
+await performedSession('big', 'events');
+await expectOk(call('POST', '/v3/table/create/shop/probe/log'));
+
+const server = serve({ fetch: bench.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+  process.stdout.write(
+    `${JSON.stringify({
+      port: info.port,
+      masterKey: bench.account.masterKey,
+      writeKey: bench.account.writeOnlyKey,
+      parentId,
+      journeyId,
+      rows: ROWS,
+      profiles: PROFILES,
+    })}\n`,
+  );
+});
+
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  bench.close();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();

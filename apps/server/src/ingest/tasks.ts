@@ -1,0 +1,13 @@
+import type { DatabaseRow } from '../data/catalog';
+import { type TableBatch, writeBatches } from '../data/tableStore';
+import type { TaskContext } from '../platform/workerRuntime';
+
+/** One group commit: the batches of one database, written by a worker in one transaction of its file. */
+export interface IngestWrite {
+  database: DatabaseRow;
+  batches: TableBatch[];
+}
+
+export const ingestTasks = {
+  'ingest.write': (ctx: TaskContext, w: IngestWrite) => writeBatches(ctx.deps, w.database, w.batches),
+};
