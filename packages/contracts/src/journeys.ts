@@ -129,7 +129,8 @@ export const activationResource = z.object({
   id: z.string(),
   type: z.literal('journeyActivationStep'),
   attributes: z.object({
-    syndicationParams,
+    /** The spec's key; the settings inside are camelCase as in its example. */
+    syndication_params: syndicationParams,
     createdAt: z.string(),
     updatedAt: z.string(),
   }),
