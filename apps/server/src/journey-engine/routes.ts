@@ -25,6 +25,7 @@ import {
 } from './schemas';
 import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
+import { registerVariantRules } from './variants';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -128,6 +129,7 @@ const simulationParams = z.object({
 
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
 export function journeyEngineRoutes(deps: AppDeps) {
+  registerVariantRules(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, (c) => {
