@@ -56,7 +56,7 @@ test('a person signs in through the identity provider and lands in the console a
       };
       return [
         await post('/v3/account/sso_setting', { sso_setting: { sign_in_endpoint: signInEndpoint, cert } }),
-        await post('/v3/user/create_with_sso/Sso', { sso_setting: { email, identifier } }),
+        await post('/v3/user/create_with_sso/Sso', { sso_setting: { user_first_name: 'Sso', email, identifier } }),
       ];
     },
     { signInEndpoint: idp.signInEndpoint, cert: idp.keys.certPem, email: SSO_EMAIL, identifier: SSO_IDENTIFIER },

@@ -27,6 +27,7 @@ import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
 import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
 import { limits } from './platform/limits';
+import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
 import { attachWork, startupDone } from './platform/work';
@@ -122,16 +123,22 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', folderPermissionRoutes(deps));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
 
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'SVC customer data platform API',
-      version: '0.1.0',
-      description:
-        'REST API compatible with the Treasure Data v3 family. Authenticate with `Authorization: SVC1 <API key>`.',
-    },
-    servers: [{ url: '/' }],
-  });
+  app.get('/openapi.json', (c) =>
+    c.json(
+      documentNotFound(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'SVC customer data platform API',
+            version: '0.1.0',
+            description:
+              'REST API compatible with the Treasure Data v3 family. Authenticate with `Authorization: SVC1 <API key>`. Every error answers `{error, message, text, severity, status_code}` (`/v1` too); a 404 exactly those five.',
+          },
+          servers: [{ url: '/' }],
+        }),
+      ),
+    ),
+  );
   app.openAPIRegistry.registerComponent('securitySchemes', 'SVC1', {
     type: 'apiKey',
     in: 'header',

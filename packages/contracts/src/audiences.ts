@@ -202,13 +202,25 @@ export type CountOperator = z.infer<typeof countOperator>;
 
 /** An attribute (or, inside a behavior filter, a behavior column) by name. */
 export const columnRef = z.object({ name: z.string().min(1).max(256) });
-/** The journey A/B variant form of rule 7; evaluated by the journey engine, not by segment counts. */
-export const journeyVariantRef = z.object({
-  journeyId: z.union([z.string(), z.number()]),
-  journeyStageId: z.union([z.string(), z.number()]),
-  location: z.string(),
-  tense: z.string(),
-});
+/** How rule 7's `location` names an A/B variant (the journey's own ids, so renaming changes nothing). */
+export const VARIANT_LOCATION_RULE =
+  '`ab_test_<A/B test step id>_<variant id>`: the step id is the key of the ABTest step in the stage’s `steps`, the variant id its `variants[].id`, e.g. `ab_test_c0ffee00-…-0010_c0ffee00-…-0011`.';
+
+/**
+ * The journey A/B variant form of rule 7: the profiles assigned to one variant of an A/B test of a journey
+ * of the same parent segment. Used with `{type: IsNull, not: true}` (in the variant; `not` false: not in it).
+ */
+export const journeyVariantRef = z
+  .object({
+    journeyId: z.union([z.string(), z.number()]).describe('A journey of the same parent segment'),
+    journeyStageId: z.union([z.string(), z.number()]).describe('The id of the stage holding the A/B test'),
+    location: z.string().max(600).describe(`The variant: ${VARIANT_LOCATION_RULE}`),
+    tense: z.string().describe('`intime`: profiles assigned to the variant (they stay in it once assigned)'),
+  })
+  .describe(
+    'Rule 7: the profiles in an A/B variant. Operator `{type: "IsNull", not: true}` selects them; combine with other conditions and `exclude` like any condition.',
+  );
+export type JourneyVariantRef = z.infer<typeof journeyVariantRef>;
 
 export const valueCondition = z.object({
   type: z.literal('Value'),

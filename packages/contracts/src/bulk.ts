@@ -77,6 +77,24 @@ export const bulkLoadConfig = z.looseObject({
 });
 export type BulkLoadConfig = z.infer<typeof bulkLoadConfig>;
 
+/**
+ * A session's `config` as reads show it (spec "Bulk load session"): `in` (credentials masked, `start_time`),
+ * `filters`, `exec` (always an object) and `out` with `time_column` always set: the column the time comes
+ * from, or the `add_time` filter's target (`time`) when the upload time is used.
+ */
+export const bulkLoadWireConfig = z.looseObject({
+  in: z.looseObject({ type: z.string(), start_time: z.string() }),
+  filters: z.array(z.looseObject({ type: z.string() })).optional(),
+  exec: z.looseObject({}),
+  out: z.looseObject({
+    type: z.string(),
+    plazma_dataset: z.string(),
+    mode: z.string(),
+    time_column: z.string(),
+  }),
+});
+export type BulkLoadWireConfig = z.infer<typeof bulkLoadWireConfig>;
+
 /** A bulk load session (spec "Bulk load session"; OAS `BulkLoadSession`). Credentials in `config.in` are masked. */
 export const bulkLoadSession = z.object({
   id: z.number().int(),
@@ -87,7 +105,7 @@ export const bulkLoadSession = z.object({
   start_at: z.string().nullable(),
   database: z.string(),
   table: z.string(),
-  config: z.record(z.string(), z.unknown()),
+  config: bulkLoadWireConfig,
   config_diff: z.record(z.string(), z.unknown()),
 });
 export type BulkLoadSession = z.infer<typeof bulkLoadSession>;

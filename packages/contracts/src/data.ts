@@ -32,14 +32,13 @@ export const databaseObject = z.object({
 export type Database = z.infer<typeof databaseObject>;
 
 /** An item of GET /v3/database/list (OAS `DatabaseWithoutIdAndDatatank`). */
-export const databaseListItem = z.object({
+/** A database list item: the spec lists exactly name, count, created_at, updated_at and organization. */
+export const databaseListItem = z.strictObject({
   name: z.string(),
   count: z.number().int(),
   created_at: v3OffsetTimestamp,
   updated_at: v3OffsetTimestamp,
   organization: z.string().nullable(),
-  permission: z.string(),
-  delete_protected: z.boolean(),
 });
 export type DatabaseListItem = z.infer<typeof databaseListItem>;
 export const databaseList = z.object({ databases: z.array(databaseListItem) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The error body of every failure (wire-compat §1.4). */
+/** The error body of every failure, `/v1` included (wire-compat §1.4; spec, Errors); extra fields only beside the five. */
 export const errorBody = z.object({
   error: z.string(),
   message: z.string(),
@@ -11,13 +11,15 @@ export const errorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
-/** The error body under `/v1` (the data-warehouse sync API), in the form of its public description. */
-export const v1ErrorBody = z.object({
-  error: z.object({
-    code: z.number().int(),
-    title: z.string(),
-    message: z.string(),
-    detail: z.record(z.string(), z.unknown()).optional(),
-  }),
+/**
+ * The body of a 404 (spec, Errors): exactly these five fields, all three texts "Resource not found". What was
+ * not found is named in the `X-SVC-Not-Found` response header, not in the body.
+ */
+export const notFoundBody = z.strictObject({
+  error: z.literal('Resource not found'),
+  message: z.literal('Resource not found'),
+  text: z.literal('Resource not found'),
+  severity: z.literal('error'),
+  status_code: z.literal(404),
 });
-export type V1ErrorBody = z.infer<typeof v1ErrorBody>;
+export type NotFoundBody = z.infer<typeof notFoundBody>;

@@ -64,16 +64,32 @@ export type JourneySummary = z.infer<typeof journeySummary>;
 export const journeySummaryList = z.object({ data: z.array(journeySummary) });
 
 /** Extra members of an A/B creation body (POST /entities/journeys/:id), beside the ABTest step itself. */
+/** How the place of a new A/B test is settled; the spec's body has none of these fields (see below). */
+export const AB_PLACEMENT_RULE =
+  'All optional. Without any of them (the spec’s rule 4 body) the test goes to the one place the journey leaves open: after the last step of the only open path (a `next` that is null), the preceding step then pointing to it with `next`; or, when the only stage is empty, as its root step. A variant whose `next` names a step the journey does not have yet ends its path in a new End step of that id, as in the spec’s example. When there are several such places, or none (every path ends in an End step), the answer is 400 `ab.placement_ambiguous` / `ab.placement_missing`, naming the places and the field that settles it: `precedingStepId` (with `precedingPathId` on a split) or `stageId`.';
+
 export const abTestPlacement = z.object({
   /** The step the test goes after; that step's `next` (or the chosen path) then points to the test. */
-  precedingStepId: z.string().min(1).optional(),
+  precedingStepId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The step the test follows; its `next` (or the chosen path) then points to the test'),
   /** When the preceding step splits: the id of its decision path or A/B variant the test goes on. */
-  precedingPathId: z.string().min(1).optional(),
+  precedingPathId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('When precedingStepId is a decision point or A/B test: the id of its path or variant'),
   /** Without a preceding step: the stage (id or 0-based index) whose start the test becomes. */
-  stageId: z.string().min(1).optional(),
-  stageIndex: z.number().int().min(0).optional(),
+  stageId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Without precedingStepId: the stage whose first step the test becomes'),
+  stageIndex: z.number().int().min(0).optional().describe('Like stageId, by 0-based position'),
   /** The new step's UUID; generated when absent. */
-  stepId: z.string().min(1).optional(),
+  stepId: z.string().min(1).optional().describe('The new step’s id; a UUID is generated when absent'),
 });
 export type AbTestPlacement = z.infer<typeof abTestPlacement>;
 
@@ -129,7 +145,8 @@ export const activationResource = z.object({
   id: z.string(),
   type: z.literal('journeyActivationStep'),
   attributes: z.object({
-    syndicationParams,
+    /** The spec's key; the settings inside are camelCase as in its example. */
+    syndication_params: syndicationParams,
     createdAt: z.string(),
     updatedAt: z.string(),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Journey } from './journey';
-import { journeySchema } from './journey';
+import type { Journey, WireJourney } from './journey';
+import { journeySchema, journeyWireSchema } from './journey';
 import type { ParseResult } from './normalize';
 import { serializeJourney, stageIdsOf } from './normalize';
 import { shapeViolations } from './shape-issues';
@@ -31,15 +31,21 @@ export const journeyRelationshipsSchema = z.object({
   jumpTo: toMany(z.string()).prefault({}),
 });
 
-/** `data` of a journey document: JSON:API style resource. */
+/** `data` of a journey document: JSON:API style resource, read into the one camelCase form. */
 export const journeyResourceSchema = z.object({
   id: idSchema,
   type: z.literal('journey'),
-  attributes: journeySchema,
+  attributes: z.preprocess(spellJourney, journeySchema),
   relationships: journeyRelationshipsSchema.prefault({}),
 });
 
+/** Reads an answered journey document (goal `segment_id` and all) into the camelCase model. */
 export const journeyDocumentSchema = z.object({ data: journeyResourceSchema });
+
+/** A journey document as the server answers it (see `journeyWireSchema`); for the API description. */
+export const journeyWireDocumentSchema = z.object({
+  data: journeyResourceSchema.extend({ attributes: journeyWireSchema }),
+});
 
 /** Body of POST/PATCH /entities/journeys: `id` only on PATCH. */
 export const journeyRequestSchema = z.object({
@@ -52,6 +58,9 @@ export const journeyRequestSchema = z.object({
 export type JourneyRelationships = z.output<typeof journeyRelationshipsSchema>;
 export type JourneyResource = z.output<typeof journeyResourceSchema>;
 export type JourneyDocument = z.output<typeof journeyDocumentSchema>;
+export type WireJourneyDocument = z.output<typeof journeyWireDocumentSchema> & {
+  data: { attributes: WireJourney };
+};
 export type JourneyRequest = z.output<typeof journeyRequestSchema>;
 
 /** Relationship ids may arrive as numbers; types may be omitted (they are implied by the relationship). */
@@ -110,7 +119,7 @@ export function journeyDocument(input: {
   id: string;
   attributes: Journey;
   relationships?: z.input<typeof journeyRelationshipsSchema>;
-}): JourneyDocument {
+}): WireJourneyDocument {
   return {
     data: {
       id: input.id,

@@ -6,6 +6,8 @@ export type { GraphEdge, GraphNode, StageGraphView } from './graph/canvas-graph'
 export { edgeId, fromGraph, toGraph } from './graph/canvas-graph';
 export type { Fragment } from './graph/fragment';
 export { copyFragment, insertFragment, renewFragmentIds } from './graph/fragment';
+export type { OpenEnd } from './graph/open-ends';
+export { openEnds } from './graph/open-ends';
 export type { ConnectInput, EdgeRef, InsertStepInput, StepRef } from './graph/operations';
 export { connectExit, insertStep, removeStep, replaceStep } from './graph/operations';
 export {

@@ -58,9 +58,21 @@ export const journeySchema = z.object({
   journeyStages: z.array(stageSchema).default([]),
 });
 
+/** The goal as answers carry it: the spec's resource table lists `segment_id` (input takes both spellings). */
+export const wireGoalSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  segment_id: z.string().nullable(),
+});
+
+/** A journey's attributes as answers carry them: camelCase, except the goal's `segment_id`. */
+export const journeyWireSchema = journeySchema.extend({ goal: wireGoalSchema.nullable() });
+
 export type Criteria = z.output<typeof criteriaSchema>;
 export type ExitCriterion = z.output<typeof exitCriterionSchema>;
 export type Goal = z.output<typeof goalSchema>;
 export type Stage = z.output<typeof stageSchema>;
 export type JourneyState = z.output<typeof journeyStateSchema>;
 export type Journey = z.output<typeof journeySchema>;
+export type WireGoal = z.output<typeof wireGoalSchema>;
+export type WireJourney = z.output<typeof journeyWireSchema>;

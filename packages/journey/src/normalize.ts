@@ -1,4 +1,4 @@
-import type { Journey, Stage } from './journey';
+import type { Journey, Stage, WireJourney } from './journey';
 import { journeySchema } from './journey';
 import { shapeViolations } from './shape-issues';
 import { isRecord, spellJourney, spellStep } from './spelling';
@@ -50,9 +50,19 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** The camelCase wire form of a journey's attributes (a plain JSON copy, keys in schema order). */
-export function serializeJourney(journey: Journey): Journey {
-  return plain(journey);
+/**
+ * The wire form of a journey's attributes (a plain JSON copy, keys in schema order): camelCase, except the
+ * goal's `segment_id`, which the spec's resource table spells that way.
+ */
+export function serializeJourney(journey: Journey): WireJourney {
+  const { goal, ...rest } = plain(journey);
+  const wireGoal = goal ? { name: goal.name, description: goal.description, segment_id: goal.segmentId } : null;
+  const out = {} as WireJourney;
+  for (const key of Object.keys(journey) as Array<keyof Journey>) {
+    if (key === 'goal') out.goal = wireGoal;
+    else if (key in rest) Object.assign(out, { [key]: rest[key as keyof typeof rest] });
+  }
+  return out;
 }
 
 function mapStageSteps(stage: Stage, map: (step: Step) => Step): Stage {

@@ -49,9 +49,14 @@ describe('errorFromBody', () => {
     );
   });
 
-  it('reads the nested error of the /v1 API', () => {
+  it('reads a /v1 error like any other: the contract’s one body, details beside the five fields', () => {
     const err = errorFromBody(400, {
-      error: { code: 400, title: 'Bad Request', message: 'Give "svc_authentication_id".', detail: { field: 'x' } },
+      error: 'Bad Request',
+      message: 'Give "svc_authentication_id".',
+      text: 'Give "svc_authentication_id".',
+      severity: 'error',
+      status_code: 400,
+      details: { field: 'x' },
     });
     expect(err.code).toBe('Bad Request');
     expect(err.message).toBe('Give "svc_authentication_id".');

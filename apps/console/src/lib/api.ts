@@ -17,22 +17,14 @@ export class ApiError extends Error {
 export const NETWORK_ERROR_MESSAGE =
   'The server cannot be reached. Check your network connection, or whether the server is running, and try again.';
 
-/** The fields of an error body, in either form: `{error, message, text, details}` or `/v1`'s nested one. */
-function errorFields(body: object): Record<string, unknown> {
-  const nested = (body as { error?: unknown }).error;
-  if (!nested || typeof nested !== 'object') return body as Record<string, unknown>;
-  const n = nested as Record<string, unknown>;
-  return { message: n.message, error: n.title, details: n.detail };
-}
-
 /**
- * Turns a failed response into an ApiError. The server answers `{error, message, text, ...}` (under `/v1`,
- * `{error: {code, title, message, detail}}`); anything else (a proxy's HTML page, an empty body) still
- * yields a sentence a person can read.
+ * Turns a failed response into an ApiError. The server answers the contract's one error body
+ * `{error, message, text, severity, status_code, details?}` on every path, `/v1` included; anything else
+ * (a proxy's HTML page, an empty body) still yields a sentence a person can read.
  */
 export function errorFromBody(status: number, body: unknown, statusText = ''): ApiError {
   if (body && typeof body === 'object') {
-    const b = errorFields(body);
+    const b = body as Record<string, unknown>;
     const message = typeof b.message === 'string' && b.message ? b.message : typeof b.text === 'string' ? b.text : '';
     if (message) {
       const code = typeof b.error === 'string' ? b.error : statusText;

@@ -5,6 +5,7 @@ import { conflict } from '../platform/errors';
 import { attributeColumn, openProfiles } from './matrix';
 import { type Compiled, compileRule } from './rules/compile';
 import { builtOf, definitionOf, type ParentSegmentRow, segmentRow } from './store';
+import { variantMembersFor } from './variantMembers';
 
 /** Runs compiled rules against a parent segment's built profile file. */
 
@@ -22,6 +23,7 @@ function compileFor(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, 
       const s = segmentRow(deps.db, parent.account_id, parent.id, id);
       return s ? (JSON.parse(s.rule_json) as SegmentRule) : null;
     },
+    variantKeys: variantMembersFor(deps, parent.account_id, parent.id),
   });
 }
 

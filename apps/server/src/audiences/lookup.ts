@@ -15,6 +15,7 @@ import { definitionOf, parentSegmentRow, parseId, segmentRow } from './store';
 export { type FolderEntriesProvider, registerFolderEntries } from '../folders/entries';
 export type { ProfileView } from './evaluate';
 export { registerSegmentUsage, type SegmentUsageProvider } from './usage';
+export { registerVariantMembers, type VariantMembersProvider } from './variantMembers';
 
 export interface ParentSegmentInfo {
   id: string;

@@ -58,8 +58,18 @@ function routes(deps: AppDeps) {
       ...base,
       method: 'get',
       path: '/audiences/',
-      summary: 'Parent segments of the account (the spec’s spelling, with the slash)',
-      responses: { 200: json(z.array(parentSegment), 'Every parent segment'), ...errors(401, 403) },
+      summary: 'Parent segments of the account, or the one named by `id` (the spec’s spelling, with the slash)',
+      description:
+        'The spec’s read-modify-write recipe: `GET /audiences/?id=12` answers the record itself, selected by its `id` as `PUT /audiences/` selects it; edit it and send it back whole with PUT. Without `id` the answer is the list of every parent segment.',
+      request: {
+        query: z.object({
+          id: z.string().optional().openapi({ description: 'A parent segment id: answer that record alone' }),
+        }),
+      },
+      responses: {
+        200: json(z.union([parentSegment, z.array(parentSegment)]), 'The record (with `id`) or every parent segment'),
+        ...errors(400, 401, 403, 404),
+      },
     }),
     updateSlash: createRoute({
       ...base,
@@ -154,9 +164,11 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
       return c.json(toWireParentSegment(row), 200);
     })
     .openapi(r.show, (c) => c.json(toWireParentSegment(parent(c, c.req.valid('param').id)), 200))
-    .openapi(r.listSlash, (c) =>
-      c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200),
-    )
+    .openapi(r.listSlash, (c) => {
+      const { id: selected } = c.req.valid('query');
+      if (selected !== undefined) return c.json(toWireParentSegment(parent(c, selected)), 200);
+      return c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200);
+    })
     .openapi(r.updateSlash, async (c) => {
       const { id: raw } = await input(c, z.object({ id: z.union([z.string(), z.number()]).optional() }));
       if (raw === undefined) throw badRequest('Send the whole record with its "id", or PUT /audiences/:id.');

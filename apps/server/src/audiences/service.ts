@@ -16,6 +16,7 @@ import { compileRule } from './rules/compile';
 import { parseRule } from './rules/parse';
 import * as store from './store';
 import { segmentUsers } from './usage';
+import { variantMembersFor } from './variantMembers';
 
 /** Parent segment and segment operations behind the routes; every one is scoped by the caller's account. */
 
@@ -151,6 +152,7 @@ export function checkRule(deps: AppDeps, parent: store.ParentSegmentRow, rule: S
       const s = store.segmentRow(deps.db, parent.account_id, parent.id, id);
       return s ? (JSON.parse(s.rule_json) as SegmentRule) : null;
     },
+    variantKeys: variantMembersFor(deps, parent.account_id, parent.id),
   });
 }
 

@@ -91,6 +91,31 @@ describe('parent segment validation and account scoping', () => {
     await failure(h.call('PUT', '/audiences/', { json: { ...current, id: undefined } }), 400);
   });
 
+  it('runs the spec’s time-filter recipe on the slash path: GET /audiences/?id= answers the record, PUT /audiences/ takes it back', async () => {
+    const created = await createParentSegment(h, {
+      name: 'Signups',
+      master,
+      attributes: [{ name: 'signed_up', parentColumn: 'time' }],
+    });
+    const fetched = await ok(h.call('GET', `/audiences/?id=${created.id}`));
+    expect(Array.isArray(fetched)).toBe(false);
+    expect(fetched).toEqual(await ok(h.call('GET', `/audiences/${created.id}`)));
+    const attributes = fetched.attributes as Json[];
+    expect(attributes[0]).toMatchObject({ name: 'signed_up', type: 'number' });
+    const edited = { ...fetched, attributes: attributes.map((a) => ({ ...a, type: 'timestamp' })) };
+    const updated = await ok(h.call('PUT', '/audiences/', { json: edited }));
+    expect((updated.attributes as Json[])[0]).toMatchObject({ name: 'signed_up', type: 'timestamp' });
+    expect(((await ok(h.call('GET', `/audiences/?id=${created.id}`))).attributes as Json[])[0]?.type).toBe('timestamp');
+    // The list stays where it was; unknown ids and other accounts' ids are 404 like on /audiences/:id.
+    expect((await ok<Json[]>(h.call('GET', '/audiences/'))).map((r) => r.id)).toEqual(
+      expect.arrayContaining([record.id, created.id]),
+    );
+    expect(await failure(h.call('GET', '/audiences/?id=999999'), 404)).toBe('Resource not found');
+    expect(await failure(h.call('GET', `/audiences/?id=${created.id}`, { key: other.masterKey }), 404)).toBe(
+      'Resource not found',
+    );
+  });
+
   it('keeps read-only fields and unknown ids from changing the record', async () => {
     const edited = {
       ...structuredClone(record),

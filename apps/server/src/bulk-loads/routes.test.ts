@@ -95,6 +95,33 @@ describe('bulk load sessions', () => {
     expect(schemaErrors('BulkLoadSession', { ...session, extra: 1 })).not.toEqual([]);
   });
 
+  it('always shows config.exec as an object and out.time_column, also when add_time gives the time', async () => {
+    const { time_column: _t, ...rest } = settings;
+    const uploadTime = {
+      ...rest,
+      name: 'upload_time_pg',
+      config: {
+        in: { type: 'postgresql', host: 'pg.example.com' },
+        filters: [{ type: 'add_time', to_column: { name: 'time' }, from_value: { mode: 'upload_time' } }],
+      },
+    };
+    const res = await create(uploadTime);
+    expect(res.status).toBe(200);
+    const session = await body(res);
+    expect(session.config).toMatchObject({
+      exec: {},
+      out: { type: 'svc_internal', plazma_dataset: 'sales', mode: 'append', time_column: 'time' },
+      filters: uploadTime.config.filters,
+    });
+    expect(schemaErrors('BulkLoadSession', session)).toEqual([]);
+    expect(await body(await h.call('GET', '/v3/bulk_loads/upload_time_pg'))).toEqual(session);
+    // Our own API description promises both.
+    const doc = await body(await h.call('GET', '/openapi.json'));
+    const described = JSON.stringify((doc.paths as Json)['/v3/bulk_loads']);
+    expect(described).toContain('"required":["type","plazma_dataset","mode","time_column"]');
+    expect(described).toContain('"required":["in","exec","out"]');
+  });
+
   it('answers the spec 404 body for an unknown name, on the session and on its jobs', async () => {
     for (const path of ['/v3/bulk_loads/nope', '/v3/bulk_loads/nope.json', '/v3/bulk_loads/nope/jobs']) {
       const res = await h.call('GET', path);

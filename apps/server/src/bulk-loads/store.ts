@@ -1,4 +1,4 @@
-import type { BulkLoadJob, BulkLoadSession } from '@svc/contracts';
+import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
 import { findDatabase, findTable } from '../data/catalog';
 import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
@@ -63,11 +63,43 @@ export function summariseDiffIn(
 /** `config.in.start_time`: when the session began (rows are read from its first run on). */
 const sessionStart = (row: BulkLoadRow) => isoSeconds(new Date(row.created_at));
 
-/** The session's config as every read shows it: credentials masked, `in.start_time` filled in. */
-export function wireConfig(row: BulkLoadRow): Record<string, unknown> {
+/** The target column of the session's `add_time` filter (`time` unless it names another), or null. */
+function addTimeTarget(filters: unknown): string | null {
+  if (!Array.isArray(filters)) return null;
+  const f = filters.find((x) => (x as { type?: unknown } | null)?.type === 'add_time') as
+    | { to_column?: { name?: unknown } }
+    | undefined;
+  if (!f) return null;
+  return typeof f.to_column?.name === 'string' ? f.to_column.name : 'time';
+}
+
+/**
+ * The session's config as every read shows it (contract `bulkLoadWireConfig`): credentials masked,
+ * `in.start_time` filled in, `exec` an object, and `out.time_column` always set: the session's time column,
+ * or the `add_time` filter's target when the time is the upload time.
+ */
+export function wireConfig(row: BulkLoadRow): BulkLoadWireConfig {
   const config = withAuthenticationMasked(maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>);
   const input = (config.in ?? {}) as Record<string, unknown>;
-  return { ...config, in: { ...input, start_time: input.start_time ?? sessionStart(row) } };
+  const out = (config.out ?? {}) as Record<string, unknown>;
+  const exec = config.exec && typeof config.exec === 'object' && !Array.isArray(config.exec) ? config.exec : {};
+  const timeColumn =
+    (typeof out.time_column === 'string' ? out.time_column : null) ??
+    row.time_column ??
+    addTimeTarget(config.filters) ??
+    'time';
+  return {
+    ...config,
+    in: { ...input, type: String(input.type ?? ''), start_time: String(input.start_time ?? sessionStart(row)) },
+    exec,
+    out: {
+      type: 'svc_internal',
+      mode: 'append',
+      plazma_dataset: row.database_name,
+      ...out,
+      time_column: timeColumn,
+    },
+  } as BulkLoadWireConfig;
 }
 
 export function toWireSession(row: BulkLoadRow): BulkLoadSession {

@@ -112,21 +112,35 @@ describe('databases', () => {
           created_at: '2026-11-22 09:01:01 +0000',
           updated_at: '2026-11-22 09:01:01 +0000',
           organization: null,
-          permission: 'owner',
-          delete_protected: false,
         },
         expect.objectContaining({ name: 'web_events', created_at: '2026-11-22 09:00:00 +0000' }),
       ],
     });
+    // Exactly the spec's five fields per item; the record itself keeps permission and delete_protection.
+    for (const item of (body as { databases: object[] }).databases) {
+      expect(Object.keys(item).sort()).toEqual(['count', 'created_at', 'name', 'organization', 'updated_at']);
+    }
+    expect(await (await h.call('GET', '/v3/database/show/crm')).json()).toMatchObject({
+      permission: 'owner',
+      delete_protected: false,
+    });
     expect(databaseList.parse(body)).toBeTruthy();
-    expect(oasResponseErrors('databaseList', body)).toEqual([]);
+    // The service contract (list items: name, count, created_at, updated_at, organization) wins over the
+    // public OAS, which also requires permission and delete_protected: those are the only differences.
+    expect(oasResponseErrors('databaseList', body)).toEqual(
+      [0, 1].flatMap((i) => [
+        `/databases/${i} must have required property 'delete_protected'`,
+        `/databases/${i} must have required property 'permission'`,
+      ]),
+    );
   });
 
   it('answers 404 with the spec body for a missing database', async () => {
     for (const path of ['/v3/database/show/nothing_here', '/v3/database/delete/nothing_here']) {
       const res = await h.call(path.includes('delete') ? 'POST' : 'GET', path);
       expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject(NOT_FOUND);
+      expect(await res.json()).toEqual(NOT_FOUND);
+      expect(res.headers.get('x-svc-not-found')).toBe('database');
     }
   });
 

@@ -26,8 +26,6 @@ export function toV3DatabaseListItem(row: DatabaseRow, records: number): Databas
     created_at: v3OffsetTime(new Date(row.created_at)),
     updated_at: v3OffsetTime(new Date(row.updated_at)),
     organization: null,
-    permission: 'owner',
-    delete_protected: row.delete_protected === 1,
   };
 }
 

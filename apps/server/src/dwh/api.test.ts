@@ -23,7 +23,7 @@ describe('data-warehouse sync API', () => {
     const other = await h.newAccount('Other');
     const off = await h.call('GET', '/v1/authentications', { key: other.masterKey });
     expect(off.status).toBe(403);
-    expect(((await off.json()) as { error: Json }).error.message).toMatch(
+    expect(((await off.json()) as { message: string }).message).toMatch(
       /not enabled for this account.*PUT \/v1\/dwh\/feature/,
     );
     expect((await h.call('POST', '/v1/guess', { key: other.masterKey, json: {} })).status).toBe(403);
@@ -171,10 +171,10 @@ describe('data-warehouse sync API', () => {
     expect((otherSchema.columns as Json[]).map((c) => c.name)).toEqual(['k']);
     const none = await h.call('GET', `/v1/authentications/${id}/schemas?database=no_such_db`);
     expect(none.status).toBe(400);
-    expect(((await none.json()) as { error: Json }).error.message).toMatch(/no database "no_such_db"/);
+    expect(((await none.json()) as { message: string }).message).toMatch(/no database "no_such_db"/);
     const missing = await h.call('GET', `/v1/authentications/${id}/tables/public/nope`);
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { error: Json }).error.message).toMatch(/"public\.nope" does not exist/);
+    expect(((await missing.json()) as { message: string }).message).toMatch(/"public\.nope" does not exist/);
   });
 
   it('runs a directly created session on demand and on its cron schedule in its time zone', async () => {
@@ -232,6 +232,62 @@ describe('data-warehouse sync API', () => {
     await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
   });
 
+  it('lists the integrations of the current user; administrators list all with all=true and alone touch others’', async () => {
+    const authId = await addAuthentication(h, server, DB, creds);
+    const integration = (name: string) => ({
+      name,
+      basic_configs: { svc_authentication_id: authId },
+      advanced_configs: [
+        {
+          target_table: name.replace(/ /g, '_'),
+          config: { schema: 'public', table: 'events', columns: [{ name: 'kind', type: 'string' }] },
+        },
+      ],
+      output_config: { database: 'dwh_target' },
+    });
+    const BOB = 'bob@first.test';
+    await ok(h.call('POST', '/v3/user/add/bob', { json: { email: BOB, password: 'Bob-password-1234' } }));
+    const bob = ((await ok(h.call('POST', `/v3/user/apikey/add/${BOB}`))) as { apikey: string }).apikey;
+    const mine = (await ok(h.call('POST', '/v1/dwh/', { json: integration('admin events') }))).dwh_id as number;
+    const his = (await ok(h.call('POST', '/v1/dwh/', { key: bob, json: integration('bob events') }))).dwh_id as number;
+    const ids = async (path: string, key?: string) =>
+      ((await ok(h.call('GET', path, key ? { key } : {}))).items as Json[]).map((i) => i.id);
+
+    expect(await ids('/v1/dwh/')).toEqual([mine]);
+    expect(await ids('/v1/dwh')).toEqual([mine]);
+    expect(await ids('/v1/dwh/', bob)).toEqual([his]);
+    expect(await ids('/v1/dwh/?all=true')).toEqual([his, mine]);
+    expect(await ids('/v1/dwh/?all=false')).toEqual([mine]);
+    const everyone = await h.call('GET', '/v1/dwh/?all=true', { key: bob });
+    expect(everyone.status).toBe(403);
+    expect(((await everyone.json()) as { message: string }).message).toMatch(/Only an administrator.*all=true/);
+    const bad = await h.call('GET', '/v1/dwh/?all=maybe');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/"all" must be true or false/);
+
+    // Bob can read the admin's integration but not run, change or delete it.
+    expect((await h.call('GET', `/v1/dwh/${mine}`, { key: bob })).status).toBe(200);
+    for (const [method, path, json] of [
+      ['PUT', `/v1/dwh/${mine}/run_workflow`, undefined],
+      ['PUT', `/v1/dwh/${mine}`, { name: 'taken over' }],
+      ['DELETE', `/v1/dwh/${mine}`, undefined],
+    ] as const) {
+      const res = await h.call(method, path, { key: bob, ...(json ? { json } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      const body = (await res.json()) as Json;
+      expect(body).toMatchObject({ error: 'Forbidden', severity: 'error', status_code: 403 });
+      expect(body.message).toBe(
+        `Integration ${mine} belongs to another user; only its creator or an administrator can ${method === 'DELETE' ? 'delete' : path.endsWith('run_workflow') ? 'run' : 'change'} it.`,
+      );
+    }
+    expect((await ok(h.call('GET', `/v1/dwh/${mine}`))).name).toBe('admin events');
+    // His own he changes; an administrator may change anyone's.
+    expect((await ok(h.call('PUT', `/v1/dwh/${his}`, { key: bob, json: { name: 'bob renamed' } }))).name).toBe(
+      'bob renamed',
+    );
+    expect((await ok(h.call('PUT', `/v1/dwh/${his}`, { json: { name: 'by admin' } }))).name).toBe('by admin');
+  });
+
   it('creates integrations with checked configs and runs them on their schedule in their time zone', async () => {
     const authId = await addAuthentication(h, server, DB, creds);
     const body = {
@@ -282,7 +338,7 @@ describe('data-warehouse sync API', () => {
     for (const [json, status, message] of cases) {
       const res = await h.call('POST', '/v1/dwh/', { json });
       expect(res.status, JSON.stringify(json).slice(0, 120)).toBe(status);
-      expect(((await res.json()) as { error: Json }).error.message).toMatch(message);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
     }
     // output_config.time_column is the time column of tables that name none.
     const timed = await ok(

@@ -14,6 +14,7 @@ import {
 import type { Context } from 'hono';
 import type { BulkLoadService } from '../bulk-loads/service';
 import type { AppDeps, AppEnv } from '../platform/context';
+import { forbidden } from '../platform/errors';
 import { input } from '../platform/params';
 import { listAttempts, startAttempt, toWorkflowRun } from './attempts';
 import {
@@ -22,6 +23,7 @@ import {
   integrationSessions,
   listIntegrations,
   requireIntegration,
+  requireIntegrationControl,
   tableDigest,
   toWireConfigs,
   toWireIntegration,
@@ -30,6 +32,12 @@ import {
 import { base, commonErrors, dwhIdParam, enabledPrincipal, error, json, jsonBody } from './routeKit';
 
 const page = (n: number) => ({ page: 1, size: n, total_pages: 1 });
+const listQuery = z.object({
+  all: z
+    .enum(['true', 'false', '1', '0'], { error: '"all" must be true or false.' })
+    .optional()
+    .openapi({ description: 'Administrators: `true` lists every user’s integrations, not only their own' }),
+});
 
 /** Integrations (`/v1/dwh/…`): configs, their bulk load sessions, runs (session attempts). */
 export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
@@ -53,8 +61,15 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       ...b,
       method: 'get',
       path,
-      summary: 'Integrations of the account, newest first',
-      responses: { 200: json(integrationList, 'Items'), ...commonErrors },
+      summary: 'Integrations of the current user, newest first (administrators: every one with `all=true`)',
+      description:
+        'The caller’s own integrations (those it created). An administrator sends `all=true` for every integration of the account; for anyone else `all=true` is 403. Running or changing another user’s integration is also for administrators only (403).',
+      request: { query: listQuery },
+      responses: {
+        200: json(integrationList, 'Items'),
+        400: error('`all` is neither true nor false'),
+        ...commonErrors,
+      },
     });
   const create = (path: string) =>
     createRoute({
@@ -72,8 +87,14 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       },
     });
   const listAll = (c: Context<AppEnv>) => {
-    const { accountId } = enabledPrincipal(deps, c);
-    const items = listIntegrations(deps, accountId).map(toWireIntegration);
+    const p = enabledPrincipal(deps, c);
+    const all = ['true', '1'].includes(c.req.query('all') ?? '');
+    if (all && !p.administrator) {
+      throw forbidden(
+        'Only an administrator can list every user’s integrations (all=true); leave out "all" for yours.',
+      );
+    }
+    const items = listIntegrations(deps, p.accountId, all ? null : p.userId).map(toWireIntegration);
     return c.json({ items, pagination: page(items.length) }, 200);
   };
   const createOne = async (c: Context<AppEnv>) => {
@@ -92,13 +113,15 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       return c.json(toWireIntegration(requireIntegration(deps, accountId, id(c))), 200);
     })
     .openapi(one('put', 'Change an integration (its sessions follow; incremental state is kept)'), async (c) => {
-      const { accountId } = enabledPrincipal(deps, c);
-      const row = requireIntegration(deps, accountId, id(c));
+      const p = enabledPrincipal(deps, c);
+      const row = requireIntegration(deps, p.accountId, id(c));
+      requireIntegrationControl(p, row, 'change');
       return c.json(toWireIntegration(updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
     })
     .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), (c) => {
-      const { accountId } = enabledPrincipal(deps, c);
-      const row = requireIntegration(deps, accountId, id(c));
+      const p = enabledPrincipal(deps, c);
+      const row = requireIntegration(deps, p.accountId, id(c));
+      requireIntegrationControl(p, row, 'delete');
       deleteIntegration(deps, row);
       return c.json(toWireIntegration(row), 200);
     })
@@ -159,9 +182,10 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
         },
       }),
       (c) => {
-        const { accountId, userId } = enabledPrincipal(deps, c);
-        const row = requireIntegration(deps, accountId, id(c));
-        const { attempt, busy } = startAttempt(deps, service, row, userId, 'manual');
+        const p = enabledPrincipal(deps, c);
+        const row = requireIntegration(deps, p.accountId, id(c));
+        requireIntegrationControl(p, row, 'run');
+        const { attempt, busy } = startAttempt(deps, service, row, p.userId, 'manual');
         if (!attempt) throw new Error('a manual run always starts or refuses');
         return c.json(
           {

@@ -12,8 +12,9 @@ import { type BulkLoadRow, insertBulkLoad, updateBulkLoad } from '../bulk-loads/
 import { createTableRow, findDatabase, findTable } from '../data/catalog';
 import { columnNameForKey } from '../data/columns';
 import { createDataTable } from '../data/tableStore';
+import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import { badRequest, conflict, notFound } from '../platform/errors';
+import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
 import { isoTime } from '../platform/time';
 import { requireAuthentication, sourceFields } from './authentications';
 import { scheduleCron } from './schedule';
@@ -75,10 +76,24 @@ export function toWireConfigs(row: IntegrationRow): IntegrationConfigs {
   };
 }
 
-export function listIntegrations(deps: AppDeps, accountId: number): IntegrationRow[] {
+/** The account's integrations, newest first: those `userId` created, or every one when `userId` is null. */
+export function listIntegrations(deps: AppDeps, accountId: number, userId: number | null): IntegrationRow[] {
+  if (userId === null) {
+    return deps.db
+      .prepare('SELECT * FROM dwh_integrations WHERE account_id = ? ORDER BY id DESC')
+      .all(accountId) as IntegrationRow[];
+  }
   return deps.db
-    .prepare('SELECT * FROM dwh_integrations WHERE account_id = ? ORDER BY id DESC')
-    .all(accountId) as IntegrationRow[];
+    .prepare('SELECT * FROM dwh_integrations WHERE account_id = ? AND user_id = ? ORDER BY id DESC')
+    .all(accountId, userId) as IntegrationRow[];
+}
+
+/** Running or changing an integration is for the user who created it and for administrators (403 otherwise). */
+export function requireIntegrationControl(p: Principal, row: IntegrationRow, action: string): void {
+  if (p.administrator || row.user_id === p.userId) return;
+  throw forbidden(
+    `Integration ${row.id} belongs to another user; only its creator or an administrator can ${action} it.`,
+  );
 }
 
 export function requireIntegration(deps: AppDeps, accountId: number, id: unknown): IntegrationRow {

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { v1ErrorBody } from '@svc/contracts';
 import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
+import { errorResponse } from '../platform/openapi';
 import { WarehouseError } from './connection';
 import { requireFeature } from './feature';
 
@@ -13,8 +13,8 @@ export const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-/** A documented error answer, in the `/v1` form `{error: {code, title, message, detail?}}`. */
-export const error = (description: string) => json(v1ErrorBody, description);
+/** A documented error answer: the contract's one error body, `/v1` included. */
+export const error = errorResponse;
 export const jsonBody = (description: string) => ({
   description,
   required: true,

@@ -71,7 +71,7 @@ describe('bulk load runs', () => {
     // While that run is queued or running, every other way of starting the same session is refused.
     const again = await h.call('PUT', `/v1/dwh/${dwhId}/run_workflow`);
     expect(again.status).toBe(409);
-    expect(((await again.json()) as { error: Json }).error.message).toMatch(
+    expect(((await again.json()) as { message: string }).message).toMatch(
       /still loading from an earlier run \(items: job \d+/,
     );
     const direct = await h.call('POST', `/v3/bulk_loads/${session}/jobs`);

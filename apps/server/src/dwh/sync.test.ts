@@ -296,7 +296,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     });
     const guessed = await h.call('POST', '/v1/guess', { json: { svc_authentication_id: wrong, tables: ['events'] } });
     expect(guessed.status).toBe(400);
-    expect(((await guessed.json()) as { error: Json }).error.message).toMatch(/check the user name and password/);
+    expect(((await guessed.json()) as { message: string }).message).toMatch(/check the user name and password/);
 
     const configs = await ok(h.call('GET', `/v1/dwh/${dwhId}/configs`));
     await ok(
@@ -336,6 +336,6 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect(t.ok).toBe(false);
     const inUse = await h.call('DELETE', `/v1/authentications/${closedPort.id}`);
     expect(inUse.status).toBe(409);
-    expect(((await inUse.json()) as { error: Json }).error.message).toMatch(/used by the integration/);
+    expect(((await inUse.json()) as { message: string }).message).toMatch(/used by the integration/);
   }, 60_000);
 });

@@ -21,6 +21,7 @@ describe('journey engine in the server', () => {
   let h: Harness;
   let T: number;
   let ids: Awaited<ReturnType<typeof launchScenario>>;
+  let parentId: string;
 
   const at = (day: number) => T + day * DAY_MS;
   const sec = (day: number) => Math.floor(at(day) / 1000);
@@ -36,7 +37,7 @@ describe('journey engine in the server', () => {
   async function setUp(allowReentry = false) {
     h = await createHarness();
     T = h.clock.now().getTime();
-    const parentId = await seedParentSegment(h, people());
+    parentId = await seedParentSegment(h, people());
     const seg = await seedSegments(h, parentId);
     ids = await launchScenario(h, parentId, seg, allowReentry);
   }
@@ -214,6 +215,94 @@ describe('journey engine in the server', () => {
       expect(() =>
         variantProfileKeys(h.deps, other.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' }),
       ).toThrow(/does not exist in this account/);
+    });
+
+    it('counts a variant’s profiles with the spec’s rule 7 segment rule: populations, saved segments, with other conditions and exclude', async () => {
+      await run(0);
+      await run(3);
+      const inVariant = (variantId: string) =>
+        customers().then((all) => all.filter((c) => c.variants[0]?.variantId === variantId).map((c) => c.profileKey));
+      const offered = await inVariant('v-offer');
+      const control = await inVariant('v-control');
+      expect(offered.length + control.length).toBe(3);
+      expect(offered.length).toBeGreaterThan(0);
+      // The spec's rule shape, journey and stage ids as integers.
+      const variant = (location: string, extra: Record<string, unknown> = {}) => ({
+        type: 'Value',
+        exclude: false,
+        leftValue: {
+          journeyId: Number(ids.journeyId),
+          journeyStageId: Number(ids.stage1),
+          location,
+          tense: 'intime',
+        },
+        operator: { type: 'IsNull', not: true },
+        ...extra,
+      });
+      const OFFER = 'ab_test_offerTest_v-offer';
+      const population = async (rule: unknown) => {
+        const res = await h.call('POST', `/audiences/${parentId}/population`, { json: { rule } });
+        const body = (await res.json()) as { population: number; message?: string };
+        expect(res.status, body.message).toBe(200);
+        return body.population;
+      };
+      expect(await population({ type: 'And', conditions: [variant(OFFER)] })).toBe(offered.length);
+      expect(await population({ type: 'And', conditions: [variant('ab_test_offerTest_v-control')] })).toBe(
+        control.length,
+      );
+      expect(await population({ type: 'And', conditions: [variant(OFFER, { exclude: true })] })).toBe(
+        6 - offered.length,
+      );
+      const notVip = { type: 'Value', leftValue: { name: 'vip' }, operator: { type: 'Equal', rightValue: 0 } };
+      expect(await population({ type: 'Or', conditions: [variant(OFFER), notVip] })).toBe(offered.length + 3);
+      expect(await population({ type: 'And', conditions: [variant(OFFER), notVip] })).toBe(0);
+      const sample = await json<{ profiles: Array<{ key: string }> }>(
+        h.call('POST', `/audiences/${parentId}/sample`, {
+          json: { rule: { type: 'And', conditions: [variant(OFFER)] } },
+        }),
+      );
+      expect(sample.profiles.map((p) => p.key)).toEqual(offered);
+
+      // A saved segment with the rule counts the same, and keeps counting as profiles are assigned.
+      const saved = await json<{ id: string }>(
+        h.call('POST', `/audiences/${parentId}/segments`, {
+          json: { name: 'Got the offer', rule: { type: 'And', conditions: [variant(OFFER)] } },
+        }),
+      );
+      const counted = await json<{ population: number }>(
+        h.call('GET', `/audiences/${parentId}/segments/${saved.id}/population`),
+      );
+      expect(counted.population).toBe(offered.length);
+
+      // Unknown journey, stage or variant: 400 naming which, in population counts and on save alike.
+      const refused = async (leftValue: Record<string, unknown>, pattern: RegExp) => {
+        const rule = {
+          type: 'And',
+          conditions: [{ ...variant(OFFER), leftValue: { ...variant(OFFER).leftValue, ...leftValue } }],
+        };
+        for (const [path, body] of [
+          [`/audiences/${parentId}/population`, { rule }],
+          [`/audiences/${parentId}/segments`, { name: 'Bad variant rule', rule }],
+        ] as const) {
+          const res = await h.call('POST', path, { json: body });
+          const answer = (await res.json()) as { message: string; status_code: number };
+          expect(res.status, path).toBe(400);
+          expect(answer.status_code).toBe(400);
+          expect(answer.message, path).toMatch(pattern);
+        }
+      };
+      await refused({ journeyId: 999999 }, /names journey 999999, which does not exist in this account/);
+      await refused({ journeyStageId: 999999 }, /names stage 999999, which is not a stage of journey/);
+      await refused(
+        { location: 'ab_test_offerTest_v-nope' },
+        /location "ab_test_offerTest_v-nope" names no A\/B variant in stage .*ab_test_<A\/B test step id>_<variant id>/,
+      );
+      await refused({ tense: 'past' }, /tense "past" is not supported; use "intime"/);
+      const wrongOperator = await h.call('POST', `/audiences/${parentId}/population`, {
+        json: { rule: { type: 'And', conditions: [variant(OFFER, { operator: { type: 'Equal', rightValue: 1 } })] } },
+      });
+      expect(wrongOperator.status).toBe(400);
+      expect(((await wrongOperator.json()) as { message: string }).message).toMatch(/IsNull", not: true/);
     });
 
     it('simulates a profile’s path and says why, changing nothing', async () => {

@@ -26,6 +26,7 @@ import {
 import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
 import { runJourneyInWorker } from './tasks';
+import { registerVariantRules } from './variants';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -129,6 +130,7 @@ const simulationParams = z.object({
 
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
 export function journeyEngineRoutes(deps: AppDeps) {
+  registerVariantRules(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, async (c) => {

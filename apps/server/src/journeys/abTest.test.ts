@@ -1,3 +1,4 @@
+import { abTestCreationBody, ids } from '@svc/journey/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
 import { decision, end, merge, stage, wait } from './testing/steps';
@@ -36,13 +37,17 @@ const test = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function draft(steps: Record<string, unknown>, rootStep: string): Promise<Doc> {
+async function draft(steps: Record<string, unknown>, rootStep: string | null, stages = 1): Promise<Doc> {
   const res = await send<Doc>(h, 'POST', '/entities/journeys', {
     type: 'journey',
     attributes: {
       name: 'A/B',
       audienceId: world.parentSegmentId,
-      journeyStages: [stage(world.segments['301'] as string, rootStep, steps)],
+      journeyStages: Array.from({ length: stages }, (_, i) =>
+        i === 0
+          ? stage(world.segments['301'] as string, rootStep, steps)
+          : stage(world.segments['302'] as string, null, {}),
+      ),
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -108,5 +113,91 @@ describe('A/B test creation', () => {
     }
     const third = violationsOf(await send(h, 'POST', url, test({ precedingStepId: 'w', stepId: 't3' })));
     expect(third.map((v) => v.code)).toEqual(['stage.ab_layers']);
+  });
+});
+
+describe('A/B test creation with the spec’s body alone (rule 4): the place the journey implies', () => {
+  it('goes after the last step of the only open path; the preceding step points to it with next', async () => {
+    // The spec's stage without its test (what its deletion example leaves): a wait whose next is null.
+    const doc = await draft({ [ids.nurtureWait]: wait(null) }, ids.nurtureWait);
+    const res = await send<Doc>(h, 'POST', `/entities/journeys/${doc.data.id}`, abTestCreationBody);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const id = res.body.meta.insertedStepId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const staged = res.body.data.attributes.journeyStages[0];
+    const steps = staged?.steps ?? {};
+    expect(staged?.rootStep).toBe(ids.nurtureWait);
+    expect(steps[ids.nurtureWait]?.next).toBe(id);
+    expect(steps[id]).toEqual(abTestCreationBody);
+    // The End steps the variants lead to are made with the ids the body gives them; the third stays open.
+    expect(steps[ids.abControlEnd]).toEqual({ type: 'End' });
+    expect(steps[ids.abOfferEnd]).toEqual({ type: 'End' });
+    expect(Object.keys(steps).sort()).toEqual([ids.nurtureWait, id, ids.abControlEnd, ids.abOfferEnd].sort());
+  });
+
+  it('goes after the last step of a single path that stays open', async () => {
+    const doc = await draft({ w: wait(null) }, 'w');
+    const res = await send<Doc>(h, 'POST', `/entities/journeys/${doc.data.id}`, test());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const steps = res.body.data.attributes.journeyStages[0]?.steps ?? {};
+    expect(steps.w?.next).toBe(res.body.meta.insertedStepId);
+  });
+
+  it('becomes the root of the only stage when that stage is empty', async () => {
+    const doc = await draft({}, null);
+    const body = { ...abTestCreationBody, variants: abTestCreationBody.variants.map((v) => ({ ...v, next: null })) };
+    const res = await send<Doc>(h, 'POST', `/entities/journeys/${doc.data.id}`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const staged = res.body.data.attributes.journeyStages[0];
+    expect(staged?.rootStep).toBe(res.body.meta.insertedStepId);
+    expect(Object.keys(staged?.steps ?? {})).toEqual([res.body.meta.insertedStepId]);
+  });
+
+  it('answers 400 naming precedingStepId and stageId when several places are open, and takes them', async () => {
+    const doc = await draft(
+      { d: decision(['west', world.segments['305'] as string, null], ['rest', null, null]) },
+      'd',
+    );
+    const url = `/entities/journeys/${doc.data.id}`;
+    const refused = await send<{ message: string }>(h, 'POST', url, test());
+    expect(refused.status).toBe(400);
+    expect(violationsOf(refused).map((v) => v.code)).toEqual(['ab.placement_ambiguous']);
+    expect(refused.body.message).toBe(
+      'The A/B test could go in 2 places (after step d on its path "Path west" in stage ' +
+        `${doc.data.attributes.journeyStages[0]?.id} ("Stage"); after step d on its path "Everyone else" in stage ` +
+        `${doc.data.attributes.journeyStages[0]?.id} ("Stage")): to choose one, set precedingStepId to the step it follows ` +
+        '(with precedingPathId when that step splits into paths or variants), or stageId to make it the first step of that stage.',
+    );
+    const placed = await send<Doc>(h, 'POST', url, test({ precedingStepId: 'd', precedingPathId: 'rest' }));
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const steps = placed.body.data.attributes.journeyStages[0]?.steps ?? {};
+    expect(steps.d?.branches?.map((b) => b.next)).toEqual([null, placed.body.meta.insertedStepId]);
+  });
+
+  it('with two stages open it names stageId, and stageId settles it', async () => {
+    const doc = await draft({ w: wait(null) }, 'w', 2);
+    const url = `/entities/journeys/${doc.data.id}`;
+    const refused = await send<{ message: string }>(h, 'POST', url, test());
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      /could go in 2 places \(after step w in stage .*; the start of the empty stage/,
+    );
+    expect(refused.body.message).toMatch(/precedingStepId .* or stageId/);
+    const second = doc.data.attributes.journeyStages[1]?.id as string;
+    const placed = await send<Doc>(h, 'POST', url, test({ stageId: second }));
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(placed.body.data.attributes.journeyStages[1]?.rootStep).toBe(placed.body.meta.insertedStepId);
+    const unknown = await send<{ message: string }>(h, 'POST', url, test({ stageId: '999999' }));
+    expect(violationsOf(unknown).map((v) => v.code)).toEqual(['ab.placement_stage_unknown']);
+    expect(unknown.body.message).toBe('The journey has no stage 999999; set stageId to one of its stage ids.');
+  });
+
+  it('is described in the OpenAPI request schema', async () => {
+    const doc = (await (await h.call('GET', '/openapi.json', { key: null })).json()) as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    const described = JSON.stringify(doc.paths['/entities/journeys/{journeyId}']?.post?.requestBody);
+    expect(described).toContain('the one place the journey leaves open');
+    expect(described).toContain('ab.placement_ambiguous');
   });
 });

@@ -25,20 +25,20 @@ interface ActivationDoc {
   data: {
     id: string;
     type: string;
-    attributes: { syndicationParams: Record<string, unknown>; createdAt: string; updatedAt: string };
+    attributes: { syndication_params: Record<string, unknown>; createdAt: string; updatedAt: string };
     relationships: Record<string, unknown>;
   };
 }
 
 describe('creating an activation', () => {
-  it('stores the spec’s syndication_params and answers them camelCase, with its journey', async () => {
+  it('stores the spec’s syndication_params and answers them under the spec’s key (settings camelCase), with its journey', async () => {
     const res = await send<ActivationDoc>(h, 'POST', collection(), activationBody(world));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toEqual({
       id: expect.stringMatching(/^\d+$/),
       type: 'journeyActivationStep',
       attributes: {
-        syndicationParams: {
+        syndication_params: {
           name: 'Send to sheet',
           description: null,
           scheduleType: 'hourly',
@@ -66,6 +66,29 @@ describe('creating an activation', () => {
     expect(listed.body.data.map((a) => a.id)).toContain(res.body.data.id);
   });
 
+  it('accepts the settings under syndicationParams too, and still answers only syndication_params', async () => {
+    const spec = activationBody(world).attributes.syndication_params;
+    const res = await send<{ data: { id: string; attributes: Record<string, unknown> } }>(h, 'POST', collection(), {
+      type: 'journeyActivationStep',
+      attributes: { syndicationParams: { ...spec, name: 'Camel key' } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body.data.attributes).sort()).toEqual(['createdAt', 'syndication_params', 'updatedAt']);
+    expect(res.body.data.attributes.syndication_params).toMatchObject({ name: 'Camel key', scheduleType: 'hourly' });
+    const patched = await send<{ data: { attributes: Record<string, unknown> } }>(
+      h,
+      'PATCH',
+      `${collection()}/${res.body.data.id}`,
+      { type: 'journeyActivationStep', attributes: { syndication_params: { description: 'Spec key' } } },
+    );
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data.attributes.syndication_params).toMatchObject({
+      name: 'Camel key',
+      description: 'Spec key',
+    });
+    expect(patched.body.data.attributes.syndicationParams).toBeUndefined();
+  });
+
   it('accepts snake_case keys, a connection by name, all columns and no schedule', async () => {
     const res = await send<ActivationDoc>(h, 'POST', collection(), {
       data: {
@@ -82,7 +105,7 @@ describe('creating an activation', () => {
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.attributes.syndicationParams).toMatchObject({
+    expect(res.body.data.attributes.syndication_params).toMatchObject({
       scheduleType: 'none',
       scheduleOption: null,
       allColumns: true,
@@ -157,7 +180,7 @@ describe('activation settings, one rule at a time', () => {
     const ok = await send<ActivationDoc>(h, 'PATCH', item, {
       attributes: { syndication_params: { description: 'Daily sheet' } },
     });
-    expect(ok.body.data.attributes.syndicationParams).toMatchObject({
+    expect(ok.body.data.attributes.syndication_params).toMatchObject({
       description: 'Daily sheet',
       scheduleOption: '09:30',
     });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { journeyMeta } from '@svc/contracts';
-import { journeyDocumentSchema, journeyRequestSchema } from '@svc/journey';
+import { journeyRequestSchema, journeyWireDocumentSchema } from '@svc/journey';
 import type { Context } from 'hono';
 import { badRequest, unsupportedMediaType } from '../platform/errors';
 import { documentedOnly, errorResponsesFrom, jsonResponse } from '../platform/openapi';
@@ -27,7 +27,7 @@ export function jsonBody(schema: z.ZodType, description: string) {
   return { description, required: true, content: { 'application/json': { schema: documentedOnly(schema) } } };
 }
 
-export const journeyAnswerSchema = journeyDocumentSchema.extend({ meta: journeyMeta });
+export const journeyAnswerSchema = journeyWireDocumentSchema.extend({ meta: journeyMeta });
 export { journeyRequestSchema };
 
 export const journeyIdParam = z.object({

@@ -1,5 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { abTestPlacement, deletedResource, journeyDuplicateRequest, journeySummaryList } from '@svc/contracts';
+import {
+  AB_PLACEMENT_RULE,
+  abTestPlacement,
+  deletedResource,
+  journeyDuplicateRequest,
+  journeySummaryList,
+} from '@svc/contracts';
 import { abTestStepSchema } from '@svc/journey';
 import { restSecurity } from '../accounts/openapi';
 import { apiKeyAuth, principalOf } from '../platform/auth';
@@ -80,10 +86,17 @@ function routes(deps: AppDeps) {
       path: journeyPath,
       summary: 'Add an A/B test to a draft journey',
       description:
-        'The body is the ABTest step (type, name, customizedSplit, uniqueId, variants with id, name, percentage, next; variants[0] is the control) plus where it goes: precedingStepId (the step it follows; with precedingPathId naming the decision path or variant when that step splits), or stageId / stageIndex to make it the first step of a stage. The preceding edge then points to the test and the control continues where that edge led. The new step id is stepId or a generated UUID (meta.insertedStepId).',
+        'The body is the ABTest step (type, name, customizedSplit, uniqueId, variants with id, name, percentage, next; variants[0] is the control), exactly as the spec’s rule 4 shows it, optionally with where it goes: precedingStepId (the step it follows; with precedingPathId naming the decision path or variant when that step splits), or stageId / stageIndex to make it the first step of a stage. ' +
+        AB_PLACEMENT_RULE +
+        ' The preceding edge then points to the test and the control continues where that edge led, unless the body says where it goes. The new step id is stepId or a generated UUID (meta.insertedStepId).',
       request: {
         params: journeyIdParam,
-        body: jsonBody(abTestStepSchema.extend(abTestPlacement.shape), 'ABTest step and its place'),
+        body: jsonBody(
+          abTestStepSchema
+            .extend(abTestPlacement.shape)
+            .describe(`The ABTest step and, optionally, its place. ${AB_PLACEMENT_RULE}`),
+          'ABTest step and its place',
+        ),
       },
       responses: { 200: answer('The journey with the test inserted'), ...errorResponses(400, 401, 403, 404, 409) },
     }),

@@ -242,12 +242,12 @@ describe('activations across states', () => {
     const zone = await send(h, 'PATCH', item, { attributes: { syndicationParams: { timezone: 'Europe/Berlin' } } });
     expect(zone.status).toBe(409);
     const renamed = await send<{
-      data: { attributes: { syndicationParams: { name: string; scheduleOption: string } } };
+      data: { attributes: { syndication_params: { name: string; scheduleOption: string } } };
     }>(h, 'PATCH', item, {
       attributes: { syndication_params: { name: 'Renamed while paused', scheduleOption: '10:00' } },
     });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data.attributes.syndicationParams).toMatchObject({
+    expect(renamed.body.data.attributes.syndication_params).toMatchObject({
       name: 'Renamed while paused',
       scheduleOption: '10:00',
     });

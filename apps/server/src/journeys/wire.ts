@@ -1,5 +1,5 @@
 import type { ActivationResource, JourneyMeta, SyndicationParams } from '@svc/contracts';
-import { type Journey, type JourneyDocument, journeyDocument } from '@svc/journey';
+import { type Journey, journeyDocument, type WireJourneyDocument } from '@svc/journey';
 import { isoSeconds } from '../platform/time';
 import { type ActivationRow, paramsOf } from './activationStore';
 import type { JourneyBody, JourneyRow } from './store';
@@ -32,7 +32,7 @@ export function journeyOfRow(row: JourneyRow): Journey {
   };
 }
 
-export type JourneyAnswer = JourneyDocument & { meta: JourneyMeta };
+export type JourneyAnswer = WireJourneyDocument & { meta: JourneyMeta };
 
 /** Evenly split A/B tests, as the server computed them, for `meta.evenSplits`. */
 export function evenSplitsOf(journey: Journey): JourneyMeta['evenSplits'] {
@@ -72,12 +72,12 @@ export function journeyAnswer(
 }
 
 export function activationResource(row: ActivationRow): ActivationResource {
-  const syndicationParams: SyndicationParams = paramsOf(row);
+  const params: SyndicationParams = paramsOf(row);
   return {
     id: String(row.id),
     type: 'journeyActivationStep',
     attributes: {
-      syndicationParams,
+      syndication_params: params,
       createdAt: iso(row.created_at) as string,
       updatedAt: iso(row.updated_at) as string,
     },

@@ -1,4 +1,3 @@
-import type { V1ErrorBody } from '@svc/contracts';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
@@ -28,6 +27,11 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The contract's one error body, on every path (`/v1` too): `error`, `message`, `text`, `severity`,
+ * `status_code`, and `details` beside them when there are any. A 404 carries exactly the five fields of the
+ * spec's Errors section; what was not found goes to the `X-SVC-Not-Found` header instead (`notFoundHeader`).
+ */
 export function errorBody(err: ApiError): ErrorBody {
   const body: ErrorBody = {
     error: err.error,
@@ -36,28 +40,17 @@ export function errorBody(err: ApiError): ErrorBody {
     severity: 'error',
     status_code: err.status,
   };
-  if (err.details) body.details = err.details;
+  if (err.details && err.status !== 404) body.details = err.details;
   return body;
 }
 
-/**
- * The body of an error under `/v1` (the data-warehouse sync API), in the form its public description gives:
- * `{error: {code, title, message, detail?}}`.
- */
-export function v1ErrorBody(err: ApiError): V1ErrorBody {
-  return {
-    error: {
-      code: err.status,
-      title: err.error,
-      message: err.message,
-      ...(err.details ? { detail: err.details } : {}),
-    },
-  };
-}
+/** Response header naming what a 404 did not find (`resource` or `route` of its details), kept out of the body. */
+export const NOT_FOUND_HEADER = 'X-SVC-Not-Found';
 
-/** The error body a path answers with: the `/v1` form there, the v3 wire form everywhere else. */
-export function errorBodyFor(path: string, err: ApiError) {
-  return path === '/v1' || path.startsWith('/v1/') ? v1ErrorBody(err) : errorBody(err);
+export function notFoundHeader(err: ApiError): string | null {
+  if (err.status !== 404 || !err.details) return null;
+  const what = err.details.resource ?? err.details.route;
+  return typeof what === 'string' ? what.replace(/[^\x20-\x7e]/g, '?').slice(0, 200) : null;
 }
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>

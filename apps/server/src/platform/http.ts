@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
-import { ApiError, errorBodyFor, payloadTooLarge } from './errors';
+import { ApiError, errorBody, NOT_FOUND_HEADER, notFoundHeader, payloadTooLarge } from './errors';
 import { limits } from './limits';
 
 /**
@@ -48,7 +48,9 @@ export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
         'The server failed to handle this request. It has been logged.',
       );
     }
-    return c.json(errorBodyFor(new URL(c.req.url).pathname, apiError), apiError.status);
+    const missing = notFoundHeader(apiError);
+    if (missing) c.header(NOT_FOUND_HEADER, missing);
+    return c.json(errorBody(apiError), apiError.status);
   };
 }
 
@@ -56,5 +58,7 @@ export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   const e = new ApiError(404, 'Resource not found', 'Resource not found', {
     route: `${c.req.method} ${new URL(c.req.url).pathname}`,
   });
-  return c.json(errorBodyFor(new URL(c.req.url).pathname, e), 404);
+  const missing = notFoundHeader(e);
+  if (missing) c.header(NOT_FOUND_HEADER, missing);
+  return c.json(errorBody(e), 404);
 };

@@ -38,20 +38,24 @@ export interface WorkerSetup {
 
 const taskNow = new AsyncLocalStorage<number>();
 
-/** Starts the worker: call once from the worker's module with every task it runs. */
-export function serveTasks(tasks: TaskTable): void {
+/**
+ * Starts the worker: call once from the worker's module with every task it runs, and `setup` for what the
+ * app wires on its dependencies at start (hooks between features) that the worker's tasks rely on too.
+ */
+export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks runs inside a worker thread only.');
-  const setup = workerData as WorkerSetup;
+  const init = workerData as WorkerSetup;
   const send = (msg: FromWorker) => port.postMessage(msg);
   const clock: Clock = { now: () => new Date(taskNow.getStore() ?? Date.now()) };
   const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) =>
     send({ type: 'log', level, msg, fields });
   const logger: Logger = { info: log('info'), warn: log('warn'), error: log('error') };
-  const db = openSqlite(setup.controlFile);
+  const db = openSqlite(init.controlFile);
   // A worker may wait longer for the control database's lock than the request loop would: nobody waits on it.
   db.pragma('busy_timeout = 30000');
-  const deps: AppDeps = { db, config: setup.config, clock, logger };
+  const deps: AppDeps = { db, config: init.config, clock, logger };
+  setup?.(deps);
   const controllers = new Map<number, AbortController>();
   /** The tail of each lane's chain: a lane's tasks run one after another. */
   const lanes = new Map<string, Promise<unknown>>();

@@ -37,7 +37,7 @@ const settingBody = z.object({
 
 const email = z.email('must be an e-mail address').max(254);
 const identifier = text('identifier', 255).refine((v) => !hasControlCharacter(v), 'must not hold control characters');
-const createFields = z.object({ user_first_name: text('user_first_name', 100).optional(), email, identifier });
+const createFields = z.object({ user_first_name: text('user_first_name', 100), email, identifier });
 const modeFields = z.object({ user_email: email, identifier: identifier.optional() });
 const identifiedModeFields = z.object({ user_email: email, identifier });
 
@@ -48,7 +48,22 @@ function ssoFields(params: Params): Record<string, unknown> {
   return params;
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/** Spec: these body fields are required; a missing one is named before anything else is checked. */
+const REQUIRED = {
+  create: ['user_first_name', 'email', 'identifier'],
+  identified: ['user_email', 'identifier'],
+  disable: ['user_email'],
+} as const;
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, required: readonly string[] = []): z.infer<S> {
+  const fields = (value ?? {}) as Record<string, unknown>;
+  const missing = required.filter((k) => fields[k] === undefined || fields[k] === null || fields[k] === '');
+  if (missing.length > 0) {
+    const names = missing.map((k) => `"sso_setting.${k}"`).join(', ');
+    throw badRequest(
+      `${names} ${missing.length > 1 ? 'are' : 'is'} required: send ${missing.length > 1 ? 'them' : 'it'} in the body's sso_setting object.`,
+    );
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
     const first = result.error.issues[0];
@@ -198,7 +213,7 @@ export function ssoRoutes(deps: AppDeps) {
       const p = principalOf(c);
       requireAdmin(p);
       const firstName = pathValue(c.req.valid('param'), 'user_first_name');
-      const body = parse(createFields, ssoFields(await readParams(c)));
+      const body = parse(createFields, ssoFields(await readParams(c)), REQUIRED.create);
       samePerson(firstName, body.user_first_name, 'user_first_name');
       const user = createUserWithSso(deps, p, { firstName, email: body.email, identifier: body.identifier });
       return c.json({ first_name: user.first_name ?? firstName, email: user.email, identifier: body.identifier }, 200);
@@ -206,7 +221,7 @@ export function ssoRoutes(deps: AppDeps) {
     .openapi(r.enforce, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      const body = parse(identifiedModeFields, ssoFields(await readParams(c)));
+      const body = parse(identifiedModeFields, ssoFields(await readParams(c)), REQUIRED.identified);
       samePerson(pathValue(c.req.valid('param'), 'user_email'), body.user_email, 'user_email');
       const user = setUserSsoMode(deps, p, body.user_email, 'enforced', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
@@ -214,7 +229,7 @@ export function ssoRoutes(deps: AppDeps) {
     .openapi(r.enable, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      const body = parse(identifiedModeFields, ssoFields(await readParams(c)));
+      const body = parse(identifiedModeFields, ssoFields(await readParams(c)), REQUIRED.identified);
       samePerson(pathValue(c.req.valid('param'), 'user_email'), body.user_email, 'user_email');
       const user = setUserSsoMode(deps, p, body.user_email, 'enabled', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
@@ -223,7 +238,7 @@ export function ssoRoutes(deps: AppDeps) {
       const p = principalOf(c);
       requireAdmin(p);
       const pathEmail = pathValue(c.req.valid('param'), 'user_email');
-      const body = parse(modeFields, { user_email: pathEmail, ...ssoFields(await readParams(c)) });
+      const body = parse(modeFields, ssoFields(await readParams(c)), REQUIRED.disable);
       samePerson(pathEmail, body.user_email, 'user_email');
       const user = setUserSsoMode(deps, p, body.user_email, 'disabled', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);

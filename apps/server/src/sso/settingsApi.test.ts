@@ -140,7 +140,7 @@ describe('SSO setting API', () => {
   it('refuses DELETE while a user has SSO enforced, and deletes otherwise', async () => {
     await post(valid());
     await h.call('POST', '/v3/user/create_with_sso/Carol', {
-      json: { email: 'carol@first.test', identifier: 'carol' },
+      json: { user_first_name: 'Carol', email: 'carol@first.test', identifier: 'carol' },
     });
     expect(await errorOf(await h.call('DELETE', PATH), 409)).toContain('carol@first.test');
     await h.call('POST', '/v3/user/disable_sso/carol@first.test', {

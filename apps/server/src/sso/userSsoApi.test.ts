@@ -62,22 +62,31 @@ describe('create_with_sso', () => {
   it('accepts the fields at the top level of the body too', async () => {
     await configureSso(h, idp);
     const res = await h.call('POST', '/v3/user/create_with_sso/Eve', {
-      json: { email: 'eve@first.test', identifier: 'eve' },
+      json: { user_first_name: 'Eve', email: 'eve@first.test', identifier: 'eve' },
     });
     expect(res.status).toBe(200);
   });
 
   it('refuses duplicates, a missing setting, a mismatched name and non-administrators', async () => {
     expect(
-      await errorOf(await op('create_with_sso', 'Dana', { email: 'dana@first.test', identifier: 'd' }), 409),
+      await errorOf(
+        await op('create_with_sso', 'Dana', { user_first_name: 'Dana', email: 'dana@first.test', identifier: 'd' }),
+        409,
+      ),
     ).toContain('SSO setting');
     await configureSso(h, idp);
-    await op('create_with_sso', 'Dana', { email: 'dana@first.test', identifier: 'dana-1' });
+    await op('create_with_sso', 'Dana', { user_first_name: 'Dana', email: 'dana@first.test', identifier: 'dana-1' });
     expect(
-      await errorOf(await op('create_with_sso', 'Dana', { email: 'dana@first.test', identifier: 'x' }), 409),
+      await errorOf(
+        await op('create_with_sso', 'Dana', { user_first_name: 'Dana', email: 'dana@first.test', identifier: 'x' }),
+        409,
+      ),
     ).toContain('already exists');
     expect(
-      await errorOf(await op('create_with_sso', 'Fay', { email: 'fay@first.test', identifier: 'dana-1' }), 409),
+      await errorOf(
+        await op('create_with_sso', 'Fay', { user_first_name: 'Fay', email: 'fay@first.test', identifier: 'dana-1' }),
+        409,
+      ),
     ).toContain('already belongs');
     expect(
       await errorOf(
@@ -86,10 +95,45 @@ describe('create_with_sso', () => {
       ),
     ).toContain('differs');
     expect(
-      await errorOf(await op('create_with_sso', 'Fay', { email: 'not-an-email', identifier: 'f' }), 400),
+      await errorOf(
+        await op('create_with_sso', 'Fay', { user_first_name: 'Fay', email: 'not-an-email', identifier: 'f' }),
+        400,
+      ),
     ).toContain('email');
     const annKey = ((await (await h.call('POST', `/v3/user/apikey/add/${ANN}`)).json()) as { apikey: string }).apikey;
-    expect((await op('create_with_sso', 'Fay', { email: 'fay@first.test', identifier: 'f' }, annKey)).status).toBe(403);
+    expect(
+      (await op('create_with_sso', 'Fay', { user_first_name: 'Fay', email: 'fay@first.test', identifier: 'f' }, annKey))
+        .status,
+    ).toBe(403);
+  });
+});
+
+describe('required body fields (spec: user_first_name, email, identifier; user_email on disable_sso)', () => {
+  it('answers 400 naming each missing field, and changes nothing', async () => {
+    await configureSso(h, idp);
+    const full = { user_first_name: 'Gus', email: 'gus@first.test', identifier: 'gus-1' };
+    for (const field of ['user_first_name', 'email', 'identifier'] as const) {
+      const { [field]: _, ...rest } = full;
+      const res = await op('create_with_sso', 'Gus', rest);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(res.status).toBe(400);
+      expect(body).toMatchObject({ error: 'Bad Request', severity: 'error', status_code: 400 });
+      expect(body.message).toBe(`"sso_setting.${field}" is required: send it in the body's sso_setting object.`);
+    }
+    const none = await errorOf(await op('create_with_sso', 'Gus', {}), 400);
+    expect(none).toContain('"sso_setting.user_first_name", "sso_setting.email", "sso_setting.identifier" are required');
+    expect(h.deps.db.prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').get('gus@first.test')).toEqual({
+      n: 0,
+    });
+    expect((await op('create_with_sso', 'Gus', full)).status).toBe(200);
+
+    await op('enable_sso', ANN, { user_email: ANN, identifier: 'ann-1' });
+    expect(await errorOf(await op('disable_sso', ANN, {}), 400)).toBe(
+      '"sso_setting.user_email" is required: send it in the body\'s sso_setting object.',
+    );
+    expect(mode(ANN)).toBe('enabled');
+    expect((await op('disable_sso', ANN, { user_email: ANN })).status).toBe(200);
+    expect(mode(ANN)).toBe('disabled');
   });
 });
 

@@ -1,5 +1,9 @@
+import { registerVariantRules } from '../journey-engine/variants';
 import { serveTasks } from '../platform/workerRuntime';
 import { tasks } from './tasks';
 
-/** A background worker thread: serves the tasks every feature registers (tasks.ts). */
-serveTasks(tasks);
+/**
+ * A background worker thread: serves the tasks every feature registers (tasks.ts), with the same hooks
+ * between features the app wires at start (segment rules that count A/B variant members).
+ */
+serveTasks(tasks, registerVariantRules);

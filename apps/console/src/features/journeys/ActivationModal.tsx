@@ -18,7 +18,7 @@ export interface ActivationModalProps {
 
 /** Creates or edits the activation an activation step triggers: connection, schedule, columns. */
 export function ActivationModal({ journeyId, activation, columns, paused, onClose, onSaved }: ActivationModalProps) {
-  const current = activation?.attributes.syndicationParams;
+  const current = activation?.attributes.syndication_params;
   const [params, setParams] = useState<ActivationInput>({
     name: current?.name ?? '',
     description: current?.description ?? null,

@@ -54,7 +54,7 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
   );
   const segmentList = useMemo(() => (segments.data ?? []).map((s) => ({ id: s.id, name: s.name })), [segments.data]);
   const activationList = useMemo(
-    () => (activations.data?.data ?? []).map((a) => ({ id: a.id, name: a.attributes.syndicationParams.name })),
+    () => (activations.data?.data ?? []).map((a) => ({ id: a.id, name: a.attributes.syndication_params.name })),
     [activations.data],
   );
 

@@ -2,6 +2,7 @@ import type {
   AudienceColumnType,
   BehaviorCondition,
   CountOperator,
+  JourneyVariantRef,
   RuleCondition,
   RuleOperator,
   SegmentRule,
@@ -27,6 +28,8 @@ export interface CompileContext {
   at: Date;
   /** A saved segment's rule by id, within the same parent segment; null when there is none. */
   segmentRule(id: number): SegmentRule | null;
+  /** Profile keys of the A/B variant a rule 7 condition names; throws 400 naming what is unknown. */
+  variantKeys(ref: JourneyVariantRef): string[];
 }
 
 export interface Compiled {
@@ -65,11 +68,11 @@ class Compiler {
     let sql: string;
     if (c.type === 'Value') {
       if (!('name' in c.leftValue)) {
-        throw badRequest(
-          'Journey variant conditions (journeyId, location) are evaluated by journeys, not in segment rules; name an attribute instead.',
-        );
-      }
-      sql = this.value(c.leftValue.name, c.operator, scope);
+        if (scope.kind !== 'profile') {
+          throw badRequest('A journey variant condition cannot be nested inside a behavior filter.');
+        }
+        sql = this.variant(c.leftValue, c.operator);
+      } else sql = this.value(c.leftValue.name, c.operator, scope);
     } else if (c.type === 'Behavior') {
       if (scope.kind !== 'profile') throw badRequest('A behavior condition cannot be nested inside a behavior filter.');
       sql = this.behavior(c);
@@ -78,6 +81,28 @@ class Compiler {
       sql = this.segment((c as { segmentId: string | number }).segmentId);
     }
     return c.exclude ? `(NOT ${sql})` : sql;
+  }
+
+  /**
+   * Spec rule 7: the profiles assigned to an A/B variant of a journey (`tense: intime`: once assigned, a
+   * profile stays in its variant). `IsNull` with `not: true` selects them; `not` false the others.
+   */
+  private variant(ref: JourneyVariantRef, op: RuleOperator): string {
+    if (ref.tense !== 'intime') {
+      throw badRequest(
+        `The journey variant condition's tense "${ref.tense.slice(0, 40)}" is not supported; use "intime".`,
+      );
+    }
+    if (op.type !== 'IsNull') {
+      throw badRequest(
+        `A journey variant condition takes the operator {type: "IsNull", not: true} (in the variant), not "${op.type}".`,
+      );
+    }
+    const keys = this.ctx.variantKeys(ref);
+    return this.finish(`p.key IN (SELECT value FROM json_each(${this.bind(JSON.stringify(keys))}))`, {
+      ...op,
+      not: !op.not,
+    });
   }
 
   private segment(raw: string | number): string {

@@ -18,9 +18,10 @@ export async function configureSso(
 }
 
 export async function createSsoUser(h: Harness, email: string, identifier: string, key = h.admin.masterKey) {
-  const res = await h.call('POST', `/v3/user/create_with_sso/${encodeURIComponent(email.split('@')[0] ?? 'x')}`, {
+  const firstName = email.split('@')[0] ?? 'x';
+  const res = await h.call('POST', `/v3/user/create_with_sso/${encodeURIComponent(firstName)}`, {
     key,
-    json: { email, identifier },
+    json: { user_first_name: firstName, email, identifier },
   });
   if (res.status !== 200) throw new Error(`create_with_sso failed with ${res.status}: ${await res.text()}`);
 }

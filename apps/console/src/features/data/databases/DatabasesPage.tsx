@@ -11,7 +11,7 @@ import { Timestamp } from '../../../components/Timestamp';
 import { ImportDropZone, importUrl } from '../../import';
 import { formatBytes, formatCount, v3TimeToIso } from '../shared/format';
 import { databasePath } from '../shared/paths';
-import { databasesQueryOptions, tablesQueryOptions } from './api';
+import { databaseQueryOptions, databasesQueryOptions, tablesQueryOptions } from './api';
 import { CreateDatabaseModal } from './CreateDatabaseModal';
 import { DeleteDatabaseModal } from './DeleteDatabaseModal';
 
@@ -60,8 +60,10 @@ interface DatabasesTableProps {
 }
 
 function DatabasesTable({ databases, onDelete }: DatabasesTableProps) {
-  // Table counts and sizes come from each database's table list (cached for the database page too).
+  // Table counts and sizes come from each database's table list, delete protection from its record (the list
+  // items carry only the spec's five fields); both are cached for the database page too.
   const tables = useQueries({ queries: databases.map((d) => tablesQueryOptions(d.name)) });
+  const records = useQueries({ queries: databases.map((d) => databaseQueryOptions(d.name)) });
   if (databases.length === 0) {
     return (
       <Text c="dimmed" py="xl" ta="center">
@@ -87,6 +89,7 @@ function DatabasesTable({ databases, onDelete }: DatabasesTableProps) {
         <Table.Tbody>
           {databases.map((database, i) => {
             const list = tables[i]?.data;
+            const isProtected = records[i]?.data?.delete_protected ?? false;
             return (
               <Table.Tr key={database.name}>
                 <Table.Td>
@@ -94,7 +97,7 @@ function DatabasesTable({ databases, onDelete }: DatabasesTableProps) {
                     <Anchor component={Link} to={databasePath(database.name)} fw={500}>
                       {database.name}
                     </Anchor>
-                    {database.delete_protected && (
+                    {isProtected && (
                       <Badge size="sm" variant="light" color="gray" leftSection={<IconLock size={12} />}>
                         Protected
                       </Badge>
@@ -110,7 +113,7 @@ function DatabasesTable({ databases, onDelete }: DatabasesTableProps) {
                   <Timestamp value={v3TimeToIso(database.created_at)} />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <DeleteButton database={database} onDelete={onDelete} />
+                  <DeleteButton database={database} isProtected={isProtected} onDelete={onDelete} />
                 </Table.Td>
               </Table.Tr>
             );
@@ -121,20 +124,26 @@ function DatabasesTable({ databases, onDelete }: DatabasesTableProps) {
   );
 }
 
-function DeleteButton({ database, onDelete }: { database: DatabaseListItem; onDelete: (d: DatabaseListItem) => void }) {
+interface DeleteButtonProps {
+  database: DatabaseListItem;
+  isProtected: boolean;
+  onDelete: (d: DatabaseListItem) => void;
+}
+
+function DeleteButton({ database, isProtected, onDelete }: DeleteButtonProps) {
   const button = (
     <Button
       size="xs"
       variant="subtle"
       color="red"
-      disabled={database.delete_protected}
+      disabled={isProtected}
       onClick={() => onDelete(database)}
       aria-label={`Delete ${database.name}`}
     >
       Delete
     </Button>
   );
-  if (!database.delete_protected) return button;
+  if (!isProtected) return button;
   return (
     <Tooltip label="Delete protection is on. Turn it off on the database page to delete it.">
       {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}

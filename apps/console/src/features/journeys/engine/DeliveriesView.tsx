@@ -35,7 +35,7 @@ export function DeliveriesView({ journeyId, journey, canDownload }: DeliveriesVi
         .map(([stepId]) => index.stepLabel(stepId)),
     );
   const nameOf = (id: string) =>
-    activations.data.data.find((a) => a.id === id)?.attributes.syndicationParams.name ?? `Activation ${id}`;
+    activations.data.data.find((a) => a.id === id)?.attributes.syndication_params.name ?? `Activation ${id}`;
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -52,7 +52,7 @@ export function DeliveriesView({ journeyId, journey, canDownload }: DeliveriesVi
         </Text>
       )}
       {activations.data.data.map((activation) => {
-        const params = activation.attributes.syndicationParams;
+        const params = activation.attributes.syndication_params;
         const used = stepsUsing(activation.id);
         return (
           <Paper key={activation.id} withBorder radius="md" p="md" component="section" aria-label={params.name}>

@@ -1,0 +1,26 @@
+import type { JourneyVariantRef } from '@svc/contracts';
+import type { AppDeps } from '../platform/context';
+import { badRequest } from '../platform/errors';
+
+/**
+ * Who knows the profiles of an A/B variant (spec rule 7): the journey engine registers itself here, so
+ * segment rules can count them without audiences importing journeys. The provider throws a 400 naming an
+ * unknown journey, stage or variant, or a journey of another parent segment.
+ */
+export type VariantMembersProvider = (accountId: number, parentSegmentId: number, ref: JourneyVariantRef) => string[];
+
+const providers = new WeakMap<AppDeps, VariantMembersProvider>();
+
+export function registerVariantMembers(deps: AppDeps, provider: VariantMembersProvider): void {
+  providers.set(deps, provider);
+}
+
+/** The profile keys of the variant a rule 7 condition names, for one parent segment. */
+export function variantMembersFor(deps: AppDeps, accountId: number, parentSegmentId: number) {
+  return (ref: JourneyVariantRef): string[] => {
+    const provider = providers.get(deps);
+    if (!provider)
+      throw badRequest('Journey variant conditions need the journey engine, which this server does not run.');
+    return provider(accountId, parentSegmentId, ref);
+  };
+}
