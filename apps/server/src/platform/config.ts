@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type OutboundSwitches, outboundSwitches } from './addressPolicy';
 
 export interface Config {
   port: number;
@@ -12,6 +13,8 @@ export interface Config {
   seed: { email?: string; password?: string; apiKey?: string };
   /** Console session idle timeout. */
   sessionIdleMs: number;
+  /** Which private hosts outbound connections may reach (platform/addressPolicy.ts); absent: none. */
+  outbound?: OutboundSwitches;
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -33,25 +36,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     consoleDir: env.SVC_CONSOLE_DIR ? resolve(env.SVC_CONSOLE_DIR) : (defaults.consoleDir ?? null),
     seed,
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
+    outbound: outboundSwitches(env),
   };
 }
 
 /**
  * The journey engine's schedule from the environment: `SVC_JOURNEY_ENGINE_INTERVAL_SECONDS` (default 60; 0 turns
- * the schedule off, leaving on-demand runs) and `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1` (webhooks may reach
- * loopback and private addresses; for closed networks only).
+ * the schedule off, leaving on-demand runs).
  */
-export function journeyEngineOptions(env: NodeJS.ProcessEnv): {
-  intervalMs: number;
-  deliveries: { allowPrivateAddresses: boolean };
-} {
+export function journeyEngineOptions(env: NodeJS.ProcessEnv): { intervalMs: number } {
   const raw = env.SVC_JOURNEY_ENGINE_INTERVAL_SECONDS;
   const seconds = raw === undefined || raw === '' ? 60 : Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
     throw new Error(`SVC_JOURNEY_ENGINE_INTERVAL_SECONDS must be a number of seconds from 0 to 86400, not "${raw}".`);
   }
-  return {
-    intervalMs: Math.round(seconds * 1000),
-    deliveries: { allowPrivateAddresses: env.SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES === '1' },
-  };
+  return { intervalMs: Math.round(seconds * 1000) };
 }
