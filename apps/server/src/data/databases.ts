@@ -1,12 +1,13 @@
 import type { AppDeps } from '../platform/context';
 import { conflict, forbidden } from '../platform/errors';
-import { type DatabaseRow, findDatabase, listTables } from './catalog';
+import { checkNewName, type DatabaseRow, findDatabase, listTables } from './catalog';
 import { dataFile, deleteDataFile } from './dataFiles';
 
 /** Creating, protecting and deleting customer databases. Every statement is scoped by the account. */
 
 export function createDatabase(deps: AppDeps, accountId: number, name: string): DatabaseRow {
   if (findDatabase(deps.db, accountId, name)) throw conflict(`Database ${name} already exists.`);
+  checkNewName(name, 'database');
   const now = deps.clock.now().getTime();
   const result = deps.db
     .prepare(
