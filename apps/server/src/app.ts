@@ -25,7 +25,7 @@ import { activationRoutes } from './journeys/activationRoutes';
 import { journeyRoutes } from './journeys/routes';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
-import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
+import { closeOnRefusal, errorHandler, notFoundHandler, requestLogger } from './platform/http';
 import { limits } from './platform/limits';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
@@ -56,6 +56,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
   app.use(requestLogger(deps));
+  app.use(closeOnRefusal());
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

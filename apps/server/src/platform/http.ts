@@ -58,3 +58,18 @@ export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   });
   return c.json(errorBodyFor(new URL(c.req.url).pathname, e), 404);
 };
+
+/**
+ * A request refused (4xx/5xx) while it declares a body the handler may not have read: the answer says
+ * `Connection: close`, so pooling clients open a new connection for their next request instead of
+ * reusing one the server drops once its short drain of the unread body gives up.
+ */
+export function closeOnRefusal(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.res.status < 400) return;
+    const length = c.req.header('content-length');
+    const declaresBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    if (declaresBody) c.res.headers.set('connection', 'close');
+  };
+}
