@@ -15,9 +15,39 @@ export interface Config {
   sessionIdleMs: number;
   /** Which private hosts outbound connections may reach (platform/addressPolicy.ts); absent: none. */
   outbound?: OutboundSwitches;
+  /**
+   * `SVC_PUBLIC_URL`: the address people and identity providers reach the service at. It fixes the SAML
+   * entity ID, the ACS and links in messages; without it they follow the request's Host header.
+   */
+  publicUrl?: string | null;
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
+
+function readPublicUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`SVC_PUBLIC_URL must be a URL such as https://cdp.example.com, not "${raw}".`);
+  }
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
+    throw new Error(`SVC_PUBLIC_URL must be an http(s) address without user, query or fragment, not "${raw}".`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The base address of the service: `SVC_PUBLIC_URL` when set, else the origin the request came to. */
+export function publicBase(config: Config, requestUrl: string): string {
+  return config.publicUrl ?? new URL(requestUrl).origin;
+}
 
 /** Reads the configuration from the environment (README "Configure"). */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: string | null } = {}): Config {
@@ -37,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     seed,
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
     outbound: outboundSwitches(env),
+    publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
   };
 }
 

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { auditLogResponse, okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
 import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
 import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
+import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { type Params, readParams } from '../platform/params';
@@ -160,7 +161,7 @@ function routes(deps: AppDeps) {
 export function ssoRoutes(deps: AppDeps) {
   const r = routes(deps);
   const { db } = deps;
-  const origin = (url: string) => new URL(url).origin;
+  const origin = (url: string) => publicBase(deps.config, url);
   const settingResponse = (url: string, accountId: number) =>
     ({
       sso_setting: toWireSetting(getSetting(db, accountId), deps.clock.now(), serviceProvider(origin(url), accountId)),
