@@ -20,7 +20,7 @@ describe('early refusals of uploads', () => {
     port = (server.address() as AddressInfo).port;
   });
   afterEach(async () => {
-    server.closeAllConnections?.();
+    (server as import('node:http').Server).closeAllConnections();
     await new Promise((done) => server.close(done));
     h.close();
   });
