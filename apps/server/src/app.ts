@@ -25,7 +25,13 @@ import { activationRoutes } from './journeys/activationRoutes';
 import { journeyRoutes } from './journeys/routes';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
-import { closeOnRefusal, errorHandler, notFoundHandler, requestLogger } from './platform/http';
+import {
+  closeOnRefusal,
+  errorHandler,
+  noStoreWhenAuthenticated,
+  notFoundHandler,
+  requestLogger,
+} from './platform/http';
 import { limits } from './platform/limits';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
@@ -57,6 +63,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   });
   app.use(requestLogger(deps));
   app.use(closeOnRefusal());
+  app.use(noStoreWhenAuthenticated());
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -65,7 +72,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        frameSrc: ["'none'"],
       },
     }),
   );

@@ -13,6 +13,8 @@ export interface Config {
   seed: { email?: string; password?: string; apiKey?: string };
   /** Console session idle timeout. */
   sessionIdleMs: number;
+  /** Console session absolute lifetime (`SVC_SESSION_MAX_HOURS`, default 24 hours when absent). */
+  sessionMaxMs?: number;
   /** Which private hosts outbound connections may reach (platform/addressPolicy.ts); absent: none. */
   outbound?: OutboundSwitches;
   /**
@@ -23,6 +25,14 @@ export interface Config {
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
+
+function hours(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback * 3_600_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 24 * 366)
+    throw new Error(`${name} must be a number of hours above 0, not "${raw}".`);
+  return Math.round(n * 3_600_000);
+}
 
 function readPublicUrl(raw: string | undefined): string | null {
   if (raw === undefined || raw.trim() === '') return null;
@@ -66,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     consoleDir: env.SVC_CONSOLE_DIR ? resolve(env.SVC_CONSOLE_DIR) : (defaults.consoleDir ?? null),
     seed,
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
+    sessionMaxMs: hours(env.SVC_SESSION_MAX_HOURS, 'SVC_SESSION_MAX_HOURS', 24),
     outbound: outboundSwitches(env),
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
   };

@@ -73,3 +73,22 @@ export function closeOnRefusal(): MiddlewareHandler<AppEnv> {
     if (declaresBody) c.res.headers.set('connection', 'close');
   };
 }
+
+/**
+ * `Cache-Control: no-store` on every console backend answer and every answer to a request that carried
+ * credentials (an API key, a write key or a session cookie), errors included: nothing a signed-in person
+ * or a key saw is kept by a browser or a shared cache.
+ */
+export function noStoreWhenAuthenticated(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const credentials =
+      c.req.header('authorization') !== undefined ||
+      c.req.header('x-svc-write-key') !== undefined ||
+      (c.req.header('cookie') ?? '').includes('svc_session') ||
+      c.get('principal');
+    if (credentials || c.req.path.startsWith('/console-api')) {
+      c.res.headers.set('cache-control', 'no-store');
+    }
+  };
+}
