@@ -65,7 +65,12 @@ export function postbackRoutes(deps: AppDeps) {
     const params = c.req.valid('param');
     const dbName = readName(params.db, 'database');
     const tableName = readName(params.table, 'table');
-    const key = c.req.header('x-svc-write-key') ?? keyFromAuthorization(c.req.header('authorization'));
+    const writeKey = c.req.header('x-svc-write-key');
+    const authorization = c.req.header('authorization');
+    if (writeKey !== undefined && authorization !== undefined) {
+      throw badRequest('Send one credential: either the X-SVC-Write-Key header or Authorization, not both.');
+    }
+    const key = writeKey ?? keyFromAuthorization(authorization);
     const principal = ingestPrincipal(deps, key);
     const database = requireDatabase(deps.db, principal.accountId, dbName);
     checkWritableTable(deps.db, database, tableName);
