@@ -1,5 +1,3 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
 import type { AppDeps } from '../platform/context';
 import { limits } from '../platform/limits';
 
@@ -9,14 +7,7 @@ import { limits } from '../platform/limits';
  * so parallel guesses cannot slip past the limit while the (slow) hash runs.
  */
 
-/** The socket's peer address. X-Forwarded-For is not trusted: any client can write it. */
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+export { clientAddress } from '../platform/clientAddress';
 
 /** Seconds until another attempt is allowed for this e-mail and address, or null when one is allowed now. */
 export function loginRetryAfterSeconds(deps: AppDeps, email: string, address: string): number | null {
