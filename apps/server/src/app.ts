@@ -25,7 +25,13 @@ import { activationRoutes } from './journeys/activationRoutes';
 import { journeyRoutes } from './journeys/routes';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
-import { errorHandler, notFoundHandler, requestLogger } from './platform/http';
+import {
+  closeOnRefusal,
+  errorHandler,
+  noStoreWhenAuthenticated,
+  notFoundHandler,
+  requestLogger,
+} from './platform/http';
 import { limits } from './platform/limits';
 import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
@@ -65,6 +71,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
   app.use(requestLogger(deps));
+  app.use(closeOnRefusal());
+  app.use(noStoreWhenAuthenticated());
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -73,7 +81,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        frameSrc: ["'none'"],
       },
     }),
   );

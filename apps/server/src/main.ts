@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { firstStartBanner } from './accounts/firstStartBanner';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
 import { jobOptionsFromEnv } from './jobs/service';
@@ -30,6 +31,11 @@ const db = openControlDb(join(config.dataDir, 'control.sqlite'));
 const deps = { db, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
+if (!config.publicUrl) {
+  logger.warn(
+    'SVC_PUBLIC_URL is not set: the SAML entity ID, the ACS and links in messages follow the Host header of each request. Set it to the address users reach this service at.',
+  );
+}
 const app = createApp(deps, {
   journeyEngine: journeyEngineOptions(process.env),
   jobs: jobOptionsFromEnv(process.env),
@@ -41,19 +47,7 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const url = `http://localhost:${info.port}`;
   if (seeded) {
     // Printed once, on the first start only: nothing here is stored in clear anywhere.
-    process.stdout.write(
-      `${[
-        '',
-        '  First start: a demo account was created.',
-        `  Console            ${url}`,
-        `  Administrator      ${seeded.email}`,
-        `  Password           ${seeded.password}`,
-        `  Master API key     ${seeded.masterKey}`,
-        `  Write-only API key ${seeded.writeOnlyKey}`,
-        '  Keep these now: they are not shown again.',
-        '',
-      ].join('\n')}\n`,
-    );
+    process.stdout.write(firstStartBanner(seeded, config.seed, url));
   }
   logger.info('listening', { url, dataDir: config.dataDir, console: config.consoleDir !== null });
 });

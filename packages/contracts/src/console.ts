@@ -22,7 +22,11 @@ export const me = z.object({
   accountName: z.string(),
 });
 export type Me = z.infer<typeof me>;
-export const meResponse = z.object({ user: me });
+/** A notice for the signed-in user: someone reached the sign-in backoff with their e-mail from an address. */
+export const loginNotice = z.object({ at: z.string(), address: z.string(), failures: z.number().int() });
+export type LoginNotice = z.infer<typeof loginNotice>;
+/** The sign-in answer also carries the notices not shown before (each is shown once). */
+export const meResponse = z.object({ user: me, loginNotices: z.array(loginNotice).optional() });
 
 export const consoleUser = z.object({
   id: z.number().int(),

@@ -12,6 +12,24 @@ export const dataName = z
   .string()
   .regex(DATA_NAME, 'Use only lowercase letters, digits and underscores, 3 to 255 characters.');
 
+/**
+ * Names the storage engines keep for themselves: SQLite's `sqlite_*` and PostgreSQL's `pg_*` prefixes and the
+ * SQL standard's `information_schema`. New databases and tables may not take them; existing objects keep
+ * answering to the plain rule above, so they can still be read and deleted.
+ */
+export const RESERVED_DATA_NAME = /^(sqlite_|pg_|information_schema$)/;
+
+/** Why a new database or table may not be called this, or null when it may. */
+export function newDataNameProblem(name: string, what: 'database' | 'table'): string | null {
+  if (!DATA_NAME.test(name)) {
+    return `The ${what} name "${name.slice(0, 64)}" is not valid: use only lowercase letters, digits and underscores, 3 to 255 characters.`;
+  }
+  if (RESERVED_DATA_NAME.test(name)) {
+    return `The ${what} name "${name}" is reserved by the storage engines (names starting with "sqlite_" or "pg_", and "information_schema"); choose another name.`;
+  }
+  return null;
+}
+
 /** `2024-01-01 00:00:00 UTC`, the /v3 object form. */
 export const v3Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
 /** `2024-01-01 00:00:00 +0000`, the form the database list shows. */

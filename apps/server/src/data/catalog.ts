@@ -1,8 +1,9 @@
 import { join } from 'node:path';
+import { newDataNameProblem } from '@svc/contracts';
 import type Database from 'better-sqlite3';
 import type { AppDeps } from '../platform/context';
 import type { Db } from '../platform/db';
-import { conflict, notFound } from '../platform/errors';
+import { badRequest, conflict, notFound } from '../platform/errors';
 import { limits } from '../platform/limits';
 import type { SchemaEntry } from './columns';
 
@@ -105,7 +106,21 @@ export function listTables(db: Db, accountId: number, databaseId: number): Table
 }
 
 /** Inserts a table's catalog row (its data appears in the file on first write). Names are checked by callers. */
+/** A new table's or database's name: the identifier rule, and none the storage engines reserve (400). */
+export function checkNewName(name: string, what: 'database' | 'table'): void {
+  const problem = newDataNameProblem(name, what);
+  if (problem) throw badRequest(problem);
+}
+
+/** Before a write that creates its table on first use (postback, records API): a new name must be allowed. */
+export function checkWritableTable(db: Db, database: DatabaseRow, name: string): void {
+  if (findTable(db, database.account_id, database.id, name)) return;
+  const problem = newDataNameProblem(name, 'table');
+  if (problem) throw badRequest(`The table does not exist and cannot be created. ${problem}`);
+}
+
 export function createTableRow(deps: AppDeps, database: DatabaseRow, name: string, schema: SchemaEntry[]): TableRow {
+  checkNewName(name, 'table');
   if (findTable(deps.db, database.account_id, database.id, name)) {
     throw conflict(`The table "${name}" already exists in the database "${database.name}".`);
   }

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { conflict, forbidden } from '../platform/errors';
-import { type DatabaseRow, findDatabase, listTables } from './catalog';
+import { checkNewName, type DatabaseRow, findDatabase, listTables } from './catalog';
 import { dataFile } from './dataFiles';
 import { deleteDataFileInWorker } from './fileWrites';
 
@@ -8,6 +8,7 @@ import { deleteDataFileInWorker } from './fileWrites';
 
 export function createDatabase(deps: AppDeps, accountId: number, name: string): DatabaseRow {
   if (findDatabase(deps.db, accountId, name)) throw conflict(`Database ${name} already exists.`);
+  checkNewName(name, 'database');
   const now = deps.clock.now().getTime();
   const result = deps.db
     .prepare(

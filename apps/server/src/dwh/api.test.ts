@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../testing/harness';
+import { insertAuthentication } from './authentications';
 import { addAuthentication, dwhHarness, type Json, ok, targetRows } from './testing/fixture';
 import { seedWarehouse, sql, startTestPostgres, type TestPostgres } from './testing/postgres';
 
@@ -112,27 +113,45 @@ describe('data-warehouse sync API', () => {
     expect((await ok(h.call('POST', `/v1/authentications/${id}/test`))).ok).toBe(true);
   });
 
-  it('refuses loopback warehouses unless the installation allows them', async () => {
-    const strict = await import('../testing/harness').then((m) =>
-      m.createHarness({}, { app: { dwh: { allowLoopback: false } } }),
-    );
+  it('refuses loopback warehouses in every spelling, at save and at connection, unless the installation allows them', async () => {
+    const strict = await import('../testing/harness').then((m) => m.createHarness());
     try {
       await strict.call('PUT', '/v1/dwh/feature', { json: { enabled: true } });
-      const body = await ok(
-        strict.call('POST', '/v1/authentications', {
-          json: {
-            name: 'local',
-            host: '127.0.0.1',
-            port: server.port,
-            database: DB,
-            user: 'u',
-            password: 'p',
-            ssl_mode: 'disable',
-          },
-        }),
-      );
-      const test = await ok(strict.call('POST', `/v1/authentications/${body.id}/test`));
-      expect(test).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
+      const spec = { port: server.port, database: DB, user: 'u', password: 'p', ssl_mode: 'disable' as const };
+      const forms = [
+        '127.0.0.1',
+        '127.1',
+        '2130706433',
+        '0x7f000001',
+        '0177.0.0.1',
+        '::1',
+        '::ffff:127.0.0.1',
+        'localhost',
+      ];
+      for (const [i, host] of forms.entries()) {
+        const saved = await strict.call('POST', '/v1/authentications', { json: { name: `l${i}`, host, ...spec } });
+        expect(saved.status, host).toBe(400);
+        expect(JSON.stringify(await saved.json())).toMatch(/loopback/);
+        // Stored before the check existed (or by an older version): the connection is refused too.
+        const row = insertAuthentication(strict.deps, strict.admin.accountId, strict.admin.userId, {
+          name: `old${i}`,
+          host,
+          ...spec,
+        });
+        const test = await ok(strict.call('POST', `/v1/authentications/${row.id}/test`));
+        expect(test, host).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
+      }
+      const metadata = await strict.call('POST', '/v1/authentications', {
+        json: { name: 'meta', host: '169.254.169.254', ...spec },
+      });
+      expect(metadata.status).toBe(400);
+      const moved = await strict.call('POST', '/v1/authentications', {
+        json: { name: 'ok', host: '10.0.0.7', ...spec },
+      });
+      expect(moved.status).toBe(200);
+      const id = ((await moved.json()) as { id: number }).id;
+      const patched = await strict.call('PATCH', `/v1/authentications/${id}`, { json: { host: '0x7f.1' } });
+      expect(patched.status).toBe(400);
     } finally {
       strict.close();
     }

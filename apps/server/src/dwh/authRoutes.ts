@@ -13,6 +13,7 @@ import {
   warehouseTableSchema,
   warehouseTables,
 } from '@svc/contracts';
+import { hostProblem } from '../platform/addressPolicy';
 import { principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
@@ -50,6 +51,11 @@ const tableParams = z.object({ id: z.string(), schema: z.string(), table: z.stri
 /** The feature switch, warehouse authentications, browsing and the guess (`/v1`). */
 export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
   const b = base(deps, 'Data-warehouse sync');
+  /** The outbound address policy at save: a host that is refused now would be refused at every connection. */
+  const checkHost = async (host: string | undefined) => {
+    const problem = host === undefined ? null : await hostProblem(host, 'warehouse', options.outbound, 'save');
+    if (problem) throw badRequest(problem);
+  };
   /** A connection with the authentication, to its own database or to `?database=` on the same server. */
   const connectTo = (accountId: number, id: string, database?: string) => {
     const row = requireAuthentication(deps, accountId, id);
@@ -114,6 +120,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       async (c) => {
         const { accountId, userId } = enabledPrincipal(deps, c);
         const body = await input(c, authenticationCreate);
+        await checkHost(body.host);
         return c.json(toWireAuthentication(insertAuthentication(deps, accountId, userId, body)), 200);
       },
     )
@@ -153,6 +160,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const { accountId } = enabledPrincipal(deps, c);
         const row = requireAuthentication(deps, accountId, c.req.param('id'));
         const body = await input(c, authenticationUpdate);
+        await checkHost(body.host);
         return c.json(toWireAuthentication(updateAuthentication(deps, row, body)), 200);
       },
     )

@@ -1,6 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import pg from 'pg';
+import { hostProblem, type OutboundSwitches } from '../platform/addressPolicy';
 
 /**
  * Connections to a PostgreSQL warehouse. Every value arrives as the server's text (one type parser for
@@ -18,8 +17,8 @@ export interface ConnectionSpec {
 }
 
 export interface ConnectOptions {
-  /** Allow loopback addresses (a warehouse on the same machine: tests, single-box installs). */
-  allowLoopback: boolean;
+  /** The operator's outbound switches (loopback warehouses: tests, single-box installs). */
+  outbound: OutboundSwitches;
   connectTimeoutMs?: number;
 }
 
@@ -31,33 +30,14 @@ export class WarehouseError extends Error {
 const raw = (value: string) => value;
 const types = { getTypeParser: () => raw } as unknown as pg.CustomTypesConfig;
 
-function isLoopbackOrLinkLocal(address: string): boolean {
-  const a = address.toLowerCase();
-  if (a === '::1' || a === '::' || a === '0.0.0.0' || a.startsWith('fe80:')) return true;
-  const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
-  return /^127\./.test(v4) || /^169\.254\./.test(v4) || /^0\./.test(v4);
-}
-
 /**
- * Loopback and link-local addresses (the cloud metadata service lives there) are refused unless the
- * installation allows loopback; private ranges are allowed, since self-hosted warehouses live there.
+ * The platform's outbound address policy for warehouses: loopback only where the installation allows it,
+ * link-local (the cloud metadata service) and reserved never; private ranges are allowed, since
+ * self-hosted warehouses live there. Checked at every connection, after resolving the name.
  */
 async function checkHost(host: string, options: ConnectOptions): Promise<void> {
-  if (options.allowLoopback) return;
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).map((r) => r.address);
-    } catch {
-      throw new WarehouseError(`The host "${host}" could not be resolved: check its spelling.`);
-    }
-  }
-  if (addresses.some(isLoopbackOrLinkLocal)) {
-    throw new WarehouseError(
-      `The host "${host}" is a loopback or link-local address, which this server does not connect to. Use the warehouse's network address.`,
-    );
-  }
+  const problem = await hostProblem(host, 'warehouse', options.outbound, 'send');
+  if (problem) throw new WarehouseError(problem);
 }
 
 /** Turns a driver or network error into a sentence naming what to check. */

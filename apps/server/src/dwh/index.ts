@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { BulkLoadService } from '../bulk-loads/service';
 import { nextFire } from '../bulk-loads/service';
+import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { runDueIntegrations } from './attempts';
 import { dwhAuthRoutes } from './authRoutes';
@@ -10,29 +11,27 @@ import { postgresSource } from './postgresSource';
 
 /** Settings of the data-warehouse sync. */
 export interface DwhOptions {
-  /** Connect to loopback warehouses (tests, single-box installs); `SVC_DWH_ALLOW_LOOPBACK=1` by default. */
-  allowLoopback?: boolean;
   /** How long to wait for a warehouse to accept and answer a connection; `SVC_DWH_CONNECT_TIMEOUT_MS`, else 10 s. */
   connectTimeoutMs?: number;
 }
 
-export function dwhConnectOptions(options: DwhOptions = {}): ConnectOptions {
+export function dwhConnectOptions(deps: AppDeps, options: DwhOptions = {}): ConnectOptions {
   const fromEnv = Number(process.env.SVC_DWH_CONNECT_TIMEOUT_MS);
   return {
-    allowLoopback: options.allowLoopback ?? process.env.SVC_DWH_ALLOW_LOOPBACK === '1',
+    outbound: deps.config.outbound ?? STRICT_OUTBOUND,
     connectTimeoutMs: options.connectTimeoutMs ?? (fromEnv > 0 ? fromEnv : 10_000),
   };
 }
 
 /** The bulk load sources this feature provides. */
 export function dwhSources(deps: AppDeps, options: DwhOptions = {}) {
-  return [postgresSource(deps, dwhConnectOptions(options))];
+  return [postgresSource(deps, dwhConnectOptions(deps, options))];
 }
 
 /** `/v1` data-warehouse sync routes; integration schedules ride on the bulk load ticks. */
 export function dwhRoutes(deps: AppDeps, service: BulkLoadService, options: DwhOptions = {}) {
   service.onTick((now) => runDueIntegrations(deps, service, now, nextFire));
   return new OpenAPIHono<AppEnv>()
-    .route('/', dwhAuthRoutes(deps, dwhConnectOptions(options)))
+    .route('/', dwhAuthRoutes(deps, dwhConnectOptions(deps, options)))
     .route('/', dwhIntegrationRoutes(deps, service));
 }

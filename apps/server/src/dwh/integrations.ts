@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import { checkFilters, checkSourceOptions } from '../bulk-loads/config';
 import { type BulkLoadRow, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
-import { createTableRow, findDatabase, findTable } from '../data/catalog';
+import { checkWritableTable, createTableRow, findDatabase, findTable } from '../data/catalog';
 import { columnNameForKey } from '../data/columns';
 import { createDataTable } from '../data/tableStore';
 import type { Principal } from '../platform/auth';
@@ -211,6 +211,8 @@ function ensureTargets(deps: AppDeps, accountId: number, c: Configs): void {
       `The database "${c.output_config.database}" does not exist: create it first (POST /v3/database/create/${c.output_config.database}).`,
     );
   }
+  // Every new name is checked before any table is made, so a refused one leaves nothing behind.
+  for (const a of c.advanced_configs) checkWritableTable(deps.db, database, a.target_table);
   for (const a of c.advanced_configs) {
     if (!findTable(deps.db, accountId, database.id, a.target_table)) {
       createDataTable(deps, database, createTableRow(deps, database, a.target_table, []));

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { type Principal, principalForKey } from '../platform/auth';
+import { type Principal, principalForRequestKey } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge, unauthorized } from '../platform/errors';
 
@@ -46,8 +46,8 @@ export function checkRecord(value: unknown, where: string): Record<string, unkno
 const INVALID_KEY = 'Authentication failed: send a valid write-only or master API key.';
 
 /** Resolves an ingestion key (write-only or master); a missing, unknown or revoked key is a 401. */
-export function ingestPrincipal(deps: AppDeps, key: string | null | undefined): Principal {
-  const principal = key ? principalForKey(deps, key.trim()) : null;
+export function ingestPrincipal(deps: AppDeps, c: Context, key: string | null | undefined): Principal {
+  const principal = key ? principalForRequestKey(deps, c, key.trim()) : null;
   if (!principal) throw unauthorized(INVALID_KEY);
   return principal;
 }

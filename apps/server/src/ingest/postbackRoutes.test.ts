@@ -40,6 +40,15 @@ describe('postback', () => {
     expect(show).toMatchObject({ count: 1, schema: '[["email","string"],["plan","string"]]' });
   });
 
+  it('refuses mixed credentials (a write key and Authorization) with 400, writing nothing', async () => {
+    for (const authorization of [`SVC1 ${h.admin.writeOnlyKey}`, `SVC1 ${h.admin.masterKey}`, 'Bearer x']) {
+      const res = await post('web_events/t_mixed', { a: 1 }, { authorization });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/not both/);
+    }
+    expect(rows('t_mixed')).toHaveLength(0);
+  });
+
   it('accepts a master key, and the Authorization header instead of X-SVC-Write-Key', async () => {
     expect((await post('web_events/t_master', { a: 1 }, { 'x-svc-write-key': h.admin.masterKey })).status).toBe(200);
     const viaAuth = await h.call('POST', '/postback/v3/event/web_events/t_master', {

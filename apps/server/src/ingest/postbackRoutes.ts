@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { DATA_NAME, errorBody, ingestLimits, postbackResponse } from '@svc/contracts';
-import { findTable, requireDatabase } from '../data/catalog';
+import { errorBody, ingestLimits, postbackResponse } from '@svc/contracts';
+import { checkWritableTable, requireDatabase } from '../data/catalog';
 import { prepareRecord } from '../data/tableStore';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -65,14 +65,15 @@ export function postbackRoutes(deps: AppDeps) {
     const params = c.req.valid('param');
     const dbName = readName(params.db, 'database');
     const tableName = readName(params.table, 'table');
-    const key = c.req.header('x-svc-write-key') ?? keyFromAuthorization(c.req.header('authorization'));
-    const principal = ingestPrincipal(deps, key);
-    const database = requireDatabase(deps.db, principal.accountId, dbName);
-    if (!findTable(deps.db, principal.accountId, database.id, tableName) && !DATA_NAME.test(tableName)) {
-      throw badRequest(
-        `The table "${tableName.slice(0, 64)}" does not exist and cannot be created: names use 3 to 255 lowercase letters, digits and underscores.`,
-      );
+    const writeKey = c.req.header('x-svc-write-key');
+    const authorization = c.req.header('authorization');
+    if (writeKey !== undefined && authorization !== undefined) {
+      throw badRequest('Send one credential: either the X-SVC-Write-Key header or Authorization, not both.');
     }
+    const key = writeKey ?? keyFromAuthorization(authorization);
+    const principal = ingestPrincipal(deps, c, key);
+    const database = requireDatabase(deps.db, principal.accountId, dbName);
+    checkWritableTable(deps.db, database, tableName);
     const record = prepareRecord(await readRecord(c), receivedAt);
     await commitRecords(deps, database, tableName, [record]);
     return c.json({}, 200);

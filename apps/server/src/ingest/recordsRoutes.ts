@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, ingestLimits, recordsRequest, recordsResponse } from '@svc/contracts';
 import type { Context } from 'hono';
-import { requireDatabase } from '../data/catalog';
+import { checkWritableTable, requireDatabase } from '../data/catalog';
 import { prepareRecord } from '../data/tableStore';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -75,8 +75,9 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
   if (!CONTENT_TYPES.includes(type)) {
     throw unsupportedMediaType(`Send the events as JSON: Content-Type ${CONTENT_TYPES.slice(0, 2).join(' or ')}.`);
   }
-  const principal = ingestPrincipal(deps, keyFromAuthorization(c.req.header('authorization')));
+  const principal = ingestPrincipal(deps, c, keyFromAuthorization(c.req.header('authorization')));
   const database = requireDatabase(deps.db, principal.accountId, dbName);
+  checkWritableTable(deps.db, database, tableName);
   const raw = await c.req.text();
   const events = readEvents(raw);
   // Only a body larger than the record limit can hold a record larger than it: measure only then.

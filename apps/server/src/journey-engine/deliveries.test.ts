@@ -97,7 +97,9 @@ describe('activation deliveries', () => {
     const hook = await listen([500, 503, 200]);
     await connectTo(`http://127.0.0.1:${hook.port}/in`);
     const offered = await queueOffers();
-    const scheduler = createJourneyScheduler(h.deps, { intervalMs: 0, deliveries: { allowPrivateAddresses: true } });
+    // As with SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1: the webhook listens on the loopback.
+    h.deps.config.outbound = { allowPrivateAddresses: true, allowWarehouseLoopback: false };
+    const scheduler = createJourneyScheduler(h.deps, { intervalMs: 0 });
     const tickAt = async (ms: number) => {
       h.clock.set(T + 3 * DAY_MS + ms);
       await scheduler.tick();
@@ -136,6 +138,24 @@ describe('activation deliveries', () => {
     const [refused] = await deliveries();
     expect(refused?.status).toBe('error');
     expect(refused?.error).toContain('loopback or private address');
+  });
+
+  it('refuses every loopback spelling at send, for connections stored before the check', async () => {
+    const hook = await listen([200]);
+    const forms = ['127.1', '2130706433', '0x7f000001', '[::ffff:127.0.0.1]', 'localhost'];
+    await connectTo('csv://placeholder');
+    h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();
+    await queueOffers();
+    for (const [i, host] of forms.entries()) {
+      insertResult(h.deps.db, h.admin.accountId, 'target', `https://${host}:${hook.port}/in`, T);
+      h.clock.set(T + 3 * DAY_MS + i * 7_200_000);
+      await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
+      h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();
+    }
+    expect(hook.bodies).toHaveLength(0);
+    const list = await deliveries();
+    expect(list).toHaveLength(forms.length);
+    for (const d of list) expect(d.error).toContain('loopback or private address');
   });
 
   it('keeps a CSV file to download for a csv:// connection', async () => {

@@ -16,11 +16,6 @@ import { type Outcome, send } from './deliveryTargets';
  * "fail"/"error") with `emailRecipients` put a message in the notifications outbox.
  */
 
-export interface DeliveryOptions {
-  /** Let webhooks reach loopback and private addresses (tests, closed networks). Default false. */
-  allowPrivateAddresses?: boolean;
-}
-
 const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 3_600_000;
 
@@ -123,7 +118,6 @@ export async function deliverActivation(
   row: JourneyRow,
   activation: ActivationRow,
   at: number,
-  options: DeliveryOptions = {},
 ): Promise<number | null> {
   const activationId = String(activation.id);
   const pending = pendingOf(deps.db, row, activationId);
@@ -147,7 +141,6 @@ export async function deliverActivation(
           journeyId: String(row.id),
           activationId,
           at,
-          allowPrivateAddresses: options.allowPrivateAddresses ?? false,
         },
         connection.url,
         rowsFor(deps, row, activation, keys, at),
@@ -188,11 +181,11 @@ export async function deliverActivation(
 }
 
 /** Delivers every due activation of a running journey (paused journeys deliver nothing). */
-export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number, options: DeliveryOptions = {}) {
+export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number) {
   if (row.state !== 'launched' || row.paused === 1) return [];
   const done: number[] = [];
   for (const activation of activationsOf(deps.db, row.account_id, row.id)) {
-    const id = await deliverActivation(deps, row, activation, at, options);
+    const id = await deliverActivation(deps, row, activation, at);
     if (id !== null) done.push(id);
   }
   return done;

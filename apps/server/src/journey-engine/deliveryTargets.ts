@@ -6,7 +6,7 @@ import { outboundProblem } from './outbound';
 /**
  * Where an activation's rows go, by the URL of its result connection:
  * - `td://[key]@/<database>/<table>`: appended to that table of one of the account's databases;
- * - `https://…` (or `http://` where private addresses are allowed): POSTed as JSON batches
+ * - `https://…` (or `http://` where private addresses are allowed; platform/addressPolicy.ts): POSTed as JSON batches
  *   `{journeyId, activationId, deliveredAt, profiles: [...]}` of up to WEBHOOK_BATCH profiles;
  * - `csv://<any name>`: kept as a CSV file to download from the delivery.
  */
@@ -29,7 +29,6 @@ export interface DeliveryEnv {
   journeyId: string;
   activationId: string;
   at: number;
-  allowPrivateAddresses: boolean;
 }
 
 async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome | null> {
@@ -49,7 +48,7 @@ async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unkno
 
 async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
   const target = new URL(url).origin;
-  const problem = await outboundProblem(url, env.allowPrivateAddresses);
+  const problem = await outboundProblem(url, env.deps.config.outbound);
   if (problem) return { target, error: problem };
   for (let i = 0; i < rows.length; i += WEBHOOK_BATCH) {
     const body = JSON.stringify({

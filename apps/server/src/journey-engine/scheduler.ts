@@ -1,6 +1,6 @@
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';
-import { type DeliveryOptions, deliverDue } from './deliveries';
+import { deliverDue } from './deliveries';
 import type { RunSummary } from './runner';
 import { runJourneyInWorker } from './tasks';
 
@@ -9,7 +9,6 @@ export const DEFAULT_ENGINE_INTERVAL_MS = 60_000;
 export interface JourneySchedulerOptions {
   /** How often every launched, running journey is run; default every minute. 0 turns the timer off. */
   intervalMs?: number;
-  deliveries?: DeliveryOptions;
 }
 
 export interface JourneyScheduler {
@@ -51,7 +50,7 @@ export function createJourneyScheduler(deps: AppDeps, options: JourneySchedulerO
       };
       for (const row of rows) {
         await attempt(row, 'run', async () => done.push(await runJourneyInWorker(deps, row, 'schedule')));
-        await attempt(row, 'delivery', () => deliverDue(deps, row, deps.clock.now().getTime(), options.deliveries));
+        await attempt(row, 'delivery', () => deliverDue(deps, row, deps.clock.now().getTime()));
       }
       return done;
     } finally {

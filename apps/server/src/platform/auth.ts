@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { findLiveKey, touchKey } from '../accounts/keys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
+import { checkKeyThrottle, recordBadKey } from './keyThrottle';
 
 /** Who is calling, as every feature sees it. */
 export interface Principal {
@@ -40,6 +41,17 @@ export function principalForKey(deps: AppDeps, key: string): Principal | null {
   };
 }
 
+/**
+ * A key a request presented, checked under the per-address throttle of bad keys: 429 while throttled,
+ * else the principal, or null (and one more failure counted) when the key does not authenticate.
+ */
+export function principalForRequestKey(deps: AppDeps, c: Context, key: string | null): Principal | null {
+  checkKeyThrottle(deps, c);
+  const principal = key ? principalForKey(deps, key) : null;
+  if (!principal) recordBadKey(deps, c);
+  return principal;
+}
+
 const INVALID = 'Authentication failed: send a valid, unrevoked API key as "Authorization: SVC1 <key>".';
 
 /**
@@ -52,8 +64,9 @@ export function apiKeyAuth(deps: AppDeps, opts: { allowWriteOnly?: boolean } = {
     const existing = c.get('principal');
     let principal = existing;
     if (!principal) {
-      const key = keyFromAuthorization(c.req.header('authorization'));
-      principal = key ? principalForKey(deps, key) : null;
+      const header = c.req.header('authorization');
+      // No credentials at all is not a guess; a malformed or wrong one is.
+      principal = header === undefined ? null : principalForRequestKey(deps, c, keyFromAuthorization(header));
       if (!principal) throw unauthorized(INVALID);
       c.set('principal', principal);
     }

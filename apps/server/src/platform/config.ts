@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type OutboundSwitches, outboundSwitches } from './addressPolicy';
 
 export interface Config {
   port: number;
@@ -12,9 +13,51 @@ export interface Config {
   seed: { email?: string; password?: string; apiKey?: string };
   /** Console session idle timeout. */
   sessionIdleMs: number;
+  /** Console session absolute lifetime (`SVC_SESSION_MAX_HOURS`, default 24 hours when absent). */
+  sessionMaxMs?: number;
+  /** Which private hosts outbound connections may reach (platform/addressPolicy.ts); absent: none. */
+  outbound?: OutboundSwitches;
+  /**
+   * `SVC_PUBLIC_URL`: the address people and identity providers reach the service at. It fixes the SAML
+   * entity ID, the ACS and links in messages; without it they follow the request's Host header.
+   */
+  publicUrl?: string | null;
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
+
+function hours(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback * 3_600_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 24 * 366)
+    throw new Error(`${name} must be a number of hours above 0, not "${raw}".`);
+  return Math.round(n * 3_600_000);
+}
+
+function readPublicUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`SVC_PUBLIC_URL must be a URL such as https://cdp.example.com, not "${raw}".`);
+  }
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
+    throw new Error(`SVC_PUBLIC_URL must be an http(s) address without user, query or fragment, not "${raw}".`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The base address of the service: `SVC_PUBLIC_URL` when set, else the origin the request came to. */
+export function publicBase(config: Config, requestUrl: string): string {
+  return config.publicUrl ?? new URL(requestUrl).origin;
+}
 
 /** Reads the configuration from the environment (README "Configure"). */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: string | null } = {}): Config {
@@ -33,25 +76,21 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     consoleDir: env.SVC_CONSOLE_DIR ? resolve(env.SVC_CONSOLE_DIR) : (defaults.consoleDir ?? null),
     seed,
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
+    sessionMaxMs: hours(env.SVC_SESSION_MAX_HOURS, 'SVC_SESSION_MAX_HOURS', 24),
+    outbound: outboundSwitches(env),
+    publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
   };
 }
 
 /**
  * The journey engine's schedule from the environment: `SVC_JOURNEY_ENGINE_INTERVAL_SECONDS` (default 60; 0 turns
- * the schedule off, leaving on-demand runs) and `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1` (webhooks may reach
- * loopback and private addresses; for closed networks only).
+ * the schedule off, leaving on-demand runs).
  */
-export function journeyEngineOptions(env: NodeJS.ProcessEnv): {
-  intervalMs: number;
-  deliveries: { allowPrivateAddresses: boolean };
-} {
+export function journeyEngineOptions(env: NodeJS.ProcessEnv): { intervalMs: number } {
   const raw = env.SVC_JOURNEY_ENGINE_INTERVAL_SECONDS;
   const seconds = raw === undefined || raw === '' ? 60 : Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
     throw new Error(`SVC_JOURNEY_ENGINE_INTERVAL_SECONDS must be a number of seconds from 0 to 86400, not "${raw}".`);
   }
-  return {
-    intervalMs: Math.round(seconds * 1000),
-    deliveries: { allowPrivateAddresses: env.SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES === '1' },
-  };
+  return { intervalMs: Math.round(seconds * 1000) };
 }

@@ -62,3 +62,37 @@ export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   if (missing) c.header(NOT_FOUND_HEADER, missing);
   return c.json(errorBody(e), 404);
 };
+
+/**
+ * A request refused (4xx/5xx) while it declares a body the handler may not have read: the answer says
+ * `Connection: close`, so pooling clients open a new connection for their next request instead of
+ * reusing one the server drops once its short drain of the unread body gives up.
+ */
+export function closeOnRefusal(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.res.status < 400) return;
+    const length = c.req.header('content-length');
+    const declaresBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    if (declaresBody) c.res.headers.set('connection', 'close');
+  };
+}
+
+/**
+ * `Cache-Control: no-store` on every console backend answer and every answer to a request that carried
+ * credentials (an API key, a write key or a session cookie), errors included: nothing a signed-in person
+ * or a key saw is kept by a browser or a shared cache.
+ */
+export function noStoreWhenAuthenticated(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const credentials =
+      c.req.header('authorization') !== undefined ||
+      c.req.header('x-svc-write-key') !== undefined ||
+      (c.req.header('cookie') ?? '').includes('svc_session') ||
+      c.get('principal');
+    if (credentials || c.req.path.startsWith('/console-api')) {
+      c.res.headers.set('cache-control', 'no-store');
+    }
+  };
+}

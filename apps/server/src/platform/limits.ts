@@ -8,7 +8,13 @@ export const limits = {
   emailMaxLength: 254,
   passwordMinLength: 10,
   passwordMaxLength: 200,
-  /** Failed logins allowed per e-mail and client address before a pause. */
+  /** Failed sign-ins allowed per (e-mail, client address) before a backoff that doubles each time. */
   loginAttempts: 5,
+  loginBackoffBaseMs: 60 * 1000,
+  loginBackoffMaxMs: 60 * 60 * 1000,
+  /** How long a pair's failures count towards its backoff. */
+  loginPairWindowMs: 24 * 60 * 60 * 1000,
+  /** Failed sign-ins allowed per client address, on any e-mails, within `loginWindowMs`. */
+  loginAddressAttempts: 30,
   loginWindowMs: 15 * 60 * 1000,
 } as const;

@@ -1,3 +1,5 @@
+import { type OutboundSwitches, urlProblem as outboundUrlProblem } from '../platform/addressPolicy';
+
 /**
  * Result connection URLs may carry credentials: `scheme://user:password@host/...`, a key alone as the
  * user (`td://<apikey>@/db/table`), or query parameters such as `apikey=` and `password=`. They are
@@ -52,39 +54,24 @@ export function maskUrl(url: string): string {
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-/** Host names and literal addresses an outbound connection must not reach (DESIGN §6). */
-function isPrivateHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1') return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  return /^(fc|fd|fe80)/.test(h) || h.startsWith('::ffff:');
-}
-
-/** Why a URL cannot be a result connection, or null when it can. */
-export function urlProblem(url: string): string | null {
+/**
+ * Why a URL cannot be a result connection, or null when it can: its form here, its host by the platform's
+ * one outbound address policy (loopback, private and reserved hosts in any spelling; local schemes such
+ * as `file:`). At `save` a name that does not resolve yet may pass; `send` refuses it.
+ */
+export async function urlProblem(
+  url: string,
+  switches: OutboundSwitches | undefined,
+  phase: 'save' | 'send' = 'save',
+): Promise<string | null> {
   if (url.length > 2048) return 'The "url" is longer than 2048 characters.';
-  if (!SCHEME.test(url))
-    return 'The "url" must start with a scheme, e.g. "td://@/database/table" or "s3://bucket/path".';
-  if (/[\s\p{Cc}]/u.test(url)) return 'The "url" must not contain spaces or control characters.';
-  const afterScheme = url.replace(SCHEME, '');
-  const authority = (afterScheme.split(/[/?#]/)[0] ?? '').replace(/^[^@]*@/, '');
-  const host = authority.startsWith('[')
-    ? authority.slice(0, authority.indexOf(']') + 1)
-    : authority.replace(/:\d*$/, '');
-  if (host && isPrivateHost(host)) {
-    return `The "url" points at ${host}, a loopback or private address: result outputs may only go to public hosts.`;
+  if (!SCHEME.test(url)) {
+    // `file:/etc/passwd` and other local schemes get the policy's reason.
+    const local = /^[a-z][a-z0-9+.-]*:/i.test(url)
+      ? await outboundUrlProblem(url, 'resultConnection', switches, phase)
+      : null;
+    return local ?? 'The "url" must start with a scheme, e.g. "td://@/database/table" or "s3://bucket/path".';
   }
-  return null;
+  if (/[\s\p{Cc}]/u.test(url)) return 'The "url" must not contain spaces or control characters.';
+  return outboundUrlProblem(url, 'resultConnection', switches, phase);
 }

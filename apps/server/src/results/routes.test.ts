@@ -81,6 +81,31 @@ describe('result connections', () => {
     }
   });
 
+  it('refuses alternate loopback spellings and local schemes at save', async () => {
+    const urls = [
+      'http://127.1/hook',
+      'https://2130706433/hook',
+      'https://0x7f000001/hook',
+      'https://0177.0.0.1/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://localhost./hook',
+      'mysql://u:p@127.1:3306/db',
+      'postgresql://u:p@2130706433/db',
+      'redis://0x7f000001:6379',
+      'http://169.254.169.254/latest/meta-data',
+      'file:///etc/passwd',
+      'file:/etc/passwd',
+    ];
+    for (const url of urls) {
+      const res = await h.call('POST', '/v3/result/create/probe', { form: { url } });
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as { message: string }).message, url).toMatch(
+        /loopback or private address|link-local or reserved|may not use "file:"/,
+      );
+    }
+    expect(await list()).toEqual({ results: [] });
+  });
+
   it("keeps each account's connections to itself", async () => {
     const other = await h.newAccount('Other');
     await h.call('POST', '/v3/result/create/mine', { form: { url: 's3://bucket/mine' } });

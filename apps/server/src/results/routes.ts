@@ -82,7 +82,7 @@ export function resultRoutes(deps: AppDeps) {
       const { accountId } = principalOf(c);
       const { name } = c.req.valid('param');
       const { url } = await input(c, createParams);
-      const problem = urlProblem(url);
+      const problem = await urlProblem(url, deps.config.outbound);
       if (problem) throw badRequest(problem);
       insertResult(deps.db, accountId, name, url, deps.clock.now().getTime());
       return c.json({ name, result: name }, 200);

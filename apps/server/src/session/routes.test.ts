@@ -81,27 +81,65 @@ describe('console sessions', () => {
       expect(((await res.json()) as { message: string }).message).toContain('"password"');
     });
 
-    it(`pauses an e-mail after ${limits.loginAttempts} failures, saying when to retry`, async () => {
-      for (let i = 0; i < limits.loginAttempts; i++) {
-        expect((await login(h.admin.email, 'wrong password', `10.0.0.${i}`)).status).toBe(401);
-      }
-      // Even the right password waits: the limit protects the account, not the address.
-      const limited = await login(h.admin.email, PASSWORD, '10.0.1.1');
-      expect(limited.status).toBe(429);
-      expect(limited.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
-      expect(await limited.json()).toMatchObject({
-        status_code: 429,
-        message: 'Too many failed sign-in attempts. Try again in 15 minutes.',
-      });
-      h.clock.advance(limits.loginWindowMs - 60_000);
-      const later = await login(h.admin.email, PASSWORD, '10.0.1.1');
-      expect(later.headers.get('retry-after')).toBe('60');
-      h.clock.advance(60_000);
-      expect((await login(h.admin.email, PASSWORD, '10.0.1.1')).status).toBe(200);
+    it('cannot be used to lock a user out: the right password from a clean address works after the lock-out attempt', async () => {
+      // The attack: many wrong passwords for the victim's e-mail, from one address and from several.
+      for (let i = 0; i < limits.loginAttempts * 3; i++) await login(h.admin.email, 'wrong password', '192.0.2.66');
+      for (let i = 0; i < limits.loginAttempts; i++) await login(h.admin.email, 'wrong password', `10.0.0.${i}`);
+      expect((await login(h.admin.email, 'wrong password', '192.0.2.66')).status).toBe(429);
+      // The owner, from an address without failures, signs in at once.
+      expect((await login(h.admin.email, PASSWORD, '198.51.100.20')).status).toBe(200);
     });
 
-    it(`pauses a client address after ${limits.loginAttempts} failures on any e-mail`, async () => {
+    it(`backs off an (e-mail, address) pair after ${limits.loginAttempts} failures, longer each time`, async () => {
+      const ADDRESS = '192.0.2.50';
       for (let i = 0; i < limits.loginAttempts; i++) {
+        expect((await login(h.admin.email, 'wrong password', ADDRESS)).status).toBe(401);
+      }
+      const limited = await login(h.admin.email, PASSWORD, ADDRESS);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe(String(limits.loginBackoffBaseMs / 1000));
+      expect(await limited.json()).toMatchObject({
+        status_code: 429,
+        message: 'Too many failed sign-in attempts. Try again in 1 minute.',
+      });
+      h.clock.advance(limits.loginBackoffBaseMs);
+      expect((await login(h.admin.email, 'wrong password', ADDRESS)).status).toBe(401);
+      // One more failure doubles the wait.
+      expect((await login(h.admin.email, PASSWORD, ADDRESS)).headers.get('retry-after')).toBe(
+        String((2 * limits.loginBackoffBaseMs) / 1000),
+      );
+      h.clock.advance(2 * limits.loginBackoffBaseMs);
+      expect((await login(h.admin.email, PASSWORD, ADDRESS)).status).toBe(200);
+    });
+
+    it('tells the owner: an audit entry and a notice at the next sign-in', async () => {
+      for (let i = 0; i < limits.loginAttempts; i++) await login(h.admin.email, 'wrong password', '192.0.2.77');
+      const audit = h.deps.db
+        .prepare(
+          "SELECT actor, action, target, outcome, reason FROM audit_events WHERE action = 'user.login_throttled'",
+        )
+        .all();
+      expect(audit).toEqual([
+        {
+          actor: '192.0.2.77',
+          action: 'user.login_throttled',
+          target: h.admin.email,
+          outcome: 'failure',
+          reason: 'too_many_failed_passwords',
+        },
+      ]);
+      const res = await login(h.admin.email, PASSWORD, '198.51.100.21');
+      const body = (await res.json()) as { loginNotices?: { address: string; failures: number }[] };
+      expect(body.loginNotices).toEqual([
+        { at: expect.any(String), address: '192.0.2.77', failures: limits.loginAttempts },
+      ]);
+      // Shown once.
+      const again = (await (await login(h.admin.email, PASSWORD, '198.51.100.21')).json()) as object;
+      expect(again).not.toHaveProperty('loginNotices');
+    });
+
+    it(`pauses a client address after ${limits.loginAddressAttempts} failures on any e-mails`, async () => {
+      for (let i = 0; i < limits.loginAddressAttempts; i++) {
         expect((await login(`guess${i}@first.test`, 'wrong password', '192.0.2.7')).status).toBe(401);
       }
       expect((await login(h.admin.email, PASSWORD, '192.0.2.7')).status).toBe(429);
@@ -109,7 +147,7 @@ describe('console sessions', () => {
     });
 
     it('does not trust X-Forwarded-For to pick the address', async () => {
-      for (let i = 0; i < limits.loginAttempts; i++) {
+      for (let i = 0; i < limits.loginAddressAttempts; i++) {
         const res = await consoleCall(h, 'POST', '/console-api/login', {
           json: { email: `guess${i}@first.test`, password: 'wrong password' },
           headers: { 'x-forwarded-for': `203.0.113.${i}` },

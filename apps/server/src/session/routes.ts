@@ -12,7 +12,9 @@ import {
   describeWait,
   forgiveLoginAttempts,
   loginRetryAfterSeconds,
+  noteLoginFailure,
   recordLoginAttempt,
+  takeLoginNotices,
 } from './loginLimiter';
 import { requireSession } from './principal';
 import {
@@ -103,6 +105,7 @@ export function consoleRoutes(deps: AppDeps) {
       const user = findUserForLogin(db, email);
       // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
       if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+        noteLoginFailure(deps, email, address, user);
         throw unauthorized(WRONG_CREDENTIALS);
       }
       forgiveLoginAttempts(deps, email, address);
@@ -113,7 +116,14 @@ export function consoleRoutes(deps: AppDeps) {
       const previous = readSessionCookie(c);
       if (previous) revokeSession(deps, previous);
       setSessionCookie(c, createSession(deps, user));
-      return c.json({ user: toMe(user, findAccount(db, user.account_id)) }, 200);
+      const notices = takeLoginNotices(deps, user.account_id, user.id).map((n) => ({
+        ...n,
+        at: new Date(n.at).toISOString(),
+      }));
+      return c.json(
+        { user: toMe(user, findAccount(db, user.account_id)), ...(notices.length ? { loginNotices: notices } : {}) },
+        200,
+      );
     })
     .openapi(logout, (c) => {
       const id = readSessionCookie(c);

@@ -9,6 +9,10 @@ import { hmac } from '../platform/secrets';
 /** Console sessions: a random id in the cookie, only its HMAC in `console_sessions` (DESIGN §6). */
 
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** A session ends this long after it began, however busy (`SVC_SESSION_MAX_HOURS`, default 24). */
+export const DEFAULT_SESSION_MAX_MS = 24 * 60 * 60 * 1000;
+const sessionMaxMs = (config: AppDeps['config']) => config.sessionMaxMs ?? DEFAULT_SESSION_MAX_MS;
+
 /** last_seen_at is written at most this often, so a busy console does not write on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -32,15 +36,15 @@ export function createSession(deps: AppDeps, user: UserRow, method: SessionMetho
     deps.db
       .prepare(
         `DELETE FROM console_sessions WHERE account_id = ? AND user_id = ?
-           AND (revoked_at IS NOT NULL OR last_seen_at <= ?)`,
+           AND (revoked_at IS NOT NULL OR last_seen_at <= ? OR created_at <= ?)`,
       )
-      .run(user.account_id, user.id, now - deps.config.sessionIdleMs);
+      .run(user.account_id, user.id, now - deps.config.sessionIdleMs, now - sessionMaxMs(deps.config));
     deps.db
       .prepare(
-        `INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method, administrator)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(idHash(deps, id), user.account_id, user.id, now, now, method);
+      .run(idHash(deps, id), user.account_id, user.id, now, now, method, user.administrator);
   })();
   return id;
 }
@@ -50,16 +54,28 @@ export function findLiveSession(deps: AppDeps, id: string): LiveSession | null {
   if (!ID_SHAPE.test(id)) return null;
   const row = deps.db
     .prepare(
-      `SELECT s.account_id, s.user_id, s.last_seen_at, s.revoked_at, u.administrator
+      `SELECT s.account_id, s.user_id, s.created_at, s.last_seen_at, s.revoked_at, s.administrator AS granted,
+              u.administrator
          FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
         WHERE s.id_hash = ?`,
     )
     .get(idHash(deps, id)) as
-    | { account_id: number; user_id: number; last_seen_at: number; revoked_at: number | null; administrator: number }
+    | {
+        account_id: number;
+        user_id: number;
+        created_at: number;
+        last_seen_at: number;
+        revoked_at: number | null;
+        granted: number | null;
+        administrator: number;
+      }
     | undefined;
   if (!row || row.revoked_at !== null) return null;
+  // A session carries the privilege it began with: after a change, the user signs in again (a new id).
+  if (row.granted !== row.administrator) return null;
   const now = deps.clock.now().getTime();
   if (now - row.last_seen_at >= deps.config.sessionIdleMs) return null;
+  if (now - row.created_at >= sessionMaxMs(deps.config)) return null;
   if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
     deps.db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, idHash(deps, id));
   }

@@ -95,6 +95,35 @@ describe('refused assertions', () => {
     await expectRefused(await postToAcs(h, req.acsUrl, response, req.relayState), 'signature_invalid');
   });
 
+  it('refuses an otherwise valid response signed with RSA-SHA1 and SHA-1 digests', async () => {
+    const { req, response } = await signedResponse({
+      signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+    });
+    expect(b64.decode(response)).toContain('xmldsig#rsa-sha1');
+    await expectRefused(await postToAcs(h, req.acsUrl, response, req.relayState), 'signature_algorithm_weak');
+  });
+
+  it('refuses a SHA-1 digest under an RSA-SHA256 signature', async () => {
+    const { req, response } = await signedResponse();
+    const xml = b64.decode(response);
+    expect(xml).toContain('xmlenc#sha256');
+    const weak = b64.encode(
+      xml.replaceAll('http://www.w3.org/2001/04/xmlenc#sha256', 'http://www.w3.org/2000/09/xmldsig#sha1'),
+    );
+    await expectRefused(await postToAcs(h, req.acsUrl, weak, req.relayState), 'digest_algorithm_weak');
+  });
+
+  it('refuses an otherwise valid response canonicalized with comments', async () => {
+    const { req, response } = await signedResponse({
+      transforms: [
+        'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+        'http://www.w3.org/2001/10/xml-exc-c14n#WithComments',
+      ],
+    });
+    expect(b64.decode(response)).toContain('exc-c14n#WithComments');
+    await expectRefused(await postToAcs(h, req.acsUrl, response, req.relayState), 'canonicalization_with_comments');
+  });
+
   it('refuses a response whose signatures were removed', async () => {
     const { req, response } = await signedResponse();
     const stripped = b64.encode(b64.decode(response).replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, ''));

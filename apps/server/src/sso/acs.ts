@@ -27,6 +27,9 @@ export type RefusalReason =
   | 'malformed_response'
   | 'doctype_forbidden'
   | 'signature_missing'
+  | 'signature_algorithm_weak'
+  | 'digest_algorithm_weak'
+  | 'canonicalization_with_comments'
   | 'multiple_assertions'
   | 'replayed'
   | 'unknown_request'
@@ -51,6 +54,12 @@ export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   doctype_forbidden:
     'The sign-in response from your identity provider contains a document type declaration, which is not accepted.',
   signature_missing: 'The sign-in response is not signed by your identity provider.',
+  signature_algorithm_weak:
+    'The sign-in response is signed with a weak algorithm (such as RSA-SHA1). Ask an administrator to set your identity provider to sign with RSA-SHA256 or stronger.',
+  digest_algorithm_weak:
+    'The sign-in response uses a weak digest (such as SHA-1). Ask an administrator to set your identity provider to SHA-256 or stronger.',
+  canonicalization_with_comments:
+    'The sign-in response is canonicalized with comments, which is not accepted. Ask an administrator to set your identity provider to exclusive canonicalization without comments.',
   multiple_assertions: 'The sign-in response holds more than one assertion, which is not accepted.',
   replayed: 'This sign-in response was already used. Start the sign-in again.',
   unknown_request: 'This sign-in was not started here, or was already completed. Start the sign-in again.',
@@ -88,6 +97,7 @@ interface XmlElement {
   localName: string;
   namespaceURI: string | null;
   getAttribute(name: string): string | null;
+  getElementsByTagNameNS(ns: string, name: string): { length: number; item(i: number): XmlElement | null };
 }
 interface XmlDocument {
   documentElement: XmlElement | null;
@@ -105,6 +115,52 @@ const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 interface Outline {
   destination: string | null;
   assertionId: string;
+}
+
+/** Signature algorithms of SHA-256 or stronger (XML Signature and RFC 6931 identifiers). */
+const STRONG_SIGNATURES = new Set([
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384',
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512',
+  'http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1',
+  'http://www.w3.org/2007/05/xmldsig-more#sha384-rsa-MGF1',
+  'http://www.w3.org/2007/05/xmldsig-more#sha512-rsa-MGF1',
+]);
+const STRONG_DIGESTS = new Set([
+  'http://www.w3.org/2001/04/xmlenc#sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#sha384',
+  'http://www.w3.org/2001/04/xmlenc#sha512',
+]);
+/** Canonicalizations and transforms without comments; anything else (…#WithComments, XSLT, XPath) is refused. */
+const PLAIN_TRANSFORMS = new Set([
+  'http://www.w3.org/2001/10/xml-exc-c14n#',
+  'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+  'http://www.w3.org/2006/12/xml-c14n11',
+  'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+]);
+
+function algorithmsOf(doc: XmlDocument, name: string): string[] {
+  const list = doc.getElementsByTagNameNS(DSIG_NS, name);
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) out.push(list.item(i)?.getAttribute('Algorithm') ?? '');
+  return out;
+}
+
+/** Every signature in the response uses SHA-256 or stronger and canonicalizes without comments. */
+function checkAlgorithms(doc: XmlDocument): void {
+  const weak = (values: string[], allowed: Set<string>) => values.find((v) => !allowed.has(v));
+  const signature = weak(algorithmsOf(doc, 'SignatureMethod'), STRONG_SIGNATURES);
+  if (signature !== undefined) throw new Refusal('signature_algorithm_weak', { algorithm: signature });
+  const digest = weak(algorithmsOf(doc, 'DigestMethod'), STRONG_DIGESTS);
+  if (digest !== undefined) throw new Refusal('digest_algorithm_weak', { algorithm: digest });
+  const transform = weak(
+    [...algorithmsOf(doc, 'CanonicalizationMethod'), ...algorithmsOf(doc, 'Transform')],
+    PLAIN_TRANSFORMS,
+  );
+  if (transform !== undefined) throw new Refusal('canonicalization_with_comments', { algorithm: transform });
 }
 
 /** Reads the response's shape before any signature work, refusing what no valid response looks like. */
@@ -127,6 +183,7 @@ function outline(xml: string): Outline {
     throw new Refusal('malformed_response');
   }
   if (doc.getElementsByTagNameNS(DSIG_NS, 'Signature').length === 0) throw new Refusal('signature_missing');
+  checkAlgorithms(doc);
   const assertions = doc.getElementsByTagNameNS(ASSERTION_NS, 'Assertion');
   const encrypted = doc.getElementsByTagNameNS(ASSERTION_NS, 'EncryptedAssertion');
   if (assertions.length + encrypted.length > 1) throw new Refusal('multiple_assertions');

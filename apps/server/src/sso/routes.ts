@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { auditLogResponse, okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
 import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
 import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
+import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { type Params, readParams } from '../platform/params';
@@ -37,7 +38,11 @@ const settingBody = z.object({
 
 const email = z.email('must be an e-mail address').max(254);
 const identifier = text('identifier', 255).refine((v) => !hasControlCharacter(v), 'must not hold control characters');
-const createFields = z.object({ user_first_name: text('user_first_name', 100), email, identifier });
+const firstName = text('user_first_name', 100).refine(
+  (v) => !hasControlCharacter(v),
+  'must not hold control characters',
+);
+const createFields = z.object({ user_first_name: firstName, email, identifier });
 const modeFields = z.object({ user_email: email, identifier: identifier.optional() });
 const identifiedModeFields = z.object({ user_email: email, identifier });
 
@@ -175,7 +180,7 @@ function routes(deps: AppDeps) {
 export function ssoRoutes(deps: AppDeps) {
   const r = routes(deps);
   const { db } = deps;
-  const origin = (url: string) => new URL(url).origin;
+  const origin = (url: string) => publicBase(deps.config, url);
   const settingResponse = (url: string, accountId: number) =>
     ({
       sso_setting: toWireSetting(getSetting(db, accountId), deps.clock.now(), serviceProvider(origin(url), accountId)),
@@ -212,11 +217,21 @@ export function ssoRoutes(deps: AppDeps) {
     .openapi(r.createWithSso, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      const firstName = pathValue(c.req.valid('param'), 'user_first_name');
+      const fromPath = firstName.safeParse(pathValue(c.req.valid('param'), 'user_first_name'));
+      if (!fromPath.success) {
+        throw badRequest(`"user_first_name" in the path: ${fromPath.error.issues[0]?.message ?? 'is invalid'}.`);
+      }
       const body = parse(createFields, ssoFields(await readParams(c)), REQUIRED.create);
-      samePerson(firstName, body.user_first_name, 'user_first_name');
-      const user = createUserWithSso(deps, p, { firstName, email: body.email, identifier: body.identifier });
-      return c.json({ first_name: user.first_name ?? firstName, email: user.email, identifier: body.identifier }, 200);
+      samePerson(fromPath.data, body.user_first_name, 'user_first_name');
+      const user = createUserWithSso(deps, p, {
+        firstName: fromPath.data,
+        email: body.email,
+        identifier: body.identifier,
+      });
+      return c.json(
+        { first_name: user.first_name ?? fromPath.data, email: user.email, identifier: body.identifier },
+        200,
+      );
     })
     .openapi(r.enforce, async (c) => {
       const p = principalOf(c);

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { findUserForLogin } from '../accounts/users';
+import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import {
   createSession,
@@ -74,7 +75,7 @@ function accountExists(deps: AppDeps, accountId: number): boolean {
 
 /** Browser-facing SAML endpoints. They answer pages and redirects, not JSON: a person is looking at them. */
 export function samlRoutes(deps: AppDeps) {
-  const origin = (c: Context) => new URL(c.req.url).origin;
+  const origin = (c: Context) => publicBase(deps.config, c.req.url);
   const refuse = (c: Context, accountId: number, refusal: Refusal, status: 400 | 403 | 413) => {
     const request = refusal.request;
     const test = request?.purpose === 'test';

@@ -1,4 +1,5 @@
 import type { SsoServiceProvider, SsoSetting, SsoSettingInput } from '@svc/contracts';
+import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import type { Db } from '../platform/db';
@@ -52,7 +53,6 @@ export function toWireSetting(row: SettingRow, now: Date, sp: SsoServiceProvider
   };
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const MAX_URL = 2048;
 
 /** An identity provider address: https, or http for a loopback host (local test identity providers). */
@@ -65,7 +65,11 @@ function endpoint(field: string, value: string): string {
   } catch {
     throw badRequest(`${hint}; "${value.slice(0, 100)}" is not a URL.`);
   }
-  const loopbackHttp = url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+  // The browser goes there, not this server; the address policy only says whether the host is loopback.
+  const literal = literalAddress(url.hostname);
+  const loopbackHttp =
+    url.protocol === 'http:' &&
+    (url.hostname === 'localhost' || (literal !== null && classifyAddress(literal) === 'loopback'));
   if (url.protocol !== 'https:' && !loopbackHttp) {
     throw badRequest(`${hint} (http is accepted only for localhost and 127.0.0.1).`);
   }

@@ -59,6 +59,15 @@ describe('create_with_sso', () => {
     expect(mode('dana@first.test')).toBe('enforced');
   });
 
+  it('validates the first name in the path like every other name', async () => {
+    await configureSso(h, idp);
+    const fields = { email: 'zed@first.test', identifier: 'zed-1' };
+    expect(await errorOf(await op('create_with_sso', 'Z'.repeat(101), fields), 400)).toMatch(/user_first_name.*100/);
+    expect(await errorOf(await op('create_with_sso', '  ', fields), 400)).toMatch(/user_first_name.*empty/);
+    expect(await errorOf(await op('create_with_sso', 'Ze\u0007d', fields), 400)).toMatch(/control characters/);
+    expect(h.deps.db.prepare("SELECT 1 FROM users WHERE email = 'zed@first.test'").get()).toBeUndefined();
+  });
+
   it('accepts the fields at the top level of the body too', async () => {
     await configureSso(h, idp);
     const res = await h.call('POST', '/v3/user/create_with_sso/Eve', {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
 import { type AppOptions, createApp } from '../app';
+import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
@@ -50,6 +51,7 @@ export async function createHarness(overrides: Partial<Config> = {}, options: Ha
     consoleDir: null,
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
+    outbound: STRICT_OUTBOUND,
     ...overrides,
   };
   return start(config, new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)), options, null);

@@ -11,6 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MouseEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -40,10 +41,18 @@ export function LoginPage() {
 
   const mutation = useMutation({
     mutationFn: login,
-    onSuccess: (user) => {
+    onSuccess: ({ user, loginNotices }) => {
       // Nothing cached from an earlier session may show to the person signing in now.
       queryClient.clear();
       queryClient.setQueryData(authKeys.me(), user);
+      for (const notice of loginNotices ?? []) {
+        notifications.show({
+          color: 'orange',
+          autoClose: false,
+          title: 'Failed sign-in attempts on your account',
+          message: `${notice.failures} wrong passwords were tried for your e-mail from ${notice.address} (${new Date(notice.at).toLocaleString()}); that address was slowed down. If this was not you, consider changing your password.`,
+        });
+      }
       navigate(safeNextPath(params.get('next')), { replace: true });
     },
     onError: () => setPassword(''),

@@ -15,7 +15,7 @@ export const meQueryOptions = () =>
     retry: false,
   });
 
-export const login = (body: LoginRequest) =>
-  api.post('/console-api/login', meResponse, body, { redirectOn401: false }).then((r) => r.user);
+/** Signs in; the answer is the user and the sign-in notices not shown before. */
+export const login = (body: LoginRequest) => api.post('/console-api/login', meResponse, body, { redirectOn401: false });
 
 export const logout = () => api.post('/console-api/logout', okResponse, {}, { redirectOn401: false });

@@ -7,7 +7,10 @@ export type Json = Record<string, unknown>;
 
 /** An app with the beta enabled for its first account and a target database `dwh_target`. */
 export async function dwhHarness(dwh: { connectTimeoutMs?: number } = {}): Promise<Harness> {
-  const h = await createHarness({}, { app: { dwh: { allowLoopback: true, ...dwh } } });
+  const h = await createHarness(
+    { outbound: { allowPrivateAddresses: false, allowWarehouseLoopback: true } },
+    { app: { dwh } },
+  );
   const on = await h.call('PUT', '/v1/dwh/feature', { json: { enabled: true } });
   if (on.status !== 200) throw new Error(`enabling the feature answered ${on.status}`);
   await h.call('POST', '/v3/database/create/dwh_target');

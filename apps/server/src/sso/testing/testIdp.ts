@@ -105,6 +105,10 @@ export interface ResponseOptions {
   /** When the assertion was issued; validity runs five minutes from here. */
   issuedAt?: Date;
   assertionId?: string;
+  /** The XML signature algorithm (samlify derives the digest from it); RSA-SHA256 when absent. */
+  signatureAlgorithm?: string;
+  /** The signature's reference transforms; enveloped-signature and exc-c14n when absent. */
+  transforms?: string[];
 }
 
 const escapeXml = (s: string) =>
@@ -124,7 +128,13 @@ export class TestIdp {
     signInEndpoint = 'https://idp.example.test/sso',
   ) {
     this.signInEndpoint = signInEndpoint;
-    this.idp = samlify.IdentityProvider({
+    this.idp = this.provider();
+  }
+
+  private provider(signatureAlgorithm?: string): SamlifyIdp {
+    const { entityId, keys, signInEndpoint } = this;
+    return samlify.IdentityProvider({
+      ...(signatureAlgorithm ? { requestSignatureAlgorithm: signatureAlgorithm } : {}),
       entityID: entityId,
       privateKey: keys.privateKeyPem,
       signingCert: keys.certPem,
@@ -152,7 +162,9 @@ export class TestIdp {
       assertionConsumerService: [{ Binding: samlify.Constants.namespace.binding.post, Location: o.acsUrl }],
       wantAssertionsSigned: true,
       wantMessageSigned: true,
+      ...(o.transforms ? { transformationAlgorithms: o.transforms } : {}),
     });
+    const signer = o.signatureAlgorithm ? this.provider(o.signatureAlgorithm) : this.idp;
     const issued = o.issuedAt ?? new Date();
     const until = new Date(issued.getTime() + 5 * 60 * 1000).toISOString();
     const id = `_r${Date.now().toString(36)}${++this.counter}`;
@@ -175,7 +187,7 @@ export class TestIdp {
       AuthnStatement: `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
       AttributeStatement: '',
     };
-    const { context } = await this.idp.createLoginResponse(
+    const { context } = await signer.createLoginResponse(
       sp,
       { extract: { request: { id: o.inResponseTo } } },
       'post',

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import { clientAddress } from './clientAddress';
+import type { AppDeps } from './context';
+import { tooManyRequests } from './errors';
+
+/**
+ * Throttling of bad API keys per client address: after `BAD_KEYS` failed keys within `WINDOW_MS`, every
+ * key from that address is answered 429 with Retry-After until the oldest of those failures leaves the
+ * window. The check comes before the key is verified, so a guesser learns nothing while throttled.
+ * Failures are kept in memory per app (a restart forgets them); at most `MAX_ADDRESSES` addresses are
+ * tracked, the longest-quiet ones forgotten first.
+ */
+
+export const BAD_KEYS = 20;
+export const WINDOW_MS = 60_000;
+const MAX_ADDRESSES = 10_000;
+
+const failuresByApp = new WeakMap<AppDeps, Map<string, number[]>>();
+
+function failuresOf(deps: AppDeps): Map<string, number[]> {
+  let map = failuresByApp.get(deps);
+  if (!map) {
+    map = new Map();
+    failuresByApp.set(deps, map);
+  }
+  return map;
+}
+
+function recent(deps: AppDeps, address: string, now: number): number[] {
+  const list = (failuresOf(deps).get(address) ?? []).filter((at) => at > now - WINDOW_MS);
+  return list;
+}
+
+/** Throws 429 (with the Retry-After header) while the request's address is throttled. */
+export function checkKeyThrottle(deps: AppDeps, c: Context): void {
+  const now = deps.clock.now().getTime();
+  const list = recent(deps, clientAddress(c), now);
+  if (list.length < BAD_KEYS) return;
+  const oldest = list[list.length - BAD_KEYS] as number;
+  const wait = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
+  c.header('Retry-After', String(wait));
+  throw tooManyRequests(
+    `Too many invalid API keys from this address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+    wait,
+  );
+}
+
+/** Counts a key that did not authenticate. */
+export function recordBadKey(deps: AppDeps, c: Context): void {
+  const now = deps.clock.now().getTime();
+  const address = clientAddress(c);
+  const map = failuresOf(deps);
+  const list = recent(deps, address, now);
+  list.push(now);
+  map.delete(address);
+  map.set(address, list.slice(-BAD_KEYS));
+  if (map.size > MAX_ADDRESSES) map.delete(map.keys().next().value as string);
+}
