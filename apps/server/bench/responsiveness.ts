@@ -105,7 +105,7 @@ try {
     consoleRead: probe('GET', '/v3/table/list/shop', master),
     postback: probe(
       'POST',
-      '/postback/v3/event/shop/probe',
+      '/postback/v3/event/live/probe',
       { 'content-type': 'application/json', 'x-svc-write-key': server.writeKey },
       JSON.stringify({ user: 'probe', action: 'ping' }),
     ),

@@ -157,7 +157,7 @@ export class WorkerPool {
   }
 
   /** Starts `count` workers now, so the first heavy work does not pay their start (a server at boot). */
-  prewarm(count = 2): void {
+  prewarm(count = 4): void {
     while (!this.closed && this.slots.length < Math.min(count, this.options.size)) {
       const slot = this.spawn();
       slot.worker.unref();
