@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', dwhRoutes(deps, bulkLoads, options.dwh));
   app.route('/', journeyRoutes(deps));
   app.route('/', activationRoutes(deps));
-  app.route('/', journeyEngineRoutes(deps));
+  app.route('/', journeyEngineRoutes(deps, options.journeyEngine?.deliveries));
   app.route('/', folderPermissionRoutes(deps));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
 

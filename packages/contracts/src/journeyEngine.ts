@@ -22,6 +22,14 @@ export const journeyRunSummary = z.object({
     events: count.describe('Events appended to the journey log'),
     queued: count.describe('Profiles queued for activations'),
     durationMs: count,
+    deliveries: z
+      .object({
+        delivered: count.describe('Profiles sent right after the run'),
+        failed: count.describe('Profiles whose delivery failed; they are tried again with backoff'),
+        waiting: count.describe('Profiles still queued: their activation’s schedule is not due yet, or a retry waits'),
+        error: z.string().nullable().describe('Why the first failed delivery failed'),
+      })
+      .describe('The activation deliveries that were due, sent right after the run'),
   }),
 });
 export type JourneyRunSummary = z.infer<typeof journeyRunSummary>;
@@ -180,6 +188,7 @@ export const journeyDelivery = z.object({
   profiles: count.describe('Profiles sent (or that could not be sent)'),
   target: z.string().nullable().describe('Where they went, e.g. database.table'),
   error: z.string().nullable(),
+  responseCode: z.number().int().nullable().describe('The HTTP status code a webhook answered; null otherwise'),
 });
 export type JourneyDelivery = z.infer<typeof journeyDelivery>;
 

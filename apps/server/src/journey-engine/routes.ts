@@ -10,7 +10,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
-import { deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
+import { type DeliveryOptions, deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
 import { pausesOf, runJourneyNow } from './runner';
 import {
   customersQuery,
@@ -34,9 +34,9 @@ function routes(deps: AppDeps) {
       ...base,
       method: 'post',
       path: `${journeyPath}/run`,
-      summary: 'Run the journey engine for this journey now, and answer when the run is done',
+      summary: 'Run the journey engine for this journey now, send the deliveries that are due, and answer when done',
       description:
-        'Moves the parent segment’s profiles through the launched journey at the service clock’s now, as the schedule does every minute. Running twice at the same instant changes nothing. Needs Full Control on the journey’s folder.',
+        'Moves the parent segment’s profiles through the launched journey at the service clock’s now, as the schedule does every minute, then sends the activation deliveries that are due (data.deliveries says what went and what still waits for its schedule). Running twice at the same instant changes nothing. Needs Full Control on the journey’s folder.',
       request: { params: journeyIdParam },
       responses: {
         200: jsonResponse(runSummarySchema, 'What the run did'),
@@ -127,16 +127,18 @@ const simulationParams = z.object({
 });
 
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
-export function journeyEngineRoutes(deps: AppDeps) {
+export function journeyEngineRoutes(deps: AppDeps, deliveryOptions: DeliveryOptions = {}) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.run, (c) => {
+    .openapi(r.run, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
       requireJourneyControl(deps, principal, row, 'run journeys in this folder');
       if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
       if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
-      return c.json({ data: runJourneyNow(deps, row, 'request') }, 200);
+      const summary = runJourneyNow(deps, row, 'request');
+      const deliveries = await deliverAfterRun(deps, row, Date.parse(summary.at), deliveryOptions);
+      return c.json({ data: { ...summary, deliveries } }, 200);
     })
     .openapi(r.statistics, (c) => {
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
@@ -176,6 +178,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
         profiles: d.profiles,
         target: d.target,
         error: d.error,
+        responseCode: d.response_code,
       }));
       return c.json({ data }, 200);
     })
