@@ -208,3 +208,34 @@ export type JourneyNotification = z.infer<typeof journeyNotification>;
 
 /** GET /entities/journeys/:id/notifications. */
 export const journeyNotifications = z.object({ data: z.array(journeyNotification) });
+
+export const journeyStageEstimate = z.object({
+  stageId: z.string(),
+  name: z.string(),
+  matchingEntry: count.describe('Profiles not yet in the journey that match the stage’s entry criteria now'),
+  entering: count.describe('Profiles that would enter the stage at the next run'),
+  takenByLaterStage: count.describe('Profiles matching the entry criteria that enter a later stage instead'),
+  keptOut: count.describe('Profiles matching the entry criteria kept out: in the goal or one of its exit segments'),
+  exiting: count.describe('Profiles that would leave the stage by an exit criterion at the next run'),
+});
+export type JourneyStageEstimate = z.infer<typeof journeyStageEstimate>;
+
+/** GET /entities/journeys/:id/estimate. */
+export const journeyEstimate = z.object({
+  data: z.object({
+    journeyId: z.string(),
+    at: isoTime.describe('The instant estimated for (the service clock’s now)'),
+    profiles: count.describe('Profiles of the parent segment'),
+    alreadyIn: count.describe('Profiles in the journey now (launched journeys)'),
+    entering: count.describe('Profiles that would enter the journey at the next run'),
+    stages: z.array(journeyStageEstimate),
+    goal: z.object({
+      reaching: count.describe('Profiles that would reach the goal at the next run'),
+      inGoalNow: count.describe('Profiles of the parent segment in the goal segment now (they do not enter)'),
+    }),
+    exiting: count.describe('Profiles that would leave by an exit criterion at the next run'),
+    queued: count.describe('Profiles that would be queued for activations at the next run'),
+    rule: z.string().describe('How a profile is placed when it matches several stages'),
+  }),
+});
+export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];

@@ -11,11 +11,13 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
 import { type DeliveryOptions, deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
+import { estimateJourney } from './estimate';
 import { pausesOf, runJourneyNow } from './runner';
 import {
   customersQuery,
   customersSchema,
   deliveriesSchema,
+  estimateSchema,
   notificationsSchema,
   runSummarySchema,
   simulationRequestSchema,
@@ -52,6 +54,16 @@ function routes(deps: AppDeps) {
         'Counts are distinct profiles over the window, from the engine’s event log; `current` figures are as of now. Per stage: entered, currently in, milestone reached, left by each exit criterion, and where leavers went. Per step, per decision path and per A/B variant; for each A/B test, goal conversion per variant against the control with uplift and a two-sided p-value.',
       request: { params: journeyIdParam, query: statisticsQuery },
       responses: { 200: jsonResponse(statisticsSchema, 'The statistics'), ...errorResponses(400, 401, 404) },
+    }),
+    estimate: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/estimate`,
+      summary: 'Estimate what the next run would do: profiles entering each stage, reaching the goal, exiting',
+      description:
+        'Runs the engine without storing anything, over today’s segment memberships: for a draft as at launch (nobody in it yet), for a launched journey from where its profiles are. Per stage, how many match its entry criteria, enter it, start in a later stage instead, or are kept out; data.rule spells out the overlap rule.',
+      request: { params: journeyIdParam },
+      responses: { 200: jsonResponse(estimateSchema, 'The estimate'), ...errorResponses(401, 404, 409) },
     }),
     customers: createRoute({
       ...base,
@@ -144,6 +156,10 @@ export function journeyEngineRoutes(deps: AppDeps, deliveryOptions: DeliveryOpti
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       const q = c.req.valid('query');
       return c.json(statisticsOf(deps, row, q.from, q.to), 200);
+    })
+    .openapi(r.estimate, (c) => {
+      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      return c.json(estimateJourney(deps, row), 200);
     })
     .openapi(r.customers, (c) => {
       const principal = principalOf(c);

@@ -3,6 +3,7 @@ import {
   journeyCustomerStatus,
   journeyCustomers,
   journeyDeliveries,
+  journeyEstimate,
   journeyNotifications,
   journeyRunSummary,
   journeySimulation,
@@ -21,6 +22,7 @@ export const statisticsSchema = z.object(journeyStatistics.shape).openapi('Journ
 export const customersSchema = z.object(journeyCustomers.shape).openapi('JourneyCustomers');
 export const simulationRequestSchema = journeySimulationRequest;
 export const simulationSchema = z.object(journeySimulation.shape).openapi('JourneySimulation');
+export const estimateSchema = z.object(journeyEstimate.shape).openapi('JourneyEstimate');
 export const deliveriesSchema = z.object(journeyDeliveries.shape).openapi('JourneyDeliveries');
 export const notificationsSchema = z.object(journeyNotifications.shape).openapi('JourneyNotifications');
 
