@@ -84,7 +84,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await page.getByRole('button', { name: 'A/B test: A/B test' }).click();
   await choose(page, side, 'Unique ID column', 'customer_id');
   await expect(side.getByLabel('Even split')).toBeChecked();
-  await expect(side.getByLabel('Control %')).toHaveValue('50 %');
+  await expect(side.getByLabel('Control share')).toHaveValue('50');
   await addOnEdge(page, 'Add a step on path "Control" of "A/B test"', 'End');
   await expect(page.getByRole('button', { name: 'End: End' })).toHaveCount(1);
   // The other path by keyboard alone: focus "+", open its menu with Enter, arrow down to End, Enter.

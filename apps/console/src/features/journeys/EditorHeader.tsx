@@ -2,11 +2,13 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Title } from '
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Journey } from '@svc/journey';
+import { IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
 import { type EditorStore, isDirty } from './editor/model/editorStore';
+import { useWorkspace } from './editor/workspace';
 import { RunNowButton } from './engine/RunNowButton';
 
 export interface EditorHeaderProps {
@@ -16,10 +18,21 @@ export interface EditorHeaderProps {
   canEdit: boolean;
   permissionsKnown: boolean;
   parentName: string | null;
+  /** Focus mode: one slim row (no back link, no subtitle). */
+  compact?: boolean;
 }
 
 /** Title, state, and the life-cycle buttons the caller's permission and the journey's state allow. */
-export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKnown, parentName }: EditorHeaderProps) {
+export function EditorHeader({
+  journeyId,
+  answer,
+  store,
+  canEdit,
+  permissionsKnown,
+  parentName,
+  compact = false,
+}: EditorHeaderProps) {
+  const { focus, setFocus } = useWorkspace();
   const attributes = answer.data.attributes;
   const journey = useStore(store, (s) => s.journey);
   const dirty = useStore(store, isDirty);
@@ -94,11 +107,13 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
   const stateColor = launched ? (attributes.paused ? 'yellow' : 'teal') : 'gray';
   return (
     <>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+      <Group justify="space-between" align={compact ? 'center' : 'flex-start'} wrap="nowrap" gap="sm">
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to="/journeys" size="sm">
-            ← Journeys
-          </Anchor>
+          {!compact && (
+            <Anchor component={Link} to="/journeys" size="sm">
+              ← Journeys
+            </Anchor>
+          )}
           <Group gap="xs" wrap="nowrap">
             <Title order={1} size="h3" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
               {journey.name || 'Unnamed journey'}
@@ -112,13 +127,24 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
               </Badge>
             )}
           </Group>
-          <Text size="xs" c="dimmed">
-            {parentName ? `Parent segment: ${parentName}` : ''}
-            {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
-            {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
-          </Text>
+          {!compact && (
+            <Text size="xs" c="dimmed">
+              {parentName ? `Parent segment: ${parentName}` : ''}
+              {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
+              {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
+            </Text>
+          )}
         </Stack>
         <Group gap="xs" wrap="nowrap">
+          <Button
+            variant={focus ? 'light' : 'default'}
+            leftSection={focus ? <IconArrowsMinimize size={16} /> : <IconArrowsMaximize size={16} />}
+            aria-pressed={focus}
+            title={focus ? 'Back to the page with its menus and tabs' : 'Give the canvas the whole window'}
+            onClick={() => setFocus(!focus)}
+          >
+            {focus ? 'Exit focus' : 'Focus mode'}
+          </Button>
           {canEdit && !launched && (
             <>
               <Button
