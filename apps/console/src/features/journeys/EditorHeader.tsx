@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Journey } from '@svc/journey';
 import { IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
@@ -9,6 +8,7 @@ import { useStore } from 'zustand';
 import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
 import { type EditorStore, isDirty } from './editor/model/editorStore';
 import { useWorkspace } from './editor/workspace';
+import { LaunchEstimate } from './engine/LaunchEstimate';
 import { RunNowButton } from './engine/RunNowButton';
 
 export interface EditorHeaderProps {
@@ -69,28 +69,20 @@ export function EditorHeader({
         onError: failed('Not saved'),
       },
     );
-  const onLaunch = () =>
-    modals.openConfirmModal({
-      title: 'Launch journey',
-      children: (
-        <Text size="sm">
-          Launch <strong>{journey.name}</strong>? Profiles start entering its first stage. After launch, only its
-          activations can be changed.
-        </Text>
-      ),
-      labels: { confirm: 'Launch', cancel: 'Cancel' },
-      onConfirm: () =>
-        save.mutate(
-          { journey, launch: true },
-          {
-            onSuccess: (next) => {
-              store.getState().markSaved(next.data.attributes as Journey, { readOnly: true });
-              notifications.show({ color: 'teal', message: 'The journey is launched.' });
-            },
-            onError: failed('Not launched'),
-          },
-        ),
-    });
+  const [launching, setLaunching] = useState(false);
+  const onLaunch = () => setLaunching(true);
+  const confirmLaunch = () =>
+    save.mutate(
+      { journey, launch: true },
+      {
+        onSuccess: (next) => {
+          setLaunching(false);
+          store.getState().markSaved(next.data.attributes as Journey, { readOnly: true });
+          notifications.show({ color: 'teal', message: 'The journey is launched.' });
+        },
+        onError: failed('Not launched'),
+      },
+    );
   const onDuplicate = () =>
     duplicate.mutate(
       { id: journeyId, name: `Copy of ${attributes.name}` },
@@ -198,6 +190,23 @@ export function EditorHeader({
           )}
         </Group>
       </Group>
+      <Modal opened={launching} onClose={() => setLaunching(false)} title="Launch journey" size="lg">
+        <Stack gap="sm">
+          <Text size="sm">
+            Launch <strong>{journey.name}</strong>? Profiles start entering at the next run. After launch, only its
+            activations can be changed.
+          </Text>
+          {launching && <LaunchEstimate journeyId={journeyId} unsaved={dirty} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setLaunching(false)}>
+              Cancel
+            </Button>
+            <Button onClick={confirmLaunch} loading={save.isPending}>
+              Launch
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={showReasons} onClose={() => setShowReasons(false)} title="What stops the launch">
         <Stack gap="xs">
           {problems.all.map((p) => (

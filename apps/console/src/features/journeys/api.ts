@@ -47,6 +47,7 @@ export const journeyKeys = {
   allDeliveries: (id: string) => [...journeyKeys.engine(id), 'deliveries'] as const,
   deliveries: (id: string, activationId: string) => [...journeyKeys.allDeliveries(id), activationId] as const,
   notifications: (id: string) => [...journeyKeys.engine(id), 'notifications'] as const,
+  estimate: (id: string) => [...journeyKeys.engine(id), 'estimate'] as const,
   simulation: (id: string, request: JourneySimulationRequest) =>
     [...journeyKeys.engine(id), 'simulation', request] as const,
   segments: (audienceId: string) => ['journeys', 'segments', audienceId] as const,
