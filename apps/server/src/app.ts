@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
   app.route('/', postbackRoutes(deps));
-  app.route('/', resultRoutes(deps));
+  app.route('/', resultRoutes(deps, options.journeyEngine?.deliveries));
   app.route('/', bulkLoadRoutes(deps));
   app.route('/', ssoRoutes(deps));
   app.route('/', samlRoutes(deps));

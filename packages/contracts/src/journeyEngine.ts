@@ -239,3 +239,20 @@ export const journeyEstimate = z.object({
   }),
 });
 export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];
+
+/** POST /entities/journeys/:id/syndications/test: where to send a test profile. */
+export const activationTestRequest = z.object({
+  url: z.string().max(2048).optional().describe('A webhook URL not saved yet'),
+  connectionId: z.string().max(256).optional().describe('Or the name of a saved result connection'),
+});
+export type ActivationTestRequest = z.infer<typeof activationTestRequest>;
+
+export const activationTestResult = z.object({
+  data: z.object({
+    status: z.enum(['success', 'error']),
+    target: z.string(),
+    responseCode: z.number().int().nullable().describe('The HTTP status code the webhook answered'),
+    error: z.string().nullable(),
+  }),
+});
+export type ActivationTestResult = z.infer<typeof activationTestResult>['data'];

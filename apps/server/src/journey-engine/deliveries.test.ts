@@ -172,6 +172,58 @@ describe('activation deliveries', () => {
     expect(refused).toMatchObject({ status: 'error', responseCode: null });
   });
 
+  it('sends a test profile to a webhook not saved yet and answers its response code, recording nothing', async () => {
+    h = await h.restart({ app: { journeyEngine: { intervalMs: 0, deliveries: { allowPrivateAddresses: true } } } });
+    const hook = await listen([201]);
+    const test = (json_: unknown) =>
+      h.call('POST', `/entities/journeys/${ids.journeyId}/syndications/test`, { json: json_ });
+    const answer = await json<{ data: Record<string, unknown> }>(test({ url: `http://127.0.0.1:${hook.port}/in` }));
+    expect(answer.data).toEqual({
+      status: 'success',
+      target: `http://127.0.0.1:${hook.port}`,
+      responseCode: 201,
+      error: null,
+    });
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]?.profiles).toEqual([expect.objectContaining({ customer_id: 'p1', vip: 1, test: true })]);
+    expect(await deliveries()).toEqual([]);
+    // A saved connection is tested by name, and with the operator's allowance it may be private.
+    const created = await h.call('POST', '/v3/result/create/local_hook', {
+      json: { url: `http://127.0.0.1:${hook.port}/in` },
+    });
+    expect(created.status).toBe(200);
+    const byName = await json<{ data: { status: string } }>(test({ connectionId: 'local_hook' }));
+    expect(byName.data.status).toBe('success');
+    expect(hook.bodies).toHaveLength(2);
+
+    const csv = await test({ url: 'csv://offers' });
+    expect(csv.status).toBe(400);
+    expect(await csv.json()).toMatchObject({
+      status_code: 400,
+      message: expect.stringMatching(/^Test sends go to webhooks/),
+    });
+    const nothing = await test({});
+    expect(nothing.status).toBe(400);
+    const unknown = await test({ connectionId: 'nope' });
+    expect((await unknown.json()).message).toBe('There is no result connection "nope"; choose another.');
+  });
+
+  it('refuses a test send and a connection to a loopback address unless the operator allows private ones', async () => {
+    const hook = await listen([200]);
+    const answer = await json<{ data: { status: string; error: string } }>(
+      h.call('POST', `/entities/journeys/${ids.journeyId}/syndications/test`, {
+        json: { url: `https://127.0.0.1:${hook.port}/in` },
+      }),
+    );
+    expect(answer.data.status).toBe('error');
+    expect(answer.data.error).toContain('loopback or private address');
+    expect(hook.bodies).toHaveLength(0);
+    const created = await h.call('POST', '/v3/result/create/local_hook', {
+      json: { url: `http://127.0.0.1:${hook.port}/in` },
+    });
+    expect(created.status).toBe(400);
+  });
+
   it('refuses a webhook on a loopback address unless the operator allows private addresses', async () => {
     const hook = await listen([200]);
     await connectTo(`https://127.0.0.1:${hook.port}/in`);

@@ -1,4 +1,4 @@
-import { findParentSegment, profileRows } from '../audiences/lookup';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
 import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activationStore';
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';
@@ -221,6 +221,41 @@ export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number, opt
     if (id !== null) done.push(id);
   }
   return done;
+}
+
+/**
+ * Sends one profile of the parent segment, marked as a test, to a webhook URL, and says how it answered.
+ * Nothing is recorded or queued. Only webhooks are tested: a table or CSV target gets its first real delivery.
+ */
+export async function testDelivery(
+  deps: AppDeps,
+  row: JourneyRow,
+  url: string,
+  options: DeliveryOptions = {},
+): Promise<Outcome & { profiles: number }> {
+  const at = deps.clock.now().getTime();
+  const parent = findParentSegment(deps, row.account_id, row.parent_segment_id);
+  const keyColumn = parent?.key ?? 'profile_key';
+  const [firstKey] = parent
+    ? segmentProfileKeys(deps, row.account_id, parent.id, { type: 'And', conditions: [] }, new Date(at))
+    : [];
+  const [first] = firstKey === undefined ? [] : profileRows(deps, row.account_id, row.parent_segment_id, [firstKey]);
+  const profile: Record<string, unknown> = first
+    ? { [keyColumn]: first.key, ...first.attributes }
+    : { [keyColumn]: 'test-profile' };
+  const outcome = await send(
+    {
+      deps,
+      accountId: row.account_id,
+      journeyId: String(row.id),
+      activationId: 'test',
+      at,
+      allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+    },
+    url,
+    [{ ...profile, journey_id: String(row.id), activation_id: 'test', time: Math.floor(at / 1000), test: true }],
+  );
+  return { ...outcome, profiles: 1 };
 }
 
 export interface DeliveryReport {

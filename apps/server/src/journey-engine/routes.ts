@@ -9,11 +9,21 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
+import { listResults } from '../results/store';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
-import { type DeliveryOptions, deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
+import {
+  type DeliveryOptions,
+  deliverAfterRun,
+  deliveriesOf,
+  deliveryFile,
+  notificationsOf,
+  testDelivery,
+} from './deliveries';
 import { estimateJourney } from './estimate';
 import { pausesOf, runJourneyNow } from './runner';
 import {
+  activationTestRequestSchema,
+  activationTestSchema,
   customersQuery,
   customersSchema,
   deliveriesSchema,
@@ -90,6 +100,22 @@ function routes(deps: AppDeps) {
       responses: {
         200: jsonResponse(simulationSchema, 'Each profile’s simulated path'),
         ...errorResponses(400, 401, 403, 404, 409),
+      },
+    }),
+    testActivation: createRoute({
+      ...base,
+      method: 'post',
+      path: `${journeyPath}/syndications/test`,
+      summary: 'Send one test profile to a webhook and answer how it responded (Full Control)',
+      description:
+        'Give url (a webhook not saved yet) or connectionId (a saved result connection). The body is a delivery of one profile of the parent segment with "test": true; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
+      request: { params: journeyIdParam, body: jsonBody(activationTestRequestSchema, '{url} or {connectionId}') },
+      responses: {
+        200: jsonResponse(
+          activationTestSchema,
+          'How the webhook answered (status error with the reason when it failed)',
+        ),
+        ...errorResponses(400, 401, 403, 404),
       },
     }),
     deliveries: createRoute({
@@ -182,6 +208,36 @@ export function journeyEngineRoutes(deps: AppDeps, deliveryOptions: DeliveryOpti
       requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
       const body = await input(c, simulationParams);
       return c.json(simulateJourney(deps, row, body), 200);
+    })
+    .openapi(r.testActivation, async (c) => {
+      const principal = principalOf(c);
+      const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
+      requireJourneyControl(deps, principal, row, 'test the activations of journeys in this folder');
+      const body = await input(c, activationTestRequestSchema);
+      let url = body.url?.trim() ?? '';
+      if (!url && body.connectionId) {
+        const connection = listResults(deps.db, row.account_id).find((r) => r.name === body.connectionId);
+        if (!connection) throw badRequest(`There is no result connection "${body.connectionId}"; choose another.`);
+        url = connection.url;
+      }
+      if (!url) throw badRequest('Give the webhook "url" or a "connectionId" to send the test to.');
+      if (!/^https?:\/\//i.test(url)) {
+        throw badRequest(
+          'Test sends go to webhooks (https://…); a table (td://@/database/table) or CSV (csv://name) target gets its first real delivery instead.',
+        );
+      }
+      const outcome = await testDelivery(deps, row, url, deliveryOptions);
+      return c.json(
+        {
+          data: {
+            status: outcome.error === null ? ('success' as const) : ('error' as const),
+            target: outcome.target,
+            responseCode: outcome.responseCode ?? null,
+            error: outcome.error,
+          },
+        },
+        200,
+      );
     })
     .openapi(r.deliveries, (c) => {
       const { journeyId, activationId } = c.req.valid('param');

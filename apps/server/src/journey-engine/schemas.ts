@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import {
+  activationTestRequest,
+  activationTestResult,
   journeyCustomerStatus,
   journeyCustomers,
   journeyDeliveries,
@@ -23,6 +25,8 @@ export const customersSchema = z.object(journeyCustomers.shape).openapi('Journey
 export const simulationRequestSchema = journeySimulationRequest;
 export const simulationSchema = z.object(journeySimulation.shape).openapi('JourneySimulation');
 export const estimateSchema = z.object(journeyEstimate.shape).openapi('JourneyEstimate');
+export const activationTestSchema = z.object(activationTestResult.shape).openapi('ActivationTest');
+export const activationTestRequestSchema = activationTestRequest;
 export const deliveriesSchema = z.object(journeyDeliveries.shape).openapi('JourneyDeliveries');
 export const notificationsSchema = z.object(journeyNotifications.shape).openapi('JourneyNotifications');
 

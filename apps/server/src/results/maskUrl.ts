@@ -72,8 +72,11 @@ function isPrivateHost(host: string): boolean {
   return /^(fc|fd|fe80)/.test(h) || h.startsWith('::ffff:');
 }
 
-/** Why a URL cannot be a result connection, or null when it can. */
-export function urlProblem(url: string): string | null {
+/**
+ * Why a URL cannot be a result connection, or null when it can. `allowPrivate` is the operator's
+ * SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES, so a connection accepted here is also sent to.
+ */
+export function urlProblem(url: string, allowPrivate = false): string | null {
   if (url.length > 2048) return 'The "url" is longer than 2048 characters.';
   if (!SCHEME.test(url))
     return 'The "url" must start with a scheme, e.g. "td://@/database/table" or "s3://bucket/path".';
@@ -83,7 +86,7 @@ export function urlProblem(url: string): string | null {
   const host = authority.startsWith('[')
     ? authority.slice(0, authority.indexOf(']') + 1)
     : authority.replace(/:\d*$/, '');
-  if (host && isPrivateHost(host)) {
+  if (host && !allowPrivate && isPrivateHost(host)) {
     return `The "url" points at ${host}, a loopback or private address: result outputs may only go to public hosts.`;
   }
   return null;

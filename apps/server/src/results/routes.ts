@@ -66,7 +66,7 @@ const routes = (deps: AppDeps) => {
 };
 
 /** `/v3/result/*` (wire-compat §2.4): master keys only. */
-export function resultRoutes(deps: AppDeps) {
+export function resultRoutes(deps: AppDeps, options: { allowPrivateAddresses?: boolean } = {}) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.list, (c) => {
@@ -82,7 +82,7 @@ export function resultRoutes(deps: AppDeps) {
       const { accountId } = principalOf(c);
       const { name } = c.req.valid('param');
       const { url } = await input(c, createParams);
-      const problem = urlProblem(url);
+      const problem = urlProblem(url, options.allowPrivateAddresses === true);
       if (problem) throw badRequest(problem);
       insertResult(deps.db, accountId, name, url, deps.clock.now().getTime());
       return c.json({ name, result: name }, 200);
