@@ -133,6 +133,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await side.getByRole('button', { name: 'Create activation' }).click();
   const create = page.getByRole('dialog', { name: 'Create activation' });
   await create.getByLabel('Activation name').fill('Thank-you e-mail');
+  await create.getByText('Saved connection', { exact: true }).click();
   await choose(page, create, 'Connection', 'crm_build');
   await create.getByLabel('Send every column').check();
   await create.getByRole('button', { name: 'Create activation' }).click();

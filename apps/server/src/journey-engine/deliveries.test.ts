@@ -205,7 +205,9 @@ describe('activation deliveries', () => {
     const nothing = await test({});
     expect(nothing.status).toBe(400);
     const unknown = await test({ connectionId: 'nope' });
-    expect((await unknown.json()).message).toBe('There is no result connection "nope"; choose another.');
+    expect(((await unknown.json()) as { message: string }).message).toBe(
+      'There is no result connection "nope"; choose another.',
+    );
   });
 
   it('refuses a test send and a connection to a loopback address unless the operator allows private ones', async () => {
