@@ -83,17 +83,19 @@ export function EditorHeader({
         onError: failed('Not launched'),
       },
     );
-  const onDuplicate = () =>
+  const copy = (name: string) =>
     duplicate.mutate(
-      { id: journeyId, name: `Copy of ${attributes.name}` },
+      { id: journeyId, name },
       {
-        onSuccess: (copy) => {
-          notifications.show({ color: 'teal', message: `"${copy.data.attributes.name}" was created as a draft.` });
-          void navigate(`/journeys/${copy.data.id}`);
+        onSuccess: (made) => {
+          notifications.show({ color: 'teal', message: `"${made.data.attributes.name}" was created as a draft.` });
+          void navigate(`/journeys/${made.data.id}`);
         },
         onError: failed('Not duplicated'),
       },
     );
+  const [versioning, setVersioning] = useState(false);
+  const onDuplicate = () => (launched ? setVersioning(true) : copy(`Copy of ${attributes.name}`));
 
   const state = launched ? (attributes.paused ? 'Paused' : 'Launched') : 'Draft';
   const stateColor = launched ? (attributes.paused ? 'yellow' : 'teal') : 'gray';
@@ -185,7 +187,7 @@ export function EditorHeader({
           )}
           {canEdit && (
             <Button variant="default" onClick={onDuplicate} loading={duplicate.isPending}>
-              Duplicate
+              {launched ? 'Edit as new draft' : 'Duplicate'}
             </Button>
           )}
         </Group>
@@ -203,6 +205,33 @@ export function EditorHeader({
             </Button>
             <Button onClick={confirmLaunch} loading={save.isPending}>
               Launch
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={versioning} onClose={() => setVersioning(false)} title="Edit as a new draft">
+        <Stack gap="sm">
+          <Text size="sm">
+            A launched journey’s steps cannot change. This makes a draft copy of <strong>{journey.name}</strong> with
+            the same stages, steps, segments and copies of its activations, to edit and launch on its own.
+          </Text>
+          <Alert color="orange" p="xs" title="Profiles do not move over">
+            The copy is a separate journey: after its launch, profiles enter it from the start. Profiles in this journey
+            stay where they are and keep moving here until you pause it. Carrying their progress over to unchanged steps
+            is not available yet.
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setVersioning(false)}>
+              Cancel
+            </Button>
+            <Button
+              loading={duplicate.isPending}
+              onClick={() => {
+                setVersioning(false);
+                copy(`${attributes.name} (new version)`);
+              }}
+            >
+              Make the draft
             </Button>
           </Group>
         </Stack>
