@@ -76,8 +76,8 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   // A merge on the first path; the other two paths lead into it.
   await addOnEdge(page, 'Add a step on path "Path 1" of "Decision point"', 'Merge');
   await page.getByRole('button', { name: 'Decision point: Decision point' }).click();
-  await choose(page, side, '"Path 2" leads to', 'Merge (merge)');
-  await choose(page, side, '"Excluded profiles" leads to', 'Merge (merge)');
+  await choose(page, side, '"Path 2" leads to', 'Merge');
+  await choose(page, side, '"Excluded profiles" leads to', 'Merge');
 
   // An A/B test after the merge, with a control and one variant, each path ended.
   await addOnEdge(page, 'Add a step after "Merge"', 'A/B test');
