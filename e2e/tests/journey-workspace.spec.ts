@@ -128,9 +128,21 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await expect(page.getByRole('button', { name: 'Settings panel' })).toHaveAttribute('aria-pressed', 'false');
   await page.getByRole('button', { name: 'Settings panel' }).click();
 
+  // A new stage comes into view (the journey is larger than the window, so it would be off-screen).
+  const side = page.getByRole('complementary', { name: 'Selected item settings' });
+  await expect(page.locator('.jc-lane-title', { hasText: /^Stage 3$/ })).toHaveCount(0);
+  await side.getByRole('button', { name: 'Add stage' }).click();
+  await expect(page.locator('.jc-lane-title', { hasText: /^Stage 3$/ })).toBeInViewport();
+  // A palette step dropped on the new stage's dashed placeholder lands there.
+  const placeholder = page.locator('.react-flow__node[data-id^="open-2-"] .jc-open');
+  await expect(placeholder).toBeInViewport();
+  await page.getByRole('button', { name: 'Add Wait' }).dragTo(placeholder);
+  await expect(page.getByRole('button', { name: /^Wait: Wait \d+ days?$/ })).toHaveCount(1);
+  await expect(page.locator('.react-flow__node[data-id^="open-2-"]')).toHaveCount(1);
+
   // Ctrl+F: the results are visible above the dialog's overlay; a click selects the step and goes to it.
   await expect(page.getByRole('button', { name: 'Wait: Repeat day 17', exact: true })).not.toBeInViewport();
-  await page.getByRole('button', { name: 'Wait: Nurture day 1', exact: true }).click();
+  await page.locator('.react-flow__node[data-id="start-2"]').click();
   await page.keyboard.press('Control+f');
   const find = page.getByRole('dialog', { name: 'Find a step' });
   await find.getByRole('combobox', { name: 'Step name or kind' }).fill('repeat day 17');
@@ -142,7 +154,6 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await expect(picked).toBeFocused();
   await expect(picked).toBeInViewport();
   await expect(page.locator('.react-flow__node.selected')).toHaveAttribute('data-id', id(37));
-  const side = page.getByRole('complementary', { name: 'Selected item settings' });
   await expect(side.getByLabel('Name', { exact: true })).toHaveValue('Repeat day 17');
 
   // And by keyboard: arrows move through the results, Enter picks.
