@@ -57,8 +57,11 @@ export default defineConfig({
       SVC_ADMIN_EMAIL: ADMIN_EMAIL,
       SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SVC_CONSOLE_DIR: process.env.SVC_E2E_CONSOLE_DIR ?? join(repo, 'apps/console/dist'),
-      // Deliveries of launched journeys go out within seconds, not at the next minute.
-      SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '5',
+      // No background schedule: journeys move (and send their deliveries) only on "Run now", so what a
+      // test sees after it is what that run did.
+      SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0',
+      // The webhook activation of journey-workspace.spec.ts is a listener on this machine's loopback.
+      SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES: '1',
       // The warehouse of the sync spec (dwh-sync.spec.ts) is a PostgreSQL on this machine's loopback.
       SVC_DWH_ALLOW_LOOPBACK: '1',
     },

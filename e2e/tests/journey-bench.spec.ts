@@ -95,7 +95,7 @@ test('journey canvas benchmark: 8 stages, 300 steps', async ({ page }, testInfo)
     .getByRole('combobox', { name: 'Step name or kind' })
     .fill('Wait 3 days');
   await page
-    .getByRole('option', { name: /^Wait 3 days · Wait · stage 2$/ })
+    .getByRole('option', { name: /^Wait 3 days · Wait · Stage 2( · |$)/ })
     .first()
     .click();
   await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' }).and(page.locator('.selected'))).toBeFocused();

@@ -76,15 +76,15 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   // A merge on the first path; the other two paths lead into it.
   await addOnEdge(page, 'Add a step on path "Path 1" of "Decision point"', 'Merge');
   await page.getByRole('button', { name: 'Decision point: Decision point' }).click();
-  await choose(page, side, '"Path 2" leads to', 'Merge (merge)');
-  await choose(page, side, '"Excluded profiles" leads to', 'Merge (merge)');
+  await choose(page, side, '"Path 2" leads to', 'Merge');
+  await choose(page, side, '"Excluded profiles" leads to', 'Merge');
 
   // An A/B test after the merge, with a control and one variant, each path ended.
   await addOnEdge(page, 'Add a step after "Merge"', 'A/B test');
   await page.getByRole('button', { name: 'A/B test: A/B test' }).click();
   await choose(page, side, 'Unique ID column', 'customer_id');
   await expect(side.getByLabel('Even split')).toBeChecked();
-  await expect(side.getByLabel('Control %')).toHaveValue('50 %');
+  await expect(side.getByLabel('Control share')).toHaveValue('50');
   await addOnEdge(page, 'Add a step on path "Control" of "A/B test"', 'End');
   await expect(page.getByRole('button', { name: 'End: End' })).toHaveCount(1);
   // The other path by keyboard alone: focus "+", open its menu with Enter, arrow down to End, Enter.
@@ -133,6 +133,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await side.getByRole('button', { name: 'Create activation' }).click();
   const create = page.getByRole('dialog', { name: 'Create activation' });
   await create.getByLabel('Activation name').fill('Thank-you e-mail');
+  await create.getByText('Saved connection', { exact: true }).click();
   await choose(page, create, 'Connection', 'crm_build');
   await create.getByLabel('Send every column').check();
   await create.getByRole('button', { name: 'Create activation' }).click();
@@ -188,7 +189,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
     .getByRole('dialog', { name: 'Find a step' })
     .getByRole('combobox', { name: 'Step name or kind' })
     .fill('Activation');
-  await page.getByRole('option', { name: /^Activation · Activation · stage 2$/ }).click();
+  await page.getByRole('option', { name: /^Activation · Activation · Stage 2( · |$)/ }).click();
   await side.getByRole('button', { name: 'Edit activation' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit activation' });
   await expect(edit.getByText('Schedule locked while paused')).toBeVisible();
@@ -198,16 +199,20 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await page.getByRole('button', { name: 'Resume', exact: true }).click();
   await expect(page.getByLabel('State: Launched')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Copy of Spring welcome' })).toBeVisible();
+  // A launched journey is edited as a new draft; the dialog says plainly that profiles do not move over.
+  await page.getByRole('button', { name: 'Edit as new draft', exact: true }).click();
+  const version = page.getByRole('dialog', { name: 'Edit as a new draft' });
+  await expect(version).toContainText('Profiles do not move over');
+  await version.getByRole('button', { name: 'Make the draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Spring welcome (new version)' })).toBeVisible();
   await expect(page.getByLabel('State: Draft')).toBeVisible();
   await expect(page.getByRole('button', { name: 'A/B test: A/B test' })).toBeVisible();
   expect(await nodeNames(page)).toEqual(before);
 
   await page.getByRole('link', { name: '← Journeys' }).click();
-  await page.getByLabel('Search journeys by name').fill('Copy of');
+  await page.getByLabel('Search journeys by name').fill('new version');
   const table = page.getByRole('table', { name: 'Journeys' });
-  await expect(table.getByRole('link', { name: 'Copy of Spring welcome' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Spring welcome (new version)' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'Spring welcome', exact: true })).toHaveCount(0);
 });
 

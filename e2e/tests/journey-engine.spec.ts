@@ -274,7 +274,7 @@ test('a marketer runs a launched journey and reads its figures, profiles, simula
   await results.scrollIntoViewIfNeeded();
   await attachScreenshot(page, testInfo, 'journey-engine-ab-results');
 
-  // Deliveries: the schedule (every minute) sends the three queued profiles to the CSV connection.
+  // Deliveries: Run now sent the three queued profiles to the CSV connection.
   await page.getByRole('tab', { name: 'Deliveries' }).click();
   const deliveries = page.getByRole('table', { name: 'Deliveries of Welcome e-mail list' });
   await expect(async () => {

@@ -22,6 +22,14 @@ export const journeyRunSummary = z.object({
     events: count.describe('Events appended to the journey log'),
     queued: count.describe('Profiles queued for activations'),
     durationMs: count,
+    deliveries: z
+      .object({
+        delivered: count.describe('Profiles sent right after the run'),
+        failed: count.describe('Profiles whose delivery failed; they are tried again with backoff'),
+        waiting: count.describe('Profiles still queued: their activation’s schedule is not due yet, or a retry waits'),
+        error: z.string().nullable().describe('Why the first failed delivery failed'),
+      })
+      .describe('The activation deliveries that were due, sent right after the run'),
   }),
 });
 export type JourneyRunSummary = z.infer<typeof journeyRunSummary>;
@@ -180,6 +188,7 @@ export const journeyDelivery = z.object({
   profiles: count.describe('Profiles sent (or that could not be sent)'),
   target: z.string().nullable().describe('Where they went, e.g. database.table'),
   error: z.string().nullable(),
+  responseCode: z.number().int().nullable().describe('The HTTP status code a webhook answered; null otherwise'),
 });
 export type JourneyDelivery = z.infer<typeof journeyDelivery>;
 
@@ -199,3 +208,51 @@ export type JourneyNotification = z.infer<typeof journeyNotification>;
 
 /** GET /entities/journeys/:id/notifications. */
 export const journeyNotifications = z.object({ data: z.array(journeyNotification) });
+
+export const journeyStageEstimate = z.object({
+  stageId: z.string(),
+  name: z.string(),
+  matchingEntry: count.describe('Profiles not yet in the journey that match the stage’s entry criteria now'),
+  entering: count.describe('Profiles that would enter the stage at the next run'),
+  takenByLaterStage: count.describe('Profiles matching the entry criteria that enter a later stage instead'),
+  keptOut: count.describe('Profiles matching the entry criteria kept out: in the goal or one of its exit segments'),
+  exiting: count.describe('Profiles that would leave the stage by an exit criterion at the next run'),
+});
+export type JourneyStageEstimate = z.infer<typeof journeyStageEstimate>;
+
+/** GET /entities/journeys/:id/estimate. */
+export const journeyEstimate = z.object({
+  data: z.object({
+    journeyId: z.string(),
+    at: isoTime.describe('The instant estimated for (the service clock’s now)'),
+    profiles: count.describe('Profiles of the parent segment'),
+    alreadyIn: count.describe('Profiles in the journey now (launched journeys)'),
+    entering: count.describe('Profiles that would enter the journey at the next run'),
+    stages: z.array(journeyStageEstimate),
+    goal: z.object({
+      reaching: count.describe('Profiles that would reach the goal at the next run'),
+      inGoalNow: count.describe('Profiles of the parent segment in the goal segment now (they do not enter)'),
+    }),
+    exiting: count.describe('Profiles that would leave by an exit criterion at the next run'),
+    queued: count.describe('Profiles that would be queued for activations at the next run'),
+    rule: z.string().describe('How a profile is placed when it matches several stages'),
+  }),
+});
+export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];
+
+/** POST /entities/journeys/:id/syndications/test: where to send a test profile. */
+export const activationTestRequest = z.object({
+  url: z.string().max(2048).optional().describe('A webhook URL not saved yet'),
+  connectionId: z.string().max(256).optional().describe('Or the name of a saved result connection'),
+});
+export type ActivationTestRequest = z.infer<typeof activationTestRequest>;
+
+export const activationTestResult = z.object({
+  data: z.object({
+    status: z.enum(['success', 'error']),
+    target: z.string(),
+    responseCode: z.number().int().nullable().describe('The HTTP status code the webhook answered'),
+    error: z.string().nullable(),
+  }),
+});
+export type ActivationTestResult = z.infer<typeof activationTestResult>['data'];

@@ -8,7 +8,23 @@ export interface TimestampProps {
   empty?: string;
 }
 
-/** Relative time ("5 minutes ago") with the exact time under it, and again in a tooltip. */
+/** The same instant in UTC, for the hover text of every time the console shows. */
+export function utcText(date: Date): string {
+  return formatExact(date, 'en-GB', 'UTC');
+}
+
+/** An instant inside a sentence: the console's one format, in the viewer's time zone, UTC on hover. */
+export function InlineTime({ value }: { value: string }) {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <>{value}</>;
+  return (
+    <time dateTime={date.toISOString()} title={utcText(date)}>
+      {formatExact(date)}
+    </time>
+  );
+}
+
+/** Relative time ("5 minutes ago") with the exact time under it; the time in UTC on hover. */
 export function Timestamp({ value, empty = '—' }: TimestampProps) {
   if (value === null) {
     return (
@@ -21,7 +37,7 @@ export function Timestamp({ value, empty = '—' }: TimestampProps) {
   if (Number.isNaN(date.getTime())) return <Text size="sm">{value}</Text>;
   const exact = formatExact(date);
   return (
-    <Tooltip label={exact} openDelay={300}>
+    <Tooltip label={utcText(date)} openDelay={300}>
       <time dateTime={date.toISOString()}>
         <Text size="sm" component="span" display="block">
           {formatRelative(date, new Date())}

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getJourneyRow } from '../journeys/store';
 import { insertResult } from '../results/store';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
+import { runJourneyNow } from './runner';
 import { createJourneyScheduler } from './scheduler';
 
 interface Delivery {
   id: string;
+  responseCode: number | null;
   status: string;
   profiles: number;
   target: string | null;
@@ -55,12 +58,14 @@ describe('activation deliveries', () => {
     );
   }
 
-  /** Runs day 0 and day 3, so the profiles in the offer variant are queued. */
+  /** Runs day 0 and day 3 as the schedule does (no delivery yet), so the profiles in the offer variant are queued. */
   async function queueOffers(): Promise<string[]> {
-    h.clock.set(T);
-    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
-    h.clock.set(T + 3 * DAY_MS);
-    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    const runAt = (at: number) => {
+      h.clock.set(at);
+      runJourneyNow(h.deps, getJourneyRow(h.deps.db, h.admin.accountId, ids.journeyId), 'schedule');
+    };
+    runAt(T);
+    runAt(T + 3 * DAY_MS);
     const queued = h.deps.db
       .prepare('SELECT profile_key FROM journey_activation_queue ORDER BY profile_key')
       .pluck()
@@ -127,6 +132,100 @@ describe('activation deliveries', () => {
       'Activation "Offer mail" of journey Welcome failed',
     ]);
     expect(outbox.data[0]?.recipients).toEqual(['ops@shop.test']);
+  });
+
+  it('Run now sends the deliveries its run queued, with the response code, and says so', async () => {
+    h.deps.config.outbound = { allowPrivateAddresses: true, allowWarehouseLoopback: false };
+    const hook = await listen([202]);
+    await connectTo(`http://127.0.0.1:${hook.port}/in`);
+    h.clock.set(T);
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    h.clock.set(T + 3 * DAY_MS);
+    const run = await json<{ data: { queued: number; deliveries: Record<string, unknown> } }>(
+      h.call('POST', `/entities/journeys/${ids.journeyId}/run`),
+    );
+    expect(run.data.queued).toBeGreaterThan(0);
+    expect(run.data.deliveries).toEqual({ delivered: run.data.queued, failed: 0, waiting: 0, error: null });
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]?.profiles).toHaveLength(run.data.queued);
+    const [done] = await deliveries();
+    expect(done).toMatchObject({ status: 'success', profiles: run.data.queued, responseCode: 202 });
+    // A second run at the same instant queues nothing and sends nothing.
+    const again = await json<{ data: { deliveries: Record<string, unknown> } }>(
+      h.call('POST', `/entities/journeys/${ids.journeyId}/run`),
+    );
+    expect(again.data.deliveries).toEqual({ delivered: 0, failed: 0, waiting: 0, error: null });
+    expect(hook.bodies).toHaveLength(1);
+  });
+
+  it('Run now reports a refused delivery and keeps its profiles queued for the retry', async () => {
+    const hook = await listen([200]);
+    await connectTo(`http://127.0.0.1:${hook.port}/in`);
+    h.clock.set(T);
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    h.clock.set(T + 3 * DAY_MS);
+    const run = await json<{ data: { queued: number; deliveries: { failed: number; error: string } } }>(
+      h.call('POST', `/entities/journeys/${ids.journeyId}/run`),
+    );
+    expect(run.data.deliveries.failed).toBe(run.data.queued);
+    expect(run.data.deliveries.error).toBe('Webhooks must use HTTPS.');
+    expect(hook.bodies).toHaveLength(0);
+    const [refused] = await deliveries();
+    expect(refused).toMatchObject({ status: 'error', responseCode: null });
+  });
+
+  it('sends a test profile to a webhook not saved yet and answers its response code, recording nothing', async () => {
+    h.deps.config.outbound = { allowPrivateAddresses: true, allowWarehouseLoopback: false };
+    const hook = await listen([201]);
+    const test = (json_: unknown) =>
+      h.call('POST', `/entities/journeys/${ids.journeyId}/syndications/test`, { json: json_ });
+    const answer = await json<{ data: Record<string, unknown> }>(test({ url: `http://127.0.0.1:${hook.port}/in` }));
+    expect(answer.data).toEqual({
+      status: 'success',
+      target: `http://127.0.0.1:${hook.port}`,
+      responseCode: 201,
+      error: null,
+    });
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]?.profiles).toEqual([expect.objectContaining({ customer_id: 'p1', vip: 1, test: true })]);
+    expect(await deliveries()).toEqual([]);
+    // A saved connection is tested by name, and with the operator's allowance it may be private.
+    const created = await h.call('POST', '/v3/result/create/local_hook', {
+      json: { url: `http://127.0.0.1:${hook.port}/in` },
+    });
+    expect(created.status).toBe(200);
+    const byName = await json<{ data: { status: string } }>(test({ connectionId: 'local_hook' }));
+    expect(byName.data.status).toBe('success');
+    expect(hook.bodies).toHaveLength(2);
+
+    const csv = await test({ url: 'csv://offers' });
+    expect(csv.status).toBe(400);
+    expect(await csv.json()).toMatchObject({
+      status_code: 400,
+      message: expect.stringMatching(/^Test sends go to webhooks/),
+    });
+    const nothing = await test({});
+    expect(nothing.status).toBe(400);
+    const unknown = await test({ connectionId: 'nope' });
+    expect(((await unknown.json()) as { message: string }).message).toBe(
+      'There is no result connection "nope"; choose another.',
+    );
+  });
+
+  it('refuses a test send and a connection to a loopback address unless the operator allows private ones', async () => {
+    const hook = await listen([200]);
+    const answer = await json<{ data: { status: string; error: string } }>(
+      h.call('POST', `/entities/journeys/${ids.journeyId}/syndications/test`, {
+        json: { url: `https://127.0.0.1:${hook.port}/in` },
+      }),
+    );
+    expect(answer.data.status).toBe('error');
+    expect(answer.data.error).toContain('loopback or private address');
+    expect(hook.bodies).toHaveLength(0);
+    const created = await h.call('POST', '/v3/result/create/local_hook', {
+      json: { url: `http://127.0.0.1:${hook.port}/in` },
+    });
+    expect(created.status).toBe(400);
   });
 
   it('refuses a webhook on a loopback address unless the operator allows private addresses', async () => {

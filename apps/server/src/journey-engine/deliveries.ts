@@ -1,4 +1,4 @@
-import { findParentSegment, profileRows } from '../audiences/lookup';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
 import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activationStore';
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';
@@ -27,6 +27,7 @@ export interface DeliveryRow {
   profiles: number;
   target: string | null;
   error: string | null;
+  response_code: number | null;
 }
 
 interface Pending {
@@ -112,8 +113,30 @@ function notify(
   );
 }
 
-/** Sends what is due for one activation; returns the delivery id, or null when nothing was due. */
+/** Activations being delivered in this process: a Run now and a schedule tick never send the same queue twice. */
+const inFlight = new Set<string>();
+
+/**
+ * Sends what is due for one activation; returns the delivery id, or null when nothing was due (or another
+ * delivery of the same activation is under way).
+ */
 export async function deliverActivation(
+  deps: AppDeps,
+  row: JourneyRow,
+  activation: ActivationRow,
+  at: number,
+): Promise<number | null> {
+  const key = `${row.account_id}:${row.id}:${activation.id}`;
+  if (inFlight.has(key)) return null;
+  inFlight.add(key);
+  try {
+    return await deliverOnce(deps, row, activation, at);
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+async function deliverOnce(
   deps: AppDeps,
   row: JourneyRow,
   activation: ActivationRow,
@@ -150,8 +173,8 @@ export async function deliverActivation(
     const id = Number(
       deps.db
         .prepare(
-          `INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error,
+             response_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           row.account_id,
@@ -162,6 +185,7 @@ export async function deliverActivation(
           keys.length,
           outcome.target || null,
           outcome.error,
+          outcome.responseCode ?? null,
         ).lastInsertRowid,
     );
     if (outcome.error === null) {
@@ -191,10 +215,81 @@ export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number) {
   return done;
 }
 
+/**
+ * Sends one profile of the parent segment, marked as a test, to a webhook URL, and says how it answered.
+ * Nothing is recorded or queued. Only webhooks are tested: a table or CSV target gets its first real delivery.
+ */
+export async function testDelivery(
+  deps: AppDeps,
+  row: JourneyRow,
+  url: string,
+): Promise<Outcome & { profiles: number }> {
+  const at = deps.clock.now().getTime();
+  const parent = findParentSegment(deps, row.account_id, row.parent_segment_id);
+  const keyColumn = parent?.key ?? 'profile_key';
+  const [firstKey] = parent
+    ? segmentProfileKeys(deps, row.account_id, parent.id, { type: 'And', conditions: [] }, new Date(at))
+    : [];
+  const [first] = firstKey === undefined ? [] : profileRows(deps, row.account_id, row.parent_segment_id, [firstKey]);
+  const profile: Record<string, unknown> = first
+    ? { [keyColumn]: first.key, ...first.attributes }
+    : { [keyColumn]: 'test-profile' };
+  const outcome = await send(
+    {
+      deps,
+      accountId: row.account_id,
+      journeyId: String(row.id),
+      activationId: 'test',
+      at,
+    },
+    url,
+    [{ ...profile, journey_id: String(row.id), activation_id: 'test', time: Math.floor(at / 1000), test: true }],
+  );
+  return { ...outcome, profiles: 1 };
+}
+
+export interface DeliveryReport {
+  /** Profiles sent by the deliveries made now. */
+  delivered: number;
+  /** Profiles whose delivery failed now; they stay queued and are tried again with backoff. */
+  failed: number;
+  /** Profiles still queued that were not tried now: their activation's schedule is not due yet, or a retry waits. */
+  waiting: number;
+  /** The first failure's reason, when one failed. */
+  error: string | null;
+}
+
+/** Delivers what is due right after an on-demand run, and says what went and what still waits. */
+export async function deliverAfterRun(deps: AppDeps, row: JourneyRow, at: number): Promise<DeliveryReport> {
+  const ids = await deliverDue(deps, row, at);
+  const made = ids.length
+    ? (deps.db
+        .prepare(
+          `SELECT status, profiles, error FROM journey_deliveries WHERE account_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY id`,
+        )
+        .all(row.account_id, ...ids) as Array<{ status: string; profiles: number; error: string | null }>)
+    : [];
+  const sum = (status: string) => made.filter((d) => d.status === status).reduce((n, d) => n + d.profiles, 0);
+  const pending = deps.db
+    .prepare(
+      `SELECT COUNT(DISTINCT activation_id || ':' || profile_key) FROM journey_activation_queue
+       WHERE account_id = ? AND journey_id = ? AND delivery_id IS NULL`,
+    )
+    .pluck()
+    .get(row.account_id, row.id) as number;
+  const failed = sum('error');
+  return {
+    delivered: sum('success'),
+    failed,
+    waiting: Math.max(pending - failed, 0),
+    error: made.find((d) => d.error !== null)?.error ?? null,
+  };
+}
+
 export function deliveriesOf(db: Db, accountId: number, journeyId: number, activationId: string, limit = 100) {
   return db
     .prepare(
-      `SELECT id, activation_id, at, status, profiles, target, error FROM journey_deliveries
+      `SELECT id, activation_id, at, status, profiles, target, error, response_code FROM journey_deliveries
        WHERE account_id = ? AND journey_id = ? AND activation_id = ? ORDER BY id DESC LIMIT ?`,
     )
     .all(accountId, journeyId, activationId, limit) as DeliveryRow[];

@@ -19,6 +19,8 @@ export interface Outcome {
   target: string;
   /** Set when the delivery failed: a sentence for the delivery record (never the remote body). */
   error: string | null;
+  /** Webhooks: the HTTP status code of the last answer (of the failing batch when one failed). */
+  responseCode?: number;
   /** CSV deliveries: the file. */
   file?: { contentType: string; body: string };
 }
@@ -50,6 +52,7 @@ async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unk
   const target = new URL(url).origin;
   const problem = await outboundProblem(url, env.deps.config.outbound);
   if (problem) return { target, error: problem };
+  let responseCode: number | undefined;
   for (let i = 0; i < rows.length; i += WEBHOOK_BATCH) {
     const body = JSON.stringify({
       journeyId: env.journeyId,
@@ -66,8 +69,13 @@ async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unk
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       await res.body?.cancel();
+      responseCode = res.status;
       if (res.status < 200 || res.status > 299) {
-        return { target, error: `The webhook answered HTTP ${res.status} to batch ${i / WEBHOOK_BATCH + 1}.` };
+        return {
+          target,
+          responseCode,
+          error: `The webhook answered HTTP ${res.status} to batch ${i / WEBHOOK_BATCH + 1}.`,
+        };
       }
     } catch (err) {
       const why =
@@ -75,7 +83,7 @@ async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unk
       return { target, error: `The webhook ${why} (batch ${i / WEBHOOK_BATCH + 1}).` };
     }
   }
-  return { target, error: null };
+  return responseCode === undefined ? { target, error: null } : { target, error: null, responseCode };
 }
 
 function csvCell(value: unknown): string {

@@ -9,13 +9,17 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
+import { listResults } from '../results/store';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
-import { deliveriesOf, deliveryFile, notificationsOf } from './deliveries';
+import { deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf, testDelivery } from './deliveries';
 import { pausesOf } from './runner';
 import {
+  activationTestRequestSchema,
+  activationTestSchema,
   customersQuery,
   customersSchema,
   deliveriesSchema,
+  estimateSchema,
   notificationsSchema,
   runSummarySchema,
   simulationRequestSchema,
@@ -25,7 +29,7 @@ import {
 } from './schemas';
 import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
-import { runJourneyInWorker } from './tasks';
+import { estimateInWorker, runJourneyInWorker } from './tasks';
 import { registerVariantRules } from './variants';
 
 function routes(deps: AppDeps) {
@@ -36,9 +40,9 @@ function routes(deps: AppDeps) {
       ...base,
       method: 'post',
       path: `${journeyPath}/run`,
-      summary: 'Run the journey engine for this journey now, and answer when the run is done',
+      summary: 'Run the journey engine for this journey now, send the deliveries that are due, and answer when done',
       description:
-        'Moves the parent segment’s profiles through the launched journey at the service clock’s now, as the schedule does every minute. Running twice at the same instant changes nothing. Needs Full Control on the journey’s folder.',
+        'Moves the parent segment’s profiles through the launched journey at the service clock’s now, as the schedule does every minute, then sends the activation deliveries that are due (data.deliveries says what went and what still waits for its schedule). Running twice at the same instant changes nothing. Needs Full Control on the journey’s folder.',
       request: { params: journeyIdParam },
       responses: {
         200: jsonResponse(runSummarySchema, 'What the run did'),
@@ -54,6 +58,16 @@ function routes(deps: AppDeps) {
         'Counts are distinct profiles over the window, from the engine’s event log; `current` figures are as of now. Per stage: entered, currently in, milestone reached, left by each exit criterion, and where leavers went. Per step, per decision path and per A/B variant; for each A/B test, goal conversion per variant against the control with uplift and a two-sided p-value.',
       request: { params: journeyIdParam, query: statisticsQuery },
       responses: { 200: jsonResponse(statisticsSchema, 'The statistics'), ...errorResponses(400, 401, 404) },
+    }),
+    estimate: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/estimate`,
+      summary: 'Estimate what the next run would do: profiles entering each stage, reaching the goal, exiting',
+      description:
+        'Runs the engine without storing anything, over today’s segment memberships: for a draft as at launch (nobody in it yet), for a launched journey from where its profiles are. Per stage, how many match its entry criteria, enter it, start in a later stage instead, or are kept out; data.rule spells out the overlap rule.',
+      request: { params: journeyIdParam },
+      responses: { 200: jsonResponse(estimateSchema, 'The estimate'), ...errorResponses(401, 404, 409) },
     }),
     customers: createRoute({
       ...base,
@@ -80,6 +94,22 @@ function routes(deps: AppDeps) {
       responses: {
         200: jsonResponse(simulationSchema, 'Each profile’s simulated path'),
         ...errorResponses(400, 401, 403, 404, 409),
+      },
+    }),
+    testActivation: createRoute({
+      ...base,
+      method: 'post',
+      path: `${journeyPath}/syndications/test`,
+      summary: 'Send one test profile to a webhook and answer how it responded (Full Control)',
+      description:
+        'Give url (a webhook not saved yet) or connectionId (a saved result connection). The body is a delivery of one profile of the parent segment with "test": true; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
+      request: { params: journeyIdParam, body: jsonBody(activationTestRequestSchema, '{url} or {connectionId}') },
+      responses: {
+        200: jsonResponse(
+          activationTestSchema,
+          'How the webhook answered (status error with the reason when it failed)',
+        ),
+        ...errorResponses(400, 401, 403, 404),
       },
     }),
     deliveries: createRoute({
@@ -139,12 +169,18 @@ export function journeyEngineRoutes(deps: AppDeps) {
       requireJourneyControl(deps, principal, row, 'run journeys in this folder');
       if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
       if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
-      return c.json({ data: await runJourneyInWorker(deps, row, 'request') }, 200);
+      const summary = await runJourneyInWorker(deps, row, 'request');
+      const deliveries = await deliverAfterRun(deps, row, Date.parse(summary.at));
+      return c.json({ data: { ...summary, deliveries } }, 200);
     })
     .openapi(r.statistics, (c) => {
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       const q = c.req.valid('query');
       return c.json(statisticsOf(deps, row, q.from, q.to), 200);
+    })
+    .openapi(r.estimate, async (c) => {
+      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      return c.json(await estimateInWorker(deps, row), 200);
     })
     .openapi(r.customers, (c) => {
       const principal = principalOf(c);
@@ -168,6 +204,36 @@ export function journeyEngineRoutes(deps: AppDeps) {
       const body = await input(c, simulationParams);
       return c.json(simulateJourney(deps, row, body), 200);
     })
+    .openapi(r.testActivation, async (c) => {
+      const principal = principalOf(c);
+      const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
+      requireJourneyControl(deps, principal, row, 'test the activations of journeys in this folder');
+      const body = await input(c, activationTestRequestSchema);
+      let url = body.url?.trim() ?? '';
+      if (!url && body.connectionId) {
+        const connection = listResults(deps.db, row.account_id).find((r) => r.name === body.connectionId);
+        if (!connection) throw badRequest(`There is no result connection "${body.connectionId}"; choose another.`);
+        url = connection.url;
+      }
+      if (!url) throw badRequest('Give the webhook "url" or a "connectionId" to send the test to.');
+      if (!/^https?:\/\//i.test(url)) {
+        throw badRequest(
+          'Test sends go to webhooks (https://…); a table (td://@/database/table) or CSV (csv://name) target gets its first real delivery instead.',
+        );
+      }
+      const outcome = await testDelivery(deps, row, url);
+      return c.json(
+        {
+          data: {
+            status: outcome.error === null ? ('success' as const) : ('error' as const),
+            target: outcome.target,
+            responseCode: outcome.responseCode ?? null,
+            error: outcome.error,
+          },
+        },
+        200,
+      );
+    })
     .openapi(r.deliveries, (c) => {
       const { journeyId, activationId } = c.req.valid('param');
       const row = getJourneyRow(deps.db, principalOf(c).accountId, journeyId);
@@ -179,6 +245,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
         profiles: d.profiles,
         target: d.target,
         error: d.error,
+        responseCode: d.response_code,
       }));
       return c.json({ data }, 200);
     })

@@ -1,8 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import {
+  activationTestRequest,
+  activationTestResult,
   journeyCustomerStatus,
   journeyCustomers,
   journeyDeliveries,
+  journeyEstimate,
   journeyNotifications,
   journeyRunSummary,
   journeySimulation,
@@ -21,6 +24,9 @@ export const statisticsSchema = z.object(journeyStatistics.shape).openapi('Journ
 export const customersSchema = z.object(journeyCustomers.shape).openapi('JourneyCustomers');
 export const simulationRequestSchema = journeySimulationRequest;
 export const simulationSchema = z.object(journeySimulation.shape).openapi('JourneySimulation');
+export const estimateSchema = z.object(journeyEstimate.shape).openapi('JourneyEstimate');
+export const activationTestSchema = z.object(activationTestResult.shape).openapi('ActivationTest');
+export const activationTestRequestSchema = activationTestRequest;
 export const deliveriesSchema = z.object(journeyDeliveries.shape).openapi('JourneyDeliveries');
 export const notificationsSchema = z.object(journeyNotifications.shape).openapi('JourneyNotifications');
 

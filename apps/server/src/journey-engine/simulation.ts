@@ -1,4 +1,4 @@
-import { compileJourney, simulateProfile } from '@svc/journey-engine';
+import { compileJourney, type EngineProfile, simulateProfile } from '@svc/journey-engine';
 import type { JourneyRow } from '../journeys/store';
 import { journeyOfRow } from '../journeys/wire';
 import type { AppDeps } from '../platform/context';
@@ -10,6 +10,8 @@ import { parseInstant } from './window';
 
 const DAY_MS = 86_400_000;
 export const MAX_SAMPLE = 20;
+/** How many profiles a sample tries at most while looking for ones that enter. */
+const MAX_SAMPLE_CANDIDATES = 500;
 const MAX_DAYS = 730;
 
 export interface SimulationRequest {
@@ -20,8 +22,8 @@ export interface SimulationRequest {
 }
 
 /**
- * A dry run of a draft or launched journey for one chosen profile, or a sample of profiles that would
- * enter, from now to a future instant. Profiles already in a launched journey continue from where they
+ * A dry run of a draft or launched journey for one chosen profile, or a sample of profiles that do
+ * enter (said plainly when none do), from now to a future instant. Profiles already in a launched journey continue from where they
  * are. Segment memberships are today's; nothing is stored.
  */
 export function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationRequest) {
@@ -36,29 +38,10 @@ export function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationR
   }
   const journey = journeyOfRow(row);
   const population = populationFor(deps, row.account_id, journey, now);
-  let chosen = population.profiles;
-  if (req.profileKey !== undefined) {
-    chosen = population.profiles.filter((p) => p.key === req.profileKey);
-    if (chosen.length === 0) {
-      throw badRequest(
-        `There is no profile "${req.profileKey}" in the journey's parent segment; give the value of its key column.`,
-      );
-    }
-  } else {
-    const entries = compileJourney(String(row.id), journey)
-      .stages.map((s) => s.entrySegment)
-      .filter((s): s is string => s !== null);
-    const inJourney = (key: string) =>
-      row.state === 'launched' && loadState(deps.db, row.account_id, row.id, key)?.status === 'active';
-    const size = Math.min(Math.max(req.sample ?? 5, 1), MAX_SAMPLE);
-    chosen = [];
-    for (const p of population.profiles) {
-      if (chosen.length >= size) break;
-      if (entries.some((s) => population.isMember(s, p.key)) || inJourney(p.key)) chosen.push(p);
-    }
-  }
+  const inJourney = (key: string) =>
+    row.state === 'launched' && loadState(deps.db, row.account_id, row.id, key)?.status === 'active';
   const pauses = pausesOf(deps.db, row);
-  const data = chosen.map((profile) => {
+  const simulate = (profile: EngineProfile) => {
     const state = row.state === 'launched' ? loadState(deps.db, row.account_id, row.id, profile.key) : null;
     const result = simulateProfile({
       journeyId: String(row.id),
@@ -85,13 +68,47 @@ export function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationR
         explanation: s.explanation,
       })),
     };
-  });
+  };
+  const note = 'Segment memberships are taken as they are now; a pause still going on is treated as ending now.';
+  if (req.profileKey !== undefined) {
+    const chosen = population.profiles.filter((p) => p.key === req.profileKey);
+    if (chosen.length === 0) {
+      throw badRequest(
+        `There is no profile "${req.profileKey}" in the journey's parent segment; give the value of its key column.`,
+      );
+    }
+    return {
+      data: chosen.map(simulate),
+      meta: { from: now.toISOString(), until: new Date(until).toISOString(), note },
+    };
+  }
+  // A sample is of profiles that really take part: already in the journey, or entering it before `until`
+  // (matching an entry segment is not enough: the goal, an exit segment or the overlap rule keep some out).
+  const entries = compileJourney(String(row.id), journey)
+    .stages.map((s) => s.entrySegment)
+    .filter((s): s is string => s !== null);
+  const size = Math.min(Math.max(req.sample ?? 5, 1), MAX_SAMPLE);
+  const data: ReturnType<typeof simulate>[] = [];
+  let tried = 0;
+  for (const p of population.profiles) {
+    if (data.length >= size || tried >= MAX_SAMPLE_CANDIDATES) break;
+    if (!entries.some((s) => population.isMember(s, p.key)) && !inJourney(p.key)) continue;
+    tried++;
+    const path = simulate(p);
+    if (path.startedInJourney || path.steps.some((s) => s.type === 'journey_entered')) data.push(path);
+  }
+  const none =
+    data.length === 0
+      ? tried === 0
+        ? 'No profile of the parent segment matches any stage’s entry criteria now, so nobody would enter. '
+        : `None of the ${tried} profiles matching an entry criterion would enter before ${new Date(until).toISOString()}: the goal or an exit segment keeps them out. `
+      : '';
   return {
     data,
     meta: {
       from: now.toISOString(),
       until: new Date(until).toISOString(),
-      note: 'Segment memberships are taken as they are now; a pause still going on is treated as ending now.',
+      note: `${none}${note}`,
     },
   };
 }

@@ -10,6 +10,7 @@ import { journeys } from './0008-journeys';
 import { dwh } from './0009-dwh';
 import { journeyEngine } from './0010-journey-engine';
 import { securityHardening } from './0011-security-hardening';
+import { deliveryResponse } from './0012-delivery-response';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   dwh,
   journeyEngine,
   securityHardening,
+  deliveryResponse,
 ];

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { InlineTime } from '../../components/Timestamp';
 import { integrationsQueryOptions } from './api';
 import { FeatureGate } from './FeatureGate';
 
@@ -39,7 +40,9 @@ function Integrations() {
             <Table.Td>
               {i.schedule_type === 'none' ? 'By hand' : `${i.schedule_type} ${i.schedule_option ?? ''} (${i.timezone})`}
             </Table.Td>
-            <Table.Td>{new Date(i.created_at).toLocaleString()}</Table.Td>
+            <Table.Td>
+              <InlineTime value={i.created_at} />
+            </Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { InlineTime } from '../../components/Timestamp';
 import { attemptsQueryOptions, integrationQueryOptions, useRunIntegration } from './api';
 import { FeatureGate } from './FeatureGate';
 import { StatusBadge } from './StatusBadge';
@@ -27,7 +28,7 @@ function Runs({ id, database }: { id: string; database: string }) {
               <Text fw={600}>Run {a.attempt_id}</Text>
               <StatusBadge status={a.status} />
               <Text size="sm" c="dimmed">
-                {a.trigger === 'schedule' ? 'scheduled' : 'by hand'}, {new Date(a.created_at).toLocaleString()}
+                {a.trigger === 'schedule' ? 'scheduled' : 'by hand'}, <InlineTime value={a.created_at} />
               </Text>
             </Group>
           </Group>

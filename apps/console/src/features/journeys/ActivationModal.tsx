@@ -2,8 +2,9 @@ import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextIn
 import type { ActivationResource } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ActivationTarget, connectionNameFor, emptyTarget, type TargetDraft, targetUrl } from './ActivationTarget';
 import type { ActivationInput } from './api';
-import { connectionsQuery, useSaveActivation } from './api';
+import { connectionsQuery, useCreateConnection, useSaveActivation } from './api';
 
 export interface ActivationModalProps {
   journeyId: string;
@@ -16,7 +17,10 @@ export interface ActivationModalProps {
   onSaved(activationId: string): void;
 }
 
-/** Creates or edits the activation an activation step triggers: connection, schedule, columns. */
+/**
+ * Creates or edits the activation an activation step triggers: where it sends (a saved connection, or a
+ * webhook, table or CSV file made here, with a test send), its schedule and columns.
+ */
 export function ActivationModal({ journeyId, activation, columns, paused, onClose, onSaved }: ActivationModalProps) {
   const current = activation?.attributes.syndication_params;
   const [params, setParams] = useState<ActivationInput>({
@@ -30,7 +34,9 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
     allColumns: current?.allColumns ?? false,
   });
   const save = useSaveActivation(journeyId);
+  const createConnection = useCreateConnection();
   const connections = useQuery(connectionsQuery());
+  const [target, setTarget] = useState<TargetDraft>(() => emptyTarget(activation ? 'existing' : 'webhook'));
   const connectionNames = (connections.data?.results ?? []).map((r) => r.name);
   if (params.connectionId && !connectionNames.includes(params.connectionId)) connectionNames.push(params.connectionId);
   // The spec: an activation's schedule cannot change while its journey is paused.
@@ -41,9 +47,26 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate(
-            { activationId: activation?.id ?? null, params },
-            { onSuccess: (answer) => onSaved(answer.data.id) },
+          const saveWith = (connectionId: string) =>
+            save.mutate(
+              { activationId: activation?.id ?? null, params: { ...params, connectionId } },
+              { onSuccess: (answer) => onSaved(answer.data.id) },
+            );
+          const url = targetUrl(target);
+          if (target.kind === 'existing' || url === null) {
+            saveWith(params.connectionId);
+            return;
+          }
+          const name = connectionNameFor(params.name);
+          createConnection.mutate(
+            { name, url },
+            {
+              onSuccess: () => {
+                set({ connectionId: name });
+                setTarget(emptyTarget('existing'));
+                saveWith(name);
+              },
+            },
           );
         }}
       >
@@ -54,16 +77,13 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
             value={params.name}
             onChange={(e) => set({ name: e.currentTarget.value })}
           />
-          <Select
-            label="Connection"
-            description="The result connection profiles are sent to."
-            nothingFoundMessage="No result connection yet; create one under Data first"
-            required
-            searchable
-            data={connectionNames}
-            value={params.connectionId || null}
-            onChange={(value) => set({ connectionId: value ?? '' })}
-            comboboxProps={{ withinPortal: true }}
+          <ActivationTarget
+            journeyId={journeyId}
+            draft={target}
+            onDraft={setTarget}
+            connections={connectionNames}
+            connectionId={params.connectionId}
+            onConnection={(connectionId) => set({ connectionId })}
           />
           {scheduleLocked && (
             <Alert color="yellow" title="Schedule locked while paused">
@@ -112,12 +132,13 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
               comboboxProps={{ withinPortal: true }}
             />
           )}
+          {createConnection.error && <Alert color="red">{createConnection.error.message}</Alert>}
           {save.error && <Alert color="red">{save.error.message}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={save.isPending || createConnection.isPending}>
               {activation ? 'Save activation' : 'Create activation'}
             </Button>
           </Group>

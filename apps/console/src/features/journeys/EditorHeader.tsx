@@ -1,12 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Journey } from '@svc/journey';
+import { IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
 import { type EditorStore, isDirty } from './editor/model/editorStore';
+import { useWorkspace } from './editor/workspace';
+import { LaunchEstimate } from './engine/LaunchEstimate';
 import { RunNowButton } from './engine/RunNowButton';
 
 export interface EditorHeaderProps {
@@ -16,10 +18,21 @@ export interface EditorHeaderProps {
   canEdit: boolean;
   permissionsKnown: boolean;
   parentName: string | null;
+  /** Focus mode: one slim row (no back link, no subtitle). */
+  compact?: boolean;
 }
 
 /** Title, state, and the life-cycle buttons the caller's permission and the journey's state allow. */
-export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKnown, parentName }: EditorHeaderProps) {
+export function EditorHeader({
+  journeyId,
+  answer,
+  store,
+  canEdit,
+  permissionsKnown,
+  parentName,
+  compact = false,
+}: EditorHeaderProps) {
+  const { focus, setFocus } = useWorkspace();
   const attributes = answer.data.attributes;
   const journey = useStore(store, (s) => s.journey);
   const dirty = useStore(store, isDirty);
@@ -56,49 +69,45 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
         onError: failed('Not saved'),
       },
     );
-  const onLaunch = () =>
-    modals.openConfirmModal({
-      title: 'Launch journey',
-      children: (
-        <Text size="sm">
-          Launch <strong>{journey.name}</strong>? Profiles start entering its first stage. After launch, only its
-          activations can be changed.
-        </Text>
-      ),
-      labels: { confirm: 'Launch', cancel: 'Cancel' },
-      onConfirm: () =>
-        save.mutate(
-          { journey, launch: true },
-          {
-            onSuccess: (next) => {
-              store.getState().markSaved(next.data.attributes as Journey, { readOnly: true });
-              notifications.show({ color: 'teal', message: 'The journey is launched.' });
-            },
-            onError: failed('Not launched'),
-          },
-        ),
-    });
-  const onDuplicate = () =>
-    duplicate.mutate(
-      { id: journeyId, name: `Copy of ${attributes.name}` },
+  const [launching, setLaunching] = useState(false);
+  const onLaunch = () => setLaunching(true);
+  const confirmLaunch = () =>
+    save.mutate(
+      { journey, launch: true },
       {
-        onSuccess: (copy) => {
-          notifications.show({ color: 'teal', message: `"${copy.data.attributes.name}" was created as a draft.` });
-          void navigate(`/journeys/${copy.data.id}`);
+        onSuccess: (next) => {
+          setLaunching(false);
+          store.getState().markSaved(next.data.attributes as Journey, { readOnly: true });
+          notifications.show({ color: 'teal', message: 'The journey is launched.' });
+        },
+        onError: failed('Not launched'),
+      },
+    );
+  const copy = (name: string) =>
+    duplicate.mutate(
+      { id: journeyId, name },
+      {
+        onSuccess: (made) => {
+          notifications.show({ color: 'teal', message: `"${made.data.attributes.name}" was created as a draft.` });
+          void navigate(`/journeys/${made.data.id}`);
         },
         onError: failed('Not duplicated'),
       },
     );
+  const [versioning, setVersioning] = useState(false);
+  const onDuplicate = () => (launched ? setVersioning(true) : copy(`Copy of ${attributes.name}`));
 
   const state = launched ? (attributes.paused ? 'Paused' : 'Launched') : 'Draft';
   const stateColor = launched ? (attributes.paused ? 'yellow' : 'teal') : 'gray';
   return (
     <>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+      <Group justify="space-between" align={compact ? 'center' : 'flex-start'} wrap="nowrap" gap="sm">
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to="/journeys" size="sm">
-            ← Journeys
-          </Anchor>
+          {!compact && (
+            <Anchor component={Link} to="/journeys" size="sm">
+              ← Journeys
+            </Anchor>
+          )}
           <Group gap="xs" wrap="nowrap">
             <Title order={1} size="h3" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
               {journey.name || 'Unnamed journey'}
@@ -112,13 +121,24 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
               </Badge>
             )}
           </Group>
-          <Text size="xs" c="dimmed">
-            {parentName ? `Parent segment: ${parentName}` : ''}
-            {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
-            {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
-          </Text>
+          {!compact && (
+            <Text size="xs" c="dimmed">
+              {parentName ? `Parent segment: ${parentName}` : ''}
+              {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
+              {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
+            </Text>
+          )}
         </Stack>
         <Group gap="xs" wrap="nowrap">
+          <Button
+            variant={focus ? 'light' : 'default'}
+            leftSection={focus ? <IconArrowsMinimize size={16} /> : <IconArrowsMaximize size={16} />}
+            aria-pressed={focus}
+            title={focus ? 'Back to the page with its menus and tabs' : 'Give the canvas the whole window'}
+            onClick={() => setFocus(!focus)}
+          >
+            {focus ? 'Exit focus' : 'Focus mode'}
+          </Button>
           {canEdit && !launched && (
             <>
               <Button
@@ -167,11 +187,55 @@ export function EditorHeader({ journeyId, answer, store, canEdit, permissionsKno
           )}
           {canEdit && (
             <Button variant="default" onClick={onDuplicate} loading={duplicate.isPending}>
-              Duplicate
+              {launched ? 'Edit as new draft' : 'Duplicate'}
             </Button>
           )}
         </Group>
       </Group>
+      <Modal opened={launching} onClose={() => setLaunching(false)} title="Launch journey" size="lg">
+        <Stack gap="sm">
+          <Text size="sm">
+            Launch <strong>{journey.name}</strong>? Profiles start entering at the next run. After launch, only its
+            activations can be changed.
+          </Text>
+          {launching && <LaunchEstimate journeyId={journeyId} unsaved={dirty} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setLaunching(false)}>
+              Cancel
+            </Button>
+            <Button onClick={confirmLaunch} loading={save.isPending}>
+              Launch
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={versioning} onClose={() => setVersioning(false)} title="Edit as a new draft">
+        <Stack gap="sm">
+          <Text size="sm">
+            A launched journey’s steps cannot change. This makes a draft copy of <strong>{journey.name}</strong> with
+            the same stages, steps, segments and copies of its activations, to edit and launch on its own.
+          </Text>
+          <Alert color="orange" p="xs" title="Profiles do not move over">
+            The copy is a separate journey: after its launch, profiles enter it from the start. Profiles in this journey
+            stay where they are and keep moving here until you pause it. Carrying their progress over to unchanged steps
+            is not available yet.
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setVersioning(false)}>
+              Cancel
+            </Button>
+            <Button
+              loading={duplicate.isPending}
+              onClick={() => {
+                setVersioning(false);
+                copy(`${attributes.name} (new version)`);
+              }}
+            >
+              Make the draft
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={showReasons} onClose={() => setShowReasons(false)} title="What stops the launch">
         <Stack gap="xs">
           {problems.all.map((p) => (

@@ -21,6 +21,7 @@ import type { CanvasView } from './editor/JourneyCanvas';
 import { JourneyEditorLayout } from './editor/JourneyEditorLayout';
 import { createEditorStore, type EditorStore } from './editor/model/editorStore';
 import { newId } from './editor/model/newId';
+import { useWorkspace } from './editor/workspace';
 import { JourneyTabs } from './engine/JourneyTabs';
 
 /** `/journeys/:journeyId`: the canvas, with save, launch, pause, resume and duplicate; the engine's views once launched. */
@@ -46,6 +47,7 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
   const [store] = useState<EditorStore>(() => createEditorStore(attributes, { newId, readOnly: true }));
   const [view, setView] = useState<CanvasView | null>(null);
   const [activationFor, setActivationFor] = useState<{ stageIndex: number; stepId: string } | null>(null);
+  const focus = useWorkspace((s) => s.focus);
 
   const parent = parents.data?.find((p) => p.id === audienceId);
   const columns = useMemo(
@@ -93,8 +95,24 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
   return (
     <EditorProvider store={store} environment={environment}>
       <title>{`${attributes.name} · Journeys · SVC console`}</title>
-      <Stack gap="sm" style={{ height: 'calc(100dvh - 56px - 2 * var(--mantine-spacing-lg))' }}>
+      <Stack
+        gap={focus ? 6 : 'sm'}
+        data-focus-mode={focus || undefined}
+        style={
+          focus
+            ? {
+                position: 'fixed',
+                inset: 0,
+                // Above the app's header and navigation, below dialogs and menus.
+                zIndex: 150,
+                padding: 6,
+                background: 'var(--mantine-color-body)',
+              }
+            : { height: 'calc(100dvh - 56px - 2 * var(--mantine-spacing-lg))' }
+        }
+      >
         <EditorHeader
+          compact={focus}
           journeyId={journeyId}
           answer={answer}
           store={store}
@@ -109,6 +127,7 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
           segments={segmentList}
           activations={activationList}
           keyColumn={parent?.master.parentKey ?? null}
+          canvasOnly={focus}
         >
           <ReactFlowProvider>
             <JourneyEditorLayout onView={setView} />

@@ -3,9 +3,11 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { ParentSegment } from '@svc/contracts';
 import { IconDots } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { Timestamp } from '../../components/Timestamp';
 import { type journeysOf, useDeleteJourney, useDuplicateJourney } from './api';
+import { statisticsQuery } from './engine/engineQueries';
 
 export type JourneyRow = ReturnType<typeof journeysOf>[number] & {
   parent: ParentSegment;
@@ -53,6 +55,12 @@ export function JourneysTable({ rows, canControl, onRename }: JourneysTableProps
           <Table.Th>Name</Table.Th>
           <Table.Th>State</Table.Th>
           <Table.Th>Parent segment</Table.Th>
+          <Table.Th ta="right" title="Distinct profiles over the past 30 days">
+            Entered
+          </Table.Th>
+          <Table.Th ta="right" title="Distinct profiles over the past 30 days">
+            Reached goal
+          </Table.Th>
           <Table.Th>Updated</Table.Th>
           <Table.Th>Owner</Table.Th>
           <Table.Th>
@@ -77,6 +85,7 @@ export function JourneysTable({ rows, canControl, onRename }: JourneysTableProps
               <StateBadge state={row.state} paused={row.paused} />
             </Table.Td>
             <Table.Td>{row.parent.name}</Table.Td>
+            <JourneyFigures journeyId={row.id} launched={row.state === 'launched'} />
             <Table.Td>{row.updatedAt ? <Timestamp value={row.updatedAt} /> : '—'}</Table.Td>
             <Table.Td>{row.owner ?? '—'}</Table.Td>
             <Table.Td>
@@ -120,5 +129,19 @@ export function StateBadge({ state, paused }: { state: string; paused: boolean }
     <Badge color="teal" variant="light">
       Launched
     </Badge>
+  );
+}
+
+const NO_WINDOW = {};
+
+/** Entered and goal counts of a launched journey over the past 30 days (drafts have none). */
+function JourneyFigures({ journeyId, launched }: { journeyId: string; launched: boolean }) {
+  const figures = useQuery({ ...statisticsQuery(journeyId, NO_WINDOW), enabled: launched });
+  const cell = (value: number | undefined) => (launched && value !== undefined ? value.toLocaleString('en') : '—');
+  return (
+    <>
+      <Table.Td ta="right">{cell(figures.data?.entered)}</Table.Td>
+      <Table.Td ta="right">{cell(figures.data?.goalReached)}</Table.Td>
+    </>
   );
 }

@@ -1,13 +1,21 @@
-import type { FolderEntry, JourneyCustomerStatus, JourneySimulationRequest, SyndicationParams } from '@svc/contracts';
+import type {
+  ActivationTestRequest,
+  FolderEntry,
+  JourneyCustomerStatus,
+  JourneySimulationRequest,
+  SyndicationParams,
+} from '@svc/contracts';
 import {
   activationDocument,
   activationList,
+  activationTestResult,
   deletedResource,
   folderListing,
   folderPermissions,
   journeyMeta,
   parentSegmentList,
   resultList,
+  resultReference,
   segment,
 } from '@svc/contracts';
 import type { Journey } from '@svc/journey';
@@ -47,6 +55,7 @@ export const journeyKeys = {
   allDeliveries: (id: string) => [...journeyKeys.engine(id), 'deliveries'] as const,
   deliveries: (id: string, activationId: string) => [...journeyKeys.allDeliveries(id), activationId] as const,
   notifications: (id: string) => [...journeyKeys.engine(id), 'notifications'] as const,
+  estimate: (id: string) => [...journeyKeys.engine(id), 'estimate'] as const,
   simulation: (id: string, request: JourneySimulationRequest) =>
     [...journeyKeys.engine(id), 'simulation', request] as const,
   segments: (audienceId: string) => ['journeys', 'segments', audienceId] as const,
@@ -199,6 +208,24 @@ export function useSaveActivation(journeyId: string) {
         : request('PATCH', `${base}/${encodeURIComponent(input.activationId)}`, activationDocument, body);
     },
     onSuccess: () => client.invalidateQueries({ queryKey: journeyKeys.journey(journeyId) }),
+  });
+}
+
+/** Saves a result connection made from an activation step (a webhook, a table or a CSV file). */
+export function useCreateConnection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; url: string }) =>
+      api.post(`/v3/result/create/${encodeURIComponent(input.name)}`, resultReference, { url: input.url }),
+    onSuccess: () => client.invalidateQueries({ queryKey: connectionsQuery().queryKey }),
+  });
+}
+
+/** Sends one test profile to a webhook (a URL or a saved connection) and answers how it responded. */
+export function useTestActivation(journeyId: string) {
+  return useMutation({
+    mutationFn: (target: ActivationTestRequest) =>
+      api.post(`${journeyPath(journeyId)}/syndications/test`, activationTestResult, target).then((a) => a.data),
   });
 }
 

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
+import { countOf } from '../../../lib/words';
 import { useCreateParentSegment } from '../api';
 import { AttributesStep } from './AttributesStep';
 import { BehaviorsStep } from './BehaviorsStep';
@@ -51,8 +52,8 @@ export function CreateParentSegmentPage() {
           <Stepper.Completed>
             <Text>
               <strong>{state.name}</strong> from {state.database}.{state.table}, keyed by {state.parentKey}, with{' '}
-              {state.attributes.length} attributes and {state.behaviors.length} behaviors. Creating it starts the first
-              build of its profiles.
+              {countOf(state.attributes.length, 'attribute')} and {countOf(state.behaviors.length, 'behavior')}.
+              Creating it starts the first build of its profiles.
             </Text>
             {create.isError && (
               <Alert color="red" title="The parent segment was not created" mt="md">

@@ -27,8 +27,17 @@ import { KIND_LOOKS } from './nodes/kindLooks';
 import { nodeTypes } from './nodes/nodeTypes';
 import { useCanvasShortcuts } from './useCanvasShortcuts';
 
+/** The smallest text on a node (canvas.css) and the smallest size it may be drawn at by Fit view. */
+export const SMALLEST_NODE_TEXT_PX = 12;
+export const LEGIBLE_TEXT_PX = 11;
+/** Fit view never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
+export const MIN_FIT_ZOOM = LEGIBLE_TEXT_PX / SMALLEST_NODE_TEXT_PX;
+const FIT_PADDING_PX = 24;
+
 export interface JourneyCanvasProps {
   openSearch(): void;
+  /** Show the overview map (default true). */
+  minimap?: boolean;
   /** Receives the view controls once the canvas is ready (for the toolbar and the problem list). */
   onView?(view: CanvasView): void;
 }
@@ -75,7 +84,7 @@ const minimapColor = (node: { type?: string | undefined }) =>
   node.type && node.type in KIND_LOOKS ? KIND_LOOKS[node.type as keyof typeof KIND_LOOKS].color : '#dee2e6';
 
 /** The React Flow host: lays the journey out, mirrors selection, and routes keys to editor actions. */
-export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
+export function JourneyCanvas({ openSearch, onView, minimap = true }: JourneyCanvasProps) {
   const store = useEditorStore();
   const journey = useEditor((s) => s.journey);
   const selection = useEditor((s) => s.selection);
@@ -102,14 +111,15 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
     setFlow((previous) => {
       if (previous) {
         const known = new Set(previous.nodes.map((n) => n.id));
-        added = laid.nodes.find((n) => isStepNode(n) && !known.has(n.id));
+        // A new step, or the start of a new stage.
+        added = laid.nodes.find((n) => (isStepNode(n) || n.type === 'start') && !known.has(n.id));
       }
       return {
         nodes: withSelection(reconcileNodes(previous?.nodes ?? [], laid.nodes), current),
         edges: reconcileEdges(previous?.edges ?? [], laid.edges),
       };
     });
-    // The view follows a step that was just added, so its "+" buttons are on screen.
+    // The view follows a step or stage that was just added, so it and its "+" buttons are on screen.
     const frame = requestAnimationFrame(() => {
       if (!added) return;
       const lane = laid.nodes.find((n) => n.id === added?.parentId);
@@ -157,9 +167,10 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
     [store],
   );
 
+  const section = useRef<HTMLElement>(null);
   const view = useMemo<CanvasView>(
     () => ({
-      fitView: () => void rf.fitView({ padding: 0.1, duration: 200 }),
+      fitView: () => fitLegibly(rf, section.current, 200),
       relayout: () => {
         cache.current = createLayoutCache();
         setLayoutRound((n) => n + 1);
@@ -181,7 +192,6 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
 
   useEffect(() => onView?.(view), [onView, view]);
 
-  const section = useRef<HTMLElement>(null);
   const actionContext = useMemo(
     () => ({ fitView: view.fitView, relayout: view.relayout, openSearch }),
     [view, openSearch],
@@ -234,18 +244,24 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
           nodesDraggable
           deleteKeyCode={null}
           multiSelectionKeyCode="Shift"
-          fitView
-          fitViewOptions={{ padding: 0.08, maxZoom: 1 }}
           minZoom={0.1}
           maxZoom={1.6}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={NODE_KEYS}
         >
           <Background gap={20} color="#e4e7ef" />
-          <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Journey overview map" />
+          {minimap && (
+            <MiniMap
+              pannable
+              zoomable
+              nodeColor={minimapColor}
+              ariaLabel="Journey overview map"
+              style={{ width: 168, height: 112 }}
+            />
+          )}
           <Controls showInteractive={false} />
           <GoalBadge />
-          <RenderMark />
+          <RenderMark onFirstRender={() => fitLegibly(rf, section.current, 0)} />
         </ReactFlow>
         <ContextMenu at={menuAt} context={actionContext} onClose={() => setMenuAt(null)} />
       </section>
@@ -253,14 +269,46 @@ export function JourneyCanvas({ openSearch, onView }: JourneyCanvasProps) {
   );
 }
 
-/** Marks when the first nodes were measured on screen (read by the canvas benchmark). */
-function RenderMark() {
+/** Fits the view once the first nodes are measured, and marks when (read by the canvas benchmark). */
+function RenderMark({ onFirstRender }: { onFirstRender(): void }) {
   const initialized = useNodesInitialized();
   const done = useRef(false);
   useEffect(() => {
     if (!initialized || done.current) return;
     done.current = true;
+    onFirstRender();
     requestAnimationFrame(() => performance.mark('journey-rendered'));
-  }, [initialized]);
+  }, [initialized, onFirstRender]);
   return null;
+}
+
+/**
+ * The viewport that shows the whole journey, but never smaller than MIN_FIT_ZOOM (text stays legible)
+ * nor larger than 1. Along an axis the journey does not fit, it shows the start (top left) and scrolls.
+ */
+export function legibleViewport(
+  bounds: { x: number; y: number; width: number; height: number },
+  box: { width: number; height: number },
+  padding = FIT_PADDING_PX,
+) {
+  const fits = Math.min((box.width - 2 * padding) / bounds.width, (box.height - 2 * padding) / bounds.height);
+  const zoom = Math.min(1, Math.max(MIN_FIT_ZOOM, Number.isFinite(fits) ? fits : 1));
+  const axis = (start: number, size: number, room: number) =>
+    size * zoom <= room - 2 * padding ? (room - size * zoom) / 2 - start * zoom : padding - start * zoom;
+  return {
+    x: axis(bounds.x, bounds.width, box.width),
+    y: axis(bounds.y, bounds.height, box.height),
+    zoom,
+  };
+}
+
+function fitLegibly(
+  rf: ReturnType<typeof useReactFlow<JourneyNode, JourneyEdge>>,
+  host: HTMLElement | null,
+  duration: number,
+) {
+  const nodes = rf.getNodes();
+  if (!host || nodes.length === 0) return;
+  const box = host.getBoundingClientRect();
+  void rf.setViewport(legibleViewport(rf.getNodesBounds(nodes), box), { duration });
 }

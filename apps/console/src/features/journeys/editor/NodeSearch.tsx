@@ -1,8 +1,8 @@
-import { Modal, Select } from '@mantine/core';
+import { Modal, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { stepKinds } from '@svc/journey';
-import { useMemo, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useEditor } from './EditorContext';
-import { stepDisplayName } from './model/flow';
+import { stageTitle, stepDisplayName } from './model/flow';
 
 export interface NodeSearchProps {
   opened: boolean;
@@ -10,25 +10,69 @@ export interface NodeSearchProps {
   onPick(nodeId: string): void;
 }
 
-/** Finds a step (or a stage) by name or kind in a large journey and goes to it. */
+interface Hit {
+  id: string;
+  label: string;
+  where: string;
+  text: string;
+}
+
+const MAX_HITS = 50;
+
+/**
+ * Finds a step (or a stage) by name or kind in a large journey and goes to it. The results are a list
+ * inside the dialog itself (not a dropdown, which other layers could cover): click one, or move with the
+ * arrow keys and press Enter.
+ */
 export function NodeSearch({ opened, onClose, onPick }: NodeSearchProps) {
   const journey = useEditor((s) => s.journey);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
   // Go to the step once the dialog is gone, so focus lands on the step and stays there.
   const picked = useRef<string | null>(null);
-  const data = useMemo(
+  const all = useMemo<Hit[]>(
     () =>
-      journey.journeyStages.map((stage, stageIndex) => ({
-        group: `Stage ${stageIndex + 1}: ${stage.name || 'unnamed'}`,
-        items: [
-          { value: `start-${stageIndex}`, label: `Stage ${stageIndex + 1} criteria (${stage.name || 'unnamed'})` },
+      journey.journeyStages.flatMap((stage, stageIndex) => {
+        const where = stageTitle(stageIndex, stage.name);
+        return [
+          { id: `start-${stageIndex}`, label: 'Entry criteria of the stage', where, text: '' },
           ...Object.entries(stage.steps ?? {}).map(([id, step]) => ({
-            value: id,
-            label: `${stepDisplayName(step)} · ${stepKinds[step.type].label} · stage ${stageIndex + 1}`,
+            id,
+            label: stepDisplayName(step),
+            where: `${stepKinds[step.type].label} · ${where}`,
+            text: '',
           })),
-        ],
-      })),
+        ].map((hit) => ({ ...hit, text: `${hit.label} ${hit.where}`.toLowerCase() }));
+      }),
     [journey],
   );
+  const hits = useMemo(() => {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    return all.filter((h) => words.every((w) => h.text.includes(w))).slice(0, MAX_HITS);
+  }, [all, query]);
+  useEffect(() => {
+    if (opened) {
+      setQuery('');
+      setActive(0);
+    }
+  }, [opened]);
+  const pick = (id: string | undefined) => {
+    if (!id) return;
+    picked.current = id;
+    onClose();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => (hits.length === 0 ? 0 : (i + step + hits.length) % hits.length));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      pick(hits[active]?.id);
+    }
+  };
+  const activeId = hits[active] ? `${listId}-${active}` : undefined;
   return (
     <Modal
       opened={opened}
@@ -42,20 +86,60 @@ export function NodeSearch({ opened, onClose, onPick }: NodeSearchProps) {
         if (id) onPick(id);
       }}
     >
-      <Select
+      <TextInput
         data-autofocus
         label="Step name or kind"
-        searchable
-        data={data}
-        limit={50}
-        dropdownOpened={opened}
-        comboboxProps={{ withinPortal: false }}
-        onChange={(value) => {
-          if (!value) return;
-          picked.current = value;
-          onClose();
+        placeholder="e.g. wait, offer, stage 2"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.currentTarget.value);
+          setActive(0);
         }}
+        onKeyDown={onKeyDown}
+        role="combobox"
+        aria-expanded
+        aria-controls={listId}
+        aria-activedescendant={activeId}
+        aria-autocomplete="list"
       />
+      <div
+        id={listId}
+        role="listbox"
+        aria-label="Matching steps"
+        style={{ marginTop: 8, maxHeight: 360, overflowY: 'auto' }}
+      >
+        {hits.map((hit, index) => (
+          <UnstyledButton
+            key={hit.id}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            tabIndex={-1}
+            aria-label={`${hit.label} · ${hit.where}`}
+            onMouseEnter={() => setActive(index)}
+            onClick={() => pick(hit.id)}
+            style={{
+              display: 'block',
+              width: '100%',
+              padding: '6px 10px',
+              borderRadius: 6,
+              background: index === active ? 'var(--mantine-color-blue-0)' : undefined,
+            }}
+          >
+            <Text size="sm" fw={600}>
+              {hit.label}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {hit.where}
+            </Text>
+          </UnstyledButton>
+        ))}
+        {hits.length === 0 && (
+          <Text size="sm" c="dimmed" p="xs">
+            No step matches “{query}”.
+          </Text>
+        )}
+      </div>
     </Modal>
   );
 }

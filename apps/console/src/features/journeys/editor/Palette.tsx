@@ -2,6 +2,7 @@ import { Stack, Text, UnstyledButton } from '@mantine/core';
 import type { EdgeRef, StepType } from '@svc/journey';
 import { stepExits, stepTypes } from '@svc/journey';
 import { useEditor, useEditorStore } from './EditorContext';
+import { markStepDrag } from './edges/useStepDrop';
 import { STEP_DRAG_TYPE } from './model/edgeRef';
 import { KIND_LOOKS } from './nodes/kindLooks';
 
@@ -15,7 +16,7 @@ const HINTS: Record<StepType, string> = {
 };
 
 /**
- * Step kinds to add. Drag one onto a "+" of a connection, or press it to add after the selected step
+ * Step kinds to add. Drag one onto a connection, its "+" or a dashed placeholder, or press it to add after the selected step
  * (on its first open path) or, with a stage selected, at the stage's start.
  */
 export function Palette() {
@@ -56,7 +57,9 @@ export function Palette() {
             onDragStart={(event) => {
               event.dataTransfer.setData(STEP_DRAG_TYPE, type);
               event.dataTransfer.effectAllowed = 'copy';
+              markStepDrag(true);
             }}
+            onDragEnd={() => markStepDrag(false)}
             onClick={() => add(type)}
             style={{
               display: 'flex',

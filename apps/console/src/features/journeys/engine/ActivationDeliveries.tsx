@@ -17,7 +17,7 @@ export interface ActivationDeliveriesProps {
 
 const COMPACT_ROWS = 5;
 
-/** Deliveries of one activation, newest first: time, profiles, status, target, error, CSV file. */
+/** Deliveries of one activation, newest first: time, profiles, status, response code, target, error, CSV file. */
 export function ActivationDeliveries(props: ActivationDeliveriesProps) {
   const { journeyId, activationId, activationName, canDownload, compact = false } = props;
   const deliveries = useQuery(deliveriesQuery(journeyId, activationId));
@@ -48,6 +48,7 @@ export function ActivationDeliveries(props: ActivationDeliveriesProps) {
               <Table.Th>Time</Table.Th>
               <Table.Th ta="right">Profiles</Table.Th>
               <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Response</Table.Th>
               {!compact && <Table.Th>Target</Table.Th>}
               {!compact && <Table.Th>Error</Table.Th>}
               <Table.Th>File</Table.Th>
@@ -64,6 +65,9 @@ export function ActivationDeliveries(props: ActivationDeliveriesProps) {
                   <Badge color={d.status === 'success' ? 'teal' : 'red'} variant="light" title={d.error ?? undefined}>
                     {d.status === 'success' ? 'Delivered' : 'Failed'}
                   </Badge>
+                </Table.Td>
+                <Table.Td ta="right" title="HTTP status code the webhook answered">
+                  {d.responseCode ?? '—'}
                 </Table.Td>
                 {!compact && <Table.Td>{d.target ?? '—'}</Table.Td>}
                 {!compact && (

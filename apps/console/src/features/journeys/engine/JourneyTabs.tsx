@@ -23,6 +23,8 @@ export interface JourneyTabsProps {
   keyColumn: string | null;
   /** The canvas editor. */
   children: ReactNode;
+  /** Focus mode: only the canvas, without the tab bar. */
+  canvasOnly?: boolean;
 }
 
 type Tab = 'canvas' | 'statistics' | 'profiles' | 'deliveries' | 'simulation';
@@ -59,7 +61,7 @@ export function JourneyTabs(props: JourneyTabsProps) {
   const requested = url.get('tab') as Tab | undefined;
   const tab: Tab = requested && tabs.includes(requested) ? requested : 'canvas';
   const canvas = <FiguresProvider figures={figures}>{children}</FiguresProvider>;
-  if (tabs.length === 1) return canvas;
+  if (tabs.length === 1 || props.canvasOnly) return canvas;
 
   const filter: CustomerFilter = {
     ...(url.get('stage') ? { stage: url.get('stage') } : {}),

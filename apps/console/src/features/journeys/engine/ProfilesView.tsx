@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
-import { Timestamp } from '../../../components/Timestamp';
+import { InlineTime, Timestamp } from '../../../components/Timestamp';
 import type { CustomerFilter } from '../api';
 import { customersQuery } from './engineQueries';
 import { type JourneyIndex, journeyIndex } from './journeyIndex';
@@ -159,7 +159,7 @@ function ProfileRow({ customer: c, index }: { customer: JourneyCustomer; index: 
             )}
             {c.waitingUntil && (
               <Text size="xs" c="dimmed">
-                waits until {new Date(c.waitingUntil).toLocaleString('en-GB')}
+                waits until <InlineTime value={c.waitingUntil} />
               </Text>
             )}
           </>

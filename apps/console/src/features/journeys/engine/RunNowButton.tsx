@@ -1,5 +1,6 @@
 import { Button, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import type { JourneyRunSummary } from '@svc/contracts';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useRunJourney } from './engineQueries';
@@ -17,6 +18,24 @@ export function runBlockedReason(launched: boolean, paused: boolean): string | n
   return null;
 }
 
+const n = (value: number) => value.toLocaleString('en');
+const profiles = (value: number) => `${n(value)} ${value === 1 ? 'profile' : 'profiles'}`;
+
+/** What a run did, in words: who moved, what was sent to activations, and what still waits. */
+export function runOutcomeText(summary: JourneyRunSummary['data']): string {
+  const { delivered, failed, waiting, error } = summary.deliveries;
+  const parts = [`${profiles(summary.profiles)} looked at, ${n(summary.changed)} moved.`];
+  if (delivered > 0) parts.push(`${profiles(delivered)} sent to activations.`);
+  if (failed > 0)
+    parts.push(
+      `${profiles(failed)} could not be sent (${error ?? 'see Deliveries'}); tried again in a minute or more.`,
+    );
+  if (waiting > 0) parts.push(`${profiles(waiting)} wait for their activation’s schedule.`);
+  if (summary.queued === 0 && delivered === 0 && failed === 0 && waiting === 0)
+    parts.push('Nothing to send to activations.');
+  return parts.join(' ');
+}
+
 /**
  * Runs the engine for this journey at once (the schedule does it every minute), then refreshes every
  * figure. Shown to Full Control users; disabled, with the reason, for drafts and paused journeys.
@@ -29,9 +48,9 @@ export function RunNowButton({ journeyId, launched, paused }: RunNowButtonProps)
     run.mutate(undefined, {
       onSuccess: (summary) =>
         notifications.show({
-          color: 'teal',
           title: 'The journey ran',
-          message: `${summary.profiles.toLocaleString('en')} profiles looked at, ${summary.changed.toLocaleString('en')} moved, ${summary.queued.toLocaleString('en')} queued for activations.`,
+          color: summary.deliveries.failed > 0 ? 'orange' : 'teal',
+          message: runOutcomeText(summary),
         }),
       onError: (error) =>
         notifications.show({ color: 'red', title: 'The journey did not run', message: error.message }),

@@ -1,5 +1,6 @@
 import { Badge, Group, Paper, Text, Timeline, Title } from '@mantine/core';
 import type { SimulatedProfile } from '@svc/contracts';
+import { InlineTime } from '../../../components/Timestamp';
 import type { JourneyIndex } from './journeyIndex';
 import { stoppedText, withNames } from './simulationText';
 
@@ -8,16 +9,6 @@ export interface SimulatedPathProps {
   index: JourneyIndex;
   names: { segment(id: string): string | undefined; activation(id: string): string | undefined };
 }
-
-const when = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
 
 /** One profile's simulated path: each event with its time and reason, then where it ends up. */
 export function SimulatedPath({ profile, index, names }: SimulatedPathProps) {
@@ -56,7 +47,7 @@ export function SimulatedPath({ profile, index, names }: SimulatedPathProps) {
               title={withNames(step.explanation, names)}
             >
               <Text size="xs" c="dimmed">
-                {when.format(new Date(step.at))}
+                <InlineTime value={step.at} />
                 {step.stageId ? ` · ${index.stageLabel(step.stageId)}` : ''}
                 {step.stepId ? ` › ${index.stepLabel(step.stepId)}` : ''}
               </Text>

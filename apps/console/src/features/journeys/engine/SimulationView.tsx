@@ -5,6 +5,7 @@ import { IconPlayerTrackNext } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { QueryError } from '../../../components/QueryError';
+import { InlineTime } from '../../../components/Timestamp';
 import { useEditor } from '../editor/EditorContext';
 import { isDirty } from '../editor/model/editorStore';
 import { simulationQuery } from './engineQueries';
@@ -140,8 +141,8 @@ export function SimulationView({ journeyId, journey, keyColumn, segmentName, act
       {simulation.data && (
         <Stack gap="md" aria-label="Simulation results" component="section">
           <Text size="sm" c="dimmed">
-            From {new Date(simulation.data.meta.from).toLocaleString('en-GB')} to{' '}
-            {new Date(simulation.data.meta.until).toLocaleString('en-GB')}. {simulation.data.meta.note}
+            From <InlineTime value={simulation.data.meta.from} /> to <InlineTime value={simulation.data.meta.until} />.{' '}
+            {simulation.data.meta.note}
           </Text>
           {simulation.data.data.length === 0 && <Text size="sm">No profile would enter the journey.</Text>}
           {simulation.data.data.map((profile) => (

@@ -2,6 +2,7 @@ import {
   type JourneySimulationRequest,
   journeyCustomers,
   journeyDeliveries,
+  journeyEstimate,
   journeyNotifications,
   journeyRunSummary,
   journeySimulation,
@@ -33,6 +34,15 @@ export const statisticsQuery = (journeyId: string, window: StatisticsWindow) =>
     placeholderData: keepPreviousData,
     // The schedule runs the engine every minute; the figures follow.
     refetchInterval: 60_000,
+  });
+
+/** What the next run would do (for a draft: the first run after launch); never cached for long. */
+export const estimateQuery = (journeyId: string) =>
+  queryOptions({
+    queryKey: journeyKeys.estimate(journeyId),
+    queryFn: ({ signal }) => api.get(`${base(journeyId)}/estimate`, journeyEstimate, { signal }),
+    select: (answer) => answer.data,
+    staleTime: 0,
   });
 
 export const customersQuery = (journeyId: string, filter: CustomerFilter) =>

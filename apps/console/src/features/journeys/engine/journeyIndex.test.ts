@@ -32,9 +32,9 @@ describe('names for engine ids', () => {
   it('labels stages by position and name, unstored stages by their position id', () => {
     expect(index.stages).toEqual([
       { id: 's1', index: 0, label: 'Stage 1 · Welcome' },
-      { id: 'stage-2', index: 1, label: 'Stage 2 · Unnamed stage' },
+      { id: 'stage-2', index: 1, label: 'Stage 2' },
     ]);
-    expect(index.stageLabel('stage-2')).toBe('Stage 2 · Unnamed stage');
+    expect(index.stageLabel('stage-2')).toBe('Stage 2');
   });
 
   it('labels steps as the canvas does, and paths by their names or defaults', () => {

@@ -1,7 +1,7 @@
 import type { Journey } from '@svc/journey';
 import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
 import { engineStageId } from '../editor/model/figures';
-import { stepDisplayName } from '../editor/model/flow';
+import { stageTitle, stepDisplayName } from '../editor/model/flow';
 
 /**
  * Names for the ids the engine answers with (stages, steps, decision paths, A/B variants), so tables and
@@ -23,7 +23,7 @@ export function journeyIndex(journey: Journey): JourneyIndex {
   const paths = new Map<string, string>();
   journey.journeyStages.forEach((stage, index) => {
     const stageId = engineStageId(stage, index);
-    stages.push({ id: stageId, index, label: `Stage ${index + 1} · ${stage.name || 'Unnamed stage'}` });
+    stages.push({ id: stageId, index, label: stageTitle(index, stage.name) });
     for (const [stepId, step] of Object.entries(stage.steps ?? {})) {
       steps.push({ id: stepId, stageId, label: stepDisplayName(step), kind: stepKinds[step.type].label });
       if (step.type === 'DecisionPoint')

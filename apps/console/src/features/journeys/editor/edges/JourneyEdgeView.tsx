@@ -1,10 +1,9 @@
-import { isStepType } from '@svc/journey';
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getSmoothStepPath } from '@xyflow/react';
-import { type DragEvent, memo, useState } from 'react';
-import { useEditor, useEditorStore } from '../EditorContext';
-import { edgeRefFor, STEP_DRAG_TYPE } from '../model/edgeRef';
+import { memo } from 'react';
+import { useEditor } from '../EditorContext';
 import type { JourneyEdge } from '../model/flow';
 import { useInsertMenu } from './InsertMenu';
+import { useStepDrop } from './useStepDrop';
 
 /** A connection with "+" in its middle: insert a step (or paste) exactly there. */
 export const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEdge>) {
@@ -28,6 +27,7 @@ export const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<Jo
         interactionWidth={0}
         style={{ stroke: '#98a2b8', strokeWidth: 1.6 }}
       />
+      {!readOnly && data && <EdgeDropLine path={path} data={data} />}
       {!readOnly && data && (
         <EdgeLabelRenderer>
           <div
@@ -42,21 +42,17 @@ export const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<Jo
   );
 });
 
+/** The whole line of a connection takes a dropped palette step while one is dragged. */
+function EdgeDropLine({ path, data }: { path: string; data: NonNullable<JourneyEdge['data']> }) {
+  const drop = useStepDrop(data);
+  return <path className="jc-edge-drop" d={path} data-drop={drop.dropping} {...drop.handlers} />;
+}
+
 function InsertButton({ data }: { data: NonNullable<JourneyEdge['data']> }) {
-  const store = useEditorStore();
   const menu = useInsertMenu();
-  const [dropping, setDropping] = useState(false);
+  const drop = useStepDrop(data);
   const where = data.stepId === null ? `at the start of stage ${data.stageIndex + 1}` : describe(data);
   const label = `Add a step ${where}`;
-  const onDrop = (event: DragEvent) => {
-    setDropping(false);
-    const type = event.dataTransfer.getData(STEP_DRAG_TYPE);
-    if (!isStepType(type)) return;
-    event.preventDefault();
-    const { journey } = store.getState();
-    const after = edgeRefFor(journey, data.stageIndex, data.stepId, data.handle);
-    store.getState().dispatch({ type: 'insertStep', stageIndex: data.stageIndex, after, stepType: type });
-  };
   return (
     <button
       type="button"
@@ -65,15 +61,9 @@ function InsertButton({ data }: { data: NonNullable<JourneyEdge['data']> }) {
       tabIndex={-1}
       aria-label={label}
       aria-haspopup="menu"
-      data-drop={dropping}
+      data-drop={drop.dropping}
       onClick={(event) => menu.open(data, event.currentTarget, label)}
-      onDragOver={(event) => {
-        if (!event.dataTransfer.types.includes(STEP_DRAG_TYPE)) return;
-        event.preventDefault();
-        setDropping(true);
-      }}
-      onDragLeave={() => setDropping(false)}
-      onDrop={onDrop}
+      {...drop.handlers}
     >
       +
     </button>

@@ -194,6 +194,20 @@ export function stepDisplayName(step: Step): string {
   return stepKinds[step.type].label;
 }
 
+/** "Stage 2 · Follow-up"; just "Stage 2" when the stage has no name or is named after its number. */
+export function stageTitle(stageIndex: number, name: string | undefined): string {
+  const number = `Stage ${stageIndex + 1}`;
+  const trimmed = (name ?? '').trim();
+  return trimmed === '' || trimmed.toLowerCase() === number.toLowerCase() ? number : `${number} · ${trimmed}`;
+}
+
+/** A step in a list of steps: its name, with its kind when the name does not already say it. */
+export function stepOptionLabel(step: Step): string {
+  const name = stepDisplayName(step);
+  const kind = stepKinds[step.type].label;
+  return name.toLowerCase().startsWith(kind.toLowerCase()) ? name : `${name} · ${kind}`;
+}
+
 /** Shown on palette items and node headers. */
 export function stepKindLabel(type: StepType): string {
   return stepKinds[type].label;

@@ -3,15 +3,14 @@ import { memo } from 'react';
 import { useStageFigures } from '../FiguresContext';
 import { stageFiguresLabel } from '../model/figures';
 import type { StageNode } from '../model/flow';
+import { stageTitle } from '../model/flow';
 
 /** The background band of one stage, with the engine's figures for the stage in its header. */
 export const StageLane = memo(function StageLane({ data }: NodeProps<StageNode>) {
   const figures = useStageFigures(data.stageIndex);
   return (
     <div className="jc-lane">
-      <span className="jc-lane-title">
-        Stage {data.stageIndex + 1} · {data.stage.name || 'Unnamed stage'}
-      </span>
+      <span className="jc-lane-title">{stageTitle(data.stageIndex, data.stage.name)}</span>
       {figures && (
         <span className="jc-lane-figures" role="img" aria-label={stageFiguresLabel(data.stageIndex, figures)}>
           <span>

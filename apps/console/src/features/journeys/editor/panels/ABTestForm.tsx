@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { ABTestStep } from '@svc/journey';
 import { MAX_TEST_VARIANTS, variantLabel } from '@svc/journey';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEditorStore, useEnvironment } from '../EditorContext';
+import { PercentInput } from './PercentInput';
 
 export interface ABTestFormProps {
   stageIndex: number;
@@ -62,18 +63,13 @@ export function ABTestForm({ stageIndex, stepId, step }: ABTestFormProps) {
                   )
                 }
               />
-              <NumberInput
-                w={92}
-                label={`${label} %`}
-                min={0}
-                max={100}
-                allowDecimal={false}
-                suffix=" %"
+              <PercentInput
+                label={`${label} share`}
                 disabled={!step.customizedSplit}
                 value={variant.percentage}
-                onChange={(value) =>
+                onChange={(percentage) =>
                   dispatch(
-                    { type: 'updateVariant', ...ref, variantIndex: index, patch: { percentage: Number(value) || 0 } },
+                    { type: 'updateVariant', ...ref, variantIndex: index, patch: { percentage } },
                     { coalesceKey: `${variant.id}.percentage` },
                   )
                 }

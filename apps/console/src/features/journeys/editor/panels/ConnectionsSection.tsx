@@ -2,7 +2,7 @@ import { Select, Stack, Text } from '@mantine/core';
 import type { Step } from '@svc/journey';
 import { stepExits } from '@svc/journey';
 import { useEditor, useEditorStore } from '../EditorContext';
-import { stepDisplayName } from '../model/flow';
+import { stepOptionLabel } from '../model/flow';
 
 const STOP = '';
 
@@ -18,7 +18,7 @@ export function ConnectionsSection({ stageIndex, stepId, step }: { stageIndex: n
       .filter(([id]) => id !== stepId)
       .map(([id, other]) => ({
         value: id,
-        label: `${stepDisplayName(other)} (${other.type === 'Merge' ? 'merge' : other.type})`,
+        label: stepOptionLabel(other),
       })),
   ];
   return (
