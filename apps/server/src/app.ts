@@ -12,6 +12,7 @@ import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
+import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
 import { folderPermissionRoutes } from './folder-permissions/routes';
 import { folderRoutes } from './folders/routes';
@@ -113,6 +114,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', journeyEngineRoutes(deps));
   app.route('/', folderPermissionRoutes(deps));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
+  app.route(
+    '/',
+    demoRoutes(deps, { request: (path, init) => app.request(path, init), services: { jobs, journeyEngine } }),
+  );
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
+import { demoEnabled, seedDemo } from './demo';
 import { systemClock } from './platform/clock';
 import { journeyEngineOptions, loadConfig } from './platform/config';
 import { openControlDb } from './platform/db';
@@ -31,6 +32,25 @@ const deps = { db, config, clock: systemClock, logger };
 const seeded = await seedFirstAccount(deps);
 const app = createApp(deps, { journeyEngine: journeyEngineOptions(process.env) });
 
+// The first start fills the new account with a living demo (SVC_DEMO=0 leaves it empty).
+let demoNote = '';
+if (seeded && demoEnabled(process.env)) {
+  const started = Date.now();
+  logger.info('preparing the demo data');
+  try {
+    const demo = await seedDemo(app, deps, {
+      accountId: seeded.accountId,
+      authorization: `SVC1 ${seeded.masterKey}`,
+    });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    logger.info('demo data ready', { rows: demo.rows, seconds });
+    demoNote = `  Demo data          ${demo.rows} sample rows, a parent segment, 3 segments, a launched journey (${seconds} s)`;
+  } catch (err) {
+    // The service is still whole without its demo: say so and serve.
+    logger.warn('the demo data could not be created', { error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const url = `http://localhost:${info.port}`;
   if (seeded) {
@@ -44,6 +64,7 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
         `  Password           ${seeded.password}`,
         `  Master API key     ${seeded.masterKey}`,
         `  Write-only API key ${seeded.writeOnlyKey}`,
+        ...(demoNote ? [demoNote, '  Delete it from the console banner or with DELETE /entities/demo.'] : []),
         '  Keep these now: they are not shown again.',
         '',
       ].join('\n')}\n`,

@@ -9,6 +9,7 @@ import { audiences } from './0007-audiences';
 import { journeys } from './0008-journeys';
 import { dwh } from './0009-dwh';
 import { journeyEngine } from './0010-journey-engine';
+import { demo } from './0011-demo';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   journeys,
   dwh,
   journeyEngine,
+  demo,
 ];
