@@ -2,8 +2,9 @@ import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextIn
 import type { ActivationResource } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { connectionsQueryOptions } from '../../lib/resources';
 import type { ActivationInput } from './api';
-import { connectionsQuery, useSaveActivation } from './api';
+import { useSaveActivation } from './api';
 
 export interface ActivationModalProps {
   journeyId: string;
@@ -30,8 +31,8 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
     allColumns: current?.allColumns ?? false,
   });
   const save = useSaveActivation(journeyId);
-  const connections = useQuery(connectionsQuery());
-  const connectionNames = (connections.data?.results ?? []).map((r) => r.name);
+  const connections = useQuery(connectionsQueryOptions());
+  const connectionNames = (connections.data ?? []).map((r) => r.name);
   if (params.connectionId && !connectionNames.includes(params.connectionId)) connectionNames.push(params.connectionId);
   // The spec: an activation's schedule cannot change while its journey is paused.
   const scheduleLocked = paused && activation !== null;
