@@ -4,15 +4,13 @@ import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
+import { jsonResponse } from '../platform/openapi';
 import { WarehouseError } from './connection';
 import { requireFeature } from './feature';
 
 /** Pieces shared by the data-warehouse sync routes. */
 
-export const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+export const json = jsonResponse;
 /** A documented error answer, in the `/v1` form `{error: {code, title, message, detail?}}`. */
 export const error = (description: string) => json(v1ErrorBody, description);
 export const jsonBody = (description: string) => ({

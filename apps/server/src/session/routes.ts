@@ -6,6 +6,7 @@ import { toMe } from '../accounts/wire';
 import { principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { verifyPassword } from '../platform/secrets';
 import {
   clientAddress,
@@ -25,10 +26,6 @@ import {
 } from './sessions';
 import { consoleSettingsRoutes } from './settingsRoutes';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
   content: { 'application/json': { schema } },

@@ -14,12 +14,9 @@ import { addUser, getUser, listUsers, removeUser } from '../accounts/users';
 import { toConsoleKey, toConsoleUser } from '../accounts/wire';
 import { principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
+import { jsonResponse as json } from '../platform/openapi';
 import { requireSession } from './principal';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
   content: { 'application/json': { schema } },
