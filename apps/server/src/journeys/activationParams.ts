@@ -5,6 +5,7 @@ import {
   type SyndicationParams,
 } from '@svc/contracts';
 import { badRequest } from '../platform/errors';
+import { canonicalTimeZone } from '../platform/timeZone';
 
 /**
  * `syndication_params` of an activation: read in camelCase or snake_case, merged over the stored values on
@@ -63,16 +64,6 @@ const problem = (code: string, field: string, message: string): JourneyViolation
   message,
   path: { field, text: `${PATH}.${field}` },
 });
-
-/** A valid IANA time zone name, in its canonical spelling; null when Intl does not know it. */
-export function canonicalTimeZone(name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
 
 function stringList(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
