@@ -5,13 +5,13 @@ import { useMemo, useState } from 'react';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from '../../lib/folderTree';
 import { folderQueryOptions, parentSegmentsQueryOptions } from '../../lib/resources';
 import { meQueryOptions } from '../auth';
 import { FOLDER_DEPTH, journeysOf, permissionsQuery } from './api';
 import { CreateJourneyModal } from './CreateJourneyModal';
 import { FolderPermissionsModal } from './folders/FolderPermissionsModal';
 import { FolderTree } from './folders/FolderTree';
-import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from './folders/folderTree';
 import { type JourneyRow, JourneysTable } from './JourneysTable';
 import { RenameJourneyModal } from './RenameJourneyModal';
 
