@@ -6,6 +6,7 @@ import {
 } from '@svc/contracts';
 import { badRequest } from '../platform/errors';
 import { canonicalTimeZone } from '../platform/timeZone';
+import { violation } from './validation';
 
 /**
  * `syndication_params` of an activation: read in camelCase or snake_case, merged over the stored values on
@@ -59,11 +60,8 @@ export function spellParams(raw: Record<string, unknown>): Record<string, unknow
 }
 
 const PATH = 'attributes.syndication_params';
-const problem = (code: string, field: string, message: string): JourneyViolation => ({
-  code,
-  message,
-  path: { field, text: `${PATH}.${field}` },
-});
+const problem = (code: string, field: string, message: string): JourneyViolation =>
+  violation(code, message, { field, text: `${PATH}.${field}` });
 
 function stringList(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
