@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { findLiveKey, touchKey } from '../accounts/keys';
+import { findLiveKey, touchKey } from './apiKeys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 
