@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { accountConsoleRoutes } from './accounts/consoleRoutes';
 import { accountRoutes } from './accounts/routes';
 import { audienceRoutes } from './audiences/routes';
 import { audienceScheduleTick } from './audiences/schedule';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', systemRoutes());
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
+  app.route('/', accountConsoleRoutes(deps));
   reconcileCatalog(deps);
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));

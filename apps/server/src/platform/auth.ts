@@ -74,3 +74,13 @@ export function principalOf(c: Context<AppEnv>): Principal {
   if (!principal) throw unauthorized(INVALID);
   return principal;
 }
+
+/** Console routes answer only to a signed-in browser, never to an API key. */
+export function requireSession(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('principal')?.via !== 'session') {
+      throw unauthorized('You are not signed in, or your session has ended. Sign in again.');
+    }
+    await next();
+  };
+}

@@ -3,7 +3,7 @@ import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_CO
 import { errorResponses } from '../accounts/openapi';
 import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts/users';
 import { toMe } from '../accounts/wire';
-import { principalOf } from '../platform/auth';
+import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
@@ -15,7 +15,6 @@ import {
   loginRetryAfterSeconds,
   recordLoginAttempt,
 } from './loginLimiter';
-import { requireSession } from './principal';
 import {
   clearSessionCookie,
   createSession,
@@ -24,7 +23,6 @@ import {
   revokeUserSessions,
   setSessionCookie,
 } from './sessions';
-import { consoleSettingsRoutes } from './settingsRoutes';
 
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
@@ -134,6 +132,5 @@ export function consoleRoutes(deps: AppDeps) {
       revokeUserSessions(deps, user.account_id, user.id);
       setSessionCookie(c, createSession(deps, user));
       return c.json({}, 200);
-    })
-    .route('/', consoleSettingsRoutes(deps));
+    });
 }
