@@ -31,12 +31,12 @@ test('the demo banner says what is there, and the demo is deleted in one action'
   await expect(page.getByRole('link', { name: 'demo_shop', exact: true })).toBeVisible();
 
   await page.goto('/journeys');
-  await expect(page.getByText('Demo · Welcome to repeat purchase')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Demo · Welcome to repeat purchase' })).toBeVisible();
 
   await banner.getByRole('button', { name: 'Delete demo data' }).click();
   await banner.getByRole('button', { name: 'Delete all demo data' }).click();
   await expect(banner).toHaveCount(0);
-  await expect(page.getByText('Demo · Welcome to repeat purchase')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Demo · Welcome to repeat purchase' })).toHaveCount(0);
   await page.goto('/data/databases');
   await expect(page.getByRole('heading', { name: 'Databases' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'demo_shop', exact: true })).toHaveCount(0);
