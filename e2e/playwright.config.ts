@@ -56,6 +56,8 @@ export default defineConfig({
       SVC_SECRET: 'e2e-secret',
       SVC_ADMIN_EMAIL: ADMIN_EMAIL,
       SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      // The specs build their own worlds on an empty account; the demo spec seeds the demo through its API.
+      SVC_DEMO: '0',
       SVC_CONSOLE_DIR: process.env.SVC_E2E_CONSOLE_DIR ?? join(repo, 'apps/console/dist'),
       // No background schedule: journeys move (and send their deliveries) only on "Run now", so what a
       // test sees after it is what that run did.

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { accountConsoleRoutes } from './accounts/consoleRoutes';
 import { accountRoutes } from './accounts/routes';
 import { audienceRoutes } from './audiences/routes';
 import { audienceScheduleTick } from './audiences/schedule';
@@ -12,6 +13,7 @@ import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
+import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
 import { folderPermissionRoutes } from './folder-permissions/routes';
 import { folderRoutes } from './folders/routes';
@@ -112,6 +114,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', systemRoutes());
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
+  app.route('/', accountConsoleRoutes(deps));
   reconcileCatalog(deps);
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
@@ -135,6 +138,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', journeyEngineRoutes(deps));
   app.route('/', folderPermissionRoutes(deps));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
+  app.route(
+    '/',
+    demoRoutes(deps, { request: (path, init) => app.request(path, init), services: { jobs, journeyEngine } }),
+  );
 
   app.get('/openapi.json', (c) =>
     c.json(

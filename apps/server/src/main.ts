@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { firstStartBanner } from './accounts/firstStartBanner';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
+import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
 import { journeyEngineOptions, loadConfig } from './platform/config';
@@ -43,11 +44,30 @@ const app = createApp(deps, {
 });
 await app.ready;
 
+// The first start fills the new account with a living demo (SVC_DEMO=0 leaves it empty).
+let demoNote = '';
+if (seeded && demoEnabled(process.env)) {
+  const started = Date.now();
+  logger.info('preparing the demo data');
+  try {
+    const demo = await seedDemo(app, deps, {
+      accountId: seeded.accountId,
+      authorization: `SVC1 ${seeded.masterKey}`,
+    });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    logger.info('demo data ready', { rows: demo.rows, seconds });
+    demoNote = `  Demo data          ${demo.rows} sample rows, a parent segment, 3 segments, a launched journey (${seconds} s)`;
+  } catch (err) {
+    // The service is still whole without its demo: say so and serve.
+    logger.warn('the demo data could not be created', { error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const url = `http://localhost:${info.port}`;
   if (seeded) {
     // Printed once, on the first start only: nothing here is stored in clear anywhere.
-    process.stdout.write(firstStartBanner(seeded, config.seed, url));
+    process.stdout.write(firstStartBanner(seeded, config.seed, url, demoNote));
   }
   logger.info('listening', { url, dataDir: config.dataDir, console: config.consoleDir !== null });
 });

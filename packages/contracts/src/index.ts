@@ -2,6 +2,7 @@ export * from './audiences';
 export * from './bulk';
 export * from './console';
 export * from './data';
+export * from './demo';
 export * from './dwh';
 export * from './errors';
 export * from './jobs';

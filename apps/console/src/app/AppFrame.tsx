@@ -19,6 +19,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useSignOut } from '../features/auth';
+import { DemoBanner } from '../features/demo';
 import { NavItem } from './NavItem';
 
 export interface AppFrameProps {
@@ -103,7 +104,10 @@ export function AppFrame({ me, children }: AppFrameProps) {
           <NavLink component="a" href="/api-reference" label="API reference" leftSection={<IconBook2 size={18} />} />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        <DemoBanner administrator={me.administrator} />
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

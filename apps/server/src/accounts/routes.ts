@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { apiKeyType, createUserRequest } from '@svc/contracts';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
+import { jsonResponse as json } from '../platform/openapi';
 import { input, truthy } from '../platform/params';
 import { addKey, assertMayManageKeys, findOwnedKey, listKeys, revokeKey } from './apiKeys';
 import { maskKey } from './keys';
@@ -19,11 +20,6 @@ import {
   v3User,
   v3UsersResponse,
 } from './wire';
-
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const userRef = z.object({
   name: z.string().openapi({ description: 'The user’s name or e-mail address', example: 'ann' }),

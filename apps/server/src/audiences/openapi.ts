@@ -11,7 +11,7 @@ import {
   segment,
   segmentInput,
 } from '@svc/contracts';
-import { errorResponsesFrom } from '../platform/openapi';
+import { errorResponsesFrom, jsonResponse } from '../platform/openapi';
 
 /**
  * OpenAPI pieces of the audiences and folder routes. Rules are recursive; the document shows their outer
@@ -62,10 +62,7 @@ export const parentSegmentEditDoc = z.object({
   behaviors: z.array(behaviorInput),
 });
 
-export const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+export const json = jsonResponse;
 
 /** A JSON request body documented from a schema; the handler validates it with `input()`. */
 export function body(schema: z.ZodType, description: string) {

@@ -9,6 +9,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
 import { isTimedSchedule } from '../platform/schedule';
+import { canonicalTimeZone } from '../platform/timeZone';
 import { startBuild } from './buildJob';
 import { buildDefinition, type Definition } from './definition';
 import { removeProfiles } from './matrix';
@@ -41,9 +42,7 @@ function fields(
 
 /** A timed rebuild schedule (schedule.ts) needs an `HH:MM` option and a time zone the server knows. */
 function checkSchedule(type: string, option: string | null, timezone: string): void {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
-  } catch {
+  if (canonicalTimeZone(timezone) === null) {
     throw badRequest(`"timezone" is "${timezone}", which is not a known IANA time zone (for example "Asia/Tokyo").`);
   }
   if (!isTimedSchedule(type)) return;

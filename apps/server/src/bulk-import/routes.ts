@@ -18,6 +18,7 @@ import type { JobRunner } from '../jobs/runner';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppEnv } from '../platform/context';
 import { badRequest, conflict, payloadTooLarge } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
 import { atStartup } from '../platform/work';
 import { abs, performFiles } from './files';
@@ -27,10 +28,6 @@ import * as ops from './service';
 import { listParts, listSessions, toWireSession } from './sessions';
 
 const security = [{ SVC1: [] }];
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const errors = (...codes: [number, string][]) =>
   Object.fromEntries(codes.map(([code, description]) => [code, json(errorBody, description)]));
 const common = errors([401, 'No valid API key'], [404, 'No such session in the account']);

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { badRequest } from '../platform/errors';
+import { canonicalTimeZone } from '../platform/timeZone';
 
 /** Checks and masking of bulk load session settings. */
 
@@ -73,9 +74,7 @@ export function checkCron(cron: string | null | undefined, timezone: string): st
 
 /** An IANA time zone name such as `UTC` or `Asia/Tokyo`. */
 export function checkTimezone(tz: string): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-  } catch {
+  if (canonicalTimeZone(tz) === null) {
     throw badRequest(
       `"timezone" must be an IANA time zone name such as "UTC" or "Asia/Tokyo", not "${tz.slice(0, 60)}".`,
     );

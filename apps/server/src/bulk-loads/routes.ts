@@ -13,6 +13,7 @@ import { requireDatabase, requireTable } from '../data/catalog';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { describeIssues, input } from '../platform/params';
 import {
   checkCron,
@@ -36,10 +37,6 @@ import {
 } from './store';
 
 const security = [{ SVC1: [] }];
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const error = (description: string) => json(errorBody, description);
 const nameParam = z.object({
   name: z.string().meta({ description: 'Session name, optionally with a `.json` suffix', example: 'daily_s3' }),

@@ -4,14 +4,11 @@ import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { notFound } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import type { BulkLoadService } from './service';
 import { listBulkLoadJobs, requireBulkLoad } from './store';
 
 const nameParam = z.object({ name: z.string().meta({ description: 'Session name', example: 'daily_pg' }) });
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 function sessionName(c: Context<AppEnv>): string {
   const raw = (c.req.param('name') ?? '').replace(/\.json$/, '');

@@ -2,10 +2,10 @@ import { tableList, tableObject } from '@svc/contracts';
 import { unpackMultiple } from 'msgpackr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
+import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { type DatabaseRow, findDatabase } from './catalog';
 import { closeDataFiles } from './dataFiles';
 import { appendRows } from './tableStore';
-import { oasErrors, oasResponseErrors } from './testing/oas';
 
 describe('tables', () => {
   let h: Harness;
@@ -72,7 +72,7 @@ describe('tables', () => {
       delete_protected: false,
     });
     expect(tableObject.parse(body)).toBeTruthy();
-    expect(oasErrors('Table', body)).toEqual([]);
+    expect(schemaErrors('Table', body)).toEqual([]);
   });
 
   it('takes a schema, expire_days and include_v at creation, as JSON string or array', async () => {
@@ -142,7 +142,7 @@ describe('tables', () => {
     expect(tableList.parse(body)).toBeTruthy();
     // The OAS types last_log_timestamp as an integer; the wire uses a time string (wire-compat §1.6).
     const forOas = { ...body, tables: body.tables.map((t) => ({ ...t, last_log_timestamp: null })) };
-    expect(oasResponseErrors('tableList', forOas)).toEqual([]);
+    expect(responseErrors('get', '/table/list/{database_name}', forOas)).toEqual([]);
   });
 
   it('answers 404 for a missing table or database, and hides other accounts', async () => {

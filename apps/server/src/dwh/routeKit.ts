@@ -3,16 +3,13 @@ import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
-import { errorResponse } from '../platform/openapi';
+import { errorResponse, jsonResponse } from '../platform/openapi';
 import { WarehouseError } from './connection';
 import { requireFeature } from './feature';
 
 /** Pieces shared by the data-warehouse sync routes. */
 
-export const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+export const json = jsonResponse;
 /** A documented error answer: the contract's one error body, `/v1` included. */
 export const error = errorResponse;
 export const jsonBody = (description: string) => ({

@@ -5,15 +5,12 @@ import { listUsers } from '../accounts/users';
 import { apiKeyAuth, type Principal, principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { describeIssues, readParams } from '../platform/params';
 import { isoSeconds } from '../platform/time';
 import { type FolderInfo, folderOf } from './folders';
 import { DEFAULT_PERMISSION, grantsAlong, permissionIn, replaceGrants } from './permissions';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const error = (description: string) => json(errorBody, description);
 const folderParam = z.object({
   folderId: z.string().openapi({ param: { name: 'folderId', in: 'path' }, example: '3456' }),

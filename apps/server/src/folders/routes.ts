@@ -5,6 +5,7 @@ import { deleteGrantsOn } from '../folder-permissions/permissions';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
 import { requireFolderControl } from './access';
 import { entriesIn, folderEntry, listFolder } from './entries';
@@ -21,10 +22,6 @@ import {
 
 const security = [{ SVC1: [] }];
 const folderId = z.string().openapi({ description: 'Folder id', example: '3456' });
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const reasons: Record<number, string> = {
   400: 'Invalid input (a depth above 32, an empty name)',
   401: 'No valid API key or console session',

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { errorBody } from '@svc/contracts';
 import { badRequest } from '../platform/errors';
+import { jsonResponse } from '../platform/openapi';
 
 /** Parameters of the job routes and their OpenAPI pieces. */
 
@@ -20,10 +21,7 @@ export const errors = (...codes: number[]) =>
       { description: reasons[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
     ]),
   );
-export const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+export const json = jsonResponse;
 
 const PRIORITY_NAMES: Record<string, number> = { 'VERY LOW': -2, LOW: -1, NORMAL: 0, HIGH: 1, 'VERY HIGH': 2 };
 

@@ -5,6 +5,8 @@ import {
   type SyndicationParams,
 } from '@svc/contracts';
 import { badRequest } from '../platform/errors';
+import { canonicalTimeZone } from '../platform/timeZone';
+import { violation } from './validation';
 
 /**
  * `syndication_params` of an activation: read in camelCase or snake_case, merged over the stored values on
@@ -58,21 +60,8 @@ export function spellParams(raw: Record<string, unknown>): Record<string, unknow
 }
 
 const PATH = 'attributes.syndication_params';
-const problem = (code: string, field: string, message: string): JourneyViolation => ({
-  code,
-  message,
-  path: { field, text: `${PATH}.${field}` },
-});
-
-/** A valid IANA time zone name, in its canonical spelling; null when Intl does not know it. */
-export function canonicalTimeZone(name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
+const problem = (code: string, field: string, message: string): JourneyViolation =>
+  violation(code, message, { field, text: `${PATH}.${field}` });
 
 function stringList(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;

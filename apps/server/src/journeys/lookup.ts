@@ -3,8 +3,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { canControlJourney } from './access';
 import { activationsOf, paramsOf } from './activationStore';
-import { PAUSE_PERIOD } from './lifecycle';
-import { eventsOf, findJourneyRow } from './store';
+import { findJourneyRow } from './store';
 import { journeyOfRow } from './wire';
 
 /**
@@ -37,23 +36,6 @@ export function launchedJourneyIds(deps: AppDeps, accountId: number): string[] {
     .prepare("SELECT id FROM journeys WHERE account_id = ? AND state = 'launched' ORDER BY id")
     .all(accountId) as { id: number }[];
   return rows.map((r) => String(r.id));
-}
-
-/** A period the journey was paused, in Unix ms; `to` is null while the pause lasts. */
-export interface PauseInterval {
-  from: number;
-  to: number | null;
-}
-
-/** Every pause of the journey, oldest first, the current one (if paused) last. */
-export function pauseIntervals(deps: AppDeps, accountId: number, journeyId: string): PauseInterval[] {
-  const row = findJourneyRow(deps.db, accountId, journeyId);
-  if (!row) return [];
-  const closed = eventsOf(deps.db, accountId, row.id, PAUSE_PERIOD).map((e) => ({
-    from: e.started_at ?? e.at,
-    to: e.ended_at ?? e.at,
-  }));
-  return row.paused === 1 && row.paused_at !== null ? [...closed, { from: row.paused_at, to: null }] : closed;
 }
 
 /** The journey's activations with their settings (what an activation step delivers to). */

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleCall, signIn } from '../session/testClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { pauseIntervals } from './lookup';
 import { eventsOf } from './store';
 import { act, end, stage, wait } from './testing/steps';
 import { activationBody, buildWorld, send, type World } from './testing/world';
@@ -132,14 +131,6 @@ describe('pause and resume', () => {
     const period = eventsOf(h.deps.db, world.account.accountId, Number(id), 'pause_period');
     const start = Date.UTC(2026, 10, 23, 9);
     expect(period.map((e) => [e.started_at, e.ended_at])).toEqual([[start, start + 2 * DAY]]);
-    expect(pauseIntervals(h.deps, world.account.accountId, id)).toEqual([{ from: start, to: start + 2 * DAY }]);
-  });
-
-  it('keeps the current pause open in the pause intervals', async () => {
-    const id = await pausedJourney();
-    expect(pauseIntervals(h.deps, world.account.accountId, id)).toEqual([
-      { from: Date.UTC(2026, 10, 22, 9), to: null },
-    ]);
   });
 
   it('refuses to pause a draft or a paused journey, and to resume a draft or a running one', async () => {

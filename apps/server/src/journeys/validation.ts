@@ -28,8 +28,9 @@ export function invalidJourney(violations: ReadonlyArray<JourneyViolation>, laun
   return badRequest(`${lead} ${listed}`, { violations });
 }
 
-export function violation(code: string, message: string, text: string): JourneyViolation {
-  return { code, message, path: { text } };
+/** The one builder of the violation shape: where it sits, as a printable path or a path object with its text. */
+export function violation(code: string, message: string, where: string | JourneyViolation['path']): JourneyViolation {
+  return { code, message, path: typeof where === 'string' ? { text: where } : where };
 }
 
 /** Said with shape problems: the rules have not been checked yet (see the README, "Errors"). */

@@ -11,6 +11,7 @@ import { dwh } from './0009-dwh';
 import { journeyEngine } from './0010-journey-engine';
 import { securityHardening } from './0011-security-hardening';
 import { deliveryResponse } from './0012-delivery-response';
+import { demo } from './0013-demo';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   journeyEngine,
   securityHardening,
   deliveryResponse,
+  demo,
 ];

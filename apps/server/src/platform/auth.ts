@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { findLiveKey, touchKey } from '../accounts/keys';
+import { findLiveKey, touchKey } from './apiKeys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 import { checkKeyThrottle, recordBadKey } from './keyThrottle';
@@ -86,4 +86,14 @@ export function principalOf(c: Context<AppEnv>): Principal {
   const principal = c.get('principal');
   if (!principal) throw unauthorized(INVALID);
   return principal;
+}
+
+/** Console routes answer only to a signed-in browser, never to an API key. */
+export function requireSession(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('principal')?.via !== 'session') {
+      throw unauthorized('You are not signed in, or your session has ended. Sign in again.');
+    }
+    await next();
+  };
 }

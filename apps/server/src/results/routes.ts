@@ -3,15 +3,12 @@ import { errorBody, resultList, resultName, resultReference } from '@svc/contrac
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
 import { maskUrl, urlProblem } from './maskUrl';
 import { deleteResult, insertResult, listResults } from './store';
 
 const security = [{ SVC1: [] }];
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const error = (description: string) => json(errorBody, description);
 const nameParam = z.object({ name: resultName.meta({ description: 'Result connection name', example: 'my_output' }) });
 

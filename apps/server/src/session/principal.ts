@@ -1,7 +1,6 @@
 import { CONSOLE_HEADER } from '@svc/contracts';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { unauthorized } from '../platform/errors';
 import { csrfProblem } from './csrf';
 import { findLiveSession, readSessionCookie } from './sessions';
 
@@ -35,16 +34,6 @@ export function sessionPrincipal(deps: AppDeps, options: SessionPrincipalOptions
         const session = findLiveSession(deps, id);
         if (session) c.set('principal', { ...session, via: 'session', keyId: null });
       }
-    }
-    await next();
-  };
-}
-
-/** Console routes answer only to a signed-in browser, never to an API key. */
-export function requireSession(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.get('principal')?.via !== 'session') {
-      throw unauthorized('You are not signed in, or your session has ended. Sign in again.');
     }
     await next();
   };

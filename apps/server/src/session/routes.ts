@@ -3,9 +3,10 @@ import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_CO
 import { errorResponses } from '../accounts/openapi';
 import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts/users';
 import { toMe } from '../accounts/wire';
-import { principalOf } from '../platform/auth';
+import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { verifyPassword } from '../platform/secrets';
 import {
   clientAddress,
@@ -16,7 +17,6 @@ import {
   recordLoginAttempt,
   takeLoginNotices,
 } from './loginLimiter';
-import { requireSession } from './principal';
 import {
   clearSessionCookie,
   createSession,
@@ -25,12 +25,7 @@ import {
   revokeUserSessions,
   setSessionCookie,
 } from './sessions';
-import { consoleSettingsRoutes } from './settingsRoutes';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
   content: { 'application/json': { schema } },
@@ -147,6 +142,5 @@ export function consoleRoutes(deps: AppDeps) {
       revokeUserSessions(deps, user.account_id, user.id);
       setSessionCookie(c, createSession(deps, user));
       return c.json({}, 200);
-    })
-    .route('/', consoleSettingsRoutes(deps));
+    });
 }

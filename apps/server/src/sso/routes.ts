@@ -5,16 +5,12 @@ import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
+import { jsonResponse as json } from '../platform/openapi';
 import { type Params, readParams } from '../platform/params';
 import { listAudit } from './audit';
 import { hasControlCharacter, serviceProvider } from './serviceProvider';
 import { deleteSetting, getSetting, saveSetting, toWireSetting } from './settings';
 import { createUserWithSso, setUserSsoMode } from './userSso';
-
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const text = (field: string, max: number) =>
   z

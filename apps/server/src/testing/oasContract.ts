@@ -1,40 +1,34 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { parse } from 'yaml';
+import { dwh } from './contracts/dwh';
+import { type Contract, jsonSchemaDocument, jsonSchemaOf } from './contracts/shape';
+import { v3 } from './contracts/v3';
 
 /**
- * Validates wire bodies against the public OpenAPI descriptions in the shared reference folder beside the
- * repository (`SVC_SHARED_DIR` overrides where that is): td-api-v3.openapi.yml (the v3 API) and
- * dwh-integration.openapi.yml (the `/v1` data-warehouse sync API). Both are OpenAPI 3.0: Ajv resolves
- * their `$ref`s and understands `nullable`; descriptive keywords (`example`, `deprecated`) are ignored.
+ * Checks wire bodies against the facts of the public API descriptions kept in `./contracts/` (field names,
+ * types, required lists; each file names the description it records): `v3` (the v3 API) and `dwh` (the `/v1`
+ * data-warehouse sync API). Nothing outside the repository is read.
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const sharedDir = process.env.SVC_SHARED_DIR ?? resolve(here, '../../../../../shared');
-const documents = { v3: 'td-api-v3.openapi.yml', dwh: 'dwh-integration.openapi.yml' } as const;
-type Document = keyof typeof documents;
+const contracts = { v3, dwh } satisfies Record<string, Contract>;
+type Document = keyof typeof contracts;
 
 let ajv: Ajv | null = null;
 const compiled = new Map<string, ValidateFunction>();
 
-function validator(pointer: string, doc: Document = 'v3'): ValidateFunction {
+function validator(doc: Document, key: string, shape: () => Contract['schemas'][string] | undefined) {
   if (!ajv) {
-    ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
-    for (const [id, name] of Object.entries(documents)) {
-      ajv.addSchema(parse(readFileSync(resolve(sharedDir, 'reference', name), 'utf8')) as object, id);
-    }
+    ajv = new Ajv({ strict: false, allErrors: true });
+    for (const [id, contract] of Object.entries(contracts)) ajv.addSchema(jsonSchemaDocument(contract, id));
   }
-  const key = `${doc}#${pointer}`;
-  let v = compiled.get(key);
+  const cacheKey = `${doc}:${key}`;
+  let v = compiled.get(cacheKey);
   if (!v) {
-    v = ajv.compile({ $ref: key });
-    compiled.set(key, v);
+    const found = shape();
+    if (found === undefined) throw new Error(`${key} is not in the ${doc} contract facts (src/testing/contracts/)`);
+    v = ajv.compile(jsonSchemaOf(found, doc));
+    compiled.set(cacheKey, v);
   }
   return v;
 }
-
-const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function errorsOf(v: ValidateFunction, value: unknown): string[] {
   return v(value)
@@ -42,20 +36,24 @@ function errorsOf(v: ValidateFunction, value: unknown): string[] {
     : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
 }
 
-/** Errors of `value` against `components.schemas.<name>` of a document (the v3 one by default); empty when it conforms. */
+/** Errors of `value` against the named schema of a contract (the v3 one by default); empty when it conforms. */
 export function schemaErrors(name: string, value: unknown, doc: Document = 'v3'): string[] {
-  return errorsOf(validator(`/components/schemas/${pointerEscape(name)}`, doc), value);
+  return errorsOf(
+    validator(doc, name, () => (name in contracts[doc].schemas ? `@${name}` : undefined)),
+    value,
+  );
 }
 
-/** Errors of `value` against the 200 JSON response of `method path` (a path as the document writes it). */
+/** Errors of `value` against the 200 JSON answer of `method path` (a path as the description writes it). */
 export function responseErrors(
   method: 'get' | 'post' | 'put' | 'delete',
   path: string,
   value: unknown,
   doc: Document = 'v3',
 ): string[] {
+  const key = `${method} ${path}`;
   return errorsOf(
-    validator(`/paths/${pointerEscape(path)}/${method}/responses/200/content/application~1json/schema`, doc),
+    validator(doc, key, () => contracts[doc].responses[key]),
     value,
   );
 }

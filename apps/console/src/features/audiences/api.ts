@@ -1,56 +1,47 @@
 import {
-  folderListing,
   folderObject,
   okResponse,
   type ParentSegmentInput,
   parentSegment,
-  parentSegmentList,
   population,
   profileSample,
   type SegmentInput,
   type SegmentRule,
   segment,
 } from '@svc/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api';
+import { resourceKeys } from '../../lib/resources';
 
-const segmentList = segment.array();
+export { folderQueryOptions, parentSegmentsQueryOptions, segmentsQueryOptions } from '../../lib/resources';
 
-export const audienceKeys = {
-  all: ['audiences'] as const,
-  list: () => [...audienceKeys.all, 'list'] as const,
-  detail: (id: string) => [...audienceKeys.all, 'detail', id] as const,
-  segments: (id: string) => [...audienceKeys.detail(id), 'segments'] as const,
-  segment: (id: string, segmentId: string) => [...audienceKeys.segments(id), segmentId] as const,
+const parents = resourceKeys.parentSegments;
+const audienceKeys = {
+  ...parents,
+  segment: (id: string, segmentId: string) => [...parents.segments(id), segmentId] as const,
   /** Counts and samples of unsaved rules, keyed by the rule and the build they ran on (a new build recounts). */
   preview: (id: string, kind: 'population' | 'sample', rule: SegmentRule, builtAt: string | null) =>
-    [...audienceKeys.all, 'preview', id, builtAt, kind, rule] as const,
-  folder: (folderId: string, depth: number) => [...audienceKeys.all, 'folder', folderId, depth] as const,
+    [...parents.one(id), 'preview', builtAt, kind, rule] as const,
 };
 
-const at = (id: string) => `/audiences/${encodeURIComponent(id)}`;
+/** Parent segments, segments and the folder listings that show them (journeys' included). */
+const refreshAudiences = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: parents.all }),
+    queryClient.invalidateQueries({ queryKey: resourceKeys.folders.all }),
+  ]);
 
-export const parentSegmentsQueryOptions = () =>
-  queryOptions({
-    queryKey: audienceKeys.list(),
-    queryFn: ({ signal }) => api.get('/audiences', parentSegmentList, { signal }),
-  });
+const at = (id: string) => `/audiences/${encodeURIComponent(id)}`;
 
 /** While a build is queued or running, the record is polled so status, population and build time update. */
 export const parentSegmentQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: audienceKeys.detail(id),
+    queryKey: audienceKeys.one(id),
     queryFn: ({ signal }) => api.get(at(id), parentSegment, { signal }),
     refetchInterval: (query) => {
       const status = query.state.data?.buildStatus;
       return status === 'queued' || status === 'running' ? 1000 : false;
     },
-  });
-
-export const segmentsQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: audienceKeys.segments(id),
-    queryFn: ({ signal }) => api.get(`${at(id)}/segments`, segmentList, { signal }),
   });
 
 export const segmentQueryOptions = (id: string, segmentId: string) =>
@@ -74,18 +65,11 @@ export const ruleSampleQueryOptions = (id: string, rule: SegmentRule, builtAt: s
     retry: false,
   });
 
-export const folderQueryOptions = (folderId: string, depth: number) =>
-  queryOptions({
-    queryKey: audienceKeys.folder(folderId, depth),
-    queryFn: ({ signal }) =>
-      api.get(`/entities/by-folder/${encodeURIComponent(folderId)}?depth=${depth}`, folderListing, { signal }),
-  });
-
 export function useCreateParentSegment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ParentSegmentInput) => api.post('/audiences', parentSegment, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: audienceKeys.list() }),
+    onSuccess: () => refreshAudiences(queryClient),
   });
 }
 
@@ -95,7 +79,7 @@ export function useUpdateParentSegment(id: string) {
   return useMutation({
     mutationFn: (body: ParentSegmentInput) => request('PUT', at(id), parentSegment, body),
     onSuccess: (saved) => {
-      queryClient.setQueryData(audienceKeys.detail(id), saved);
+      queryClient.setQueryData(audienceKeys.one(id), saved);
       return queryClient.invalidateQueries({ queryKey: audienceKeys.list() });
     },
   });
@@ -105,7 +89,7 @@ export function useDeleteParentSegment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.delete(at(id), okResponse),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: audienceKeys.all }),
+    onSettled: () => refreshAudiences(queryClient),
   });
 }
 
@@ -113,7 +97,7 @@ export function useRebuildParentSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post(`${at(id)}/run`, parentSegment),
-    onSuccess: (saved) => queryClient.setQueryData(audienceKeys.detail(id), saved),
+    onSuccess: (saved) => queryClient.setQueryData(audienceKeys.one(id), saved),
   });
 }
 
@@ -124,7 +108,7 @@ export function useSaveSegment(id: string, segmentId: string | undefined) {
       segmentId === undefined
         ? api.post(`${at(id)}/segments`, segment, body)
         : request('PUT', `${at(id)}/segments/${encodeURIComponent(segmentId)}`, segment, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: audienceKeys.all }),
+    onSuccess: () => refreshAudiences(queryClient),
   });
 }
 
@@ -132,13 +116,13 @@ export function useDeleteSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (segmentId: string) => api.delete(`${at(id)}/segments/${encodeURIComponent(segmentId)}`, okResponse),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: audienceKeys.all }),
+    onSettled: () => refreshAudiences(queryClient),
   });
 }
 
 export function useFolderActions() {
   const queryClient = useQueryClient();
-  const onSettled = () => queryClient.invalidateQueries({ queryKey: audienceKeys.all });
+  const onSettled = () => refreshAudiences(queryClient);
   const create = useMutation({
     mutationFn: (body: { name: string; parentFolderId: string }) => api.post('/entities/folders', folderObject, body),
     onSettled,

@@ -1,6 +1,5 @@
-import { databaseList, tableList } from '@svc/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import * as resources from '../../lib/resources';
 
 /** A column of an imported table as the pickers show it: its name and its stored type (`long`, `string`, ...). */
 export interface CatalogColumn {
@@ -12,12 +11,6 @@ export interface CatalogTable {
   name: string;
   columns: CatalogColumn[];
 }
-
-export const catalogKeys = {
-  all: ['audienceCatalog'] as const,
-  databases: () => [...catalogKeys.all, 'databases'] as const,
-  tables: (database: string) => [...catalogKeys.all, 'tables', database] as const,
-};
 
 /**
  * The table `schema` is a JSON string of `[name, type(, alias)]`; `time` is never listed but every table has it
@@ -40,19 +33,13 @@ export function columnsOfSchema(schema: string): CatalogColumn[] {
   return columns;
 }
 
+/** The shared database list (lib/resources), as names. */
 export const databasesQueryOptions = () =>
-  queryOptions({
-    queryKey: catalogKeys.databases(),
-    queryFn: ({ signal }) =>
-      api.get('/v3/database/list', databaseList, { signal }).then((r) => r.databases.map((d) => d.name)),
-  });
+  queryOptions({ ...resources.databasesQueryOptions(), select: (databases) => databases.map((d) => d.name) });
 
+/** The shared table list of a database (lib/resources), with each table's columns read from its schema. */
 export const tablesQueryOptions = (database: string) =>
   queryOptions({
-    queryKey: catalogKeys.tables(database),
-    enabled: database !== '',
-    queryFn: ({ signal }): Promise<CatalogTable[]> =>
-      api
-        .get(`/v3/table/list/${encodeURIComponent(database)}`, tableList, { signal })
-        .then((r) => r.tables.map((t) => ({ name: t.name, columns: columnsOfSchema(t.schema) }))),
+    ...resources.tablesQueryOptions(database),
+    select: (tables): CatalogTable[] => tables.map((t) => ({ name: t.name, columns: columnsOfSchema(t.schema) })),
   });

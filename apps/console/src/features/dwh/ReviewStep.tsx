@@ -1,7 +1,7 @@
 import { Autocomplete, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { AdvancedConfig, TargetType } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { targetDatabasesQueryOptions } from './api';
+import { databasesQueryOptions } from '../../lib/resources';
 import { TableReview } from './TableReview';
 
 export interface ReviewSettings {
@@ -32,7 +32,7 @@ const SCHEDULES = [
 
 /** Step 3: the guessed configuration to review and edit, the target database, the name and the schedule. */
 export function ReviewStep({ settings, onSettings, tables, available, onTables }: ReviewStepProps) {
-  const databases = useQuery(targetDatabasesQueryOptions());
+  const databases = useQuery(databasesQueryOptions());
   const set = (patch: Partial<ReviewSettings>) => onSettings({ ...settings, ...patch });
   return (
     <Stack gap="md">

@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { databasesQueryOptions } from '../../lib/resources';
 import { AuthStep } from './AuthStep';
-import { targetDatabasesQueryOptions, useCreateIntegration, useGuess } from './api';
+import { useCreateIntegration, useGuess } from './api';
 import { FeatureGate } from './FeatureGate';
 import { type ReviewSettings, ReviewStep } from './ReviewStep';
 import { TablesStep } from './TablesStep';
@@ -31,7 +32,7 @@ export function SyncWizardPage() {
   });
   const guess = useGuess();
   const create = useCreateIntegration();
-  const databases = useQuery(targetDatabasesQueryOptions());
+  const databases = useQuery(databasesQueryOptions());
 
   const runGuess = () => {
     if (authId === null) return;

@@ -3,7 +3,6 @@ import {
   authentication,
   authenticationList,
   connectionTest,
-  databaseList,
   databaseReference,
   dwhFeature,
   type GuessResult,
@@ -31,7 +30,6 @@ export const dwhKeys = {
   integrations: () => [...dwhKeys.all, 'integrations'] as const,
   integration: (id: string) => [...dwhKeys.all, 'integration', id] as const,
   attempts: (id: string) => [...dwhKeys.all, 'attempts', id] as const,
-  databases: () => [...dwhKeys.all, 'target-databases'] as const,
 };
 
 export const featureQueryOptions = () =>
@@ -92,12 +90,6 @@ export const attemptsQueryOptions = (id: string) =>
         .then((r) => r.items),
     // While a run is going, look again every second; finished runs need no polling.
     refetchInterval: (query) => (query.state.data?.some((a) => !a.done) ? 1000 : false),
-  });
-
-export const targetDatabasesQueryOptions = () =>
-  queryOptions({
-    queryKey: dwhKeys.databases(),
-    queryFn: ({ signal }) => api.get('/v3/database/list', databaseList, { signal }).then((r) => r.databases),
   });
 
 export function useSetFeature() {

@@ -2,7 +2,8 @@ import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/c
 import { DATA_NAME } from '@svc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createDatabase, createTable, databasesQueryOptions, importKeys, tablesQueryOptions } from './api';
+import { databasesQueryOptions, resourceKeys, tablesQueryOptions } from '../../lib/resources';
+import { createDatabase, createTable } from './api';
 import { ColumnMatchTable } from './ColumnMatchTable';
 import { keptColumns, matchColumns, parseSchema } from './model/match';
 import { useWizard } from './wizardStore';
@@ -49,14 +50,14 @@ export function TargetStep() {
   const newDatabase = useMutation({
     mutationFn: createDatabase,
     onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: importKeys.databases() });
+      await queryClient.invalidateQueries({ queryKey: resourceKeys.databases.list() });
       setTarget({ database: r.database, table: '' });
     },
   });
   const newTable = useMutation({
     mutationFn: (name: string) => createTable(database, name),
     onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: importKeys.tables(database) });
+      await queryClient.invalidateQueries({ queryKey: resourceKeys.databases.tables(database) });
       setTarget({ table: r.table });
     },
   });

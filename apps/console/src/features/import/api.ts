@@ -4,11 +4,8 @@ import {
   bulkImportReference,
   bulkImportSession,
   CONSOLE_HEADER,
-  databaseList,
   databaseReference,
-  jobDetail,
   jobKilled,
-  tableList,
   tableReference,
 } from '@svc/contracts';
 import { queryOptions } from '@tanstack/react-query';
@@ -17,26 +14,10 @@ import type { ColumnType } from './model/types';
 
 export const importKeys = {
   all: ['import'] as const,
-  databases: () => [...importKeys.all, 'databases'] as const,
-  tables: (database: string) => [...importKeys.all, 'tables', database] as const,
   session: (name: string) => [...importKeys.all, 'session', name] as const,
-  job: (id: number) => [...importKeys.all, 'job', id] as const,
 };
 
 const enc = encodeURIComponent;
-
-export const databasesQueryOptions = () =>
-  queryOptions({
-    queryKey: importKeys.databases(),
-    queryFn: ({ signal }) => api.get('/v3/database/list', databaseList, { signal }).then((r) => r.databases),
-  });
-
-export const tablesQueryOptions = (database: string) =>
-  queryOptions({
-    queryKey: importKeys.tables(database),
-    queryFn: ({ signal }) => api.get(`/v3/table/list/${enc(database)}`, tableList, { signal }).then((r) => r.tables),
-    enabled: database !== '',
-  });
 
 const settled = (s: BulkImportSession) => s.status !== 'performing' && s.status !== 'committing';
 
@@ -46,17 +27,6 @@ export const sessionQueryOptions = (name: string) =>
     queryKey: importKeys.session(name),
     queryFn: ({ signal }) => api.get(`/v3/bulk_import/show/${enc(name)}`, bulkImportSession, { signal }),
     refetchInterval: (query) => (query.state.data && settled(query.state.data) ? false : 500),
-  });
-
-/** The perform job, polled until it ends. */
-export const jobQueryOptions = (id: number) =>
-  queryOptions({
-    queryKey: importKeys.job(id),
-    queryFn: ({ signal }) => api.get(`/v3/job/show/${id}`, jobDetail, { signal }),
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'queued' || status === 'running' || status === undefined ? 500 : false;
-    },
   });
 
 export const killJob = (id: number) => api.post(`/v3/job/kill/${id}`, jobKilled);

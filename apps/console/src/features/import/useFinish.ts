@@ -1,14 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import {
-  appendSchema,
-  bulkImport,
-  importKeys,
-  jobQueryOptions,
-  killJob,
-  sessionQueryOptions,
-  tablesQueryOptions,
-} from './api';
+import { jobQueryOptions, tablesQueryOptions } from '../../lib/resources';
+import { appendSchema, bulkImport, importKeys, killJob, sessionQueryOptions } from './api';
 import { columnsToAdd, parseSchema } from './model/match';
 import type { ColumnType } from './model/types';
 
@@ -46,7 +39,7 @@ export function useFinish(session: string, database: string, table: string, colu
   }, [startPerform]);
 
   const status = useQuery({ ...sessionQueryOptions(session), enabled: jobId !== null });
-  const job = useQuery({ ...jobQueryOptions(jobId ?? 0), enabled: jobId !== null });
+  const job = useQuery({ ...jobQueryOptions(String(jobId ?? 0)), enabled: jobId !== null });
 
   // Columns are added only now, so an import that is cancelled or discarded leaves the table as it was.
   const commit = useMutation({

@@ -2,9 +2,10 @@ import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextIn
 import type { ActivationResource } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { connectionsQueryOptions } from '../../lib/resources';
 import { ActivationTarget, connectionNameFor, emptyTarget, type TargetDraft, targetUrl } from './ActivationTarget';
 import type { ActivationInput } from './api';
-import { connectionsQuery, useCreateConnection, useSaveActivation } from './api';
+import { useCreateConnection, useSaveActivation } from './api';
 
 export interface ActivationModalProps {
   journeyId: string;
@@ -35,9 +36,9 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
   });
   const save = useSaveActivation(journeyId);
   const createConnection = useCreateConnection();
-  const connections = useQuery(connectionsQuery());
+  const connections = useQuery(connectionsQueryOptions());
   const [target, setTarget] = useState<TargetDraft>(() => emptyTarget(activation ? 'existing' : 'webhook'));
-  const connectionNames = (connections.data?.results ?? []).map((r) => r.name);
+  const connectionNames = (connections.data ?? []).map((r) => r.name);
   if (params.connectionId && !connectionNames.includes(params.connectionId)) connectionNames.push(params.connectionId);
   // The spec: an activation's schedule cannot change while its journey is paused.
   const scheduleLocked = paused && activation !== null;

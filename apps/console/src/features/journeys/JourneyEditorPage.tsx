@@ -6,15 +6,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { QueryError } from '../../components/QueryError';
+import { parentSegmentsQueryOptions, segmentsQueryOptions } from '../../lib/resources';
 import { ActivationModal } from './ActivationModal';
-import {
-  activationsQuery,
-  type JourneyAnswer,
-  journeyQuery,
-  parentSegmentsQuery,
-  permissionsQuery,
-  segmentsQuery,
-} from './api';
+import { activationsQuery, type JourneyAnswer, journeyQuery, permissionsQuery } from './api';
 import { EditorHeader } from './EditorHeader';
 import { type EditorEnvironment, EditorProvider } from './editor/EditorContext';
 import type { CanvasView } from './editor/JourneyCanvas';
@@ -37,8 +31,8 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
   const attributes = answer.data.attributes;
   const audienceId = attributes.audienceId ?? '';
   const folderId = answer.data.relationships.parentFolder.data?.id ?? '';
-  const parents = useQuery(parentSegmentsQuery());
-  const segments = useQuery({ ...segmentsQuery(audienceId), enabled: audienceId !== '' });
+  const parents = useQuery(parentSegmentsQueryOptions());
+  const segments = useQuery({ ...segmentsQueryOptions(audienceId), enabled: audienceId !== '' });
   const activations = useQuery(activationsQuery(journeyId));
   const permissions = useQuery({ ...permissionsQuery(folderId), enabled: folderId !== '' });
   const canEdit = permissions.data?.callerPermission === 'full_control';

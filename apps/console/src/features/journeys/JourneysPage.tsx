@@ -5,12 +5,13 @@ import { useMemo, useState } from 'react';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from '../../lib/folderTree';
+import { folderQueryOptions, parentSegmentsQueryOptions } from '../../lib/resources';
 import { meQueryOptions } from '../auth';
-import { folderQuery, journeysOf, parentSegmentsQuery, permissionsQuery } from './api';
+import { FOLDER_DEPTH, journeysOf, permissionsQuery } from './api';
 import { CreateJourneyModal } from './CreateJourneyModal';
 import { FolderPermissionsModal } from './folders/FolderPermissionsModal';
 import { FolderTree } from './folders/FolderTree';
-import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from './folders/folderTree';
 import { type JourneyRow, JourneysTable } from './JourneysTable';
 import { RenameJourneyModal } from './RenameJourneyModal';
 
@@ -22,14 +23,16 @@ const placeOf = (path: FolderNode[]) =>
 
 /** `/journeys`: every journey by parent segment and folder, with state; create, rename, duplicate, delete. */
 export function JourneysPage() {
-  const parents = useQuery(parentSegmentsQuery());
+  const parents = useQuery(parentSegmentsQueryOptions());
   const me = useQuery(meQueryOptions());
   const [search, setSearch] = useState('');
   const [folder, setFolder] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<JourneyRow | null>(null);
   const [granting, setGranting] = useState<FolderNode | null>(null);
-  const listings = useQueries({ queries: (parents.data ?? []).map((p) => folderQuery(p.rootFolderId)) });
+  const listings = useQueries({
+    queries: (parents.data ?? []).map((p) => folderQueryOptions(p.rootFolderId, FOLDER_DEPTH)),
+  });
   const tree = useMemo(
     () =>
       buildFolderTree(

@@ -10,18 +10,15 @@ import {
   activationList,
   activationTestResult,
   deletedResource,
-  folderListing,
   folderPermissions,
   journeyMeta,
-  parentSegmentList,
-  resultList,
   resultReference,
-  segment,
 } from '@svc/contracts';
 import type { Journey } from '@svc/journey';
 import { journeyDocumentSchema, serializeJourney } from '@svc/journey';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api';
+import { resourceKeys } from '../../lib/resources';
 
 /** A journey answer: the document plus what the server says about it (launch problems, even splits). */
 export const journeyAnswer = journeyDocumentSchema.extend({ meta: journeyMeta.optional() });
@@ -44,8 +41,6 @@ export interface CustomerFilter {
 
 export const journeyKeys = {
   all: ['journeys'] as const,
-  parentSegments: () => ['journeys', 'parent-segments'] as const,
-  folder: (folderId: string) => ['journeys', 'folder', folderId] as const,
   journey: (id: string) => ['journeys', 'journey', id] as const,
   activations: (id: string) => ['journeys', 'journey', id, 'activations'] as const,
   /** Everything the engine answers about a journey (statistics, profiles, deliveries, simulations). */
@@ -58,23 +53,11 @@ export const journeyKeys = {
   estimate: (id: string) => [...journeyKeys.engine(id), 'estimate'] as const,
   simulation: (id: string, request: JourneySimulationRequest) =>
     [...journeyKeys.engine(id), 'simulation', request] as const,
-  segments: (audienceId: string) => ['journeys', 'segments', audienceId] as const,
   permissions: (folderId: string) => ['journeys', 'permissions', folderId] as const,
 };
 
-export const parentSegmentsQuery = () =>
-  queryOptions({
-    queryKey: journeyKeys.parentSegments(),
-    queryFn: ({ signal }) => api.get('/audiences', parentSegmentList, { signal }),
-  });
-
-/** Everything under a parent segment's root folder (folders, segments, journeys), nested. */
-export const folderQuery = (folderId: string) =>
-  queryOptions({
-    queryKey: journeyKeys.folder(folderId),
-    queryFn: ({ signal }) =>
-      api.get(`/entities/by-folder/${encodeURIComponent(folderId)}?depth=32`, folderListing, { signal }),
-  });
+/** How deep the journeys page reads a parent segment's folder tree (folders, segments, journeys). */
+export const FOLDER_DEPTH = 32;
 
 export const journeyQuery = (id: string) =>
   queryOptions({
@@ -89,25 +72,11 @@ export const activationsQuery = (journeyId: string) =>
       api.get(`/entities/journeys/${encodeURIComponent(journeyId)}/syndications`, activationList, { signal }),
   });
 
-export const segmentsQuery = (audienceId: string) =>
-  queryOptions({
-    queryKey: journeyKeys.segments(audienceId),
-    queryFn: ({ signal }) =>
-      api.get(`/audiences/${encodeURIComponent(audienceId)}/segments`, segment.array(), { signal }),
-  });
-
 export const permissionsQuery = (folderId: string) =>
   queryOptions({
     queryKey: journeyKeys.permissions(folderId),
     queryFn: ({ signal }) =>
       api.get(`/entities/folders/${encodeURIComponent(folderId)}/permissions`, folderPermissions, { signal }),
-  });
-
-/** Result connections an activation can send to. */
-export const connectionsQuery = () =>
-  queryOptions({
-    queryKey: ['journeys', 'connections'] as const,
-    queryFn: ({ signal }) => api.get('/v3/result/list', resultList, { signal }),
   });
 
 const journeyPath = (id: string) => `/entities/journeys/${encodeURIComponent(id)}`;
@@ -116,7 +85,11 @@ function useInvalidateJourneys() {
   const client = useQueryClient();
   return (answer?: JourneyAnswer) => {
     if (answer) client.setQueryData(journeyKeys.journey(answer.data.id), answer);
-    return client.invalidateQueries({ queryKey: journeyKeys.all });
+    // Journeys are listed in the folder listings too.
+    return Promise.all([
+      client.invalidateQueries({ queryKey: journeyKeys.all }),
+      client.invalidateQueries({ queryKey: resourceKeys.folders.all }),
+    ]);
   };
 }
 
@@ -217,7 +190,7 @@ export function useCreateConnection() {
   return useMutation({
     mutationFn: (input: { name: string; url: string }) =>
       api.post(`/v3/result/create/${encodeURIComponent(input.name)}`, resultReference, { url: input.url }),
-    onSuccess: () => client.invalidateQueries({ queryKey: connectionsQuery().queryKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.connections.all }),
   });
 }
 

@@ -1,14 +1,17 @@
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { DraftBehavior, WindowType } from '../rules/draft';
 import { newGroup } from '../rules/draft';
 import { COUNT_OPERATORS, TIME_UNITS } from '../rules/operators';
 import { patch, useBuilder } from './builderContext';
 import { ConditionFrame } from './ConditionFrame';
-import { GroupEditor } from './GroupEditor';
+import type { GroupEditorProps } from './GroupEditor';
 
 export interface BehaviorConditionEditorProps {
   node: DraftBehavior;
   label: string;
+  /** Draws the filter group (the group editor passes itself, so the two files do not import each other). */
+  renderFilter: (props: GroupEditorProps) => ReactNode;
 }
 
 const WINDOWS: { value: WindowType; label: string }[] = [
@@ -21,7 +24,7 @@ const WINDOWS: { value: WindowType; label: string }[] = [
 ];
 
 /** The number of a behavior's rows (matching their own filters, with `time` in a window) compared to N. */
-export function BehaviorConditionEditor({ node, label }: BehaviorConditionEditorProps) {
+export function BehaviorConditionEditor({ node, label, renderFilter }: BehaviorConditionEditorProps) {
   const builder = useBuilder();
   const behavior = builder.behaviors.find((b) => b.name === node.behavior);
   const w = node.window;
@@ -115,12 +118,12 @@ export function BehaviorConditionEditor({ node, label }: BehaviorConditionEditor
           <Text size="sm" c="dimmed">
             Count only the {behavior.name} rows that match:
           </Text>
-          <GroupEditor
-            group={node.filter}
-            label={`${label} filter`}
-            columns={behavior.schema.map((c) => ({ name: c.name, type: c.type }))}
-            allowBehaviors={false}
-          />
+          {renderFilter({
+            group: node.filter,
+            label: `${label} filter`,
+            columns: behavior.schema.map((c) => ({ name: c.name, type: c.type })),
+            allowBehaviors: false,
+          })}
         </>
       )}
     </ConditionFrame>

@@ -56,7 +56,15 @@ export function GroupEditor({ group, label, columns, allowBehaviors, framed = fa
             />
           );
         }
-        if (node.type === 'Behavior') return <BehaviorConditionEditor key={node.key} node={node} label={name} />;
+        if (node.type === 'Behavior')
+          return (
+            <BehaviorConditionEditor
+              key={node.key}
+              node={node}
+              label={name}
+              renderFilter={(props) => <GroupEditor {...props} />}
+            />
+          );
         if (node.type === 'Segment') return <SegmentConditionEditor key={node.key} node={node} label={name} />;
         return <ValueConditionEditor key={node.key} node={node} label={name} columns={columns} />;
       })}

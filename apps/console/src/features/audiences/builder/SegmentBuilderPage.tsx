@@ -4,15 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
+import { type FolderNode, treeOf } from '../../../lib/folderTree';
 import { folderQueryOptions, parentSegmentQueryOptions, segmentQueryOptions, segmentsQueryOptions } from '../api';
-import { type FolderNode, folderTree } from '../detail/folderTree';
 import { SegmentEditor } from './SegmentEditor';
 
 /** Folders flattened for a picker, nested names indented. */
 function folderOptions(node: FolderNode, depth = 0): { value: string; label: string }[] {
   return [
     { value: node.id, label: `${'\u2003'.repeat(depth)}${node.name}` },
-    ...node.folders.flatMap((f) => folderOptions(f, depth + 1)),
+    ...node.children.flatMap((f) => folderOptions(f, depth + 1)),
   ];
 }
 
@@ -48,7 +48,7 @@ export function SegmentBuilderPage() {
         record={record}
         segment={segment}
         otherSegments={segments.data.filter((s) => s.id !== segmentId)}
-        folders={folderOptions(folderTree(record.rootFolderId, record.name, folders.data.data))}
+        folders={folderOptions(treeOf(record, folders.data.data))}
         initialFolderId={segment?.folderId ?? search.get('folder') ?? record.rootFolderId}
       />
     </>

@@ -8,9 +8,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
+import { type FolderNode, treeOf } from '../../../lib/folderTree';
 import { folderQueryOptions, useFolderActions } from '../api';
 import { FolderNameModal } from './FolderNameModal';
-import { type FolderNode, folderTree } from './folderTree';
 
 export interface FolderTreeProps {
   record: ParentSegment;
@@ -99,7 +99,7 @@ export function FolderTree({ record }: FolderTreeProps) {
         )}
       </Group>
       <Stack gap={2} pl="lg" role="group">
-        {folder.folders.map((f) => renderFolder(f, false))}
+        {folder.children.map((f) => renderFolder(f, false))}
         {folder.segments.map((s) => (
           <Group key={s.id} gap="xs" role="treeitem" wrap="nowrap">
             <IconUsersGroup size={16} aria-hidden />
@@ -128,7 +128,7 @@ export function FolderTree({ record }: FolderTreeProps) {
         <QueryError title="The folders could not be loaded" error={listing.error} onRetry={() => listing.refetch()} />
       ) : (
         <Box role="tree" aria-label="Folders and segments">
-          {renderFolder(folderTree(record.rootFolderId, record.name, listing.data.data), true)}
+          {renderFolder(treeOf(record, listing.data.data), true)}
         </Box>
       )}
       <FolderNameModal

@@ -1,21 +1,15 @@
-import { resultList, resultReference } from '@svc/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { resultReference } from '@svc/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { resourceKeys } from '../../../lib/resources';
 
 /** Result connections: where query results can be sent. The server masks credentials in every URL it shows. */
 
-export const connectionKeys = {
-  all: ['result-connections'] as const,
-  list: () => [...connectionKeys.all, 'list'] as const,
-};
+export { connectionsQueryOptions } from '../../../lib/resources';
+
+const connectionKeys = resourceKeys.connections;
 
 const enc = encodeURIComponent;
-
-export const connectionsQueryOptions = () =>
-  queryOptions({
-    queryKey: connectionKeys.list(),
-    queryFn: ({ signal }) => api.get('/v3/result/list', resultList, { signal }).then((r) => r.results),
-  });
 
 export function useCreateConnection() {
   const queryClient = useQueryClient();

@@ -1,49 +1,32 @@
-import { databaseList, databaseObject, databaseReference, tableList, tableObject } from '@svc/contracts';
+import { databaseObject, databaseReference, tableObject } from '@svc/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { resourceKeys } from '../../../lib/resources';
 import { fetchJsonLines } from '../shared/jsonLines';
 
-/** Query keys and options of the catalog: databases, their tables, a table's newest rows. */
+/** Query options of the catalog pages beyond the shared lists (lib/resources): one database, one table, its newest rows. */
 
-export const catalogKeys = {
-  all: ['catalog'] as const,
-  databases: () => [...catalogKeys.all, 'databases'] as const,
-  database: (db: string) => [...catalogKeys.all, 'database', db] as const,
-  tables: (db: string) => [...catalogKeys.database(db), 'tables'] as const,
-  table: (db: string, table: string) => [...catalogKeys.database(db), 'table', table] as const,
-  tail: (db: string, table: string, count: number) => [...catalogKeys.table(db, table), 'tail', count] as const,
-};
+export { databasesQueryOptions, tablesQueryOptions } from '../../../lib/resources';
 
+const keys = resourceKeys.databases;
 const enc = encodeURIComponent;
-
-export const databasesQueryOptions = () =>
-  queryOptions({
-    queryKey: catalogKeys.databases(),
-    queryFn: ({ signal }) => api.get('/v3/database/list', databaseList, { signal }).then((r) => r.databases),
-  });
 
 export const databaseQueryOptions = (db: string) =>
   queryOptions({
-    queryKey: catalogKeys.database(db),
+    queryKey: keys.one(db),
     queryFn: ({ signal }) => api.get(`/v3/database/show/${enc(db)}`, databaseObject, { signal }),
-  });
-
-export const tablesQueryOptions = (db: string) =>
-  queryOptions({
-    queryKey: catalogKeys.tables(db),
-    queryFn: ({ signal }) => api.get(`/v3/table/list/${enc(db)}`, tableList, { signal }).then((r) => r.tables),
   });
 
 export const tableQueryOptions = (db: string, table: string) =>
   queryOptions({
-    queryKey: catalogKeys.table(db, table),
+    queryKey: keys.table(db, table),
     queryFn: ({ signal }) => api.get(`/v3/table/show/${enc(db)}/${enc(table)}`, tableObject, { signal }),
   });
 
 /** The newest rows, newest first, as objects keyed by column. */
 export const tailQueryOptions = (db: string, table: string, count: number) =>
   queryOptions({
-    queryKey: catalogKeys.tail(db, table, count),
+    queryKey: [...keys.table(db, table), 'tail', count] as const,
     queryFn: ({ signal }) =>
       fetchJsonLines(`/v3/table/tail/${enc(db)}/${enc(table)}?count=${count}&format=json`, count, signal).then(
         (r) => r.lines as Record<string, unknown>[],
@@ -54,7 +37,7 @@ export function useCreateDatabase() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => api.post(`/v3/database/create/${enc(name)}`, databaseReference),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: catalogKeys.databases() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.list() }),
   });
 }
 
@@ -63,8 +46,8 @@ export function useDeleteDatabase() {
   return useMutation({
     mutationFn: (name: string) => api.post(`/v3/database/delete/${enc(name)}`, databaseReference),
     onSuccess: (_data, name) => {
-      queryClient.removeQueries({ queryKey: catalogKeys.database(name) });
-      return queryClient.invalidateQueries({ queryKey: catalogKeys.databases() });
+      queryClient.removeQueries({ queryKey: keys.one(name) });
+      return queryClient.invalidateQueries({ queryKey: keys.list() });
     },
   });
 }
@@ -74,8 +57,8 @@ export function useSetDeleteProtection(db: string) {
   return useMutation({
     mutationFn: (on: boolean) => api.post(`/v3/database/update/${enc(db)}`, databaseObject, { delete_protected: on }),
     onSuccess: (database) => {
-      queryClient.setQueryData(catalogKeys.database(db), database);
-      return queryClient.invalidateQueries({ queryKey: catalogKeys.databases() });
+      queryClient.setQueryData(keys.one(db), database);
+      return queryClient.invalidateQueries({ queryKey: keys.list() });
     },
   });
 }

@@ -1,6 +1,7 @@
-import { type JobStatus, jobDetail, jobIssued, jobKilled, jobList } from '@svc/contracts';
+import { type JobStatus, jobIssued, jobKilled, jobList } from '@svc/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { isRunning, resourceKeys } from '../../../lib/resources';
 import { fetchJsonLines } from '../shared/jsonLines';
 
 /** Query keys and options of jobs: the filtered list, one job (polled while it runs), its result rows. */
@@ -16,15 +17,13 @@ export const JOBS_PER_PAGE = 50;
 /** Rows of a result the page holds; the downloads have all of them. */
 export const RESULT_PREVIEW_ROWS = 10_000;
 
-export const jobKeys = {
-  all: ['jobs'] as const,
-  lists: () => [...jobKeys.all, 'list'] as const,
-  list: (filter: JobFilter) => [...jobKeys.lists(), filter] as const,
-  detail: (id: string) => [...jobKeys.all, 'detail', id] as const,
-  result: (id: string) => [...jobKeys.all, 'result', id] as const,
-};
+export { isRunning, jobQueryOptions } from '../../../lib/resources';
 
-export const isRunning = (status: JobStatus | undefined) => status === 'queued' || status === 'running';
+const jobKeys = {
+  ...resourceKeys.jobs,
+  list: (filter: JobFilter) => [...resourceKeys.jobs.lists(), filter] as const,
+  result: (id: string) => [...resourceKeys.jobs.one(id), 'result'] as const,
+};
 
 export const jobsQueryOptions = (filter: JobFilter) =>
   queryOptions({
@@ -41,14 +40,6 @@ export const jobsQueryOptions = (filter: JobFilter) =>
     },
     // Live status: quick while something on the page is unfinished, slower otherwise (new jobs appear).
     refetchInterval: (query) => (query.state.data?.jobs.some((j) => isRunning(j.status)) ? 1000 : 5000),
-  });
-
-export const jobQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: jobKeys.detail(id),
-    queryFn: ({ signal }) => api.get(`/v3/job/show/${encodeURIComponent(id)}`, jobDetail, { signal }),
-    refetchInterval: (query) => (query.state.data && !isRunning(query.state.data.status) ? false : 500),
-    staleTime: 0,
   });
 
 /** The first rows of a successful job's result (arrays in column order). A result never changes. */
@@ -82,7 +73,7 @@ export function useKillJob() {
     mutationFn: (id: string) => api.post(`/v3/job/kill/${encodeURIComponent(id)}`, jobKilled),
     onSettled: (_data, _error, id) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: jobKeys.detail(id) }),
+        queryClient.invalidateQueries({ queryKey: jobKeys.one(id) }),
         queryClient.invalidateQueries({ queryKey: jobKeys.lists() }),
       ]),
   });

@@ -5,10 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
+import type { FolderNode } from '../../../lib/folderTree';
 import { usersQueryOptions } from '../../users';
 import { permissionsQuery } from '../api';
 import { type GrantChoice, useSaveFolderPermissions } from './api';
-import type { FolderNode } from './folderTree';
 
 export interface FolderPermissionsModalProps {
   folder: FolderNode;

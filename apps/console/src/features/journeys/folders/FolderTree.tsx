@@ -8,8 +8,8 @@ import {
   IconRoute,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { FolderNode } from '../../../lib/folderTree';
 import classes from './FolderTree.module.css';
-import type { FolderNode } from './folderTree';
 
 export interface FolderTreeProps {
   tree: FolderNode[];

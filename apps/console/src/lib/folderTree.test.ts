@@ -1,6 +1,6 @@
 import type { FolderEntry } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
-import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from './folderTree';
+import { buildFolderTree, type FolderNode, folderAndBelow, folderPath, treeOf } from './folderTree';
 
 const folder = (id: string, name: string, parent: string): FolderEntry => ({
   id,
@@ -101,5 +101,34 @@ describe('folderAndBelow and folderPath', () => {
   it('gives the path from the root to a folder, and nothing for an unknown one', () => {
     expect(folderPath(tree, '6').map((f) => f.name)).toEqual(['Shop', 'Campaigns', 'Spring', 'Deep']);
     expect(folderPath(tree, '42')).toEqual([]);
+  });
+});
+
+describe("treeOf (a parent segment's folders and segments)", () => {
+  const entry = (id: string, type: string, name: string, parent: string): FolderEntry => ({
+    id,
+    type,
+    attributes: { name },
+    relationships: { parentFolder: { data: { id: parent, type: 'folder-segment' } } },
+  });
+
+  it('files segments in their folders, sorted by name, leaving other kinds out; lost ones go to the root', () => {
+    const tree = treeOf({ id: '7', name: 'Root', rootFolderId: '1' }, [
+      entry('3', 'folder-segment', 'Winter', '1'),
+      entry('2', 'folder-segment', 'Autumn', '1'),
+      entry('4', 'folder-segment', 'Deep', '3'),
+      entry('10', 'segment', 'Buyers', '4'),
+      entry('11', 'segment', 'All', '1'),
+      entry('13', 'segment', 'Zebra', '99'),
+      entry('12', 'journey', 'Welcome', '1'),
+    ]);
+    expect(tree.name).toBe('Root');
+    expect(tree.children.map((f) => f.name)).toEqual(['Autumn', 'Winter']);
+    expect(tree.segments).toEqual([
+      { id: '11', name: 'All' },
+      { id: '13', name: 'Zebra' },
+    ]);
+    expect(tree.children[1]?.children[0]?.segments).toEqual([{ id: '10', name: 'Buyers' }]);
+    expect(tree.children[0]?.segments).toEqual([]);
   });
 });

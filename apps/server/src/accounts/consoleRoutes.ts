@@ -8,18 +8,14 @@ import {
   userResponse,
   usersResponse,
 } from '@svc/contracts';
-import { addKey, findOwnedKey, listKeys, revokeKey } from '../accounts/apiKeys';
-import { errorResponses } from '../accounts/openapi';
-import { addUser, getUser, listUsers, removeUser } from '../accounts/users';
-import { toConsoleKey, toConsoleUser } from '../accounts/wire';
-import { principalOf, requireAdmin } from '../platform/auth';
+import { principalOf, requireAdmin, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { requireSession } from './principal';
+import { jsonResponse as json } from '../platform/openapi';
+import { addKey, findOwnedKey, listKeys, revokeKey } from './apiKeys';
+import { errorResponses } from './openapi';
+import { addUser, getUser, listUsers, removeUser } from './users';
+import { toConsoleKey, toConsoleUser } from './wire';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
   content: { 'application/json': { schema } },
@@ -94,7 +90,7 @@ function routes() {
  * Settings pages of the console. Users are managed by administrators with the same service (and rules) as
  * `/v3/user/*`; API keys here are always the signed-in user's own.
  */
-export function consoleSettingsRoutes(deps: AppDeps) {
+export function accountConsoleRoutes(deps: AppDeps) {
   const { db } = deps;
   const r = routes();
   return new OpenAPIHono<AppEnv>()

@@ -1,8 +1,9 @@
 import type { FolderEntry } from '@svc/contracts';
 
 /**
- * The journeys list's folder tree, built from by-folder listings: one tree per parent segment, whose root
- * folder is named after the parent segment and whose sub-folders nest by their parent folder id.
+ * The one folder tree of the console (the journeys list and a parent segment's folders), built from by-folder
+ * listings: one tree per parent segment, whose root folder is named after the parent segment and whose
+ * sub-folders nest by their parent folder id, each with the segments filed in it.
  */
 
 export interface FolderNode {
@@ -15,6 +16,8 @@ export interface FolderNode {
   /** 0 for a root folder. */
   depth: number;
   children: FolderNode[];
+  /** The segments filed in this folder, sorted by name. */
+  segments: { id: string; name: string }[];
 }
 
 /** A parent segment's root folder and what `GET /entities/by-folder/:root?depth=32` listed under it. */
@@ -25,7 +28,7 @@ export interface FolderTreeSource {
   entries: ReadonlyArray<FolderEntry>;
 }
 
-const byName = (a: FolderNode, b: FolderNode) =>
+const byName = (a: { id: string; name: string }, b: { id: string; name: string }) =>
   a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) || a.id.localeCompare(b.id);
 
 /**
@@ -42,6 +45,7 @@ export function buildFolderTree(sources: ReadonlyArray<FolderTreeSource>): Folde
       parentId: null,
       depth: 0,
       children: [],
+      segments: [],
     };
     const nodes = new Map<string, FolderNode>([[root.id, root]]);
     const parentOf = new Map<string, string>();
@@ -54,6 +58,7 @@ export function buildFolderTree(sources: ReadonlyArray<FolderTreeSource>): Folde
         parentId: null,
         depth: 0,
         children: [],
+        segments: [],
       });
       parentOf.set(entry.id, entry.relationships.parentFolder.data.id);
     }
@@ -65,14 +70,32 @@ export function buildFolderTree(sources: ReadonlyArray<FolderTreeSource>): Folde
       node.parentId = parent;
       (nodes.get(parent) as FolderNode).children.push(node);
     }
+    // A segment whose folder is not in the listing is shown in the root, like such folders.
+    for (const entry of source.entries) {
+      if (entry.type !== 'segment') continue;
+      const folder = nodes.get(entry.relationships.parentFolder.data.id) ?? root;
+      folder.segments.push({ id: entry.id, name: String(entry.attributes.name ?? `#${entry.id}`) });
+    }
     const settle = (node: FolderNode, depth: number) => {
       node.depth = depth;
       node.children.sort(byName);
+      node.segments.sort(byName);
       for (const child of node.children) settle(child, depth + 1);
     };
     settle(root, 0);
     return root;
   });
+}
+
+/** One parent segment's tree: its root folder named after it, with what its by-folder listing holds. */
+export function treeOf(
+  parentSegment: { id: string; name: string; rootFolderId: string },
+  entries: ReadonlyArray<FolderEntry>,
+): FolderNode {
+  const [root] = buildFolderTree([
+    { audienceId: parentSegment.id, name: parentSegment.name, rootFolderId: parentSegment.rootFolderId, entries },
+  ]);
+  return root as FolderNode;
 }
 
 /** Whether `id` is `candidate` or above it in the tree placed so far: a cycle the tree must not make. */

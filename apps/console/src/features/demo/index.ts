@@ -1,0 +1,1 @@
+export { DemoBanner } from './DemoBanner';
