@@ -127,7 +127,13 @@ describe('databases', () => {
     expect(databaseList.parse(body)).toBeTruthy();
     // The service contract (list items: name, count, created_at, updated_at, organization) wins over the
     // public OAS, which also requires permission and delete_protected: those are the only differences.
-    expect(responseErrors('get', '/database/list', body)).toEqual([]);
+    expect(responseErrors('get', '/database/list', body)).toEqual(
+      [0, 1].flatMap((i) =>
+        ['delete_protected', 'permission'].map(
+          (field) => `/databases/${i} must have required property '${field}' {"missingProperty":"${field}"}`,
+        ),
+      ),
+    );
   });
 
   it('answers 404 with the spec body for a missing database', async () => {
