@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
 import { createApp } from '../src/app';
 import { closeDataFiles } from '../src/data/dataFiles';
@@ -140,4 +141,26 @@ export async function load(opts: {
 /** Every bench ends by printing one line the runner reads: its figures as JSON. */
 export function report(result: Record<string, unknown>): void {
   process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
+}
+
+/**
+ * Serves a bench app on 127.0.0.1 and an ephemeral port, prints `describe(port)` as one JSON line for the
+ * parent process, and stops on SIGTERM or when the parent closes stdin (after `onStop`).
+ */
+export function serveBench(bench: BenchApp, describe: (port: number) => object, onStop?: () => void): void {
+  const server = serve({ fetch: bench.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    process.stdout.write(`${JSON.stringify(describe(info.port))}\n`);
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    onStop?.();
+    server.close();
+    bench.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop);
+  process.stdin.resume();
 }

@@ -1,9 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { serve } from '@hono/node-server';
 import { encodePart } from '@svc/bulk-format';
 import { launchScenario, seedSegments } from '../src/journey-engine/fixture';
-import type { Harness } from '../src/testing/harness';
-import { benchApp, expectOk } from './common';
+import { type Harness, withBody } from '../src/testing/harness';
+import { benchApp, expectOk, serveBench } from './common';
 
 /**
  * The server the responsiveness bench loads (responsiveness.ts), ready for three heavy pieces of work at
@@ -18,18 +17,8 @@ const PART_ROWS = 100_000;
 const log = (line: string) => process.stderr.write(`[heavy server] ${line}\n`);
 
 const bench = await benchApp();
-const call = (method: string, path: string, opts: { json?: unknown; form?: Record<string, string> } = {}) => {
-  const headers: Record<string, string> = {};
-  let body: string | undefined;
-  if (opts.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  } else if (opts.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(opts.form).toString();
-  }
-  return bench.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
-};
+const call = (method: string, path: string, opts: { json?: unknown; form?: Record<string, string> } = {}) =>
+  bench.call(method, path, withBody(opts));
 // The journey fixtures speak to a test harness; these are the parts they use.
 const h = { call, deps: bench.deps, app: bench.app, admin: bench.account } as unknown as Harness;
 
@@ -108,33 +97,22 @@ await expectOk(call('POST', '/v3/table/create/live/probe/log'));
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
-const server = serve({ fetch: bench.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-  process.stdout.write(
-    `${JSON.stringify({
-      port: info.port,
-      masterKey: bench.account.masterKey,
-      writeKey: bench.account.writeOnlyKey,
-      parentId,
-      journeyId,
-      rows: ROWS,
-      profiles: PROFILES,
-    })}\n`,
-  );
-});
-
-let stopping = false;
-function stop() {
-  if (stopping) return;
-  stopping = true;
-  loopDelay.disable();
-  const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-  log(
-    `event loop delay: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
-  );
-  server.close();
-  bench.close();
-  process.exit(0);
-}
-process.on('SIGTERM', stop);
-process.stdin.on('end', stop);
-process.stdin.resume();
+serveBench(
+  bench,
+  (port) => ({
+    port,
+    masterKey: bench.account.masterKey,
+    writeKey: bench.account.writeOnlyKey,
+    parentId,
+    journeyId,
+    rows: ROWS,
+    profiles: PROFILES,
+  }),
+  () => {
+    loopDelay.disable();
+    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    log(
+      `event loop delay: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
+    );
+  },
+);

@@ -39,6 +39,23 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** Headers and body of a call: JSON or a form when given, with their content type, else the raw body. */
+export function withBody(
+  opts: Pick<CallOptions, 'json' | 'form' | 'body'>,
+  headers: Record<string, string> = {},
+): { headers: Record<string, string>; body?: RequestInit['body'] } {
+  if (opts.json !== undefined) {
+    return { headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(opts.json) };
+  }
+  if (opts.form) {
+    return {
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(opts.form).toString(),
+    };
+  }
+  return opts.body === undefined ? { headers } : { headers, body: opts.body };
+}
+
 let counter = 0;
 
 /** The real app on a real SQLite file in a temporary folder, with one seeded account. */
@@ -81,15 +98,7 @@ async function start(
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? admin.masterKey : opts.key;
     if (key !== null) headers.authorization = `SVC1 ${key}`;
-    let body: RequestInit['body'] | undefined = opts.body;
-    if (opts.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(opts.json);
-    } else if (opts.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(opts.form).toString();
-    }
-    return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    return app.request(path, { method, ...withBody(opts, headers) });
   };
   const stop = async () => {
     await app.stop();
