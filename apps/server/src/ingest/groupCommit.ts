@@ -68,9 +68,9 @@ class GroupCommitter {
         .get(database.id, database.account_id);
       if (!still) throw notFound('database');
       // New tables get their catalog row here (a short write); the worker writes only the file.
-      for (const { batch } of items) {
-        if (!findTable(this.deps.db, database.account_id, database.id, batch.table)) {
-          createTableRow(this.deps, database, batch.table, []);
+      for (const table of new Set(items.map((i) => i.batch.table))) {
+        if (!findTable(this.deps.db, database.account_id, database.id, table)) {
+          createTableRow(this.deps, database, table, []);
         }
       }
       const write: IngestWrite = { database, batches: items.map((i) => i.batch) };
