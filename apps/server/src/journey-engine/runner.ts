@@ -8,6 +8,17 @@ import type { Db } from '../platform/db';
 import { populationFor } from './population';
 import { finishRun, insertRun, loadStates, saveRunInChunks, setRunDuration } from './store';
 
+/**
+ * Between two parts of a save, the lock of the control database is left free for as long as the part held
+ * it (up to 50 ms): SQLite's waiting writers poll, and a run that took the lock back at once would keep a
+ * postback's catalog update or a job's progress waiting until the whole run is saved. The run's worker
+ * sleeps; the request loop is not involved.
+ */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const leaveRoom = (partMs: number) => {
+  Atomics.wait(pause, 0, 0, Math.min(50, Math.max(1, partMs)));
+};
+
 const INTERRUPTED =
   'The server stopped while this run was being saved: the profiles saved so far moved on, the others move at the next run.';
 
@@ -88,8 +99,14 @@ export function runJourneyNow(deps: AppDeps, row: JourneyRow, trigger: 'schedule
     // The run row says "interrupted" until its last chunk commits; a crash leaves it saying so.
     const runId = insertRun(deps.db, { ...base, status: 'error', error: INTERRUPTED, ...counts });
     const status = result.skipped ? 'skipped' : 'success';
-    saveRunInChunks(deps.db, row.account_id, row.id, runId, result, () =>
-      finishRun(deps.db, runId, { status, skipped: result.skipped || null }),
+    saveRunInChunks(
+      deps.db,
+      row.account_id,
+      row.id,
+      runId,
+      result,
+      () => finishRun(deps.db, runId, { status, skipped: result.skipped || null }),
+      leaveRoom,
     );
     const durationMs = performance.now() - started;
     setRunDuration(deps.db, runId, durationMs);

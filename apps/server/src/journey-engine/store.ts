@@ -161,6 +161,8 @@ export function saveRunInChunks(
   runId: number,
   out: RunOutcome,
   finish: () => void,
+  /** Called between two parts with the time the last one took; the runner pauses there (see runner.ts). */
+  between: (partMs: number) => void = () => undefined,
 ): void {
   const events = byProfile(out.events);
   const queued = byProfile(out.queued);
@@ -178,10 +180,12 @@ export function saveRunInChunks(
       events: part.flatMap((key) => events.get(key) ?? []),
       queued: part.flatMap((key) => queued.get(key) ?? []),
     };
+    const started = performance.now();
     db.transaction(() => {
       saveRun(db, accountId, journeyId, runId, slice);
       if (i === chunks - 1) finish();
     })();
+    if (i < chunks - 1) between(performance.now() - started);
   }
 }
 
