@@ -22,6 +22,18 @@ const RESERVED = new Set(['rowid', 'oid', '_rowid_']);
  * `page_url`, `1st` → `_1st`. Keys that are empty, longer than 128 characters or name the row id are refused.
  */
 export function columnNameForKey(key: string): string {
+  const known = knownColumns.get(key);
+  if (known !== undefined) return known;
+  const name = mapKey(key);
+  // Ingestion repeats the same few keys on every record: remember them (a bounded set).
+  if (knownColumns.size >= 10_000) knownColumns.clear();
+  knownColumns.set(key, name);
+  return name;
+}
+
+const knownColumns = new Map<string, string>();
+
+function mapKey(key: string): string {
   let name = key.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   if (/^[0-9]/.test(name)) name = `_${name}`;
   if (!COLUMN_RULE.test(name)) {
