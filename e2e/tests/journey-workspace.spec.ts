@@ -156,11 +156,16 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await expect(page.locator('.react-flow__node.selected')).toHaveAttribute('data-id', id(37));
   await expect(side.getByLabel('Name', { exact: true })).toHaveValue('Repeat day 17');
 
-  // And by keyboard: arrows move through the results, Enter picks.
+  // And by keyboard: arrows move through the results, Enter picks (the pointer rests away from the list).
+  await page.mouse.move(5, 5);
   await page.keyboard.press('Control+f');
   await find.getByRole('combobox', { name: 'Step name or kind' }).fill('nurture day');
+  // The list has followed the typing before the keys move through it.
+  await expect(find.getByRole('option', { name: /^Nurture day 2 · / })).toBeVisible();
   await page.keyboard.press('ArrowDown');
+  await expect(find.getByRole('option', { name: /^Nurture day 2 · / })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
+  await expect(find).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Wait: Nurture day 2', exact: true })).toBeFocused();
   await page.getByRole('button', { name: 'Exit focus' }).click();
 });
