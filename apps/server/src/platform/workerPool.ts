@@ -109,11 +109,6 @@ export class WorkerPool {
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
-  /** Tasks waiting or running, over all workers (the bench and tests read it). */
-  get busy(): number {
-    return this.slots.reduce((n, s) => n + s.pending.size, 0);
-  }
-
   /** Runs a task in a worker and resolves with its value; a worker's ApiError is rethrown as one. */
   run<R>(task: string, args: unknown, opts: RunOptions = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('The server is stopping; the background work was not started.'));
