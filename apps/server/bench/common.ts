@@ -9,8 +9,8 @@ import { closeDataFiles } from '../src/data/dataFiles';
 import { systemClock } from '../src/platform/clock';
 import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
-import { openControlDb } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
+import { openStorage, sqliteHandleOf } from '../src/platform/storage';
 
 /** Pieces every bench uses: a real app on a temporary data directory, a load generator, a timer. */
 
@@ -38,8 +38,9 @@ export async function benchApp(): Promise<BenchApp> {
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
   };
-  const db = openControlDb(join(dataDir, 'control.sqlite'));
-  const deps: AppDeps = { db, config, clock: systemClock, logger: createLogger(() => {}) };
+  const storage = await openStorage({ backend: 'sqlite', file: join(dataDir, 'control.sqlite') });
+  const db = sqliteHandleOf(storage);
+  const deps: AppDeps = { db, storage, config, clock: systemClock, logger: createLogger(() => {}) };
   const account = await createAccountWithAdmin(deps, {
     accountName: 'Bench',
     email: 'bench@bench.local',
@@ -61,7 +62,7 @@ export async function benchApp(): Promise<BenchApp> {
     close: () => {
       app.stop();
       closeDataFiles(deps);
-      db.close();
+      void storage.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
