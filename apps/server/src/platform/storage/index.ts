@@ -10,6 +10,7 @@ export {
   isUniqueViolation,
   StorageUnavailable,
 } from './errors';
+export { customerSchema } from './customerData';
 export { appliedVersions, migrateStorage } from './migrate';
 export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
 export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
