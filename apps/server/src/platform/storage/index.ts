@@ -4,13 +4,13 @@
  * live in sqlite.ts and postgres.ts, error codes in errors.ts.
  */
 export { sql } from 'kysely';
+export { customerSchema } from './customerData';
 export {
   isForeignKeyViolation,
   isStorageUnavailable,
   isUniqueViolation,
   StorageUnavailable,
 } from './errors';
-export { customerSchema } from './customerData';
 export { appliedVersions, migrateStorage } from './migrate';
 export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
 export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
