@@ -1,0 +1,32 @@
+/**
+ * Jobs across nodes and schedules that fire once (issue 16): `jobs.runner` is the node that claimed a job
+ * (its restart recovery ends only its own), `jobs.kill_requested_at` asks the owning node to kill a job
+ * another node was asked to kill, and `schedule_slots` records which node took each firing of a schedule
+ * (platform/storage/slots.ts). Times are Unix milliseconds.
+ */
+export const jobRunners = {
+  version: 14,
+  name: 'job runners and schedule slots',
+  up: `
+    ALTER TABLE jobs ADD COLUMN runner TEXT;
+    ALTER TABLE jobs ADD COLUMN kill_requested_at INTEGER;
+    CREATE INDEX jobs_running ON jobs(status, runner);
+    CREATE TABLE schedule_slots (
+      key TEXT NOT NULL,
+      slot_at INTEGER NOT NULL,
+      claimed_at INTEGER NOT NULL,
+      PRIMARY KEY (key, slot_at)
+    );
+  `,
+  postgres: `
+    ALTER TABLE jobs ADD COLUMN runner TEXT;
+    ALTER TABLE jobs ADD COLUMN kill_requested_at BIGINT;
+    CREATE INDEX jobs_running ON jobs(status, runner);
+    CREATE TABLE schedule_slots (
+      key TEXT NOT NULL,
+      slot_at BIGINT NOT NULL,
+      claimed_at BIGINT NOT NULL,
+      PRIMARY KEY (key, slot_at)
+    );
+  `,
+};
