@@ -1,13 +1,15 @@
+import type { Migration } from '../platform/db';
+
 /**
  * Jobs across nodes and schedules that fire once (issue 16): `jobs.runner` is the node that claimed a job
  * (its restart recovery ends only its own), `jobs.kill_requested_at` asks the owning node to kill a job
  * another node was asked to kill, and `schedule_slots` records which node took each firing of a schedule
  * (platform/storage/slots.ts). Times are Unix milliseconds.
  */
-export const jobRunners = {
+export const jobRunners: Migration = {
   version: 14,
   name: 'job runners and schedule slots',
-  up: `
+  sqlite: `
     ALTER TABLE jobs ADD COLUMN runner TEXT;
     ALTER TABLE jobs ADD COLUMN kill_requested_at INTEGER;
     CREATE INDEX jobs_running ON jobs(status, runner);
