@@ -1,12 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimSlot, one, sql } from '../platform/storage';
-import { createHarness, type Harness } from '../testing/harness';
+import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
+import { STRICT_OUTBOUND } from '../platform/addressPolicy';
+import { ManualClock } from '../platform/clock';
+import type { AppDeps } from '../platform/context';
+import { memoryLogger } from '../platform/logger';
+import { claimSlot, type OpenedStorage, one, sql, sqliteHandleOf } from '../platform/storage';
+import { openTestStorage } from '../testing/storage';
 import type { JobRow } from './jobStore';
 import { type JobKind, JobRunner, type RunnerOptions } from './runner';
 
 /**
- * Several nodes on one database: each node is a JobRunner of its own on the app's storage, running a
- * `probe` kind whose jobs wait until the test releases them.
+ * Several nodes on one database: each node is a JobRunner of its own on the same storage (the runner alone,
+ * without an app around it), running a `probe` kind whose jobs wait until the test releases them.
  */
 
 interface Probe {
@@ -62,20 +70,45 @@ function probe(): Probe & { kind(node: string): JobKind } {
   return p;
 }
 
-let h: Harness;
+let dataDir: string;
+let storage: OpenedStorage;
+let deps: AppDeps;
+let admin: NewAccount;
 const runners: JobRunner[] = [];
 
 beforeEach(async () => {
-  h = await createHarness();
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-nodes-'));
+  storage = await openTestStorage(dataDir);
+  deps = {
+    storage,
+    db: sqliteHandleOf(storage),
+    config: {
+      port: 0,
+      dataDir,
+      secret: 'test-secret-0123456789',
+      consoleDir: null,
+      seed: {},
+      sessionIdleMs: 3_600_000,
+      outbound: STRICT_OUTBOUND,
+    },
+    clock: new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)),
+    logger: memoryLogger(),
+  };
+  admin = await createAccountWithAdmin(deps, {
+    accountName: 'Nodes',
+    email: 'admin@nodes.test',
+    password: 'correct horse battery',
+  });
 });
 
 afterEach(async () => {
   for (const r of runners.splice(0)) r.stop();
-  await h.close();
+  await storage.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 function node(nodeId: string, kind: JobKind, limits: Partial<RunnerOptions> = {}): JobRunner {
-  const runner = new JobRunner(h.deps, {
+  const runner = new JobRunner(deps, {
     slots: 2,
     perAccount: 2,
     perUser: 2,
@@ -90,8 +123,8 @@ function node(nodeId: string, kind: JobKind, limits: Partial<RunnerOptions> = {}
 }
 
 const job = () => ({
-  accountId: h.admin.accountId,
-  userId: h.admin.userId,
+  accountId: admin.accountId,
+  userId: admin.userId,
   type: 'probe',
   database: null,
   query: null,
@@ -99,7 +132,7 @@ const job = () => ({
 
 const stored = async (id: number) =>
   (await one<{ status: string; runner: string | null; stderr: string | null }>(
-    h.deps.storage.db,
+    storage.db,
     sql`SELECT status, runner, stderr FROM jobs WHERE id = ${id}`,
   )) as { status: string; runner: string | null; stderr: string | null };
 
@@ -129,7 +162,7 @@ describe('jobs across nodes', () => {
     await Promise.all([a.start(), b.start()]);
     const { id } = await a.enqueue(job());
     expect(await p.nextStart()).toBe(id);
-    expect(await b.kill(h.admin.accountId, id)).toBe('running');
+    expect(await b.kill(admin.accountId, id)).toBe('running');
     // The node that asked learns the end from the database.
     expect(await b.whenSettled(id)).toBe('killed');
     expect(p.aborted).toEqual([id]);
@@ -158,7 +191,7 @@ describe('jobs across nodes', () => {
 
 describe('schedule slots', () => {
   it('lets exactly one claim of a firing win', async () => {
-    const db = h.deps.storage.db;
+    const db = storage.db;
     const claims = await Promise.all([claimSlot(db, 'probe:1', 1000), claimSlot(db, 'probe:1', 1000)]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await claimSlot(db, 'probe:1', 2000)).toBe(true);
