@@ -362,7 +362,10 @@ describe('landing a run', () => {
     // Two runs both started from "no state": the first lands, the second must not.
     expect(landing(1, null).inserted).toBe(1);
     expect(() => landing(2, null)).toThrow(StateChangedError);
-    expect(landedState(h.deps, database, { id, created_at })).toEqual({ jobId: 1, state: { last_record: ['1'] } });
+    expect(await landedState(h.deps, database, { id, created_at })).toEqual({
+      jobId: 1,
+      state: { last_record: ['1'] },
+    });
     // A run that started from the first one's state lands.
     expect(landing(3, 1).inserted).toBe(1);
     expect(count()).toBe(2);

@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
-import { STRICT_OUTBOUND } from '../platform/addressPolicy';
-import { ManualClock } from '../platform/clock';
+import type { NewAccount } from '../accounts/seed';
 import type { AppDeps } from '../platform/context';
-import { memoryLogger } from '../platform/logger';
-import { claimSlot, type OpenedStorage, one, sql, sqliteHandleOf } from '../platform/storage';
-import { openTestStorage } from '../testing/storage';
+import { claimSlot, one, sql } from '../platform/storage';
 import type { JobRow } from './jobStore';
 import { type JobKind, JobRunner, type RunnerOptions } from './runner';
+import { bareDeps } from './testing/bareDeps';
 
 /**
  * Several nodes on one database: each node is a JobRunner of its own on the same storage (the runner alone,
@@ -70,41 +64,18 @@ function probe(): Probe & { kind(node: string): JobKind } {
   return p;
 }
 
-let dataDir: string;
-let storage: OpenedStorage;
 let deps: AppDeps;
 let admin: NewAccount;
+let close: () => Promise<void>;
 const runners: JobRunner[] = [];
 
 beforeEach(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'svc-nodes-'));
-  storage = await openTestStorage(dataDir);
-  deps = {
-    storage,
-    db: sqliteHandleOf(storage),
-    config: {
-      port: 0,
-      dataDir,
-      secret: 'test-secret-0123456789',
-      consoleDir: null,
-      seed: {},
-      sessionIdleMs: 3_600_000,
-      outbound: STRICT_OUTBOUND,
-    },
-    clock: new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)),
-    logger: memoryLogger(),
-  };
-  admin = await createAccountWithAdmin(deps, {
-    accountName: 'Nodes',
-    email: 'admin@nodes.test',
-    password: 'correct horse battery',
-  });
+  ({ deps, admin, close } = await bareDeps());
 });
 
 afterEach(async () => {
   for (const r of runners.splice(0)) r.stop();
-  await storage.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 });
 
 function node(nodeId: string, kind: JobKind, limits: Partial<RunnerOptions> = {}): JobRunner {
@@ -132,7 +103,7 @@ const job = () => ({
 
 const stored = async (id: number) =>
   (await one<{ status: string; runner: string | null; stderr: string | null }>(
-    storage.db,
+    deps.storage.db,
     sql`SELECT status, runner, stderr FROM jobs WHERE id = ${id}`,
   )) as { status: string; runner: string | null; stderr: string | null };
 
@@ -191,7 +162,7 @@ describe('jobs across nodes', () => {
 
 describe('schedule slots', () => {
   it('lets exactly one claim of a firing win', async () => {
-    const db = storage.db;
+    const db = deps.storage.db;
     const claims = await Promise.all([claimSlot(db, 'probe:1', 1000), claimSlot(db, 'probe:1', 1000)]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await claimSlot(db, 'probe:1', 2000)).toBe(true);

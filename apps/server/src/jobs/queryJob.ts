@@ -1,9 +1,10 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DatabaseRow, findDatabase } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
 import type { JobRow } from './jobStore';
 import { queryEngineFor } from './queryEngine';
+import { resultStoreFor } from './resultStore';
 import type { JobKind } from './runner';
 
 /** Query jobs (`presto`, `trino`): the SQL runs on the storage backend's query engine (queryEngine.ts). */
@@ -29,6 +30,7 @@ export function inspectQuery(deps: AppDeps, database: DatabaseRow, query: string
 
 export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
   const engine = queryEngineFor(deps);
+  const results = resultStoreFor(deps);
   return {
     types: QUERY_TYPES,
     async run(job, ctx) {
@@ -49,6 +51,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         },
         ctx.signal,
       );
+      await results.keep(job, { msgpack: files.msgpack, gzip: files.gzip });
       const ms = Math.round(performance.now() - started);
       return {
         resultPath: files.relative,
@@ -58,10 +61,9 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         cmdout: `${outcome.numRecords} rows, ${outcome.bytes} bytes in ${ms} ms\n`,
       };
     },
-    onFailed(job) {
+    async onFailed(job) {
       const files = resultFiles(deps.config.dataDir, job);
-      rmSync(files.msgpack, { force: true });
-      rmSync(files.gzip, { force: true });
+      await results.remove(job, { msgpack: files.msgpack, gzip: files.gzip });
     },
     close() {
       engine.close();

@@ -9,6 +9,7 @@ import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob 
 import { errors, index, issueParams, json, listQuery, resultQuery, wireBody } from './params';
 import { QueryRefused } from './query/dialect';
 import { inspectQuery, QUERY_TYPES } from './queryJob';
+import { resultStoreFor } from './resultStore';
 import { resultResponse } from './results';
 import type { JobRunner } from './runner';
 import { toV3Job, toV3JobDetail, toV3JobStatus } from './wire';
@@ -95,6 +96,7 @@ function routes(deps: AppDeps) {
 /** `/v3/job/*` (wire-compat §2.3). Master keys only: write-only keys answer 403. */
 export function jobRoutes(deps: AppDeps, runner: JobRunner) {
   const r = routes(deps);
+  const results = resultStoreFor(deps);
   const now = () => deps.clock.now().getTime();
   const origin = (url: string) => new URL(url).origin;
   return new OpenAPIHono<AppEnv>()
@@ -192,6 +194,6 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         );
       }
       const header = /^true$/i.test(q.header ?? '');
-      return resultResponse(deps.config.dataDir, job, format.data, header, c.req.raw.headers) as never;
+      return (await resultResponse(results, job, format.data, header, c.req.raw.headers)) as never;
     });
 }
