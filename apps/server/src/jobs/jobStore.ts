@@ -181,14 +181,20 @@ export async function runningCounts(
  * (FOR UPDATE SKIP LOCKED on PostgreSQL: a node never waits for another's claim), and the UPDATE
  * re-checks the status, so exactly one node claims each job.
  */
-export async function claimJob(ex: Executor, id: number, runner: string, now: number): Promise<JobRow | null> {
+export async function claimJob(
+  ex: Executor,
+  job: Pick<JobRow, 'id' | 'account_id'>,
+  runner: string,
+  now: number,
+): Promise<JobRow | null> {
   const d = dialectOf(ex);
   const row = await one<JobRow>(
     ex,
     sql`UPDATE jobs SET status = 'running', runner = ${runner}, start_at = ${now}, updated_at = ${now},
           cmdout = ${`started at ${new Date(now).toISOString()}\n`}
-        WHERE id = (SELECT id FROM jobs WHERE id = ${id} AND status = 'queued'${sql.raw(d.forUpdateSkipLocked)})
-          AND status = 'queued'
+        WHERE account_id = ${job.account_id} AND status = 'queued'
+          AND id = (SELECT id FROM jobs WHERE account_id = ${job.account_id} AND id = ${job.id} AND status = 'queued'
+                    ${sql.raw(d.forUpdateSkipLocked)})
         RETURNING *`,
   );
   return row ?? null;

@@ -318,7 +318,7 @@ export class JobRunner {
         if (userKey(r) === user) byUser += r.n;
       }
       if (byAccount >= this.options.perAccount || byUser >= this.options.perUser) return null;
-      return claimJob(tx, id, this.nodeId, this.now());
+      return claimJob(tx, { id, account_id: accountId }, this.nodeId, this.now());
     });
   }
 
