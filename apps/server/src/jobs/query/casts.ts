@@ -10,8 +10,8 @@ import type { CastTarget } from './tokens';
 
 export type { CastTarget };
 
-const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
-const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
+export const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+export const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
 
 class CastFailure extends Error {}
 

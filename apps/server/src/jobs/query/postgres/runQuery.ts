@@ -1,0 +1,156 @@
+import type pg from 'pg';
+import { checkQueryText } from '../guard';
+import { QueryFailed } from '../queryPool';
+import { ensureReadRole, quoteIdent } from './readRoles';
+import { resultColumn } from './resultValues';
+import { translateToPostgres } from './translate';
+
+/**
+ * Runs a query job's Presto SQL on PostgreSQL: translated (translate.ts), in a READ ONLY transaction, as the
+ * customer schema's read role (readRoles.ts), with `statement_timeout` and `search_path` set locally, through
+ * a cursor that stops past `maxRows`. Errors read as the SQLite path's do: "Stopped: time limit of N s
+ * exceeded." and "Killed on request." (QueryFailed), the abort reason when `signal` aborts, and PostgreSQL's
+ * message for SQL it cannot run.
+ */
+
+export interface PostgresQueryTask {
+  pool: pg.Pool;
+  /** The customer database's schema. */
+  schema: string;
+  /** The database's name, which may qualify tables in the query. */
+  database: string;
+  /** The query, in the Presto dialect. */
+  sql: string;
+  /** The job's "now" (TD_SCHEDULED_TIME, TD_INTERVAL, now()). */
+  nowMs: number;
+  timeoutMs: number;
+  maxRows: number;
+  /** Each table's column types (`time` included) as the catalog records them, for typed results. */
+  tableTypes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Aborting cancels the query; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with the backend running the query, for cancelPostgresQuery from anywhere. */
+  onBackendPid?: (pid: number) => void;
+}
+
+export interface PostgresQueryResult {
+  /** `[name, presto type]` per column: the job's `hive_result_schema`. */
+  schema: [string, string][];
+  rows: unknown[][];
+}
+
+/** Schemas whose read role this process has set up, per pool: the grants are not repeated for every query. */
+const prepared = new WeakMap<pg.Pool, Map<string, string>>();
+
+async function readRole(client: pg.PoolClient, pool: pg.Pool, schema: string): Promise<string> {
+  const roles = prepared.get(pool) ?? new Map<string, string>();
+  prepared.set(pool, roles);
+  let role = roles.get(schema);
+  if (!role) {
+    role = await ensureReadRole(client, schema);
+    roles.set(schema, role);
+  }
+  return role;
+}
+
+const rawText = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
+
+/** Asks PostgreSQL to cancel the statement running on backend `pid`; true when a signal was sent. */
+export async function cancelPostgresQuery(pool: pg.Pool, pid: number): Promise<boolean> {
+  const r = await pool.query<{ cancelled: boolean }>('SELECT pg_cancel_backend($1) AS cancelled', [pid]);
+  return r.rows[0]?.cancelled === true;
+}
+
+function failure(e: unknown, task: PostgresQueryTask): unknown {
+  const err = e as { code?: string; message?: string };
+  if (err.code === '57014') {
+    if (task.signal?.aborted) return task.signal.reason;
+    if (/statement timeout/.test(err.message ?? '')) {
+      return new QueryFailed(`Stopped: time limit of ${Math.round(task.timeoutMs / 1000)} s exceeded.`);
+    }
+    return new QueryFailed('Killed on request.');
+  }
+  if (err.code === '42501') {
+    return new QueryFailed(
+      `Permission denied: a query reads only the tables of its own database (${err.message ?? 'no privilege'}).`,
+    );
+  }
+  if (err.code === '25006') {
+    return new QueryFailed(
+      'Queries may only read data: this statement writes. Load data with bulk import or the ingestion APIs.',
+    );
+  }
+  return e;
+}
+
+/** The catalog type of each result column read straight from a table of the schema, else null. */
+async function declaredTypes(
+  client: pg.PoolClient,
+  task: PostgresQueryTask,
+  fields: pg.FieldDef[],
+): Promise<(string | null)[]> {
+  const tables = [...new Set(fields.map((f) => f.tableID).filter((id) => id > 0))];
+  if (!task.tableTypes || tables.length === 0) return fields.map(() => null);
+  const found = await client.query<{ oid: string; attnum: string; relname: string; attname: string }>(
+    `SELECT c.oid, a.attnum, c.relname, a.attname FROM pg_attribute a
+       JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.oid = ANY($2::oid[]) AND a.attnum > 0`,
+    [task.schema, tables],
+  );
+  const names = new Map(found.rows.map((r) => [`${r.oid}/${r.attnum}`, [r.relname, r.attname] as const]));
+  return fields.map((f) => {
+    const name = names.get(`${f.tableID}/${f.columnID}`);
+    return name ? (task.tableTypes?.get(name[0])?.get(name[1]) ?? null) : null;
+  });
+}
+
+export async function runPostgresQuery(task: PostgresQueryTask): Promise<PostgresQueryResult> {
+  checkQueryText(task.sql);
+  const sql = translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs });
+  task.signal?.throwIfAborted();
+  const client = await task.pool.connect();
+  let broken: Error | undefined;
+  const pid = (client as unknown as { processID: number }).processID;
+  const onAbort = () => {
+    cancelPostgresQuery(task.pool, pid).catch(() => {});
+  };
+  try {
+    const role = await readRole(client, task.pool, task.schema);
+    task.onBackendPid?.(pid);
+    task.signal?.addEventListener('abort', onAbort, { once: true });
+    await client.query('BEGIN READ ONLY');
+    try {
+      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(task.timeoutMs))}`);
+      await client.query(`SET LOCAL search_path = ${quoteIdent(task.schema)}, svc_fn`);
+      await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`);
+      task.signal?.throwIfAborted();
+      await client.query(`DECLARE svc_query NO SCROLL CURSOR FOR ${sql}`);
+      const fetched = await client.query({
+        text: `FETCH FORWARD ${task.maxRows + 1} FROM svc_query`,
+        rowMode: 'array',
+        types: rawText,
+      });
+      if (fetched.rows.length > task.maxRows) {
+        throw new QueryFailed(`The result has more than ${task.maxRows} rows: add a LIMIT, a filter or an aggregate.`);
+      }
+      const declared = await declaredTypes(client, task, fetched.fields);
+      const columns = fetched.fields.map((f, i) => resultColumn(f.dataTypeID, declared[i] ?? null));
+      const rows = (fetched.rows as (string | null)[][]).map((row) =>
+        row.map((v, i) => (v === null ? null : (columns[i] as (typeof columns)[number]).decode(v))),
+      );
+      return {
+        schema: fetched.fields.map((f, i): [string, string] => [f.name, (columns[i] as { type: string }).type]),
+        rows,
+      };
+    } finally {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e;
+      });
+    }
+  } catch (e) {
+    throw failure(e, task);
+  } finally {
+    task.signal?.removeEventListener('abort', onAbort);
+    client.release(broken);
+  }
+}
