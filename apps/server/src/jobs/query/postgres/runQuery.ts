@@ -75,7 +75,7 @@ function failure(e: unknown, task: PostgresQueryTask): unknown {
       `Permission denied: a query reads only the tables of its own database (${err.message ?? 'no privilege'}).`,
     );
   }
-  if (err.code === '25006') {
+  if (err.code === '25006' || (err.code === '0A000' && /data-modifying/.test(err.message ?? ''))) {
     return new QueryFailed(
       'Queries may only read data: this statement writes. Load data with bulk import or the ingestion APIs.',
     );
@@ -104,9 +104,17 @@ async function declaredTypes(
   });
 }
 
+/** Checks and translates the query (QueryRefused when it cannot run), then runs it. */
 export async function runPostgresQuery(task: PostgresQueryTask): Promise<PostgresQueryResult> {
   checkQueryText(task.sql);
-  const sql = translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs });
+  return runTranslatedQuery(task, translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs }));
+}
+
+/**
+ * Runs SQL already translated for PostgreSQL in the sandbox: the read role, a READ ONLY transaction, the
+ * time limit and the search path. `task.sql` is not read. The tests run raw SQL (pg_sleep, writes) through it.
+ */
+export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): Promise<PostgresQueryResult> {
   task.signal?.throwIfAborted();
   const client = await task.pool.connect();
   let broken: Error | undefined;
