@@ -98,6 +98,7 @@ export const SQL_WORDS = new Set([
   'LATERAL',
   'LIKE',
   'LIMIT',
+  'MATERIALIZED',
   'NOT',
   'OFFSET',
   'ON',

@@ -130,6 +130,8 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
     try {
       await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(task.timeoutMs))}`);
       await client.query(`SET LOCAL search_path = ${quoteIdent(task.schema)}, svc_fn`);
+      // The translator reads strings as standard SQL does (a backslash is a plain character).
+      await client.query('SET LOCAL standard_conforming_strings = on');
       await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`);
       task.signal?.throwIfAborted();
       await client.query(`DECLARE svc_query NO SCROLL CURSOR FOR ${sql}`);

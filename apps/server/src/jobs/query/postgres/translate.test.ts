@@ -43,6 +43,15 @@ describe('translateToPostgres', () => {
     expect(refusal('SELECT x FROM generate_series(1, 3) g(x)')).toMatch(/generate_series is not supported/);
   });
 
+  it('checks functions that hide behind a column definition list, dollar quotes or E strings', () => {
+    expect(refusal("SELECT * FROM json_to_record('{}') AS (a int)")).toMatch(/json_to_record is not supported/);
+    expect(refusal("SELECT * FROM t, set_config('a', 'b', true) AS (a int)")).toMatch(/set_config is not supported/);
+    expect(refusal("SELECT $$'$$, set_config('role', 'x', true), $$'$$")).toMatch(/Dollar-quoted text/);
+    expect(refusal("SELECT E'\\'', set_config('role', 'x', true), ''")).toMatch(/E'…' strings are not supported/);
+    const ctes = 'WITH a(x) AS (SELECT 1), b AS MATERIALIZED (SELECT 2), c(y) AS (SELECT 3) SELECT * FROM a, b, c;';
+    expect(pg(ctes)).toBe(ctes.slice(0, -1));
+  });
+
   it('needs literal zones, patterns and intervals, and checks them with the SQLite path messages', () => {
     expect(refusal('SELECT TD_TIME_FORMAT(time, fmt) FROM t')).toMatch(/date pattern must be written as a literal/);
     expect(refusal("SELECT TD_TIME_FORMAT(time, 'yyyy', tz) FROM t")).toMatch(/time zone must be written as a literal/);

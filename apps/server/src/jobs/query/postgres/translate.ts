@@ -388,29 +388,70 @@ function rewriteCast(tokens: Token[], word: number, open: number, close: number,
   return `svc_fn.cast_${kind}(${expr}, ${tryCast})`;
 }
 
-/** Whether `(` at `open`, after the word at `word`, starts a call rather than a CTE's or an alias's column list. */
-function isCall(tokens: Token[], word: number, open: number): boolean {
-  const close = matching(tokens, open, '(', ')');
-  const after = nextSignificant(tokens, close + 1);
-  const asWord = tokens[after];
-  // `WITH n(x) AS (…)`: a CTE's column list is followed by AS and a bracket.
-  if (
-    asWord?.kind === 'word' &&
-    asWord.text.toUpperCase() === 'AS' &&
-    tokens[nextSignificant(tokens, after + 1)]?.text === '('
-  ) {
-    return false;
-  }
-  let before = word - 1;
-  while (before >= 0 && !significant(tokens[before] as Token)) before--;
-  const previous = tokens[before];
-  return !(previous?.kind === 'word' && previous.text.toUpperCase() === 'AS');
-}
-
-function previousSignificant(tokens: Token[], from: number): Token | undefined {
+function previousIndex(tokens: Token[], from: number): number {
   let i = from - 1;
   while (i >= 0 && !significant(tokens[i] as Token)) i--;
-  return tokens[i];
+  return i;
+}
+
+const previousSignificant = (tokens: Token[], from: number) => tokens[previousIndex(tokens, from)];
+const isWord = (t: Token | undefined, ...words: string[]) => t?.kind === 'word' && words.includes(t.text.toUpperCase());
+
+/** Index of the `(` that the `)` at `close` closes, or -1. */
+function openingOf(tokens: Token[], close: number): number {
+  let depth = 0;
+  for (let i = close; i >= 0; i--) {
+    const t = tokens[i] as Token;
+    if (t.kind !== 'punct') continue;
+    if (t.text === ')') depth++;
+    else if (t.text === '(' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Whether the name at `word` names a CTE: right after WITH [RECURSIVE], or after a comma that ends an earlier
+ * CTE (`name [(columns)] AS [NOT] [MATERIALIZED] (…)`) of the same WITH clause. `FROM f(x) AS (a int)` (a
+ * function with a column definition list) is therefore a call, and checked as one.
+ */
+function isCteName(tokens: Token[], word: number): boolean {
+  const previous = previousIndex(tokens, word);
+  if (isWord(tokens[previous], 'WITH', 'RECURSIVE')) return true;
+  if (tokens[previous]?.text !== ',') return false;
+  const close = previousIndex(tokens, previous);
+  if (tokens[close]?.text !== ')') return false;
+  let k = previousIndex(tokens, openingOf(tokens, close));
+  while (isWord(tokens[k], 'MATERIALIZED', 'NOT')) k = previousIndex(tokens, k);
+  if (!isWord(tokens[k], 'AS')) return false;
+  let name = previousIndex(tokens, k);
+  if (tokens[name]?.text === ')') name = previousIndex(tokens, openingOf(tokens, name));
+  const t = tokens[name];
+  return (t?.kind === 'word' || t?.kind === 'quoted') && isCteName(tokens, name);
+}
+
+/** Whether `(` at `open`, after the name at `word`, starts a call rather than a CTE's or an alias's column list. */
+function isCall(tokens: Token[], word: number, open: number): boolean {
+  const after = nextSignificant(tokens, matching(tokens, open, '(', ')') + 1);
+  if (isWord(tokens[after], 'AS') && tokens[nextSignificant(tokens, after + 1)]?.text === '(') {
+    if (isCteName(tokens, word)) return false;
+  }
+  return !isWord(previousSignificant(tokens, word), 'AS');
+}
+
+/**
+ * Refuses what PostgreSQL would read differently from the shared tokenizer, which could hide a call inside what
+ * the tokenizer takes for a string: dollar quoting and E'…' strings with backslash escapes.
+ */
+function checkLexing(tokens: Token[]): void {
+  tokens.forEach((t, i) => {
+    if (t.kind === 'punct' && t.text === '$') {
+      throw new QueryRefused("Dollar-quoted text ($$…$$) and $n parameters are not supported: quote text with '…'.");
+    }
+    const before = tokens[i - 1];
+    if (t.kind === 'string' && before?.kind === 'word' && /^[eE]$/.test(before.text)) {
+      throw new QueryRefused("E'…' strings are not supported: write text in plain '…' quotes ('' for a quote).");
+    }
+  });
 }
 
 function translateCall(tokens: Token[], i: number, open: number, close: number, options: TranslateOptions): string {
@@ -489,5 +530,9 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
 
 /** The query rewritten for PostgreSQL (QueryRefused when it uses what cannot run there). */
 export function translateToPostgres(sql: string, options: TranslateOptions): string {
-  return translateTokens(tokenize(sql), { ...options, database: options.database.toLowerCase() });
+  const tokens = tokenize(sql);
+  checkLexing(tokens);
+  // A trailing semicolon would end the cursor's declaration.
+  while (tokens.length > 0 && (!significant(tokens.at(-1) as Token) || tokens.at(-1)?.text === ';')) tokens.pop();
+  return translateTokens(tokens, { ...options, database: options.database.toLowerCase() });
 }
