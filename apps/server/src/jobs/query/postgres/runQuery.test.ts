@@ -122,6 +122,27 @@ describe('runPostgresQuery results', () => {
     ]);
   });
 
+  it('runs typical report queries over a table', async () => {
+    const daily = await runPostgresQuery(
+      task(
+        "SELECT TD_TIME_FORMAT(time, 'yyyy-MM-dd', 'JST') AS day, count(*) AS n, approx_distinct(name) AS names FROM events WHERE TD_TIME_RANGE(time, '2024-01-01', NULL, 'JST') GROUP BY 1 ORDER BY day",
+      ),
+    );
+    expect(daily.rows).toEqual([
+      ['2024-01-01', 2, 2],
+      ['2024-01-02', 1, 1],
+    ]);
+    const ranked = await runPostgresQuery(
+      task(
+        "SELECT name, row_number() OVER (ORDER BY time DESC) AS r, json_extract(props, '$.k') AS k, CAST(json_extract_scalar(props, '$.k') AS bigint) + 1 AS k1, contains(tags, 'x') AS has_x FROM events WHERE TD_INTERVAL(time, '-1d/2024-01-02') ORDER BY r",
+      ),
+    );
+    expect(ranked.rows).toEqual([
+      ['b', 1, '2', 3, 0],
+      ['a', 2, '1', 2, 1],
+    ]);
+  });
+
   it('stops past maxRows with a message that says what to do', async () => {
     const e = await failure(runPostgresQuery(task('SELECT name FROM events', { maxRows: 2 })));
     expect(e).toBeInstanceOf(QueryFailed);
@@ -204,12 +225,14 @@ describe('time limit and cancel', () => {
 
   it('cancelPostgresQuery stops a running query, which then reads as killed', async () => {
     let pid = 0;
+    let tag = '';
     const started = performance.now();
     const run = failure(
       runTranslatedQuery(
         task('', {
-          onBackendPid: (p) => {
+          onBackendPid: (p, t) => {
             pid = p;
+            tag = t;
           },
         }),
         'SELECT pg_sleep(10)',
@@ -217,7 +240,9 @@ describe('time limit and cancel', () => {
     );
     while (pid === 0) await new Promise((resolve) => setImmediate(resolve));
     await running(pid);
-    expect(await cancelPostgresQuery(pg.pool, pid)).toBe(true);
+    // A tag that is not the running query's (a late kill of an earlier job) cancels nothing.
+    expect(await cancelPostgresQuery(pg.pool, pid, 'svc_query_other')).toBe(false);
+    expect(await cancelPostgresQuery(pg.pool, pid, tag)).toBe(true);
     const e = await run;
     expect(e).toBeInstanceOf(QueryFailed);
     expect(e.message).toBe('Killed on request.');

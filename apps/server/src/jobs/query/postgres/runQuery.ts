@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkQueryText } from '../guard';
 import { QueryFailed } from '../queryPool';
@@ -29,8 +30,11 @@ export interface PostgresQueryTask {
   tableTypes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Aborting cancels the query; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Called with the backend running the query, for cancelPostgresQuery from anywhere. */
-  onBackendPid?: (pid: number) => void;
+  /**
+   * Called with the backend running the query and the tag it carries (its `application_name` while the query's
+   * transaction lasts), for cancelPostgresQuery from any node.
+   */
+  onBackendPid?: (pid: number, tag: string) => void;
 }
 
 export interface PostgresQueryResult {
@@ -55,9 +59,19 @@ async function readRole(client: pg.PoolClient, pool: pg.Pool, schema: string): P
 
 const rawText = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
-/** Asks PostgreSQL to cancel the statement running on backend `pid`; true when a signal was sent. */
-export async function cancelPostgresQuery(pool: pg.Pool, pid: number): Promise<boolean> {
-  const r = await pool.query<{ cancelled: boolean }>('SELECT pg_cancel_backend($1) AS cancelled', [pid]);
+/**
+ * Asks PostgreSQL to cancel the statement running on backend `pid`; true when a signal was sent. With `tag`,
+ * only while that backend still runs the query that reported it (a pooled connection may serve another job by
+ * the time a late kill arrives).
+ */
+export async function cancelPostgresQuery(pool: pg.Pool, pid: number, tag?: string): Promise<boolean> {
+  const r =
+    tag === undefined
+      ? await pool.query<{ cancelled: boolean }>('SELECT pg_cancel_backend($1) AS cancelled', [pid])
+      : await pool.query<{ cancelled: boolean }>(
+          'SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity WHERE pid = $1 AND application_name = $2',
+          [pid, tag],
+        );
   return r.rows[0]?.cancelled === true;
 }
 
@@ -119,15 +133,17 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
   const client = await task.pool.connect();
   let broken: Error | undefined;
   const pid = (client as unknown as { processID: number }).processID;
+  const tag = `svc_query_${randomUUID()}`;
   const onAbort = () => {
-    cancelPostgresQuery(task.pool, pid).catch(() => {});
+    cancelPostgresQuery(task.pool, pid, tag).catch(() => {});
   };
   try {
     const role = await readRole(client, task.pool, task.schema);
-    task.onBackendPid?.(pid);
-    task.signal?.addEventListener('abort', onAbort, { once: true });
     await client.query('BEGIN READ ONLY');
     try {
+      await client.query(`SET LOCAL application_name = '${tag}'`);
+      task.onBackendPid?.(pid, tag);
+      task.signal?.addEventListener('abort', onAbort, { once: true });
       await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(task.timeoutMs))}`);
       await client.query(`SET LOCAL search_path = ${quoteIdent(task.schema)}, svc_fn`);
       // The translator reads strings as standard SQL does (a backslash is a plain character).
@@ -135,6 +151,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
       await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`);
       task.signal?.throwIfAborted();
       await client.query(`DECLARE svc_query NO SCROLL CURSOR FOR ${sql}`);
+      task.signal?.throwIfAborted();
       const fetched = await client.query({
         text: `FETCH FORWARD ${task.maxRows + 1} FROM svc_query`,
         rowMode: 'array',

@@ -232,6 +232,14 @@ for (const field of ['year', 'month', 'day', 'hour', 'minute', 'second', 'day_of
   };
 }
 
+/** The steps of a literal JSONPath argument as a text[] for `#>` (checked as on SQLite), or null for NULL. */
+function jsonPathArg(call: Call): string | null {
+  const path = literalArg(call, 1, 'JSON path');
+  if (path === null) return null;
+  const steps = refusing(() => jsonPathSteps(String(path)));
+  return `ARRAY[${steps.map((s) => quote(String(s))).join(', ')}]::text[]`;
+}
+
 /** `$1` in a JavaScript replacement is `\1` in PostgreSQL's. */
 function replacement(call: Call): string {
   if (call.args.length < 3) return "''";
@@ -263,11 +271,14 @@ const otherFunctions: Record<string, Rewrite> = {
   },
   json_extract_scalar(call) {
     checkArity(call, 2, 2);
-    const path = literalArg(call, 1, 'JSON path');
-    if (path === null) return 'NULL::text';
-    const steps = refusing(() => jsonPathSteps(String(path)));
-    const array = `ARRAY[${steps.map((s) => quote(String(s))).join(', ')}]::text[]`;
-    return `svc_fn.json_extract_scalar((${call.args[0]})::text, ${array})`;
+    const steps = jsonPathArg(call);
+    return steps === null ? 'NULL::text' : `svc_fn.json_extract_scalar((${call.args[0]})::text, ${steps})`;
+  },
+  /** SQLite's json_extract: the value at a path, scalars as text, objects and arrays as JSON text. */
+  json_extract(call) {
+    checkArity(call, 2, 2);
+    const steps = jsonPathArg(call);
+    return steps === null ? 'NULL::text' : `svc_fn.json_value(svc_fn.try_jsonb((${call.args[0]})::text) #> ${steps})`;
   },
   element_at(call) {
     checkArity(call, 2, 2);
