@@ -8,7 +8,9 @@ import { ABBREVIATIONS, FIXED } from '../timeZones';
  * once by `installQueryFunctions`. The translator (translate.ts) calls them fully qualified. Timestamps are
  * text as on SQLite (`2024-01-01 09:30:00.000`, optionally followed by a zone name); the zone, timestamp and
  * number patterns are the TypeScript ones (timeZones.ts, timeFormats.ts, casts.ts), so both backends read the
- * same text. Every function is SECURITY INVOKER and runs no dynamic SQL.
+ * same text. Every function is SECURITY INVOKER and runs no dynamic SQL. Functions that catch errors (an
+ * EXCEPTION block is a subtransaction) or switch TimeZone, and those calling them, are PARALLEL UNSAFE:
+ * parallel workers can do neither.
  */
 
 export const FUNCTIONS_SCHEMA = 'svc_fn';
@@ -59,7 +61,7 @@ $f$;
 -- The zone's short name at an instant, as Intl's en-US data gives it (letters for North American zones), else
 -- the abbreviation the caller wrote, else GMT+hh:mm.
 CREATE OR REPLACE FUNCTION svc_fn.zone_abbreviation(ts timestamptz, label text) RETURNS text
-LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE AS $f$
 DECLARE
   zone text := svc_fn.zone(label);
   previous text := current_setting('TimeZone');
@@ -80,7 +82,7 @@ END $f$;
 const TIMESTAMPS = `
 -- Parses time text as parseTime does: Unix seconds, or a date or date-time with an optional zone (else 'zone').
 CREATE OR REPLACE FUNCTION svc_fn.ts_parse(v text, zone text DEFAULT 'UTC') RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
   m text[];
   mo int;
@@ -109,7 +111,7 @@ BEGIN
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.ts_must(v text, fn text) RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE r timestamptz;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -119,7 +121,7 @@ BEGIN
 END $f$;
 
 -- The zone written after a timestamp (zoneOfTimestamp): a name, not an offset; NULL for UTC or none.
-CREATE OR REPLACE FUNCTION svc_fn.ts_label(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+CREATE OR REPLACE FUNCTION svc_fn.ts_label(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
   m text[] := regexp_match(v, ${lit(TIMESTAMP.source)});
   label text;
@@ -128,7 +130,7 @@ BEGIN
   label := svc_fn.zone_label(m[8]);
   IF label = 'UTC' THEN RETURN NULL; END IF;
   BEGIN
-    PERFORM now() AT TIME ZONE svc_fn.zone(label);
+    PERFORM timestamp '2000-01-01' AT TIME ZONE svc_fn.zone(label);
   EXCEPTION WHEN OTHERS THEN
     RETURN NULL;
   END;
@@ -148,7 +150,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.bound_seconds(v text, label text, fn text) RETURNS double precision
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE r timestamptz;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -158,7 +160,7 @@ BEGIN
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.td_time_parse(v text, label text) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
   SELECT floor(extract(epoch FROM svc_fn.ts_parse(v, svc_fn.zone(label))))::bigint
 $f$;
 
@@ -181,13 +183,13 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.date_trunc_text(unit text, v text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
   SELECT svc_fn.ts_text(date_trunc(unit, svc_fn.ts_must(v, 'date_trunc') AT TIME ZONE svc_fn.zone(svc_fn.ts_label(v)))
     AT TIME ZONE svc_fn.zone(svc_fn.ts_label(v)), svc_fn.ts_label(v))
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.ts_field(v text, field text) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
   ts timestamptz := svc_fn.ts_must(v, field);
   w timestamp;
@@ -200,7 +202,7 @@ BEGIN
     ELSE date_part(field, w) END;
 END $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.to_iso8601(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+CREATE OR REPLACE FUNCTION svc_fn.to_iso8601(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
   SELECT to_char(svc_fn.ts_must(v, 'to_iso8601') AT TIME ZONE 'UTC', 'FMYYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 $f$;
 `;
@@ -208,7 +210,7 @@ $f$;
 const FORMATS = `
 -- A Java date pattern, split by javaPatternParts into 'T<text>' and 'L<letter><count>' parts (formatJava).
 CREATE OR REPLACE FUNCTION svc_fn.format_java(ts timestamptz, label text, parts text[]) RETURNS text
-LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE AS $f$
 DECLARE
   w timestamp;
   off int;
@@ -251,7 +253,7 @@ BEGIN
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.format_datetime(v text, parts text[]) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+LANGUAGE sql STABLE PARALLEL UNSAFE AS $f$
   SELECT svc_fn.format_java(svc_fn.ts_must(v, 'format_datetime'), svc_fn.ts_label(v), parts)
 $f$;
 
@@ -304,7 +306,7 @@ BEGIN
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.date_format(v text, fmt text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
   SELECT svc_fn.format_mysql(svc_fn.ts_must(v, 'date_format'), svc_fn.ts_label(v), fmt)
 $f$;
 
@@ -413,7 +415,7 @@ CREATE OR REPLACE FUNCTION svc_fn.cast_boolean(v boolean, try boolean) RETURNS b
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.cast_timestamp(v text, try boolean) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE ts timestamptz := svc_fn.ts_parse(v);
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -421,7 +423,7 @@ BEGIN
   RETURN svc_fn.ts_text(ts, NULL);
 END $f$;
 CREATE OR REPLACE FUNCTION svc_fn.cast_date(v text, try boolean) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE ts timestamptz := svc_fn.ts_parse(v);
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -438,58 +440,59 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
 `;
 
 const JSON_AND_TEXT = `
-CREATE OR REPLACE FUNCTION svc_fn.try_jsonb(v text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+CREATE OR REPLACE FUNCTION svc_fn.try_json(v text) RETURNS json LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 BEGIN
-  RETURN v::jsonb;
+  RETURN v::json;
 EXCEPTION WHEN OTHERS THEN
   RETURN NULL;
 END $f$;
 
+-- JSON text is read as json, not jsonb, so a nested value keeps its text as stored (compact, like SQLite's).
 -- A JSON value as SQLite holds it: scalars as text (booleans 1 or 0), objects and arrays as JSON text.
-CREATE OR REPLACE FUNCTION svc_fn.json_value(e jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-  SELECT CASE jsonb_typeof(e)
+CREATE OR REPLACE FUNCTION svc_fn.json_value(e json) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+  SELECT CASE json_typeof(e)
     WHEN 'null' THEN NULL WHEN 'string' THEN e #>> '{}' WHEN 'number' THEN e #>> '{}'
-    WHEN 'boolean' THEN CASE WHEN e = 'true'::jsonb THEN '1' ELSE '0' END
+    WHEN 'boolean' THEN CASE WHEN e::text = 'true' THEN '1' ELSE '0' END
     ELSE e::text END
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.json_extract_scalar(v text, steps text[]) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-  SELECT CASE WHEN jsonb_typeof(j #> steps) IN ('string', 'number', 'boolean') THEN j #>> steps END
-  FROM (SELECT svc_fn.try_jsonb(v) AS j) doc
+LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
+  SELECT CASE WHEN json_typeof(j #> steps) IN ('string', 'number', 'boolean') THEN j #>> steps END
+  FROM (SELECT svc_fn.try_json(v) AS j) doc
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.element_at(v text, key text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
-  j jsonb := svc_fn.try_jsonb(v);
+  j json := svc_fn.try_json(v);
   i int;
   len int;
 BEGIN
   IF j IS NULL OR key IS NULL THEN RETURN NULL; END IF;
-  IF jsonb_typeof(j) = 'array' THEN
+  IF json_typeof(j) = 'array' THEN
     IF key !~ '^\\s*-?\\d{1,9}(\\.0*)?\\s*$' OR key::numeric = 0 THEN
       RAISE EXCEPTION 'element_at: array indexes start at 1 (or -1 from the end).';
     END IF;
-    i := key::numeric::int; len := jsonb_array_length(j);
+    i := key::numeric::int; len := json_array_length(j);
     IF i > len OR -i > len THEN RETURN NULL; END IF;
     RETURN svc_fn.json_value(j -> CASE WHEN i > 0 THEN i - 1 ELSE len + i END);
   END IF;
-  IF jsonb_typeof(j) = 'object' THEN RETURN svc_fn.json_value(j -> key); END IF;
+  IF json_typeof(j) = 'object' THEN RETURN svc_fn.json_value(j -> key); END IF;
   RETURN NULL;
 END $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.cardinality(v text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-  SELECT CASE jsonb_typeof(j) WHEN 'array' THEN jsonb_array_length(j)
-    WHEN 'object' THEN (SELECT count(*) FROM jsonb_object_keys(j)) END
-  FROM (SELECT svc_fn.try_jsonb(v) AS j) doc
+CREATE OR REPLACE FUNCTION svc_fn.cardinality(v text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
+  SELECT CASE json_typeof(j) WHEN 'array' THEN json_array_length(j)
+    WHEN 'object' THEN (SELECT count(*) FROM json_object_keys(j)) END
+  FROM (SELECT svc_fn.try_json(v) AS j) doc
 $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.contains(v text, x text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-  SELECT CASE WHEN jsonb_typeof(j) = 'array' AND x IS NOT NULL THEN
-    EXISTS (SELECT 1 FROM jsonb_array_elements(j) e WHERE jsonb_typeof(e) <> 'null' AND svc_fn.json_value(e) = x)
+CREATE OR REPLACE FUNCTION svc_fn.contains(v text, x text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
+  SELECT CASE WHEN json_typeof(j) = 'array' AND x IS NOT NULL THEN
+    EXISTS (SELECT 1 FROM json_array_elements(j) e WHERE json_typeof(e) <> 'null' AND svc_fn.json_value(e) = x)
   END
-  FROM (SELECT svc_fn.try_jsonb(v) AS j) doc
+  FROM (SELECT svc_fn.try_json(v) AS j) doc
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.regexp_extract(s text, p text, g int) RETURNS text
@@ -514,7 +517,7 @@ BEGIN
   RETURN (string_to_array(s, delimiter))[n];
 END $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.url_decode(t text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+CREATE OR REPLACE FUNCTION svc_fn.url_decode(t text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
   out bytea := '';
   i int := 1;
@@ -542,7 +545,7 @@ CREATE OR REPLACE FUNCTION svc_fn.url_extract_path(u text) RETURNS text LANGUAGE
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.url_extract_parameter(u text, name text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
 DECLARE
   pair text;
   eq int;

@@ -278,7 +278,7 @@ const otherFunctions: Record<string, Rewrite> = {
   json_extract(call) {
     checkArity(call, 2, 2);
     const steps = jsonPathArg(call);
-    return steps === null ? 'NULL::text' : `svc_fn.json_value(svc_fn.try_jsonb((${call.args[0]})::text) #> ${steps})`;
+    return steps === null ? 'NULL::text' : `svc_fn.json_value(svc_fn.try_json((${call.args[0]})::text) #> ${steps})`;
   },
   element_at(call) {
     checkArity(call, 2, 2);
