@@ -10,7 +10,7 @@ import { ABBREVIATIONS, FIXED } from '../timeZones';
  * number patterns are the TypeScript ones (timeZones.ts, timeFormats.ts, casts.ts), so both backends read the
  * same text. Every function is SECURITY INVOKER and runs no dynamic SQL. Functions that catch errors (an
  * EXCEPTION block is a subtransaction) or switch TimeZone, and those calling them, are PARALLEL UNSAFE:
- * parallel workers can do neither.
+ * PostgreSQL's rules for parallel workers rule out both.
  */
 
 export const FUNCTIONS_SCHEMA = 'svc_fn';

@@ -143,8 +143,17 @@ describe('runPostgresQuery results', () => {
     ]);
   });
 
+  it('hands rows to onRows batch by batch, in order, when asked', async () => {
+    const batches: unknown[][][] = [];
+    const result = await runPostgresQuery(
+      task('SELECT name FROM events ORDER BY time', { batchRows: 2, onRows: (rows) => void batches.push(rows) }),
+    );
+    expect(batches).toEqual([[['a'], ['b']], [['c']]]);
+    expect(result).toEqual({ schema: [['name', 'varchar']], rows: [], numRecords: 3 });
+  });
+
   it('stops past maxRows with a message that says what to do', async () => {
-    const e = await failure(runPostgresQuery(task('SELECT name FROM events', { maxRows: 2 })));
+    const e = await failure(runPostgresQuery(task('SELECT name FROM events', { maxRows: 2, batchRows: 1 })));
     expect(e).toBeInstanceOf(QueryFailed);
     expect(e.message).toBe('The result has more than 2 rows: add a LIMIT, a filter or an aggregate.');
   });

@@ -9,7 +9,7 @@ import { translateToPostgres } from './translate';
 /**
  * Runs a query job's Presto SQL on PostgreSQL: translated (translate.ts), in a READ ONLY transaction, as the
  * customer schema's read role (readRoles.ts), with `statement_timeout` and `search_path` set locally, through
- * a cursor that stops past `maxRows`. Errors read as the SQLite path's do: "Stopped: time limit of N s
+ * a cursor read in batches that stops past `maxRows`. Errors read as the SQLite path's do: "Stopped: time limit of N s
  * exceeded." and "Killed on request." (QueryFailed), the abort reason when `signal` aborts, and PostgreSQL's
  * message for SQL it cannot run.
  */
@@ -25,7 +25,12 @@ export interface PostgresQueryTask {
   /** The job's "now" (TD_SCHEDULED_TIME, TD_INTERVAL, now()). */
   nowMs: number;
   timeoutMs: number;
+  /** Rows past this end the query with an error. */
   maxRows: number;
+  /** Rows per FETCH from the query's cursor (10,000 by default). */
+  batchRows?: number;
+  /** Receives the rows batch by batch, in order; the result's `rows` then stays empty. */
+  onRows?: (rows: unknown[][]) => void | Promise<void>;
   /** Each table's column types (`time` included) as the catalog records them, for typed results. */
   tableTypes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Aborting cancels the query; the promise then rejects with the signal's reason. */
@@ -40,7 +45,9 @@ export interface PostgresQueryTask {
 export interface PostgresQueryResult {
   /** `[name, presto type]` per column: the job's `hive_result_schema`. */
   schema: [string, string][];
+  /** The rows, unless `onRows` took them. */
   rows: unknown[][];
+  numRecords: number;
 }
 
 /** Schemas whose read role this process has set up, per pool: the grants are not repeated for every query. */
@@ -75,13 +82,14 @@ export async function cancelPostgresQuery(pool: pg.Pool, pid: number, tag?: stri
   return r.rows[0]?.cancelled === true;
 }
 
+const timeLimit = (task: PostgresQueryTask) =>
+  new QueryFailed(`Stopped: time limit of ${Math.round(task.timeoutMs / 1000)} s exceeded.`);
+
 function failure(e: unknown, task: PostgresQueryTask): unknown {
   const err = e as { code?: string; message?: string };
   if (err.code === '57014') {
     if (task.signal?.aborted) return task.signal.reason;
-    if (/statement timeout/.test(err.message ?? '')) {
-      return new QueryFailed(`Stopped: time limit of ${Math.round(task.timeoutMs / 1000)} s exceeded.`);
-    }
+    if (/statement timeout/.test(err.message ?? '')) return timeLimit(task);
     return new QueryFailed('Killed on request.');
   }
   if (err.code === '42501') {
@@ -152,23 +160,45 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
       task.signal?.throwIfAborted();
       await client.query(`DECLARE svc_query NO SCROLL CURSOR FOR ${sql}`);
       task.signal?.throwIfAborted();
-      const fetched = await client.query({
-        text: `FETCH FORWARD ${task.maxRows + 1} FROM svc_query`,
-        rowMode: 'array',
-        types: rawText,
-      });
-      if (fetched.rows.length > task.maxRows) {
-        throw new QueryFailed(`The result has more than ${task.maxRows} rows: add a LIMIT, a filter or an aggregate.`);
+      const deadline = performance.now() + task.timeoutMs;
+      const batch = Math.max(1, Math.min(task.batchRows ?? 10_000, task.maxRows + 1));
+      let columns: ReturnType<typeof resultColumn>[] | null = null;
+      let schema: [string, string][] = [];
+      const rows: unknown[][] = [];
+      let numRecords = 0;
+      for (;;) {
+        // The time limit covers the whole query: each fetch gets what is left of it.
+        const left = Math.ceil(deadline - performance.now());
+        if (left <= 0) throw timeLimit(task);
+        await client.query(`SET LOCAL statement_timeout = ${left}`);
+        const fetched = await client.query({
+          text: `FETCH FORWARD ${batch} FROM svc_query`,
+          rowMode: 'array',
+          types: rawText,
+        });
+        if (columns === null) {
+          const declared = await declaredTypes(client, task, fetched.fields);
+          const found = fetched.fields.map((f, i) => resultColumn(f.dataTypeID, declared[i] ?? null));
+          schema = fetched.fields.map((f, i): [string, string] => [f.name, (found[i] as { type: string }).type]);
+          columns = found;
+        }
+        numRecords += fetched.rows.length;
+        if (numRecords > task.maxRows) {
+          throw new QueryFailed(
+            `The result has more than ${task.maxRows} rows: add a LIMIT, a filter or an aggregate.`,
+          );
+        }
+        const decoders = columns;
+        const decoded = (fetched.rows as (string | null)[][]).map((row) =>
+          row.map((v, i) => (v === null ? null : (decoders[i] as (typeof decoders)[number]).decode(v))),
+        );
+        if (task.onRows) {
+          if (decoded.length > 0) await task.onRows(decoded);
+        } else for (const row of decoded) rows.push(row);
+        if (fetched.rows.length < batch) break;
+        task.signal?.throwIfAborted();
       }
-      const declared = await declaredTypes(client, task, fetched.fields);
-      const columns = fetched.fields.map((f, i) => resultColumn(f.dataTypeID, declared[i] ?? null));
-      const rows = (fetched.rows as (string | null)[][]).map((row) =>
-        row.map((v, i) => (v === null ? null : (columns[i] as (typeof columns)[number]).decode(v))),
-      );
-      return {
-        schema: fetched.fields.map((f, i): [string, string] => [f.name, (columns[i] as { type: string }).type]),
-        rows,
-      };
+      return { schema, rows, numRecords };
     } finally {
       await client.query('ROLLBACK').catch((e: Error) => {
         broken = e;
