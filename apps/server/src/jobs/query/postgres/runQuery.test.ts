@@ -215,6 +215,20 @@ describe('the sandbox', () => {
     expect(rows[0]).toEqual({ other_schema: false, control: false, insert: false });
   });
 
+  it('sets the role up again for a database dropped and made again', async () => {
+    const again = `${pg.prefix}_again`;
+    await pg.pool.query(`CREATE SCHEMA "${again}"; CREATE TABLE "${again}".t (time BIGINT NOT NULL)`);
+    expect((await runPostgresQuery(task('SELECT count(*) AS n FROM t', { schema: again }))).rows).toEqual([[0]]);
+    await pg.pool.query(`DROP SCHEMA "${again}" CASCADE; CREATE SCHEMA "${again}"`);
+    await pg.pool.query(`CREATE TABLE "${again}".t (time BIGINT NOT NULL); INSERT INTO "${again}".t VALUES (1)`);
+    expect((await runPostgresQuery(task('SELECT count(*) AS n FROM t', { schema: again }))).rows).toEqual([[1]]);
+  });
+
+  it('says what to fix when the query role cannot be set up', async () => {
+    const e = await failure(runPostgresQuery(task('SELECT 1', { schema: `${pg.prefix}_missing` })));
+    expect(e.message).toMatch(/^The query role svc_read_\w+ could not be set up .*schema .* does not exist/);
+  });
+
   it('names roles within the 63-byte limit, distinctly', () => {
     const long = 'x'.repeat(80);
     expect(Buffer.byteLength(readRoleName(long))).toBeLessThanOrEqual(63);

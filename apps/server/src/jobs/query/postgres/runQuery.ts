@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkQueryText } from '../guard';
 import { QueryFailed } from '../queryPool';
-import { ensureReadRole, quoteIdent } from './readRoles';
+import { ensureReadRole, quoteIdent, readRoleName } from './readRoles';
 import { resultColumn } from './resultValues';
 import { translateToPostgres } from './translate';
 
@@ -50,18 +50,26 @@ export interface PostgresQueryResult {
   numRecords: number;
 }
 
-/** Schemas whose read role this process has set up, per pool: the grants are not repeated for every query. */
-const prepared = new WeakMap<pg.Pool, Map<string, string>>();
-
-async function readRole(client: pg.PoolClient, pool: pg.Pool, schema: string): Promise<string> {
-  const roles = prepared.get(pool) ?? new Map<string, string>();
-  prepared.set(pool, roles);
-  let role = roles.get(schema);
-  if (!role) {
-    role = await ensureReadRole(client, schema);
-    roles.set(schema, role);
+/**
+ * The schema's read role, set up when it is missing or lacks the schema (a database dropped and made again
+ * has a new schema the old grants do not reach). A failure here is the service's configuration, not the query's.
+ */
+async function readRole(client: pg.PoolClient, schema: string): Promise<string> {
+  const role = readRoleName(schema);
+  try {
+    const ready = await client.query<{ ready: boolean }>(
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
+                    AND EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $2)
+              THEN has_schema_privilege($1, $2, 'USAGE') ELSE false END AS ready`,
+      [role, schema],
+    );
+    if (!ready.rows[0]?.ready) await ensureReadRole(client, schema);
+    return role;
+  } catch (e) {
+    throw new Error(
+      `The query role ${role} could not be set up (the service's PostgreSQL user needs CREATEROLE): ${(e as Error).message}`,
+    );
   }
-  return role;
 }
 
 const rawText = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
@@ -146,7 +154,8 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
     cancelPostgresQuery(task.pool, pid, tag).catch(() => {});
   };
   try {
-    const role = await readRole(client, task.pool, task.schema);
+    // Its errors carry no PostgreSQL code, so failure() passes them on as they are.
+    const role = await readRole(client, task.schema);
     await client.query('BEGIN READ ONLY');
     try {
       await client.query(`SET LOCAL application_name = '${tag}'`);
