@@ -51,6 +51,12 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok(`TD_TIME_FORMAT(${at('2024-03-10T08:00:00Z')}, 'HH:mm z', 'America/Los_Angeles')`, '00:00 PST'),
     ok(`TD_TIME_FORMAT(${at('2024-03-10T10:00:00Z')}, 'HH:mm z', 'America/Los_Angeles')`, '03:00 PDT'),
     ok(`TD_TIME_FORMAT(${JAN_1}, 'yyyy-MM-dd''T''HH:mm:ssXXX', '+05:30')`, '2024-01-01T05:30:00+05:30'),
+    ok(
+      `TD_TIME_FORMAT(${at('2024-02-29T13:05:09.123Z')}, 'EEEE MMMM D u k K hh:m:s.SS X')`,
+      'Thursday February 60 4 13 1 01:5:9.12 Z',
+    ),
+    ok(`TD_TIME_FORMAT(${at('2024-12-31T00:00:00Z')}, 'z X', 'Asia/Tokyo')`, 'GMT+09:00 +09'),
+    ok(`TD_TIME_FORMAT(NULL, 'yyyy')`, null),
   ],
   TD_TIME_PARSE: [
     ok("TD_TIME_PARSE('2024-01-01')", JAN_1),
@@ -95,6 +101,11 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok(`date_format(from_unixtime(${JAN_1}), '%Y-%m-%d %H:%i:%s')`, '2024-01-01 00:00:00'),
     ok(`date_format(from_unixtime(${JAN_1}, 'Asia/Tokyo'), '%H:%i %p %W %b %e')`, '09:00 AM Monday Jan 1'),
     ok("date_parse('2024/01/02 03:04', '%Y/%m/%d %H:%i')", '2024-01-02 03:04:00.000'),
+    ok("date_parse('Feb 3 24 07:08:09.5 PM', '%b %e %y %h:%i:%s.%f %p')", '2024-02-03 19:08:09.500'),
+    ok(
+      "date_format('2024-02-29 13:05:09.123', '%y %c %M %j %k %l %r %T %S %f %w %a %% %q')",
+      '24 2 February 060 13 1 01:05:09 PM 13:05:09 09 123000 4 Thu % q',
+    ),
     fails("date_parse('2024-01-02', '%Y/%m/%d')", /does not match/),
     ok(`format_datetime(from_unixtime(${JAN_1}), 'yyyy/MM/dd HH:mm')`, '2024/01/01 00:00'),
     ok("from_iso8601_timestamp('2024-01-01T09:00:00+09:00')", '2024-01-01 00:00:00.000'),
@@ -112,6 +123,7 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok("regexp_like('abc', '^\\d')", 0),
     ok("regexp_like(NULL, 'a')", null),
     ok("'abc' REGEXP 'b'", 1),
+    ok("'abc' NOT REGEXP 'b'", 0),
     fails("regexp_like('a', '(')", /invalid regular expression/),
     ok("regexp_extract('a1b22', '\\d+')", '1'),
     ok("regexp_extract('user=alice;', 'user=(\\w+)', 1)", 'alice'),

@@ -511,7 +511,8 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
       continue;
     }
     if (upper === 'REGEXP') {
-      out += '~';
+      const not = /\bNOT(\s*)$/i.exec(out);
+      out = not ? `${out.slice(0, not.index)}!~${not[1]}` : `${out}~`;
       i++;
       continue;
     }
