@@ -57,6 +57,10 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ),
     ok(`TD_TIME_FORMAT(${at('2024-12-31T00:00:00Z')}, 'z X', 'Asia/Tokyo')`, 'GMT+09:00 +09'),
     ok(`TD_TIME_FORMAT(NULL, 'yyyy')`, null),
+    ok(
+      `TD_TIME_FORMAT(${JAN_1}, 'yyyy ''"x\\'' EEEE, E hh:mm:ss.SSS a', 'America/New_York')`,
+      '2023 "x\\ Sunday, Sun 07:00:00.000 PM',
+    ),
   ],
   TD_TIME_PARSE: [
     ok("TD_TIME_PARSE('2024-01-01')", JAN_1),

@@ -14,6 +14,7 @@ import {
   tokenize,
 } from '../tokens';
 import { PASS_THROUGH, SQL_WORDS } from './allowedFunctions';
+import { javaTemplate } from './javaTemplate';
 
 /**
  * The Presto dialect on PostgreSQL. Every function call is rewritten or checked against a list of allowed
@@ -124,12 +125,18 @@ const javaParts = (pattern: string) =>
     .map((p) => quote('text' in p ? `T${p.text}` : `L${p.letter}${p.n}`))
     .join(', ')}]::text[]`;
 
-function javaPatternArg(call: Call, index: number): string | null {
+/**
+ * A literal Java pattern applied to a local timestamp `wall` (for to_char) or to an instant and a zone label
+ * (for svc_fn.format_java); NULL for a NULL pattern.
+ */
+function formatJavaSql(call: Call, index: number, wall: string, instant: string, label: string): string {
   const pattern = literalArg(call, index, 'date pattern');
-  if (pattern === null) return null;
+  if (pattern === null) return 'NULL::text';
   // Formatting once checks every pattern letter with the SQLite path's rule and message.
   refusing(() => formatJava(0, String(pattern), zoneOf('UTC')));
-  return javaParts(String(pattern));
+  const template = javaTemplate(String(pattern));
+  if (template !== null) return `to_char(${wall}, ${quote(template)})`;
+  return `svc_fn.format_java(${instant}, ${label}, ${javaParts(String(pattern))})`;
 }
 
 const bool = (expr: string) => `(${expr})`;
@@ -152,10 +159,9 @@ const timeFunctions: Record<string, Rewrite> = {
   },
   td_time_format(call) {
     checkArity(call, 2, 3, 'TD_TIME_FORMAT');
-    const parts = javaPatternArg(call, 1);
-    const zone = zoneArg(call, 2);
-    if (parts === null) return 'NULL::text';
-    return `svc_fn.format_java(to_timestamp((${call.args[0]})::double precision), ${zoneLabel(zone)}, ${parts})`;
+    const label = zoneLabel(zoneArg(call, 2));
+    const instant = `to_timestamp((${call.args[0]})::double precision)`;
+    return formatJavaSql(call, 1, `(${instant} AT TIME ZONE svc_fn.zone(${label}))`, instant, label);
   },
   td_time_parse(call) {
     checkArity(call, 1, 2, 'TD_TIME_PARSE');
@@ -199,8 +205,10 @@ const timeFunctions: Record<string, Rewrite> = {
   },
   format_datetime(call) {
     checkArity(call, 2, 2);
-    const parts = javaPatternArg(call, 1);
-    return parts === null ? 'NULL::text' : `svc_fn.format_datetime((${call.args[0]})::text, ${parts})`;
+    const text = `(${call.args[0]})::text`;
+    const instant = `svc_fn.ts_must(${text}, 'format_datetime')`;
+    const label = `svc_fn.ts_label(${text})`;
+    return formatJavaSql(call, 1, `(${instant} AT TIME ZONE svc_fn.zone(${label}))`, instant, label);
   },
   date_parse(call) {
     checkArity(call, 2, 2);
