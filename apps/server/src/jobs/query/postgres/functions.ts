@@ -23,6 +23,10 @@ const abbreviationCases = Object.entries(ABBREVIATIONS)
 const abbreviationList = Object.keys(ABBREVIATIONS).map(lit).join(', ');
 
 const ZONES = `
+-- Zone names PostgreSQL knows, lower-cased, so a zone is checked by a lookup instead of a caught error.
+CREATE TABLE IF NOT EXISTS svc_fn.zone_names (name text PRIMARY KEY);
+INSERT INTO svc_fn.zone_names SELECT DISTINCT lower(name) FROM pg_timezone_names ON CONFLICT DO NOTHING;
+
 CREATE OR REPLACE FUNCTION svc_fn.zone(name text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
 DECLARE
   key text := coalesce(nullif(btrim(name), ''), 'UTC');
@@ -34,6 +38,11 @@ BEGIN
   END IF;
   RETURN CASE upper(key) ${abbreviationCases} ELSE key END;
 END $f$;
+
+-- Whether svc_fn.zone's result is a zone PostgreSQL can use.
+CREATE OR REPLACE FUNCTION svc_fn.known_zone(zone text) RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+  SELECT zone ~ '^UTC[+-]\\d{1,2}:\\d{2}$' OR EXISTS (SELECT 1 FROM svc_fn.zone_names WHERE name = lower(zone))
+$f$;
 
 -- The name a zone is reported by (zoneOf(name).name): abbreviations upper-cased, UTC for UTC, GMT and Z.
 CREATE OR REPLACE FUNCTION svc_fn.zone_label(name text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
@@ -82,7 +91,7 @@ END $f$;
 const TIMESTAMPS = `
 -- Parses time text as parseTime does: Unix seconds, or a date or date-time with an optional zone (else 'zone').
 CREATE OR REPLACE FUNCTION svc_fn.ts_parse(v text, zone text DEFAULT 'UTC') RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE
   m text[];
   mo int;
@@ -91,17 +100,14 @@ DECLARE
   mi int;
   s int;
   wall timestamp;
+  z text;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
   -- The wire text this service writes (ts_text), read without the capturing expression, which is slow.
   IF v ~ '^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3}( [A-Za-z][A-Za-z0-9_/+-]*)?$' THEN
     wall := left(v, 23)::timestamp;
-    IF length(v) = 23 THEN RETURN wall AT TIME ZONE svc_fn.zone(zone); END IF;
-    BEGIN
-      RETURN wall AT TIME ZONE svc_fn.zone(substr(v, 25));
-    EXCEPTION WHEN OTHERS THEN
-      RETURN NULL;
-    END;
+    z := svc_fn.zone(CASE WHEN length(v) = 23 THEN zone ELSE substr(v, 25) END);
+    RETURN CASE WHEN svc_fn.known_zone(z) THEN wall AT TIME ZONE z END;
   END IF;
   IF v ~ '^\\s*-?\\d{1,12}\\s*$' THEN RETURN to_timestamp(btrim(v)::double precision); END IF;
   m := regexp_match(v, ${lit(TIMESTAMP.source)});
@@ -112,16 +118,12 @@ BEGIN
   wall := make_timestamp(m[1]::int, mo, 1, 0, 0, 0)
     + make_interval(days => d - 1, hours => h, mins => mi,
                     secs => s + coalesce(floor(('0.' || m[7])::numeric * 1000) / 1000, 0));
-  IF m[8] IS NULL THEN RETURN wall AT TIME ZONE svc_fn.zone(zone); END IF;
-  BEGIN
-    RETURN wall AT TIME ZONE svc_fn.zone(m[8]);
-  EXCEPTION WHEN OTHERS THEN
-    RETURN NULL;
-  END;
+  z := svc_fn.zone(coalesce(m[8], zone));
+  RETURN CASE WHEN svc_fn.known_zone(z) THEN wall AT TIME ZONE z END;
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.ts_must(v text, fn text) RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE r timestamptz;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -131,7 +133,7 @@ BEGIN
 END $f$;
 
 -- The zone written after a timestamp (zoneOfTimestamp): a name, not an offset; NULL for UTC or none.
-CREATE OR REPLACE FUNCTION svc_fn.ts_label(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+CREATE OR REPLACE FUNCTION svc_fn.ts_label(v text) RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE
   m text[];
   label text;
@@ -140,12 +142,7 @@ BEGIN
   m := regexp_match(v, ${lit(TIMESTAMP.source)});
   IF m IS NULL OR m[8] IS NULL OR m[8] ~ '^[+-]' OR m[8] = 'Z' THEN RETURN NULL; END IF;
   label := svc_fn.zone_label(m[8]);
-  IF label = 'UTC' THEN RETURN NULL; END IF;
-  BEGIN
-    PERFORM timestamp '2000-01-01' AT TIME ZONE svc_fn.zone(label);
-  EXCEPTION WHEN OTHERS THEN
-    RETURN NULL;
-  END;
+  IF label = 'UTC' OR NOT svc_fn.known_zone(svc_fn.zone(label)) THEN RETURN NULL; END IF;
   RETURN label;
 END $f$;
 
@@ -156,13 +153,14 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
     || CASE WHEN label IS NULL OR label = 'UTC' THEN '' ELSE ' ' || label END
 $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.from_unixtime(t double precision, label text) RETURNS text
+-- The instant of Unix seconds, to the millisecond as from_unixtime keeps it.
+CREATE OR REPLACE FUNCTION svc_fn.instant_of(t double precision) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-  SELECT svc_fn.ts_text(to_timestamp(round(t::numeric * 1000) / 1000), label)
+  SELECT to_timestamp(round(t::numeric * 1000) / 1000)
 $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.bound_seconds(v text, label text, fn text) RETURNS double precision
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE r timestamptz;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -172,7 +170,7 @@ BEGIN
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.td_time_parse(v text, label text) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE sql STABLE PARALLEL SAFE AS $f$
   SELECT floor(extract(epoch FROM svc_fn.ts_parse(v, svc_fn.zone(label))))::bigint
 $f$;
 
@@ -194,28 +192,17 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
     AT TIME ZONE svc_fn.zone(label)))::bigint
 $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.date_trunc_text(unit text, v text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
-  SELECT svc_fn.ts_text(date_trunc(unit, svc_fn.ts_must(v, 'date_trunc') AT TIME ZONE svc_fn.zone(svc_fn.ts_label(v)))
-    AT TIME ZONE svc_fn.zone(svc_fn.ts_label(v)), svc_fn.ts_label(v))
+CREATE OR REPLACE FUNCTION svc_fn.trunc_text(unit text, ts timestamptz, label text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+  SELECT svc_fn.ts_text(date_trunc(unit, ts AT TIME ZONE svc_fn.zone(label)) AT TIME ZONE svc_fn.zone(label), label)
 $f$;
 
-CREATE OR REPLACE FUNCTION svc_fn.ts_field(v text, field text) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
-DECLARE
-  ts timestamptz := svc_fn.ts_must(v, field);
-  w timestamp;
-BEGIN
-  IF ts IS NULL THEN RETURN NULL; END IF;
-  w := ts AT TIME ZONE svc_fn.zone(svc_fn.ts_label(v));
-  RETURN CASE field
-    WHEN 'second' THEN floor(extract(second FROM w))
-    WHEN 'day_of_week' THEN extract(isodow FROM w)
-    ELSE date_part(field, w) END;
-END $f$;
-
-CREATE OR REPLACE FUNCTION svc_fn.to_iso8601(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
-  SELECT to_char(svc_fn.ts_must(v, 'to_iso8601') AT TIME ZONE 'UTC', 'FMYYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+CREATE OR REPLACE FUNCTION svc_fn.field_of(ts timestamptz, label text, field text) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+  SELECT CASE field
+    WHEN 'second' THEN floor(extract(second FROM ts AT TIME ZONE svc_fn.zone(label)))
+    WHEN 'day_of_week' THEN extract(isodow FROM ts AT TIME ZONE svc_fn.zone(label))
+    ELSE date_part(field, ts AT TIME ZONE svc_fn.zone(label)) END::bigint
 $f$;
 `;
 
@@ -311,11 +298,6 @@ BEGIN
   END LOOP;
   RETURN out;
 END $f$;
-
-CREATE OR REPLACE FUNCTION svc_fn.date_format(v text, fmt text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$
-  SELECT svc_fn.format_mysql(svc_fn.ts_must(v, 'date_format'), svc_fn.ts_label(v), fmt)
-$f$;
 
 -- date_parse with the regular expression and fields mysqlParser made of the format (parseMysql), in UTC.
 CREATE OR REPLACE FUNCTION svc_fn.date_parse(v text, pattern text, fields text[], fmt text) RETURNS text
@@ -422,7 +404,7 @@ CREATE OR REPLACE FUNCTION svc_fn.cast_boolean(v boolean, try boolean) RETURNS b
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.cast_timestamp(v text, try boolean) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE ts timestamptz := svc_fn.ts_parse(v);
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
@@ -430,7 +412,7 @@ BEGIN
   RETURN svc_fn.ts_text(ts, NULL);
 END $f$;
 CREATE OR REPLACE FUNCTION svc_fn.cast_date(v text, try boolean) RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE ts timestamptz := svc_fn.ts_parse(v);
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;

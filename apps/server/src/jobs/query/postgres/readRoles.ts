@@ -42,6 +42,7 @@ export async function ensureReadRole(client: pg.ClientBase, schema: string): Pro
     await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT SELECT ON TABLES TO ${r}`);
     await client.query(`GRANT USAGE ON SCHEMA ${FUNCTIONS_SCHEMA} TO ${r}`);
     await client.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${FUNCTIONS_SCHEMA} TO ${r}`);
+    await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${FUNCTIONS_SCHEMA} TO ${r}`);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK');

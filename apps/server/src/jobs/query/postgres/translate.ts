@@ -141,6 +141,35 @@ function formatJavaSql(call: Call, index: number, wall: string, instant: string,
 
 const bool = (expr: string) => `(${expr})`;
 
+/**
+ * A timestamp argument as an instant and the label of its zone. `from_unixtime(x[, tz])` is taken as it is,
+ * without the round trip through timestamp text; anything else is timestamp text, parsed.
+ */
+function timestampArg(call: Call, index: number, options: TranslateOptions): { instant: string; label: string } {
+  const raw = call.raw[index] ?? [];
+  const first = nextSignificant(raw, 0);
+  const open = nextSignificant(raw, first + 1);
+  const close = raw[open]?.text === '(' ? matching(raw, open, '(', ')') : -1;
+  if (
+    raw[first]?.kind === 'word' &&
+    raw[first].text.toLowerCase() === 'from_unixtime' &&
+    close > 0 &&
+    nextSignificant(raw, close + 1) === raw.length
+  ) {
+    const innerRaw = splitArguments(raw.slice(open + 1, close));
+    const inner: Call = {
+      name: 'from_unixtime',
+      raw: innerRaw,
+      args: innerRaw.map((a) => translateTokens(a, options).trim()),
+    };
+    checkArity(inner, 1, 2);
+    const zone = inner.args.length > 1 ? zoneArg(inner, 1) : zoneOf('UTC');
+    return { instant: `svc_fn.instant_of((${inner.args[0]})::double precision)`, label: zoneLabel(zone) };
+  }
+  const text = `(${call.args[index]})::text`;
+  return { instant: `svc_fn.ts_must(${text}, '${call.name}')`, label: `svc_fn.ts_label(${text})` };
+}
+
 type Rewrite = (call: Call, options: TranslateOptions) => string;
 
 const timeFunctions: Record<string, Rewrite> = {
@@ -193,21 +222,20 @@ const timeFunctions: Record<string, Rewrite> = {
   from_unixtime(call) {
     checkArity(call, 1, 2);
     const zone = call.args.length > 1 ? zoneArg(call, 1) : zoneOf('UTC');
-    return `svc_fn.from_unixtime((${call.args[0]})::double precision, ${zoneLabel(zone)})`;
+    return `svc_fn.ts_text(svc_fn.instant_of((${call.args[0]})::double precision), ${zoneLabel(zone)})`;
   },
-  to_unixtime(call) {
+  to_unixtime(call, options) {
     checkArity(call, 1, 1);
-    return `extract(epoch FROM svc_fn.ts_must((${call.args[0]})::text, 'to_unixtime'))::double precision`;
+    return `extract(epoch FROM ${timestampArg(call, 0, options).instant})::double precision`;
   },
-  date_format(call) {
+  date_format(call, options) {
     checkArity(call, 2, 2);
-    return `svc_fn.date_format((${call.args[0]})::text, (${call.args[1]})::text)`;
+    const { instant, label } = timestampArg(call, 0, options);
+    return `svc_fn.format_mysql(${instant}, ${label}, (${call.args[1]})::text)`;
   },
-  format_datetime(call) {
+  format_datetime(call, options) {
     checkArity(call, 2, 2);
-    const text = `(${call.args[0]})::text`;
-    const instant = `svc_fn.ts_must(${text}, 'format_datetime')`;
-    const label = `svc_fn.ts_label(${text})`;
+    const { instant, label } = timestampArg(call, 0, options);
     return formatJavaSql(call, 1, `(${instant} AT TIME ZONE svc_fn.zone(${label}))`, instant, label);
   },
   date_parse(call) {
@@ -222,21 +250,24 @@ const timeFunctions: Record<string, Rewrite> = {
     checkArity(call, 1, 1);
     return `svc_fn.ts_text(svc_fn.ts_must((${call.args[0]})::text, 'from_iso8601_timestamp'), NULL)`;
   },
-  to_iso8601(call) {
+  to_iso8601(call, options) {
     checkArity(call, 1, 1);
-    return `svc_fn.to_iso8601((${call.args[0]})::text)`;
+    const { instant } = timestampArg(call, 0, options);
+    return `to_char(${instant} AT TIME ZONE 'UTC', 'FMYYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   },
-  date_trunc(call) {
+  date_trunc(call, options) {
     checkArity(call, 2, 2);
     const unit = refusing(() => unitOfName(String(literalArg(call, 0, 'unit'))));
-    return `svc_fn.date_trunc_text('${UNIT_NAMES[unit]}', (${call.args[1]})::text)`;
+    const { instant, label } = timestampArg(call, 1, options);
+    return `svc_fn.trunc_text('${UNIT_NAMES[unit]}', ${instant}, ${label})`;
   },
 };
 
 for (const field of ['year', 'month', 'day', 'hour', 'minute', 'second', 'day_of_week']) {
-  timeFunctions[field] = (call) => {
+  timeFunctions[field] = (call, options) => {
     checkArity(call, 1, 1);
-    return `svc_fn.ts_field((${call.args[0]})::text, '${field}')`;
+    const { instant, label } = timestampArg(call, 0, options);
+    return `svc_fn.field_of(${instant}, ${label}, '${field}')`;
   };
 }
 
