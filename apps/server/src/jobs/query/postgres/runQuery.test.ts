@@ -178,7 +178,7 @@ describe('the sandbox', () => {
       "SELECT set_config('role', current_user, true)",
       "SELECT query_to_xml('SELECT * FROM public.api_keys', true, true, '')",
       "SELECT pg_read_file('/etc/passwd')",
-      "SELECT pg_catalog.lower('A')",
+      "SELECT svc_fn.zone('JST')",
       'SELECT "set_config"(1)',
     ]) {
       const e = await failure(runPostgresQuery(task(sql)));

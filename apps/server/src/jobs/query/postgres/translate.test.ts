@@ -39,7 +39,7 @@ describe('translateToPostgres', () => {
 
   it('refuses functions outside the dialect and qualified calls', () => {
     expect(refusal("SELECT set_config('role', 'x', true)")).toMatch(/set_config is not supported/);
-    expect(refusal('SELECT pg_catalog.now()')).toMatch(/Qualified function names are not allowed/);
+    expect(refusal("SELECT svc_fn.zone('JST')")).toMatch(/Qualified function names are not allowed/);
     expect(refusal('SELECT x FROM generate_series(1, 3) g(x)')).toMatch(/generate_series is not supported/);
   });
 
@@ -50,6 +50,12 @@ describe('translateToPostgres', () => {
     expect(refusal("SELECT E'\\'', set_config('role', 'x', true), ''")).toMatch(/E'…' strings are not supported/);
     const ctes = 'WITH a(x) AS (SELECT 1), b AS MATERIALIZED (SELECT 2), c(y) AS (SELECT 3) SELECT * FROM a, b, c;';
     expect(pg(ctes)).toBe(ctes.slice(0, -1));
+  });
+
+  it("refuses the system catalogs, which list other customers' schemas and tables", () => {
+    expect(refusal('SELECT relname FROM pg_class')).toMatch(/System catalogs \(pg_class\) cannot be read/);
+    expect(refusal('SELECT * FROM "pg_catalog"."pg_namespace"')).toMatch(/System catalogs \(pg_catalog\)/);
+    expect(refusal('SELECT table_name FROM information_schema.tables')).toMatch(/information_schema/);
   });
 
   it('needs literal zones, patterns and intervals, and checks them with the SQLite path messages', () => {

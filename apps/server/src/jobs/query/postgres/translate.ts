@@ -489,11 +489,22 @@ function isCall(tokens: Token[], word: number, open: number): boolean {
 }
 
 /**
- * Refuses what PostgreSQL would read differently from the shared tokenizer, which could hide a call inside what
- * the tokenizer takes for a string: dollar quoting and E'…' strings with backslash escapes.
+ * Refuses the system catalogs, and what PostgreSQL would read differently from the shared tokenizer, which could
+ * hide a call inside what the tokenizer takes for a string: dollar quoting and E'…' strings with backslash escapes.
  */
 function checkLexing(tokens: Token[]): void {
   tokens.forEach((t, i) => {
+    const name =
+      t.kind === 'word' ? t.text.toLowerCase() : t.kind === 'quoted' ? t.text.slice(1, -1).toLowerCase() : '';
+    if (
+      name === 'information_schema' ||
+      (name.startsWith('pg_') && tokens[nextSignificant(tokens, i + 1)]?.text !== '(')
+    ) {
+      // The catalogs list every customer's schemas and tables; a query sees only its own database.
+      throw new QueryRefused(
+        `System catalogs (${name}) cannot be read by queries: a query reads its own database's tables.`,
+      );
+    }
     if (t.kind === 'punct' && t.text === '$') {
       throw new QueryRefused("Dollar-quoted text ($$…$$) and $n parameters are not supported: quote text with '…'.");
     }
