@@ -175,6 +175,7 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok(`contains('["a","b"]', 'b')`, 1),
     ok(`contains('["a","b"]', 'c')`, 0),
     ok('cardinality(ARRAY[1, 2])', 2),
+    ok("ARRAY[1, 'a', ARRAY[2]]", '[1,"a",[2]]'),
     ok("contains(ARRAY['x', 'y'], 'y')", 1),
   ],
   'conditionals and comparisons': [
