@@ -1,15 +1,20 @@
 import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile } from '../data/catalog';
+import { type DatabaseRow, databaseFile, listTables } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
+import { customerSchema, type PostgresStorage } from '../platform/storage';
 import { translate } from './query/dialect';
 import { openForQuery, type QueryOutcome } from './query/executeQuery';
 import { checkPrepared, checkQueryText } from './query/guard';
+import { installQueryFunctions } from './query/postgres/functions';
+import { runPostgresQuery } from './query/postgres/runQuery';
+import { translateToPostgres } from './query/postgres/translate';
 import { QueryPool } from './query/queryPool';
+import { ResultWriter } from './query/resultWriter';
 
 /**
  * Where a query job's SQL runs: the engine of the storage backend. SQLite runs the Presto dialect translated
- * to SQLite in query processes over the customer database's file (query/); PostgreSQL will run it translated
- * to PostgreSQL over the database's schema (query/postgres/, not merged yet: its slot says so).
+ * to SQLite in query processes over the customer database's file (query/); PostgreSQL runs it translated
+ * to PostgreSQL over the database's schema (query/postgres/).
  */
 export interface QueryEngine {
   /**
@@ -71,16 +76,67 @@ export function sqliteQueryEngine(deps: AppDeps): QueryEngine {
   };
 }
 
-/** PostgreSQL: the slot for the Presto→PostgreSQL translator (jobs/query/postgres/); the lead wires it. */
-export function postgresQueryEngine(): QueryEngine {
+/**
+ * PostgreSQL: the Presto dialect translated to PostgreSQL (query/postgres/), run over the database's schema in a
+ * read-only transaction as the schema's read role, with the job's time limit; the rows stream into the same
+ * result files as on SQLite.
+ */
+export function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngine {
+  let functions: Promise<void> | null = null;
+  const installFunctions = () => {
+    functions ??= (async () => {
+      const client = await storage.pool.connect();
+      try {
+        await installQueryFunctions(client);
+      } finally {
+        client.release();
+      }
+    })();
+    // A failed install is tried again by the next query rather than remembered.
+    functions.catch(() => {
+      functions = null;
+    });
+    return functions;
+  };
   return {
-    async inspect(_database, query) {
+    async inspect(database, query) {
       checkQueryText(query);
+      translateToPostgres(query, { database: database.name, nowMs: deps.clock.now().getTime() });
     },
-    async run() {
-      throw new Error(
-        'Query jobs do not run on the PostgreSQL backend yet: the Presto to PostgreSQL translation is not available in this build.',
+    async run(query, target, signal) {
+      await installFunctions();
+      const { database } = target;
+      const tables = await listTables(deps.db, database.account_id, database.id);
+      const tableTypes = new Map(
+        tables.map((t) => [
+          t.name,
+          new Map([
+            ['time', 'long'],
+            ...(JSON.parse(t.schema_json) as [string, string][]).map(([n, ty]) => [n, ty] as [string, string]),
+          ]),
+        ]),
       );
+      const writer = new ResultWriter(target.msgpackPath, target.maxResultBytes);
+      try {
+        const result = await runPostgresQuery({
+          pool: storage.pool,
+          schema: customerSchema(database.id),
+          database: database.name,
+          sql: query,
+          nowMs: target.nowMs,
+          timeoutMs: target.timeLimitSeconds * 1000,
+          maxRows: Number.MAX_SAFE_INTEGER,
+          tableTypes,
+          signal,
+          onRows: (rows) => {
+            for (const row of rows) writer.write(row);
+          },
+        });
+        const gzipBytes = await writer.finish(target.gzipPath);
+        return { schema: result.schema, numRecords: writer.rows, bytes: writer.bytes, gzipBytes };
+      } finally {
+        writer.close();
+      }
     },
     close() {},
   };
@@ -88,5 +144,7 @@ export function postgresQueryEngine(): QueryEngine {
 
 /** The engine of the app's storage backend. */
 export function queryEngineFor(deps: AppDeps): QueryEngine {
-  return deps.storage.backend === 'postgres' ? postgresQueryEngine() : sqliteQueryEngine(deps);
+  return deps.storage.backend === 'postgres'
+    ? postgresQueryEngine(deps, deps.storage as PostgresStorage)
+    : sqliteQueryEngine(deps);
 }
