@@ -54,7 +54,7 @@ export function descendants(
           SELECT f.id, down.level + 1 FROM folders f JOIN down ON f.parent_id = down.id
           WHERE f.account_id = ${accountId} AND down.level < ${depth}
         )
-        SELECT folders.*, down.level FROM down JOIN folders ON folders.id = down.id
+        SELECT folders.*, down.level FROM down JOIN folders ON folders.account_id = ${accountId} AND folders.id = down.id
         WHERE down.level > 0 ORDER BY down.level, folders.id`,
   );
 }

@@ -249,7 +249,7 @@ export async function consumeResponse(
   );
   if (seen) throw new Refusal('replayed', { assertion_id: shape.assertionId });
 
-  const request = await claimRequest(deps, relayState);
+  const request = await claimRequest(deps, accountId, relayState);
   if (!request || request.accountId !== accountId) throw new Refusal('unknown_request');
   if (now.getTime() - request.createdAt > REQUEST_TTL_MS) throw new Refusal('request_expired');
   const fail = (reason: RefusalReason, details: Record<string, unknown> = {}) => new Refusal(reason, details, request);

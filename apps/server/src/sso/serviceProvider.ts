@@ -112,10 +112,10 @@ export interface ClaimedRequest {
 }
 
 /**
- * Takes the request a RelayState names out of the store: a second use finds nothing, on any node (the
- * DELETE … RETURNING gives the row to one statement only).
+ * Takes the request a RelayState names for the account out of the store: a second use finds nothing, on any
+ * node (the DELETE … RETURNING gives the row to one statement only).
  */
-export async function claimRequest(deps: AppDeps, token: string): Promise<ClaimedRequest | null> {
+export async function claimRequest(deps: AppDeps, accountId: number, token: string): Promise<ClaimedRequest | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const row = await one<{
     account_id: number;
@@ -126,7 +126,7 @@ export async function claimRequest(deps: AppDeps, token: string): Promise<Claime
     created_at: number;
   }>(
     deps.storage.db,
-    sql`DELETE FROM saml_requests WHERE relay_hash = ${relayHash(deps, token)}
+    sql`DELETE FROM saml_requests WHERE account_id = ${accountId} AND relay_hash = ${relayHash(deps, token)}
         RETURNING account_id, request_id, purpose, return_to, actor_user_id, created_at`,
   );
   if (!row) return null;
