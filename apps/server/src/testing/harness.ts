@@ -9,7 +9,7 @@ import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
 import { type OpenedStorage, sqliteHandleOf } from '../platform/storage';
-import { openTestStorage, type TestStorage } from './storage';
+import { type TestDatabase, testDatabase } from './storage';
 
 export interface Harness {
   app: ReturnType<typeof createApp>;
@@ -77,7 +77,14 @@ export async function createHarness(overrides: Partial<Config> = {}, options: Ha
     outbound: STRICT_OUTBOUND,
     ...overrides,
   };
-  return start(config, new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)), options, null);
+  return start(
+    config,
+    new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)),
+    options,
+    null,
+    await testDatabase(dataDir),
+    true,
+  );
 }
 
 async function start(
@@ -85,13 +92,13 @@ async function start(
   clock: ManualClock,
   options: HarnessOptions,
   seeded: NewAccount | null,
-  sharing?: () => Promise<OpenedStorage>,
+  database: TestDatabase,
+  /** The first node owns the data: closing it drops the database and the folder; a second node leaves them. */
+  owner: boolean,
 ): Promise<Harness> {
   const { dataDir } = config;
   const logger = memoryLogger();
-  const opened = sharing ? await sharing() : await openTestStorage(dataDir);
-  const openAgain = sharing ?? (opened as TestStorage).openAgain;
-  const storage: OpenedStorage = opened;
+  const storage: OpenedStorage = await database.open();
   const db = sqliteHandleOf(storage);
   const deps: AppDeps = { db, storage, config, clock, logger };
   // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
@@ -123,15 +130,16 @@ async function start(
     admin,
     newAccount,
     call,
-    secondNode: () => start(config, clock, options, admin, openAgain),
+    secondNode: () => start(config, clock, options, admin, database, false),
     restart: async (next = options) => {
       await stop();
-      return start(config, clock, next, admin);
+      return start(config, clock, next, admin, database, owner);
     },
     close: async () => {
       await stop();
-      // A second node leaves the shared data to the first.
-      if (!sharing) rmSync(dataDir, { recursive: true, force: true });
+      if (!owner) return;
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -98,20 +98,33 @@ export async function freshTestDatabase(): Promise<{ url: string; drop(): Promis
   };
 }
 
-/** A test app's storage, and how another node opens the same database (its own connection, no drop on close). */
+/**
+ * A test's database: `open` gives a new connection to it (each node, each restart), `drop` removes it once
+ * the test is done. A SQLite file goes with the test's folder, so there is nothing to drop.
+ */
+export interface TestDatabase {
+  open(): Promise<OpenedStorage>;
+  drop(): Promise<void>;
+}
+
+export async function testDatabase(dataDir: string): Promise<TestDatabase> {
+  if (testBackend() === 'sqlite') {
+    const target = { backend: 'sqlite', file: join(dataDir, 'control.sqlite') } as const;
+    return { open: () => openStorage(target), drop: async () => {} };
+  }
+  const database = await freshTestDatabase();
+  return { open: () => openStorage({ backend: 'postgres', url: database.url }), drop: database.drop };
+}
+
+/** A test's storage whose close also drops the database, and how another node opens the same database. */
 export type TestStorage = OpenedStorage & { openAgain(): Promise<OpenedStorage> };
 
 export async function openTestStorage(dataDir: string): Promise<TestStorage> {
-  if (testBackend() === 'sqlite') {
-    const target = { backend: 'sqlite', file: join(dataDir, 'control.sqlite') } as const;
-    return Object.assign(await openStorage(target), { openAgain: () => openStorage(target) });
-  }
-  const database = await freshTestDatabase();
-  const target = { backend: 'postgres', url: database.url } as const;
-  const storage = await openStorage(target);
+  const database = await testDatabase(dataDir);
+  const storage = await database.open();
   const close = storage.close;
   return Object.assign(storage, {
-    openAgain: () => openStorage(target),
+    openAgain: () => database.open(),
     close: async () => {
       await close();
       await database.drop();
