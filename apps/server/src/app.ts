@@ -38,7 +38,7 @@ import { limits } from './platform/limits';
 import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
 import { consoleStatic } from './platform/static';
-import { attachWork, startupDone } from './platform/work';
+import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
 import { consoleCsrfGuard } from './session/csrf';
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
-  reconcileCatalog(deps);
+  atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
   app.route('/', postbackRoutes(deps));

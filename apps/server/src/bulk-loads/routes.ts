@@ -9,7 +9,7 @@ import {
   errorBody,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import { requireDatabase, requireTable } from '../data/catalog';
+import { requireDatabaseSync as requireDatabase, requireTableSync as requireTable } from '../data/catalogSync';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';

@@ -1,5 +1,5 @@
 import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
-import { findDatabase, findTable } from '../data/catalog';
+import { findDatabaseSync as findDatabase, findTableSync as findTable } from '../data/catalogSync';
 import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
 import { isoSeconds } from '../platform/time';

@@ -20,9 +20,9 @@ describe('databases', () => {
   beforeEach(async () => {
     h = await createHarness();
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
   const create = (name: string, key?: string) => h.call('POST', `/v3/database/create/${name}`, { key });
@@ -87,10 +87,10 @@ describe('databases', () => {
 
   it('counts the records of all tables of a database', async () => {
     await create('web_events');
-    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
-    appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 1 }, { time: 2 }], { createTable: true });
-    appendRows(h.deps, database, 'clicks', [{ time: 3 }], { createTable: true });
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 1 }, { time: 2 }], { createTable: true });
+    await appendRows(h.deps, database, 'clicks', [{ time: 3 }], { createTable: true });
     const show = (await (await h.call('GET', '/v3/database/show/web_events')).json()) as { count: number };
     const list = (await (await h.call('GET', '/v3/database/list')).json()) as { databases: { count: number }[] };
     expect(show.count).toBe(3);
@@ -161,9 +161,9 @@ describe('databases', () => {
 
   it('deletes a database with its tables and its data file', async () => {
     await create('web_events');
-    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
-    appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
     const file = databaseFile(h.dataDir, h.admin.accountId, database.id);
     expect(existsSync(file)).toBe(true);
     const res = await h.call('POST', '/v3/database/delete/web_events');

@@ -99,7 +99,7 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
   };
   const createOne = async (c: Context<AppEnv>) => {
     const { accountId, userId } = enabledPrincipal(deps, c);
-    const row = createIntegration(deps, accountId, userId, await input(c, integrationCreate));
+    const row = await createIntegration(deps, accountId, userId, await input(c, integrationCreate));
     return c.json({ dwh_id: row.id }, 200);
   };
   const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
@@ -116,7 +116,7 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       const p = enabledPrincipal(deps, c);
       const row = requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'change');
-      return c.json(toWireIntegration(updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
+      return c.json(toWireIntegration(await updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
     })
     .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), (c) => {
       const p = enabledPrincipal(deps, c);

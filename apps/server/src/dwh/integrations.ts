@@ -204,18 +204,18 @@ export function checkConfigs(deps: AppDeps, accountId: number, c: Create | Confi
   return { ...c, filter_configs: c.filter_configs ?? [] };
 }
 
-function ensureTargets(deps: AppDeps, accountId: number, c: Configs): void {
-  const database = findDatabase(deps.db, accountId, c.output_config.database);
+async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Promise<void> {
+  const database = await findDatabase(deps.storage.db, accountId, c.output_config.database);
   if (!database) {
     throw badRequest(
       `The database "${c.output_config.database}" does not exist: create it first (POST /v3/database/create/${c.output_config.database}).`,
     );
   }
   // Every new name is checked before any table is made, so a refused one leaves nothing behind.
-  for (const a of c.advanced_configs) checkWritableTable(deps.db, database, a.target_table);
+  for (const a of c.advanced_configs) await checkWritableTable(deps.storage.db, database, a.target_table);
   for (const a of c.advanced_configs) {
-    if (!findTable(deps.db, accountId, database.id, a.target_table)) {
-      createDataTable(deps, database, createTableRow(deps, database, a.target_table, []));
+    if (!(await findTable(deps.storage.db, accountId, database.id, a.target_table))) {
+      await createDataTable(deps, database, await createTableRow(deps, database, a.target_table, []));
     }
   }
 }
@@ -248,12 +248,17 @@ function syncSessions(deps: AppDeps, row: IntegrationRow, c: Configs): void {
   for (const gone of existing.values()) deps.db.prepare('DELETE FROM bulk_loads WHERE id = ?').run(gone.id);
 }
 
-export function createIntegration(deps: AppDeps, accountId: number, userId: number, input: Create): IntegrationRow {
+export async function createIntegration(
+  deps: AppDeps,
+  accountId: number,
+  userId: number,
+  input: Create,
+): Promise<IntegrationRow> {
   const c = checkConfigs(deps, accountId, input);
   const timezone = input.timezone ?? 'UTC';
   const type = input.schedule_type ?? 'none';
   const cron = scheduleCron(type, input.schedule_option, timezone);
-  ensureTargets(deps, accountId, c);
+  await ensureTargets(deps, accountId, c);
   const now = deps.clock.now().getTime();
   return deps.db.transaction(() => {
     let id: number;
@@ -292,7 +297,11 @@ export function createIntegration(deps: AppDeps, accountId: number, userId: numb
   })();
 }
 
-export function updateIntegration(deps: AppDeps, row: IntegrationRow, input: Partial<Create>): IntegrationRow {
+export async function updateIntegration(
+  deps: AppDeps,
+  row: IntegrationRow,
+  input: Partial<Create>,
+): Promise<IntegrationRow> {
   const before = JSON.parse(row.config_json) as Configs;
   const c = checkConfigs(deps, row.account_id, {
     basic_configs: input.basic_configs ?? before.basic_configs,
@@ -304,7 +313,7 @@ export function updateIntegration(deps: AppDeps, row: IntegrationRow, input: Par
   const type = input.schedule_type ?? row.schedule_type;
   const option = input.schedule_option === undefined ? row.schedule_option : input.schedule_option;
   const cron = scheduleCron(type, option, timezone);
-  ensureTargets(deps, row.account_id, c);
+  await ensureTargets(deps, row.account_id, c);
   const now = deps.clock.now().getTime();
   const digest = digestOf(c);
   return deps.db.transaction(() => {
