@@ -1,25 +1,15 @@
 import { sql } from 'kysely';
 import { migrations } from '../../migrations/index';
+import type { Migration } from '../db';
 import type { PostgresStorage } from './postgres';
 import type { SqliteStorage } from './sqlite';
 import type { Storage } from './types';
 
-/** A migration's text for each backend (migrations/*.ts). */
-interface DialectMigration {
-  version: number;
-  name: string;
-  sqlite?: string;
-  up?: string;
-  postgres?: string;
-}
-
 /** Any number: the advisory lock two nodes take so only one of them migrates at a time. */
 const MIGRATION_LOCK = 7_261_016;
 
-function textFor(storage: Storage, m: DialectMigration): string {
-  const text = storage.backend === 'postgres' ? m.postgres : (m.sqlite ?? m.up);
-  if (text === undefined) throw new Error(`Migration ${m.version} (${m.name}) has no ${storage.backend} text.`);
-  return text;
+function textFor(storage: Storage, m: Migration): string {
+  return storage.backend === 'postgres' ? m.postgres : m.sqlite;
 }
 
 /**
@@ -29,7 +19,7 @@ function textFor(storage: Storage, m: DialectMigration): string {
  */
 export async function migrateStorage(
   storage: SqliteStorage | PostgresStorage,
-  list: readonly DialectMigration[] = migrations as readonly DialectMigration[],
+  list: readonly Migration[] = migrations,
 ): Promise<number[]> {
   const sorted = [...list].sort((a, b) => a.version - b.version);
   if (storage.backend === 'sqlite') {

@@ -65,6 +65,9 @@ export async function openPostgresStorage(url: string, options: { max?: number }
   });
   // A connection dropped while idle (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // The same for a connection in use: the statement running on it fails (and the caller answers 503); the
+  // client's own error event must not become an uncaught exception.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     client.release();
