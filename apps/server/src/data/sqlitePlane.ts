@@ -5,7 +5,7 @@ import type { Executor } from '../platform/storage';
 import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { closeDataFile, type DataFile, dataFile, deleteDataFile, META_TABLE, statement } from './dataFiles';
-import { applySchema, ensureDataTable, type Meta, q, readMeta } from './dataTables';
+import { applySchema, ensureDataTable, fromSafe, type Meta, q, readMeta } from './dataTables';
 import type { DataPlane, DataTx, PreparedRecord } from './plane';
 import { grownMeta, schemaGrowth, storedRows } from './rows';
 
@@ -111,7 +111,8 @@ export function sqlitePlane(deps: AppDeps): DataPlane {
         .prepare(`SELECT ${columns} FROM ${q(table)} ORDER BY time DESC, rowid DESC LIMIT ?`)
         .safeIntegers(true)
         .all(count) as Record<string, unknown>[];
-      return { meta, rows };
+      // 64-bit integers stay exact; those a double holds exactly read as numbers, as on PostgreSQL.
+      return { meta, rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, fromSafe(v)]))) };
     },
     async rows(database, table) {
       if (!existsSync(fileOf(database))) return [];
