@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { databaseList, databaseObject } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { databaseFile, findDatabase } from './catalog';
@@ -164,15 +165,27 @@ describe('databases', () => {
     const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
     await appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
-    const file = databaseFile(h.dataDir, h.admin.accountId, database.id);
-    expect(existsSync(file)).toBe(true);
+    // The data: the database's file on SQLite, its schema on PostgreSQL.
+    const dataExists = async () => {
+      if (h.deps.storage.backend === 'sqlite')
+        return existsSync(databaseFile(h.dataDir, h.admin.accountId, database.id));
+      const found = await one(
+        h.deps.storage.db,
+        sql`SELECT 1 AS one FROM information_schema.schemata WHERE schema_name = ${customerSchema(database.id)}`,
+      );
+      return found !== undefined;
+    };
+    expect(await dataExists()).toBe(true);
     const res = await h.call('POST', '/v3/database/delete/web_events');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ database: 'web_events' });
-    expect(existsSync(file)).toBe(false);
+    expect(await dataExists()).toBe(false);
     expect((await h.call('GET', '/v3/table/list/web_events')).status).toBe(404);
-    const count = h.deps.db.prepare('SELECT COUNT(*) AS n FROM tables WHERE database_id = ?').get(database.id);
-    expect(count).toEqual({ n: 0 });
+    const count = await one<{ n: number }>(
+      h.deps.storage.db,
+      sql`SELECT COUNT(*) AS n FROM tables WHERE database_id = ${database.id}`,
+    );
+    expect(Number(count?.n)).toBe(0);
   });
 
   it('refuses to delete a delete-protected database until protection is turned off', async () => {
