@@ -114,7 +114,8 @@ export async function checkWritableTable(ex: Executor, database: DatabaseRow, na
 /**
  * Inserts a table's catalog row (its data appears in the data plane on first write or by createDataTable).
  * `ex` is the control database or an open transaction of it. Two writers racing on one new name: the loser
- * gets the 409 (the insert does nothing on the unique conflict, rather than failing a transaction).
+ * gets the 409 (the insert does nothing on the unique conflict, rather than failing a transaction). No
+ * conflict target: the unique key is (database_id, name) on SQLite, (account_id, database_id, name) on PostgreSQL.
  */
 export async function createTableRow(
   deps: AppDeps,
@@ -129,7 +130,7 @@ export async function createTableRow(
     ex,
     sql`INSERT INTO tables (account_id, database_id, name, type, schema_json, created_at, updated_at)
         VALUES (${database.account_id}, ${database.id}, ${name}, 'log', ${JSON.stringify(schema)}, ${now}, ${now})
-        ON CONFLICT (database_id, name) DO NOTHING
+        ON CONFLICT DO NOTHING
         RETURNING *`,
   );
   if (!row) throw conflict(`The table "${name}" already exists in the database "${database.name}".`);
