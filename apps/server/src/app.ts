@@ -174,7 +174,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // Last of the API routes: the records API matches two-segment POST paths and passes others on.
   mountRecordsApi(app, deps);
   if (deps.config.consoleDir) app.use('*', consoleStatic(deps.config.consoleDir));
-  jobs.start();
+  // Start-up recovery of this node's jobs is part of `ready`; each logs its own failure.
+  atStartup(
+    deps,
+    jobs.start().catch((err) => deps.logger.error('job runner start failed', { error: String(err) })),
+  );
   journeyEngine.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {

@@ -70,7 +70,7 @@ function sources(def: Definition): string {
   });
 }
 
-export function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
+export async function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
   const definition = buildDefinition(deps.db, p.accountId, input, null);
   const now = deps.clock.now().getTime();
   const id = deps.db.transaction(() => {
@@ -83,12 +83,12 @@ export function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal
     store.setRootFolder(deps.db, p.accountId, newId, root.id);
     return newId;
   })();
-  startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
+  await startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
   return store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow;
 }
 
 /** PUT: the whole record; read-only fields are ignored. A change of sources or joins queues a rebuild. */
-export function updateParentSegment(
+export async function updateParentSegment(
   deps: AppDeps,
   jobs: JobRunner,
   p: Principal,
@@ -105,18 +105,18 @@ export function updateParentSegment(
     if (root && root.name !== input.name) renameFolderRow(deps.db, root, input.name, now);
   })();
   const updated = store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
-  if (sources(definition) !== sources(before)) startBuild(deps, jobs, updated, p.userId);
+  if (sources(definition) !== sources(before)) await startBuild(deps, jobs, updated, p.userId);
   return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
 }
 
 /** Queues a build, or answers the one already queued or running. */
-export function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
-  if (row.build_status !== 'queued' && row.build_status !== 'running') startBuild(deps, jobs, row, p.userId);
+export async function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
+  if (row.build_status !== 'queued' && row.build_status !== 'running') await startBuild(deps, jobs, row, p.userId);
   return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
 }
 
 /** Refused while journeys (or other registered entries besides segments) live in its folders. */
-export function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): void {
+export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): Promise<void> {
   const folders = [
     row.root_folder_id,
     ...descendants(deps.db, row.account_id, row.root_folder_id, 64).map((f) => f.id),
@@ -128,7 +128,7 @@ export function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.P
       `The parent segment still holds ${others.length} other item(s) (${names.join(', ')}); delete them first.`,
     );
   }
-  if (row.build_job_id !== null) jobs.kill(row.account_id, row.build_job_id);
+  if (row.build_job_id !== null) await jobs.kill(row.account_id, row.build_job_id);
   // Folder ids are reused, so the folders' journey permissions go with them.
   deps.db.transaction(() => {
     deleteGrantsOn(deps.db, row.account_id, folders);

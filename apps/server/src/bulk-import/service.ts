@@ -150,8 +150,6 @@ export async function perform(
         params: { ...params },
         priority,
       },
-      // @ts-expect-error enqueue(job, ex) lands with the jobs conversion; until then it writes through deps.db,
-      // which on SQLite is the connection this transaction holds.
       tx,
     );
     await run(

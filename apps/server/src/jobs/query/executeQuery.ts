@@ -46,7 +46,7 @@ export function openForQuery(file: string | null, nowMs: number): Db {
   return db;
 }
 
-function prestoType(schemaType: string): string {
+export function prestoType(schemaType: string): string {
   const t = schemaType.trim().toLowerCase();
   const nested = /^(array|map)<(.+)>$/.exec(t);
   if (nested) {
