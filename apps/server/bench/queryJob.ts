@@ -20,14 +20,14 @@ const bench = await benchApp();
 try {
   await expectOk(bench.call('POST', '/v3/database/create/bench'));
   await expectOk(bench.call('POST', '/v3/table/create/bench/events/log'));
-  const database = requireDatabase(bench.deps.db, bench.account.accountId, 'bench');
+  const database = await requireDatabase(bench.deps.storage.db, bench.account.accountId, 'bench');
   const actions = ['view', 'click', 'purchase', 'share'];
   for (let at = 0; at < ROWS; at += 50_000) {
     const rows = Array.from({ length: Math.min(50_000, ROWS - at) }, (_, j) => {
       const i = at + j;
       return { time: 1700000000 + i, user: `user_${i % 20_000}`, action: actions[i % 4], amount: (i % 1000) / 4 };
     });
-    appendRows(bench.deps, database, 'events', rows);
+    await appendRows(bench.deps, database, 'events', rows);
   }
 
   const job: number[] = [];

@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
-  reconcileCatalog(deps);
+  atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
   app.route('/', postbackRoutes(deps));

@@ -1,6 +1,6 @@
 import type { AttributeInput, AudienceColumnType, BehaviorInput, parentSegmentInput } from '@svc/contracts';
 import type { z } from 'zod';
-import { findDatabase, findTable } from '../data/catalog';
+import { findDatabaseSync as findDatabase, findTableSync as findTable } from '../data/catalogSync';
 import type { Db } from '../platform/db';
 import { badRequest } from '../platform/errors';
 

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { databaseFile, findDatabase } from '../data/catalog';
+import { databaseFile } from '../data/catalog';
+import { findDatabaseSync as findDatabase } from '../data/catalogSync';
 import type { AppDeps } from '../platform/context';
 import type { Definition, StoredAttribute, StoredBehavior, StoredBehaviorColumn } from './definition';
 import { compilePattern } from './rules/regexp';

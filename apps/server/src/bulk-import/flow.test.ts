@@ -108,7 +108,7 @@ describe('bulk import, the whole flow through HTTP', () => {
     });
     expect(await errorRecords(h, 's1')).toEqual([part2[1], part2[2], part2[3]]);
     // Nothing reaches the table before commit.
-    expect(tableRows(h, 'shop', 'events')).toEqual([]);
+    expect(await tableRows(h, 'shop', 'events')).toEqual([]);
 
     expect(await ok(h.call('POST', '/v3/bulk_import/commit/s1'))).toEqual({ name: 's1', bulk_import: 's1' });
     expect((await show(h, 's1')).status).toBe('committed');
@@ -124,7 +124,7 @@ describe('bulk import, the whole flow through HTTP', () => {
       ['amount', 'long'],
       ['coupon', 'string'],
     ]);
-    expect(tableRows(h, 'shop', 'events')).toEqual([
+    expect(await tableRows(h, 'shop', 'events')).toEqual([
       { time: 1700000000, user: 'ann', amount: 10, coupon: null },
       { time: 1700000001, user: 'bob', amount: 20, coupon: null },
       { time: 1700000002, user: 'cid', amount: 30, coupon: null },
@@ -173,7 +173,7 @@ describe('bulk import, the whole flow through HTTP', () => {
     expect(status).toBe('success');
     await ok(h.call('POST', '/v3/bulk_import/commit/w1', { key }));
     expect((await show(h, 'w1', key)).status).toBe('committed');
-    expect(tableRows(h, 'shop', 'events')).toHaveLength(3);
+    expect(await tableRows(h, 'shop', 'events')).toHaveLength(3);
     // The key imports data and nothing else.
     await failure(h.call('GET', '/v3/table/show/shop/events', { key }), 403);
 

@@ -123,7 +123,7 @@ describe('bulk import session life cycle', () => {
     await failure(h.call('GET', '/v3/bulk_import/show/s1'), 404);
     expect(readdirSync(join(h.dataDir, 'bulk_import', String(h.admin.accountId)))).toEqual([]);
     // The rows stay in the table.
-    expect(tableRows(h, 'shop', 'events')).toHaveLength(3);
+    expect(await tableRows(h, 'shop', 'events')).toHaveLength(3);
   });
 
   it('commits into a table deleted meanwhile with a 404, and stays ready', async () => {

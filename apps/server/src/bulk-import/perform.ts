@@ -97,7 +97,7 @@ export async function performSession(
     return partErrors;
   };
 
-  const parts = listParts(deps.db, session);
+  const parts = await listParts(deps.storage.db, session);
   const progress = (parts_done: number) =>
     onProgress?.({ parts_done, parts_total: parts.length, records: counts.valid_records + counts.error_records });
 

@@ -64,15 +64,15 @@ export function bulkImportJobKind(deps: BulkImportDeps): JobKind {
     types: [BULK_IMPORT_JOB],
     async run(job, ctx) {
       const params = paramsOf(job);
-      const session = sessionById(deps.db, job.account_id, params.session_id);
+      const session = await sessionById(deps.storage.db, job.account_id, params.session_id);
       if (session?.status !== 'performing' || session.job_id !== job.id) {
         throw new Error('The bulk import session was deleted or changed before its perform started.');
       }
       ctx.log(`performing bulk import session ${session.name}`);
       const onProgress = throttledProgress((line) => ctx.log(line), bulkImportOptions(deps).progressEveryMs);
       const counts = await performInWorker(deps, session, params.token, ctx.signal, onProgress);
-      const published = updateSession(
-        deps.db,
+      const published = await updateSession(
+        deps.storage.db,
         session,
         { status: 'ready', perform_token: params.token, ...counts },
         ['performing'],
@@ -86,26 +86,33 @@ export function bulkImportJobKind(deps: BulkImportDeps): JobKind {
       );
       return { numRecords: counts.valid_records };
     },
-    onFailed(job) {
-      const params = paramsOf(job);
-      const session = sessionById(deps.db, job.account_id, params.session_id);
-      if (!session) return;
-      const reset = updateSession(
-        deps.db,
-        session,
-        {
-          status: 'uploading',
-          perform_token: null,
-          valid_parts: null,
-          error_parts: null,
-          valid_records: null,
-          error_records: null,
-        },
-        ['performing'],
-        deps.clock.now().getTime(),
-        job.id,
-      );
-      if (reset) void removeStalePerforms(deps, session, null);
+    async onFailed(job) {
+      try {
+        const params = paramsOf(job);
+        const session = await sessionById(deps.storage.db, job.account_id, params.session_id);
+        if (!session) return;
+        const reset = await updateSession(
+          deps.storage.db,
+          session,
+          {
+            status: 'uploading',
+            perform_token: null,
+            valid_parts: null,
+            error_parts: null,
+            valid_records: null,
+            error_records: null,
+          },
+          ['performing'],
+          deps.clock.now().getTime(),
+          job.id,
+        );
+        if (reset) await removeStalePerforms(deps, session, null);
+      } catch (err) {
+        deps.logger.error('bulk import session not reset after its perform failed', {
+          job: job.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
     },
   };
 }

@@ -44,7 +44,7 @@ describe('perform progress in the job output', () => {
 });
 
 describe('throttledProgress', () => {
-  it('logs the first report, then at most one per interval, and always the last one', () => {
+  it('logs the first report, then at most one per interval, and always the last one', async () => {
     const lines: string[] = [];
     let t = 0;
     const report = throttledProgress(

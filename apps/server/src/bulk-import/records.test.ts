@@ -35,7 +35,7 @@ function expected(record: Record<string, unknown>) {
 }
 
 describe('RecordRules', () => {
-  it('accepts and prepares exactly what the table store accepts and prepares', () => {
+  it('accepts and prepares exactly what the table store accepts and prepares', async () => {
     const rules = new RecordRules();
     // Twice, so the second pass runs on the cached columns.
     for (let pass = 0; pass < 2; pass++) {
@@ -47,7 +47,7 @@ describe('RecordRules', () => {
     }
   });
 
-  it('knows a sample of both outcomes, so the comparison above is not vacuous', () => {
+  it('knows a sample of both outcomes, so the comparison above is not vacuous', async () => {
     const outcomes = records.map((r) => expected(r) !== null);
     expect(outcomes.filter(Boolean).length).toBeGreaterThan(3);
     expect(outcomes.filter((o) => !o).length).toBeGreaterThan(5);

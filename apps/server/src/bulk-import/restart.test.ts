@@ -44,7 +44,7 @@ function performDirs(): string[] {
 
 /** The table's rows are exactly the 500 valid ones, each once. */
 async function expectEveryRowOnce() {
-  const stored = tableRows(h, 'shop', 'events');
+  const stored = await tableRows(h, 'shop', 'events');
   expect(stored).toHaveLength(500);
   expect(new Set(stored.map((r) => r.n)).size).toBe(500);
   expect((await ok(h.call('GET', '/v3/table/show/shop/events'))).count).toBe(500);
@@ -71,7 +71,7 @@ describe('bulk import across a restart', () => {
       error_records: null,
     });
     expect((await ok(h.call('GET', '/v3/bulk_import/list_parts/s1'))).parts).toEqual(['p1', 'p2']);
-    expect(tableRows(h, 'shop', 'events')).toEqual([]);
+    expect(await tableRows(h, 'shop', 'events')).toEqual([]);
 
     expect((await performAndWait(h, 's1')).status).toBe('success');
     expect(await show(h, 's1')).toMatchObject({ status: 'ready', valid_records: 500, error_records: 1 });
@@ -85,7 +85,7 @@ describe('bulk import across a restart', () => {
     crashAt('commit:rows-written');
     await failure(h.call('POST', '/v3/bulk_import/commit/s1'), 500);
     expect((await show(h, 's1')).status).toBe('committing');
-    expect(tableRows(h, 'shop', 'events')).toEqual([]);
+    expect(await tableRows(h, 'shop', 'events')).toEqual([]);
     expect((await ok(h.call('GET', '/v3/table/show/shop/events'))).count).toBe(0);
 
     h = await h.restart();
@@ -98,7 +98,7 @@ describe('bulk import across a restart', () => {
     crashAt('commit:data-committed');
     await failure(h.call('POST', '/v3/bulk_import/commit/s1'), 500);
     expect((await show(h, 's1')).status).toBe('committing');
-    expect(tableRows(h, 'shop', 'events')).toHaveLength(500);
+    expect(await tableRows(h, 'shop', 'events')).toHaveLength(500);
 
     h = await h.restart();
     expect((await show(h, 's1')).status).toBe('committed');
@@ -120,7 +120,7 @@ describe('bulk import across a restart', () => {
       'The commit of "s1" was interrupted before its rows were saved; nothing was written. Commit it again.',
     );
     expect((await show(h, 's1')).status).toBe('committing');
-    expect(tableRows(h, 'shop', 'events')).toEqual([]);
+    expect(await tableRows(h, 'shop', 'events')).toEqual([]);
     expect((await ok(h.call('GET', '/v3/table/show/shop/events'))).count).toBe(0);
     // The same server, a new worker: the commit goes through, each row once.
     bulkDeps(h).bulkImport = {};

@@ -89,7 +89,7 @@ export function bulkImportUploadRoutes(deps: BulkImportDeps) {
   return new OpenAPIHono<AppEnv>().openapi(upload, async (c) => {
     const { accountId } = principalOf(c);
     const { session: name, part } = c.req.valid('param');
-    const row = ops.requireSession(deps.db, accountId, name);
+    const row = await ops.requireSession(deps.storage.db, accountId, name);
     const { limits } = bulkImportOptions(deps);
     const declared = Number(c.req.header('content-length'));
     if (declared > limits.maxCompressedBytes) {
@@ -109,7 +109,8 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
   runner.register(bulkImportJobKind(deps));
   atStartup(deps, ops.recoverCommits(deps));
   const b = base(deps);
-  const load = (c: Context<AppEnv>, name: string) => ops.requireSession(deps.db, principalOf(c).accountId, name);
+  const load = (c: Context<AppEnv>, name: string) =>
+    ops.requireSession(deps.storage.db, principalOf(c).accountId, name);
 
   const create = createRoute({
     ...b,
@@ -183,60 +184,60 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
   });
 
   return new OpenAPIHono<AppEnv>()
-    .openapi(create, (c) => {
+    .openapi(create, async (c) => {
       const { session: name, db, table } = c.req.valid('param');
-      ops.createSession(deps, principalOf(c), name, db, table);
+      await ops.createSession(deps, principalOf(c), name, db, table);
       return c.json(ref(name), 200);
     })
-    .openapi(show, (c) => c.json(toWireSession(load(c, c.req.valid('param').session)), 200))
-    .openapi(list, (c) => {
-      const rows = listSessions(deps.db, principalOf(c).accountId);
+    .openapi(show, async (c) => c.json(toWireSession(await load(c, c.req.valid('param').session)), 200))
+    .openapi(list, async (c) => {
+      const rows = await listSessions(deps.storage.db, principalOf(c).accountId);
       return c.json({ bulk_imports: rows.map(toWireSession) }, 200);
     })
-    .openapi(parts, (c) => {
+    .openapi(parts, async (c) => {
       const { session: name } = c.req.valid('param');
-      const names = listParts(deps.db, load(c, name)).map((p) => p.name);
+      const names = (await listParts(deps.storage.db, await load(c, name))).map((p) => p.name);
       return c.json({ ...ref(name), parts: names }, 200);
     })
-    .openapi(post(deps, '/v3/bulk_import/freeze/{session}', 'Stop uploads'), (c) => {
+    .openapi(post(deps, '/v3/bulk_import/freeze/{session}', 'Stop uploads'), async (c) => {
       const { session: name } = c.req.valid('param');
-      ops.freeze(deps, load(c, name));
+      await ops.freeze(deps, await load(c, name));
       return c.json(ref(name), 200);
     })
     .openapi(post(deps, '/v3/bulk_import/unfreeze/{session}', 'Allow uploads again'), async (c) => {
       const { session: name } = c.req.valid('param');
-      await ops.unfreeze(deps, load(c, name));
+      await ops.unfreeze(deps, await load(c, name));
       return c.json(ref(name), 200);
     })
     .openapi(performRoute, async (c) => {
       const { session: name } = c.req.valid('param');
-      const row = load(c, name);
+      const row = await load(c, name);
       const { priority } = await input(c, performParams);
       const jobId = await ops.perform(deps, runner, principalOf(c), row, priority);
       return c.json({ ...ref(name), job_id: jobId }, 200);
     })
     .openapi(post(deps, '/v3/bulk_import/commit/{session}', 'Land the performed rows in the table'), async (c) => {
       const { session: name } = c.req.valid('param');
-      await ops.commit(deps, load(c, name));
+      await ops.commit(deps, await load(c, name));
       return c.json(ref(name), 200);
     })
     .openapi(post(deps, '/v3/bulk_import/delete/{session}', 'Delete a session and its files'), async (c) => {
       const { session: name } = c.req.valid('param');
-      await ops.deleteSession(deps, load(c, name));
+      await ops.deleteSession(deps, await load(c, name));
       return c.json(ref(name), 200);
     })
     .openapi(deletePart('put'), async (c) => {
       const { session: name, part } = c.req.valid('param');
-      await ops.deletePart(deps, load(c, name), part);
+      await ops.deletePart(deps, await load(c, name), part);
       return c.json(ref(name), 200);
     })
     .openapi(deletePart('post'), async (c) => {
       const { session: name, part } = c.req.valid('param');
-      await ops.deletePart(deps, load(c, name), part);
+      await ops.deletePart(deps, await load(c, name), part);
       return c.json(ref(name), 200);
     })
-    .openapi(errorRecords, (c) => {
-      const row = load(c, c.req.valid('param').session);
+    .openapi(errorRecords, async (c) => {
+      const row = await load(c, c.req.valid('param').session);
       if (row.status === 'performing') {
         throw conflict(`The bulk import session "${row.name}" is still performing; its error records come after.`);
       }

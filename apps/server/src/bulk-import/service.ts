@@ -4,7 +4,7 @@ import { refreshCatalog } from '../data/tableStore';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
-import { transaction } from '../platform/storage';
+import { run, sql, transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
 import { newPartFile, removeDir, removeFile, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
@@ -28,10 +28,23 @@ import { commitInWorker } from './tasks';
 
 const now = (deps: BulkImportDeps) => deps.clock.now().getTime();
 
-export function createSession(deps: BulkImportDeps, p: Principal, name: string, database: string, table: string) {
-  const db = requireDatabase(deps.db, p.accountId, database);
-  requireTable(deps.db, p.accountId, db.id, table);
-  return insertSession(deps.db, { accountId: p.accountId, userId: p.userId, name, database, table, now: now(deps) });
+export async function createSession(
+  deps: BulkImportDeps,
+  p: Principal,
+  name: string,
+  database: string,
+  table: string,
+): Promise<SessionRow> {
+  const db = await requireDatabase(deps.storage.db, p.accountId, database);
+  await requireTable(deps.storage.db, p.accountId, db.id, table);
+  return insertSession(deps.storage.db, {
+    accountId: p.accountId,
+    userId: p.userId,
+    name,
+    database,
+    table,
+    now: now(deps),
+  });
 }
 
 /** Stores a part from the request body; a part of the same name is replaced once the new one is safe. */
@@ -46,7 +59,7 @@ export async function uploadPart(
   const { bytes, records } = await writePartFile(deps.config.dataDir, rel, body, bulkImportOptions(deps).limits);
   let replaced: string | null;
   try {
-    replaced = putPart(deps.db, session, { name: part, file: rel, bytes, records, now: now(deps) });
+    replaced = await putPart(deps.storage.db, session, { name: part, file: rel, bytes, records, now: now(deps) });
   } catch (err) {
     await removeFile(deps.config.dataDir, rel);
     throw err;
@@ -56,9 +69,9 @@ export async function uploadPart(
 
 export async function deletePart(deps: BulkImportDeps, session: SessionRow, name: string): Promise<void> {
   assertTakesUploads(session);
-  const part = findPart(deps.db, session, name);
+  const part = await findPart(deps.storage.db, session, name);
   if (!part) throw notFound('bulk import part');
-  deletePartRow(deps.db, part);
+  await deletePartRow(deps.storage.db, part);
   await removeFile(deps.config.dataDir, part.file);
 }
 
@@ -66,10 +79,10 @@ const busy = (s: SessionRow) =>
   conflict(`The bulk import session "${s.name}" is ${s.status}; wait until it is ready, or delete it once it is.`);
 
 /** Freezing stops uploads; perform freezes by itself. A performed (ready) session is frozen already. */
-export function freeze(deps: BulkImportDeps, session: SessionRow): void {
+export async function freeze(deps: BulkImportDeps, session: SessionRow): Promise<void> {
   if (session.status === 'ready') return;
   if (session.status !== 'uploading') throw busy(session);
-  updateSession(deps.db, session, { upload_frozen: 1 }, ['uploading'], now(deps));
+  await updateSession(deps.storage.db, session, { upload_frozen: 1 }, ['uploading'], now(deps));
 }
 
 /** Unfreezing a performed session sends it back to uploading: its perform results no longer count. */
@@ -84,8 +97,8 @@ export async function unfreeze(deps: BulkImportDeps, session: SessionRow): Promi
     valid_records: null,
     error_records: null,
   };
-  updateSession(
-    deps.db,
+  await updateSession(
+    deps.storage.db,
     session,
     session.status === 'ready' ? cleared : { upload_frozen: 0 },
     [session.status],
@@ -101,31 +114,32 @@ export async function perform(
   p: Principal,
   session: SessionRow,
   priority: number,
-) {
+): Promise<number> {
   if (session.status !== 'uploading' && session.status !== 'ready') {
     throw conflict(`The bulk import session "${session.name}" is ${session.status}: it cannot be performed now.`);
   }
-  if (listParts(deps.db, session).length === 0) {
+  if ((await listParts(deps.storage.db, session)).length === 0) {
     throw unprocessable(
       `The bulk import session "${session.name}" has no parts: upload one with PUT /v3/bulk_import/upload_part/${session.name}/<part>.`,
     );
   }
-  const database = requireDatabase(deps.db, p.accountId, session.database_name);
-  requireTable(deps.db, p.accountId, database.id, session.table_name);
+  const database = await requireDatabase(deps.storage.db, p.accountId, session.database_name);
+  await requireTable(deps.storage.db, p.accountId, database.id, session.table_name);
   const params: PerformParams = { session_id: session.id, session: session.name, token: randomUUID() };
   return transaction(deps.storage, async (tx) => {
     const counts = { valid_parts: null, error_parts: null, valid_records: null, error_records: null };
     if (
-      !updateSession(
-        deps.db,
+      !(await updateSession(
+        tx,
         session,
         { status: 'performing', upload_frozen: 1, ...counts },
         [session.status],
         now(deps),
-      )
+      ))
     ) {
       throw conflict(`The bulk import session "${session.name}" changed meanwhile; look at it and try again.`);
     }
+    // The job row goes in with the session's change: enqueue(job, ex) writes in this transaction.
     const job = await runner.enqueue(
       {
         accountId: p.accountId,
@@ -138,9 +152,10 @@ export async function perform(
       },
       tx,
     );
-    deps.db
-      .prepare('UPDATE bulk_import_sessions SET job_id = ? WHERE id = ? AND account_id = ?')
-      .run(job.id, session.id, session.account_id);
+    await run(
+      tx,
+      sql`UPDATE bulk_import_sessions SET job_id = ${job.id} WHERE id = ${session.id} AND account_id = ${session.account_id}`,
+    );
     return job.id;
   });
 }
@@ -157,7 +172,10 @@ export async function commit(deps: BulkImportDeps, session: SessionRow): Promise
       `The bulk import session "${session.name}" is ${session.status}: perform it and wait until it is ready before committing.`,
     );
   }
-  if (session.status === 'ready' && !updateSession(deps.db, session, { status: 'committing' }, ['ready'], now(deps))) {
+  if (
+    session.status === 'ready' &&
+    !(await updateSession(deps.storage.db, session, { status: 'committing' }, ['ready'], now(deps)))
+  ) {
     throw conflict(`The bulk import session "${session.name}" changed meanwhile; look at it and try again.`);
   }
   await finishCommit(deps, session);
@@ -169,8 +187,8 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
     await commitInWorker(deps, session);
   } catch (err) {
     // Whatever the worker got to, the catalog shows what the file holds.
-    const database = findDatabase(deps.db, session.account_id, session.database_name);
-    if (database) refreshCatalog(deps, database);
+    const database = await findDatabase(deps.storage.db, session.account_id, session.database_name);
+    if (database) await refreshCatalog(deps, database);
     if (err instanceof WorkerCrashed) {
       throw serviceUnavailable(
         `The commit of "${session.name}" was interrupted before its rows were saved; nothing was written. Commit it again.`,
@@ -178,11 +196,11 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
     }
     // A refusal (the table is gone, too many columns) leaves the session ready to fix and retry.
     if (err instanceof ApiError && err.status < 500) {
-      updateSession(deps.db, session, { status: 'ready' }, ['committing'], now(deps));
+      await updateSession(deps.storage.db, session, { status: 'ready' }, ['committing'], now(deps));
     }
     throw err;
   }
-  updateSession(deps.db, session, { status: 'committed' }, ['committing'], now(deps));
+  await updateSession(deps.storage.db, session, { status: 'committed' }, ['committing'], now(deps));
   // The rows are in the table now; the parts and staged rows are not needed any more.
   const staged = session.perform_token ? `${session.dir}/perform-${session.perform_token}/valid.msgpack` : null;
   await Promise.all([removeDir(deps.config.dataDir, `${session.dir}/parts`), removeFile(deps.config.dataDir, staged)]);
@@ -194,13 +212,13 @@ export async function deleteSession(deps: BulkImportDeps, session: SessionRow): 
       `The bulk import session "${session.name}" is ${session.status}; delete it once that has finished${session.job_id ? ` (job ${session.job_id})` : ''}.`,
     );
   }
-  deleteSessionRow(deps.db, session);
+  await deleteSessionRow(deps.storage.db, session);
   await removeDir(deps.config.dataDir, session.dir);
 }
 
 /** At start-up: finishes commits a stopped process left half done (in workers; resolves when all have ended). */
 export async function recoverCommits(deps: BulkImportDeps): Promise<void> {
-  for (const session of sessionsInState(deps.db, 'committing')) {
+  for (const session of await sessionsInState(deps.storage.db, 'committing')) {
     try {
       await finishCommit(deps, session);
       deps.logger.info('bulk import commit finished after a restart', { session: session.id });

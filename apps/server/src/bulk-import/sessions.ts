@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkImportSession, BulkImportStatus } from '@svc/contracts';
-import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
+import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
 
 /** The control database's rows of bulk import sessions and parts. Every query is scoped by account. */
 
@@ -53,59 +53,56 @@ export function toWireSession(row: SessionRow): BulkImportSession {
   };
 }
 
-export function insertSession(
-  db: Db,
+export async function insertSession(
+  ex: Executor,
   s: { accountId: number; userId: number; name: string; database: string; table: string; now: number },
-): SessionRow {
+): Promise<SessionRow> {
   const dir = `bulk_import/${s.accountId}/${randomUUID()}`;
-  try {
-    const r = db
-      .prepare(
-        `INSERT INTO bulk_import_sessions (account_id, user_id, name, database_name, table_name, dir, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(s.accountId, s.userId, s.name, s.database, s.table, dir, s.now, s.now);
-    return requireSession(db, s.accountId, s.name, Number(r.lastInsertRowid));
-  } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      throw conflict(`A bulk import session named "${s.name}" already exists. Choose another name or delete it first.`);
-    }
-    throw err;
+  const row = await one<SessionRow>(
+    ex,
+    sql`INSERT INTO bulk_import_sessions (account_id, user_id, name, database_name, table_name, dir, created_at, updated_at)
+        VALUES (${s.accountId}, ${s.userId}, ${s.name}, ${s.database}, ${s.table}, ${dir}, ${s.now}, ${s.now})
+        ON CONFLICT (account_id, name) DO NOTHING
+        RETURNING *`,
+  );
+  if (!row) {
+    throw conflict(`A bulk import session named "${s.name}" already exists. Choose another name or delete it first.`);
   }
+  return row;
 }
 
-export function findSession(db: Db, accountId: number, name: string): SessionRow | null {
+export async function findSession(ex: Executor, accountId: number, name: string): Promise<SessionRow | null> {
   return (
-    (db.prepare('SELECT * FROM bulk_import_sessions WHERE account_id = ? AND name = ?').get(accountId, name) as
-      | SessionRow
-      | undefined) ?? null
+    (await one<SessionRow>(
+      ex,
+      sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} AND name = ${name}`,
+    )) ?? null
   );
 }
 
 /** The account's session of that name; a missing one, or another account's, is the spec's 404. */
-export function requireSession(db: Db, accountId: number, name: string, id?: number): SessionRow {
-  const row = findSession(db, accountId, name);
+export async function requireSession(ex: Executor, accountId: number, name: string, id?: number): Promise<SessionRow> {
+  const row = await findSession(ex, accountId, name);
   if (!row || (id !== undefined && row.id !== id)) throw notFound('bulk import session');
   return row;
 }
 
-export function sessionById(db: Db, accountId: number, id: number): SessionRow | null {
+export async function sessionById(ex: Executor, accountId: number, id: number): Promise<SessionRow | null> {
   return (
-    (db.prepare('SELECT * FROM bulk_import_sessions WHERE account_id = ? AND id = ?').get(accountId, id) as
-      | SessionRow
-      | undefined) ?? null
+    (await one<SessionRow>(
+      ex,
+      sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} AND id = ${id}`,
+    )) ?? null
   );
 }
 
-export function listSessions(db: Db, accountId: number): SessionRow[] {
-  return db
-    .prepare('SELECT * FROM bulk_import_sessions WHERE account_id = ? ORDER BY name')
-    .all(accountId) as SessionRow[];
+export function listSessions(ex: Executor, accountId: number): Promise<SessionRow[]> {
+  return many<SessionRow>(ex, sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} ORDER BY name`);
 }
 
 /** Sessions in a state a restart must finish, of every account (start-up recovery only). */
-export function sessionsInState(db: Db, status: BulkImportStatus): SessionRow[] {
-  return db.prepare('SELECT * FROM bulk_import_sessions WHERE status = ? ORDER BY id').all(status) as SessionRow[];
+export function sessionsInState(ex: Executor, status: BulkImportStatus): Promise<SessionRow[]> {
+  return many<SessionRow>(ex, sql`SELECT * FROM bulk_import_sessions WHERE status = ${status} ORDER BY id`);
 }
 
 type SessionChange = Partial<
@@ -137,43 +134,43 @@ const CHANGEABLE = new Set([
  * Applies a change to a session only while it is in one of `from` (compare-and-set), so two requests
  * racing on one session cannot both move it. Returns false when the state had already moved on.
  */
-export function updateSession(
-  db: Db,
+export async function updateSession(
+  ex: Executor,
   row: SessionRow,
   change: SessionChange,
   from: BulkImportStatus[],
   now: number,
   /** Only while this job is the session's perform. */
   jobId?: number,
-): boolean {
+): Promise<boolean> {
   const keys = Object.keys(change).filter((k) => CHANGEABLE.has(k));
-  const sets = keys.map((k) => `${k} = ?`).join(', ');
-  const values = keys.map((k) => change[k as keyof SessionChange] ?? null);
-  const r = db
-    .prepare(
-      `UPDATE bulk_import_sessions SET ${sets}, updated_at = ?
-       WHERE id = ? AND account_id = ? AND status IN (${from.map(() => '?').join(', ')})
-         ${jobId === undefined ? '' : 'AND job_id = ?'}`,
-    )
-    .run(...values, now, row.id, row.account_id, ...from, ...(jobId === undefined ? [] : [jobId]));
-  return r.changes === 1;
+  const sets = keys.map((k) => sql`${sql.ref(k)} = ${change[k as keyof SessionChange] ?? null}`);
+  const changed = await run(
+    ex,
+    sql`UPDATE bulk_import_sessions SET ${sql.join([...sets, sql`updated_at = ${now}`])}
+        WHERE id = ${row.id} AND account_id = ${row.account_id} AND status IN (${sql.join(from)})
+          ${jobId === undefined ? sql`` : sql`AND job_id = ${jobId}`}`,
+  );
+  return changed === 1;
 }
 
-export function deleteSessionRow(db: Db, row: SessionRow): void {
-  db.prepare('DELETE FROM bulk_import_sessions WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+export async function deleteSessionRow(ex: Executor, row: SessionRow): Promise<void> {
+  await run(ex, sql`DELETE FROM bulk_import_sessions WHERE id = ${row.id} AND account_id = ${row.account_id}`);
 }
 
-export function listParts(db: Db, session: SessionRow): PartRow[] {
-  return db
-    .prepare('SELECT * FROM bulk_import_parts WHERE session_id = ? AND account_id = ? ORDER BY name')
-    .all(session.id, session.account_id) as PartRow[];
+export function listParts(ex: Executor, session: SessionRow): Promise<PartRow[]> {
+  return many<PartRow>(
+    ex,
+    sql`SELECT * FROM bulk_import_parts WHERE session_id = ${session.id} AND account_id = ${session.account_id} ORDER BY name`,
+  );
 }
 
-export function findPart(db: Db, session: SessionRow, name: string): PartRow | null {
+export async function findPart(ex: Executor, session: SessionRow, name: string): Promise<PartRow | null> {
   return (
-    (db
-      .prepare('SELECT * FROM bulk_import_parts WHERE session_id = ? AND account_id = ? AND name = ?')
-      .get(session.id, session.account_id, name) as PartRow | undefined) ?? null
+    (await one<PartRow>(
+      ex,
+      sql`SELECT * FROM bulk_import_parts WHERE session_id = ${session.id} AND account_id = ${session.account_id} AND name = ${name}`,
+    )) ?? null
   );
 }
 
@@ -183,23 +180,24 @@ export function findPart(db: Db, session: SessionRow, name: string): PartRow | n
  * after a freeze or perform began is refused rather than slipped in.
  */
 export function putPart(
-  db: Db,
+  ex: Executor,
   session: SessionRow,
   part: { name: string; file: string; bytes: number; records: number; now: number },
-): string | null {
-  return db.transaction(() => {
-    const current = sessionById(db, session.account_id, session.id);
+): Promise<string | null> {
+  return transaction(ex, async (tx) => {
+    const current = await sessionById(tx, session.account_id, session.id);
     if (!current) throw notFound('bulk import session');
     assertTakesUploads(current);
-    const old = findPart(db, session, part.name);
-    db.prepare(
-      `INSERT INTO bulk_import_parts (account_id, session_id, name, file, bytes, records, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (session_id, name) DO UPDATE SET file = excluded.file, bytes = excluded.bytes,
-         records = excluded.records, created_at = excluded.created_at`,
-    ).run(session.account_id, session.id, part.name, part.file, part.bytes, part.records, part.now);
+    const old = await findPart(tx, session, part.name);
+    await run(
+      tx,
+      sql`INSERT INTO bulk_import_parts (account_id, session_id, name, file, bytes, records, created_at)
+          VALUES (${session.account_id}, ${session.id}, ${part.name}, ${part.file}, ${part.bytes}, ${part.records}, ${part.now})
+          ON CONFLICT (session_id, name) DO UPDATE SET file = excluded.file, bytes = excluded.bytes,
+            records = excluded.records, created_at = excluded.created_at`,
+    );
     return old?.file ?? null;
-  })();
+  });
 }
 
 /** Parts can be added, replaced or deleted only while the session is uploading and not frozen. */
@@ -216,6 +214,6 @@ export function assertTakesUploads(session: SessionRow): void {
   }
 }
 
-export function deletePartRow(db: Db, part: PartRow): void {
-  db.prepare('DELETE FROM bulk_import_parts WHERE id = ? AND account_id = ?').run(part.id, part.account_id);
+export async function deletePartRow(ex: Executor, part: PartRow): Promise<void> {
+  await run(ex, sql`DELETE FROM bulk_import_parts WHERE id = ${part.id} AND account_id = ${part.account_id}`);
 }

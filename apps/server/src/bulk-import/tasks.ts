@@ -30,7 +30,7 @@ export const bulkImportTasks = {
       crash: (point) => ctx.hook(point),
     }),
   'bulk-import.commit': (ctx: TaskContext, a: CommitArgs) =>
-    landStagedRows(ctx.deps, a.session, a.limits, (point) => ctx.hookSync(point)),
+    landStagedRows(ctx.deps, a.session, a.limits, (point) => ctx.hook(point)),
 };
 
 const hookOf = (deps: BulkImportDeps) => {
@@ -55,8 +55,8 @@ export function performInWorker(
 }
 
 /** Lands a performed session's rows in a worker, in the lane of the database's file. */
-export function commitInWorker(deps: BulkImportDeps, session: SessionRow): Promise<{ inserted: number }> {
-  const database = requireDatabase(deps.db, session.account_id, session.database_name);
+export async function commitInWorker(deps: BulkImportDeps, session: SessionRow): Promise<{ inserted: number }> {
+  const database = await requireDatabase(deps.storage.db, session.account_id, session.database_name);
   const args: CommitArgs = { session, limits: bulkImportOptions(deps).limits };
   return work(deps).run('bulk-import.commit', args, {
     lane: dataLane(deps, database),

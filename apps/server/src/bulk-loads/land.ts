@@ -1,22 +1,26 @@
 import type { DatabaseRow, TableRow } from '../data/catalog';
 import { findTable } from '../data/catalog';
 import type { SchemaEntry } from '../data/columns';
-import { closeDataFile, dataLane } from '../data/dataFiles';
-import { changeSchema, dropDataTable, openDataFile, type PreparedRecord, writeBatches } from '../data/tableStore';
+import { dataLane } from '../data/dataFiles';
+import { dataPlane } from '../data/dataPlane';
+import { type PreparedRecord, refreshCatalog } from '../data/tableStore';
 import type { AppDeps } from '../platform/context';
+import { one, run, sql } from '../platform/storage';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { readStage } from './staging';
 
 /**
- * Lands a run's staged rows in its table in ONE transaction of the database's file, together with the
+ * Lands a run's staged rows in its table in ONE transaction of the database's data (data/plane.ts), together with the
  * session's incremental state: either all of it is there afterwards or none of it (a failed run changes
  * nothing), and the cursor can never be saved without its rows or the other way round. `replace` drops
  * the rows and sets the schema inside the same transaction, so readers see the old table or the new one.
  */
 
 /** Incremental state kept next to the rows; `$` cannot appear in a table name, so nothing collides. */
-const STATE = '"_svc$bulk_load_state"';
+const STATE = '_svc$bulk_load_state';
+const STATE_COLUMNS = `bulk_load_id BIGINT PRIMARY KEY, session_created_at BIGINT NOT NULL, table_name TEXT NOT NULL,
+  job_id BIGINT NOT NULL, state_json TEXT NOT NULL`;
 
 export interface Landing {
   database: DatabaseRow;
@@ -63,71 +67,66 @@ function toRecord(row: unknown[], l: Landing): PreparedRecord {
   return { time, values };
 }
 
-/** The state the data file holds for a session: it wins over the control database's copy. */
+/** The state the customer database's data holds for a session: it wins over the control database's copy. */
 export async function landedState(
   deps: AppDeps,
   database: DatabaseRow,
   session: { id: number; created_at: number },
 ): Promise<{ jobId: number; state: Record<string, unknown> } | null> {
-  const f = openDataFile(deps, database);
-  const exists = f.db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_svc$bulk_load_state'")
-    .get();
-  if (!exists) return null;
   // Ids can be reused after a delete: the creation time tells this session's state from a former one's.
-  const row = f.db
-    .prepare(`SELECT job_id, state_json FROM ${STATE} WHERE bulk_load_id = ? AND session_created_at = ?`)
-    .get(session.id, session.created_at) as { job_id: number; state_json: string } | undefined;
-  return row ? { jobId: row.job_id, state: JSON.parse(row.state_json) as Record<string, unknown> } : null;
+  const row = await dataPlane(deps).transaction(database, async (t) => {
+    if (!(await t.hasTable(STATE))) return undefined;
+    return one<{ job_id: number; state_json: string }>(
+      t.ex,
+      sql`SELECT job_id, state_json FROM ${t.table(STATE)} WHERE bulk_load_id = ${session.id} AND session_created_at = ${session.created_at}`,
+    );
+  });
+  return row ? { jobId: Number(row.job_id), state: JSON.parse(row.state_json) as Record<string, unknown> } : null;
 }
 
-export function land(deps: AppDeps, l: Landing): { inserted: number } {
-  const f = openDataFile(deps, l.database);
-  f.db.exec(`CREATE TABLE IF NOT EXISTS ${STATE} (
-    bulk_load_id INTEGER PRIMARY KEY,
-    session_created_at INTEGER NOT NULL,
-    table_name TEXT NOT NULL,
-    job_id INTEGER NOT NULL,
-    state_json TEXT NOT NULL
-  )`);
+export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: number }> {
   let inserted = 0;
+  const current = (await findTable(deps.storage.db, l.database.account_id, l.database.id, l.table.name)) ?? l.table;
+  const now = deps.clock.now().getTime();
   try {
-    f.db.transaction(() => {
-      const saved = f.db
-        .prepare(`SELECT job_id FROM ${STATE} WHERE bulk_load_id = ? AND session_created_at = ?`)
-        .get(l.bulkLoadId, l.sessionCreatedAt) as { job_id: number } | undefined;
-      if ((saved?.job_id ?? null) !== l.basedOnJobId) {
+    await dataPlane(deps).transaction(l.database, async (t) => {
+      await t.ensureTable(STATE, STATE_COLUMNS);
+      const saved = await one<{ job_id: number }>(
+        t.ex,
+        sql`SELECT job_id FROM ${t.table(STATE)} WHERE bulk_load_id = ${l.bulkLoadId} AND session_created_at = ${l.sessionCreatedAt}`,
+      );
+      const savedJob = saved ? Number(saved.job_id) : null;
+      if (savedJob !== l.basedOnJobId) {
         throw new StateChangedError(
-          `Another run of this bulk load session${saved ? ` (job ${saved.job_id})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+          `Another run of this bulk load session${saved ? ` (job ${savedJob})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
         );
       }
-      // The table store's own transactions nest inside this one as savepoints.
+      let table = current;
       if (l.mode === 'replace') {
-        dropDataTable(deps, l.database, l.table.name);
-        changeSchema(deps, l.database, l.table, l.schema, 'replace');
+        await t.dropTable(table.name);
+        await t.changeSchema({ ...table, schema_json: '[]' }, l.schema, 'replace');
+        table = { ...table, schema_json: JSON.stringify(l.schema) };
       } else {
-        const current = findTable(deps.db, l.database.account_id, l.database.id, l.table.name) ?? l.table;
-        const have = new Set((JSON.parse(current.schema_json) as SchemaEntry[]).map(([n]) => n));
+        const have = new Set((JSON.parse(table.schema_json) as SchemaEntry[]).map(([n]) => n));
         const missing = l.schema.filter(([n]) => !have.has(n));
-        if (missing.length > 0) changeSchema(deps, l.database, current, missing, 'append');
+        if (missing.length > 0) await t.changeSchema(table, missing, 'append');
       }
       for (const batch of readStage(l.stagePath)) {
         const records = batch.map((row) => toRecord(row, l));
-        inserted += writeBatches(deps, l.database, [{ table: l.table.name, records }]).inserted;
+        await t.append(table, records, now);
+        inserted += records.length;
       }
-      f.db
-        .prepare(
-          `INSERT INTO ${STATE} (bulk_load_id, session_created_at, table_name, job_id, state_json) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (bulk_load_id) DO UPDATE SET session_created_at = excluded.session_created_at,
-             table_name = excluded.table_name, job_id = excluded.job_id, state_json = excluded.state_json`,
-        )
-        .run(l.bulkLoadId, l.sessionCreatedAt, l.table.name, l.jobId, JSON.stringify(l.nextState));
-    })();
-  } catch (err) {
-    // The rows were rolled back but the catalog already counted them: reopening the file recounts.
-    closeDataFile(deps, l.database);
-    openDataFile(deps, l.database);
-    throw err;
+      await run(
+        t.ex,
+        sql`INSERT INTO ${t.table(STATE)} (bulk_load_id, session_created_at, table_name, job_id, state_json)
+            VALUES (${l.bulkLoadId}, ${l.sessionCreatedAt}, ${l.table.name}, ${l.jobId}, ${JSON.stringify(l.nextState)})
+            ON CONFLICT (bulk_load_id) DO UPDATE SET session_created_at = excluded.session_created_at,
+              table_name = excluded.table_name, job_id = excluded.job_id, state_json = excluded.state_json`,
+      );
+    });
+  } finally {
+    // Landed or rolled back, the catalog shows what the data holds (schema and figures).
+    await refreshCatalog(deps, l.database);
   }
   return { inserted };
 }

@@ -328,14 +328,14 @@ describe('landing a run', () => {
     const { land, landedState, StateChangedError } = await import('./land');
     const { StageWriter } = await import('./staging');
     const { requireDatabase, findTable } = await import('../data/catalog');
-    const { openDataFile } = await import('../data/tableStore');
+    const { dataPlane } = await import('../data/dataPlane');
     await create();
     const { id, created_at } = (await one<{ id: number; created_at: number }>(
       h.deps.storage.db,
       sql`SELECT id, created_at FROM bulk_loads`,
     )) as { id: number; created_at: number };
-    const database = await requireDatabase(h.deps.db, h.admin.accountId, 'sales');
-    const table = await findTable(h.deps.db, h.admin.accountId, database.id, 'orders');
+    const database = await requireDatabase(h.deps.storage.db, h.admin.accountId, 'sales');
+    const table = await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'orders');
     if (!table) throw new Error('no table');
     const landing = (jobId: number, basedOnJobId: number | null) => {
       const stagePath = join(h.deps.config.dataDir, `stage-${jobId}`);
@@ -357,17 +357,16 @@ describe('landing a run', () => {
         basedOnJobId,
       });
     };
-    const count = () =>
-      (openDataFile(h.deps, database).db.prepare('SELECT count(*) AS n FROM "orders"').get() as { n: number }).n;
+    const count = async () => (await dataPlane(h.deps).rows(database, 'orders')).length;
     // Two runs both started from "no state": the first lands, the second must not.
-    expect(landing(1, null).inserted).toBe(1);
-    expect(() => landing(2, null)).toThrow(StateChangedError);
+    expect((await landing(1, null)).inserted).toBe(1);
+    await expect(landing(2, null)).rejects.toThrow(StateChangedError);
     expect(await landedState(h.deps, database, { id, created_at })).toEqual({
       jobId: 1,
       state: { last_record: ['1'] },
     });
     // A run that started from the first one's state lands.
-    expect(landing(3, 1).inserted).toBe(1);
-    expect(count()).toBe(2);
+    expect((await landing(3, 1)).inserted).toBe(1);
+    expect(await count()).toBe(2);
   });
 });

@@ -75,8 +75,8 @@ async function toValues(
   const table = s.table ?? before?.table_name;
   if (!name || !database || !table) throw badRequest('Send "name", "database", "table" and "config".');
   checkNames(database, table);
-  const db = await requireDatabase(deps.db, accountId, database);
-  await requireTable(deps.db, accountId, db.id, table);
+  const db = await requireDatabase(deps.storage.db, accountId, database);
+  await requireTable(deps.storage.db, accountId, db.id, table);
   const timezone = checkTimezone(s.timezone ?? before?.timezone ?? 'UTC');
   const cron = checkCron(s.cron === undefined ? (before?.cron ?? null) : s.cron, timezone);
   const stored = before ? JSON.parse(before.config_json) : undefined;

@@ -66,8 +66,8 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       `Bulk loads cannot read sources of type "${String(input.type)}" here; supported: ${[...options.sources.keys()].join(', ')}.`,
     );
   }
-  const database = await requireDatabase(deps.db, job.account_id, row.database_name);
-  const table = await findTable(deps.db, job.account_id, database.id, row.table_name);
+  const database = await requireDatabase(deps.storage.db, job.account_id, row.database_name);
+  const table = await findTable(deps.storage.db, job.account_id, database.id, row.table_name);
   if (!table) throw new SourceError(`The target table "${row.database_name}.${row.table_name}" does not exist.`);
   const filters = readFilters(config);
   const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';

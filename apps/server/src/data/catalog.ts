@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { newDataNameProblem } from '@svc/contracts';
-import type Database from 'better-sqlite3';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { limits } from '../platform/limits';
+import { type Executor, many, one, sql } from '../platform/storage';
 import type { SchemaEntry } from './columns';
 
 /** A customer database as the control database records it. Times are Unix milliseconds. */
@@ -49,63 +48,56 @@ export function databaseFile(dataDir: string, accountId: number, databaseId: num
   return join(dataDir, 'databases', String(accountId), `${databaseId}.sqlite`);
 }
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
-
-/** Lookups on every ingestion request reuse their prepared statements. */
-function cached(db: Db, sql: string): Database.Statement {
-  let byDb = statements.get(db);
-  if (!byDb) {
-    byDb = new Map();
-    statements.set(db, byDb);
-  }
-  let s = byDb.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    byDb.set(sql, s);
-  }
-  return s;
-}
-
-export function findDatabase(db: Db, accountId: number, name: string): DatabaseRow | null {
-  const row = cached(db, 'SELECT * FROM databases WHERE account_id = ? AND name = ?').get(accountId, name) as
-    | DatabaseRow
-    | undefined;
+export async function findDatabase(ex: Executor, accountId: number, name: string): Promise<DatabaseRow | null> {
+  const row = await one<DatabaseRow>(
+    ex,
+    sql`SELECT * FROM databases WHERE account_id = ${accountId} AND name = ${name}`,
+  );
   return row ?? null;
 }
 
 /** The account's database of that name; anything else (missing, another account's) is the spec's 404. */
-export function requireDatabase(db: Db, accountId: number, name: string): DatabaseRow {
-  const row = findDatabase(db, accountId, name);
+export async function requireDatabase(ex: Executor, accountId: number, name: string): Promise<DatabaseRow> {
+  const row = await findDatabase(ex, accountId, name);
   if (!row) throw notFound('database');
   return row;
 }
 
-export function listDatabases(db: Db, accountId: number): DatabaseRow[] {
-  return db.prepare('SELECT * FROM databases WHERE account_id = ? ORDER BY name').all(accountId) as DatabaseRow[];
+export function listDatabases(ex: Executor, accountId: number): Promise<DatabaseRow[]> {
+  return many<DatabaseRow>(ex, sql`SELECT * FROM databases WHERE account_id = ${accountId} ORDER BY name`);
 }
 
-export function findTable(db: Db, accountId: number, databaseId: number, name: string): TableRow | null {
-  const row = cached(db, 'SELECT * FROM tables WHERE account_id = ? AND database_id = ? AND name = ?').get(
-    accountId,
-    databaseId,
-    name,
-  ) as TableRow | undefined;
+export async function findTable(
+  ex: Executor,
+  accountId: number,
+  databaseId: number,
+  name: string,
+): Promise<TableRow | null> {
+  const row = await one<TableRow>(
+    ex,
+    sql`SELECT * FROM tables WHERE account_id = ${accountId} AND database_id = ${databaseId} AND name = ${name}`,
+  );
   return row ?? null;
 }
 
-export function requireTable(db: Db, accountId: number, databaseId: number, name: string): TableRow {
-  const row = findTable(db, accountId, databaseId, name);
+export async function requireTable(
+  ex: Executor,
+  accountId: number,
+  databaseId: number,
+  name: string,
+): Promise<TableRow> {
+  const row = await findTable(ex, accountId, databaseId, name);
   if (!row) throw notFound('table');
   return row;
 }
 
-export function listTables(db: Db, accountId: number, databaseId: number): TableRow[] {
-  return db
-    .prepare('SELECT * FROM tables WHERE account_id = ? AND database_id = ? ORDER BY name')
-    .all(accountId, databaseId) as TableRow[];
+export function listTables(ex: Executor, accountId: number, databaseId: number): Promise<TableRow[]> {
+  return many<TableRow>(
+    ex,
+    sql`SELECT * FROM tables WHERE account_id = ${accountId} AND database_id = ${databaseId} ORDER BY name`,
+  );
 }
 
-/** Inserts a table's catalog row (its data appears in the file on first write). Names are checked by callers. */
 /** A new table's or database's name: the identifier rule, and none the storage engines reserve (400). */
 export function checkNewName(name: string, what: 'database' | 'table'): void {
   const problem = newDataNameProblem(name, what);
@@ -113,23 +105,34 @@ export function checkNewName(name: string, what: 'database' | 'table'): void {
 }
 
 /** Before a write that creates its table on first use (postback, records API): a new name must be allowed. */
-export function checkWritableTable(db: Db, database: DatabaseRow, name: string): void {
-  if (findTable(db, database.account_id, database.id, name)) return;
+export async function checkWritableTable(ex: Executor, database: DatabaseRow, name: string): Promise<void> {
+  if (await findTable(ex, database.account_id, database.id, name)) return;
   const problem = newDataNameProblem(name, 'table');
   if (problem) throw badRequest(`The table does not exist and cannot be created. ${problem}`);
 }
 
-export function createTableRow(deps: AppDeps, database: DatabaseRow, name: string, schema: SchemaEntry[]): TableRow {
+/**
+ * Inserts a table's catalog row (its data appears in the data plane on first write or by createDataTable).
+ * `ex` is the control database or an open transaction of it. Two writers racing on one new name: the loser
+ * gets the 409 (the insert does nothing on the unique conflict, rather than failing a transaction). No
+ * conflict target: the unique key is (database_id, name) on SQLite, (account_id, database_id, name) on PostgreSQL.
+ */
+export async function createTableRow(
+  deps: AppDeps,
+  database: DatabaseRow,
+  name: string,
+  schema: SchemaEntry[],
+  ex: Executor = deps.storage.db,
+): Promise<TableRow> {
   checkNewName(name, 'table');
-  if (findTable(deps.db, database.account_id, database.id, name)) {
-    throw conflict(`The table "${name}" already exists in the database "${database.name}".`);
-  }
   const now = deps.clock.now().getTime();
-  const result = deps.db
-    .prepare(
-      `INSERT INTO tables (account_id, database_id, name, type, schema_json, created_at, updated_at)
-       VALUES (?, ?, ?, 'log', ?, ?, ?)`,
-    )
-    .run(database.account_id, database.id, name, JSON.stringify(schema), now, now);
-  return deps.db.prepare('SELECT * FROM tables WHERE id = ?').get(result.lastInsertRowid) as TableRow;
+  const row = await one<TableRow>(
+    ex,
+    sql`INSERT INTO tables (account_id, database_id, name, type, schema_json, created_at, updated_at)
+        VALUES (${database.account_id}, ${database.id}, ${name}, 'log', ${JSON.stringify(schema)}, ${now}, ${now})
+        ON CONFLICT DO NOTHING
+        RETURNING *`,
+  );
+  if (!row) throw conflict(`The table "${name}" already exists in the database "${database.name}".`);
+  return row;
 }

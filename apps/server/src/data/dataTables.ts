@@ -1,10 +1,11 @@
-import { badRequest } from '../platform/errors';
 import type { TableRow } from './catalog';
 import { readAs, type SchemaEntry, sqliteType, storeAs } from './columns';
 import { type DataFile, META_TABLE, statement } from './dataFiles';
+import type { Meta } from './plane';
+import { planSchema } from './rows';
 
 /**
- * The DDL of customer tables in their data file: creating a table from its catalog row, and changing its
+ * The SQLite DDL of customer tables in their data file: creating a table from its catalog row, and changing its
  * columns with real ALTERs. Identifiers are safe to quote: table names follow the name rule and column
  * names the column rule (columns.ts).
  */
@@ -14,15 +15,7 @@ export const tableLimits = {
   maxColumns: 1000,
 };
 
-/** A table's figures and schema as its data file keeps them (`"_svc$tables"`). */
-export interface Meta {
-  name: string;
-  schema_json: string;
-  row_count: number;
-  bytes: number;
-  max_time: number | null;
-  updated_at: number | null;
-}
+export type { Meta } from './plane';
 
 export const q = (id: string) => `"${id}"`;
 
@@ -86,34 +79,16 @@ export function fromSafe(v: unknown): unknown {
 }
 
 /**
- * Makes the file's table match `schema`: new columns added, changed types converted, columns not listed
- * dropped with their data (update-schema sets the schema, as `td schema:set`/`schema:remove` expect).
+ * Makes the file's table match `schema` (rows.ts `planSchema`): new columns added, changed types
+ * converted, and with `dropMissing` columns not listed dropped with their data.
  */
 export function applySchema(f: DataFile, meta: Meta, schema: SchemaEntry[], dropMissing: boolean): SchemaEntry[] {
-  const current = JSON.parse(meta.schema_json) as SchemaEntry[];
-  const types = new Map(current.map(([name, type]) => [name, type]));
-  const next = dropMissing ? [...schema] : [...current];
-  const added = schema.filter(([name]) => !types.has(name)).length;
-  // Checked before any ALTER: past SQLite's own limit the ALTER itself would fail.
-  if ((dropMissing ? schema.length : current.length + added) > tableLimits.maxColumns) {
-    throw badRequest(`A table can have at most ${tableLimits.maxColumns} columns besides "time".`);
-  }
-  for (const entry of schema) {
-    const [name, type] = entry;
-    const had = types.get(name);
-    if (had === undefined) f.db.exec(`ALTER TABLE ${q(meta.name)} ADD COLUMN ${q(name)} ${sqliteType(type)}`);
-    else if (had !== type) convertColumn(f, meta.name, name, had, type);
-    if (!dropMissing) {
-      const i = next.findIndex(([n]) => n === name);
-      if (i >= 0) next[i] = entry;
-      else next.push(entry);
-    }
-  }
-  if (dropMissing) {
-    const keep = new Set(schema.map(([n]) => n));
-    for (const [name] of current) if (!keep.has(name)) f.db.exec(`ALTER TABLE ${q(meta.name)} DROP COLUMN ${q(name)}`);
-  }
+  const plan = planSchema(JSON.parse(meta.schema_json) as SchemaEntry[], schema, dropMissing, tableLimits.maxColumns);
+  for (const [name, type] of plan.add)
+    f.db.exec(`ALTER TABLE ${q(meta.name)} ADD COLUMN ${q(name)} ${sqliteType(type)}`);
+  for (const c of plan.convert) convertColumn(f, meta.name, c.name, c.from, c.to);
+  for (const name of plan.drop) f.db.exec(`ALTER TABLE ${q(meta.name)} DROP COLUMN ${q(name)}`);
   f.statements.clear();
-  meta.schema_json = JSON.stringify(next);
-  return next;
+  meta.schema_json = JSON.stringify(plan.next);
+  return plan.next;
 }

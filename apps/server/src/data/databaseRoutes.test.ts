@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { databaseList, databaseObject } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { databaseFile, findDatabase } from './catalog';
@@ -20,9 +21,9 @@ describe('databases', () => {
   beforeEach(async () => {
     h = await createHarness();
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
   const create = (name: string, key?: string) => h.call('POST', `/v3/database/create/${name}`, { key });
@@ -87,10 +88,10 @@ describe('databases', () => {
 
   it('counts the records of all tables of a database', async () => {
     await create('web_events');
-    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
-    appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 1 }, { time: 2 }], { createTable: true });
-    appendRows(h.deps, database, 'clicks', [{ time: 3 }], { createTable: true });
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 1 }, { time: 2 }], { createTable: true });
+    await appendRows(h.deps, database, 'clicks', [{ time: 3 }], { createTable: true });
     const show = (await (await h.call('GET', '/v3/database/show/web_events')).json()) as { count: number };
     const list = (await (await h.call('GET', '/v3/database/list')).json()) as { databases: { count: number }[] };
     expect(show.count).toBe(3);
@@ -161,18 +162,30 @@ describe('databases', () => {
 
   it('deletes a database with its tables and its data file', async () => {
     await create('web_events');
-    const database = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
+    const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
-    appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
-    const file = databaseFile(h.dataDir, h.admin.accountId, database.id);
-    expect(existsSync(file)).toBe(true);
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
+    // The data: the database's file on SQLite, its schema on PostgreSQL.
+    const dataExists = async () => {
+      if (h.deps.storage.backend === 'sqlite')
+        return existsSync(databaseFile(h.dataDir, h.admin.accountId, database.id));
+      const found = await one(
+        h.deps.storage.db,
+        sql`SELECT 1 AS one FROM information_schema.schemata WHERE schema_name = ${customerSchema(database.id)}`,
+      );
+      return found !== undefined;
+    };
+    expect(await dataExists()).toBe(true);
     const res = await h.call('POST', '/v3/database/delete/web_events');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ database: 'web_events' });
-    expect(existsSync(file)).toBe(false);
+    expect(await dataExists()).toBe(false);
     expect((await h.call('GET', '/v3/table/list/web_events')).status).toBe(404);
-    const count = h.deps.db.prepare('SELECT COUNT(*) AS n FROM tables WHERE database_id = ?').get(database.id);
-    expect(count).toEqual({ n: 0 });
+    const count = await one<{ n: number }>(
+      h.deps.storage.db,
+      sql`SELECT COUNT(*) AS n FROM tables WHERE database_id = ${database.id}`,
+    );
+    expect(Number(count?.n)).toBe(0);
   });
 
   it('refuses to delete a delete-protected database until protection is turned off', async () => {

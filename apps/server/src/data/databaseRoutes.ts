@@ -80,32 +80,33 @@ function routes(deps: AppDeps) {
 export function databaseRoutes(deps: AppDeps) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const p = principalOf(c);
-      const counts = recordCounts(deps, p.accountId);
-      const databases = listDatabases(deps.db, p.accountId).map((d) => toV3DatabaseListItem(d, counts.get(d.id) ?? 0));
+      const counts = await recordCounts(deps, p.accountId);
+      const rows = await listDatabases(deps.storage.db, p.accountId);
+      const databases = rows.map((d) => toV3DatabaseListItem(d, counts.get(d.id) ?? 0));
       return c.json({ databases }, 200);
     })
-    .openapi(r.show, (c) => {
+    .openapi(r.show, async (c) => {
       const p = principalOf(c);
-      const database = requireDatabase(deps.db, p.accountId, c.req.valid('param').db);
-      return c.json(toV3Database(database, recordCount(deps, database)), 200);
+      const database = await requireDatabase(deps.storage.db, p.accountId, c.req.valid('param').db);
+      return c.json(toV3Database(database, await recordCount(deps, database)), 200);
     })
-    .openapi(r.create, (c) => {
+    .openapi(r.create, async (c) => {
       const p = principalOf(c);
-      const database = createDatabase(deps, p.accountId, c.req.valid('param').db);
+      const database = await createDatabase(deps, p.accountId, c.req.valid('param').db);
       return c.json({ database: database.name }, 200);
     })
     .openapi(r.update, async (c) => {
       const p = principalOf(c);
-      const database = requireDatabase(deps.db, p.accountId, c.req.valid('param').db);
+      const database = await requireDatabase(deps.storage.db, p.accountId, c.req.valid('param').db);
       const { delete_protected } = await input(c, updateParams);
-      const updated = setDeleteProtected(deps, database, delete_protected);
-      return c.json(toV3Database(updated, recordCount(deps, updated)), 200);
+      const updated = await setDeleteProtected(deps, database, delete_protected);
+      return c.json(toV3Database(updated, await recordCount(deps, updated)), 200);
     })
     .openapi(r.remove, async (c) => {
       const p = principalOf(c);
-      const database = requireDatabase(deps.db, p.accountId, c.req.valid('param').db);
+      const database = await requireDatabase(deps.storage.db, p.accountId, c.req.valid('param').db);
       await deleteDatabase(deps, database);
       return c.json({ database: database.name }, 200);
     });

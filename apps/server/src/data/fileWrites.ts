@@ -2,13 +2,20 @@ import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { closeDataFile, dataLane } from './dataFiles';
+import { dataLane } from './dataFiles';
+import { dataPlane } from './dataPlane';
 
 /**
- * The request loop's way to change a customer database's file: each change runs in a background worker
- * in the file's lane (data/tasks.ts), after the writes queued before it, so no request waits on the file's
- * lock and a large DROP never stalls the server.
+ * The request loop's way to change a customer database's data: each change runs as a background task in
+ * the database's lane (data/tasks.ts), after the writes queued before it, so no request waits on a file's
+ * lock and a large DROP never stalls the server. On SQLite the task runs in a worker thread; on PostgreSQL
+ * in the server process (platform/work.ts), in the same lane order.
  */
+
+/** Creates the database's data (its file, or its schema) when the database is created. */
+export async function createDataDatabase(deps: AppDeps, database: DatabaseRow): Promise<void> {
+  await dataPlane(deps).createDatabase(database);
+}
 
 export function createDataTableInWorker(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
   return work(deps).run('data.create-table', { database, table }, { lane: dataLane(deps, database) });
@@ -42,10 +49,15 @@ export function appendRowsInWorker(
   );
 }
 
-/** Deletes a database's file (after its catalog rows are gone): every connection to it closes first. */
-export async function deleteDataFileInWorker(deps: AppDeps, database: DatabaseRow): Promise<void> {
-  closeDataFile(deps, database);
+/**
+ * Deletes a database's data (after its catalog rows are gone), in its lane after every write queued
+ * before it. On SQLite every connection to the file closes first.
+ */
+export async function deleteDataDatabase(deps: AppDeps, database: DatabaseRow): Promise<void> {
   const pool = work(deps);
-  await pool.broadcast('data.close-file', { database });
+  if (deps.storage.backend === 'sqlite') {
+    dataPlane(deps).forget(database);
+    await pool.broadcast('data.close-file', { database });
+  }
   await pool.run('data.delete-file', { database }, { lane: dataLane(deps, database) });
 }

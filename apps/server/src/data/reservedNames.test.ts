@@ -19,9 +19,9 @@ describe('reserved database and table names', () => {
     'pg_stats',
     'information_schema',
   ];
-  const tables = () => {
-    const db = findDatabase(h.deps.db, h.admin.accountId, 'web_events');
-    return db ? listTables(h.deps.db, h.admin.accountId, db.id).map((t) => t.name) : [];
+  const tables = async () => {
+    const db = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
+    return db ? (await listTables(h.deps.storage.db, h.admin.accountId, db.id)).map((t) => t.name) : [];
   };
   const refused = async (res: Response, name: string) => {
     expect(res.status, name).toBe(400);
@@ -36,8 +36,8 @@ describe('reserved database and table names', () => {
       await refused(await h.call('POST', `/v3/table/create/web_events/${name}/log`), name);
       await refused(await h.call('POST', `/v3/database/create/${name}`), name);
     }
-    expect(tables()).toEqual([]);
-    expect(findDatabase(h.deps.db, h.admin.accountId, 'sqlite_master')).toBeNull();
+    expect(await tables()).toEqual([]);
+    expect(await findDatabase(h.deps.storage.db, h.admin.accountId, 'sqlite_master')).toBeNull();
   });
 
   it('refuses postback and records writes that would create them, with a write-only key, leaving no catalog entry', async () => {
@@ -59,7 +59,7 @@ describe('reserved database and table names', () => {
         name,
       );
     }
-    expect(tables()).toEqual([]);
+    expect(await tables()).toEqual([]);
     // Ordinary names still work on the same paths.
     const ok = await h.call('POST', '/postback/v3/event/web_events/my_sqlite_events', {
       key: null,

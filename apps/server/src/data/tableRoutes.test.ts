@@ -13,11 +13,11 @@ describe('tables', () => {
   beforeEach(async () => {
     h = await createHarness();
     await h.call('POST', '/v3/database/create/web_events');
-    database = findDatabase(h.deps.db, h.admin.accountId, 'web_events') as DatabaseRow;
+    database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
   const show = async (table: string) =>
@@ -108,7 +108,7 @@ describe('tables', () => {
   it('keeps count, size, last_log_timestamp and counter_updated_at true after writes', async () => {
     await h.call('POST', '/v3/table/create/web_events/pageviews/log');
     h.clock.advance(5_000);
-    appendRows(h.deps, database, 'pageviews', [
+    await appendRows(h.deps, database, 'pageviews', [
       { time: 1_700_000_000, path: '/a', ms: 12 },
       { time: 1_700_000_100, path: '/b', ms: 7.5 },
     ]);
@@ -124,7 +124,7 @@ describe('tables', () => {
       ['ms', 'double'],
     ]);
     const size = body.estimated_storage_size as number;
-    appendRows(h.deps, database, 'pageviews', [{ time: 1_600_000_000, path: '/c' }]);
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1_600_000_000, path: '/c' }]);
     const after = await show('pageviews');
     expect(after.count).toBe(3);
     expect(after.last_log_timestamp).toBe('2023-11-14 22:15:00 UTC');
@@ -133,7 +133,7 @@ describe('tables', () => {
 
   it('lists tables as {database, tables} matching the OAS', async () => {
     await h.call('POST', '/v3/table/create/web_events/pageviews/log');
-    appendRows(h.deps, database, 'clicks', [{ time: 1, x: 1 }], { createTable: true });
+    await appendRows(h.deps, database, 'clicks', [{ time: 1, x: 1 }], { createTable: true });
     const res = await h.call('GET', '/v3/table/list/web_events');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { database: string; tables: { name: string }[] };
@@ -164,19 +164,19 @@ describe('tables', () => {
   });
 
   it('deletes a table and drops its SQLite table', async () => {
-    appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 'x' }], { createTable: true });
+    await appendRows(h.deps, database, 'pageviews', [{ time: 1, a: 'x' }], { createTable: true });
     const res = await h.call('POST', '/v3/table/delete/web_events/pageviews');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ database: 'web_events', table: 'pageviews', type: 'log' });
     expect((await h.call('GET', '/v3/table/show/web_events/pageviews')).status).toBe(404);
     // Re-creating the name starts from nothing.
     await h.call('POST', '/v3/table/create/web_events/pageviews/log');
-    appendRows(h.deps, database, 'pageviews', [{ time: 2 }]);
+    await appendRows(h.deps, database, 'pageviews', [{ time: 2 }]);
     expect(await show('pageviews')).toMatchObject({ count: 1, schema: '[]' });
   });
 
   it('sets the schema with real ALTERs: adds, converts and drops columns', async () => {
-    appendRows(h.deps, database, 'users', [{ time: 1, age: '42', name: 'ann', score: 3 }], { createTable: true });
+    await appendRows(h.deps, database, 'users', [{ time: 1, age: '42', name: 'ann', score: 3 }], { createTable: true });
     expect((await show('users')).schema).toBe('[["age","string"],["name","string"],["score","long"]]');
     const res = await h.call('POST', '/v3/table/update-schema/web_events/users', {
       form: { schema: '[["age","long"],["name","string","full_name"],["city","string"]]' },
@@ -188,13 +188,13 @@ describe('tables', () => {
       ['name', 'string', 'full_name'],
       ['city', 'string'],
     ]);
-    appendRows(h.deps, database, 'users', [{ time: 2, age: 7, city: 'Oslo' }]);
+    await appendRows(h.deps, database, 'users', [{ time: 2, age: 7, city: 'Oslo' }]);
     const tail = await h.call('GET', '/v3/table/tail/web_events/users?count=5');
     expect(await tail.text()).toBe('{"time":2,"age":7,"city":"Oslo"}\n{"time":1,"age":42,"name":"ann"}\n');
   });
 
   it('appends columns without dropping the others', async () => {
-    appendRows(h.deps, database, 'users', [{ time: 1, name: 'ann' }], { createTable: true });
+    await appendRows(h.deps, database, 'users', [{ time: 1, name: 'ann' }], { createTable: true });
     await h.call('POST', '/v3/table/append-schema/web_events/users', { json: { schema: [['vip', 'boolean']] } });
     expect((await show('users')).schema).toBe('[["name","string"],["vip","boolean"]]');
   });
@@ -209,7 +209,7 @@ describe('tables', () => {
   });
 
   it('tails the newest rows as JSON lines and as concatenated msgpack maps', async () => {
-    appendRows(
+    await appendRows(
       h.deps,
       database,
       'events',
@@ -246,7 +246,9 @@ describe('tables', () => {
   });
 
   it('shows binary values in base64 in the JSON tail and as bytes in msgpack', async () => {
-    appendRows(h.deps, database, 'blobs', [{ time: 1, data: new Uint8Array([1, 2, 255]) }], { createTable: true });
+    await appendRows(h.deps, database, 'blobs', [{ time: 1, data: new Uint8Array([1, 2, 255]) }], {
+      createTable: true,
+    });
     const json = await h.call('GET', '/v3/table/tail/web_events/blobs');
     expect(await json.text()).toBe('{"time":1,"data":"AQL/"}\n');
     const mp = await h.call('GET', '/v3/table/tail/web_events/blobs.msgpack');

@@ -149,7 +149,7 @@ export function tableRoutes(deps: AppDeps) {
     if (params.type !== undefined && params.type !== 'log') {
       throw unprocessable(`Table type must be 'log', not '${params.type.slice(0, 40)}'.`);
     }
-    const database = requireDatabase(deps.db, p.accountId, params.db);
+    const database = await requireDatabase(deps.storage.db, p.accountId, params.db);
     const opts = await input(c, createParams);
     const schema = opts.schema === undefined || opts.schema === '' ? [] : parseSchema(opts.schema);
     const includeV = opts.include_v === undefined ? true : truthy(opts.include_v);
@@ -162,45 +162,45 @@ export function tableRoutes(deps: AppDeps) {
     mode: 'replace' | 'append',
   ) => {
     const p = principalOf(c);
-    const database = requireDatabase(deps.db, p.accountId, params.db);
-    const row = requireTable(deps.db, p.accountId, database.id, params.table);
+    const database = await requireDatabase(deps.storage.db, p.accountId, params.db);
+    const row = await requireTable(deps.storage.db, p.accountId, database.id, params.table);
     const { schema } = await input(c, schemaParams);
     if (schema === undefined) throw badRequest('Send "schema": a JSON array of [name, type] entries.');
     await changeSchemaInWorker(deps, database, row, parseSchema(schema), mode);
     return { database: database.name, table: row.name, type: 'log' as const };
   };
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const p = principalOf(c);
-      const database = requireDatabase(deps.db, p.accountId, c.req.valid('param').db);
-      const tables = listTables(deps.db, p.accountId, database.id).map(toV3Table);
+      const database = await requireDatabase(deps.storage.db, p.accountId, c.req.valid('param').db);
+      const tables = (await listTables(deps.storage.db, p.accountId, database.id)).map(toV3Table);
       return c.json({ database: database.name, tables }, 200);
     })
-    .openapi(r.show, (c) => {
+    .openapi(r.show, async (c) => {
       const p = principalOf(c);
       const { db: dbName, table: tableName } = c.req.valid('param');
-      const database = requireDatabase(deps.db, p.accountId, dbName);
-      return c.json(toV3Table(requireTable(deps.db, p.accountId, database.id, tableName)), 200);
+      const database = await requireDatabase(deps.storage.db, p.accountId, dbName);
+      return c.json(toV3Table(await requireTable(deps.storage.db, p.accountId, database.id, tableName)), 200);
     })
     .openapi(r.create, async (c) => c.json(await createHandler(c, c.req.valid('param')), 200))
     .openapi(r.createTyped, async (c) => c.json(await createHandler(c, c.req.valid('param')), 200))
     .openapi(r.remove, async (c) => {
       const p = principalOf(c);
       const { db: dbName, table: tableName } = c.req.valid('param');
-      const database = requireDatabase(deps.db, p.accountId, dbName);
-      const row = requireTable(deps.db, p.accountId, database.id, tableName);
+      const database = await requireDatabase(deps.storage.db, p.accountId, dbName);
+      const row = await requireTable(deps.storage.db, p.accountId, database.id, tableName);
       await deleteTable(deps, database, row);
       return c.json({ database: database.name, table: row.name, type: 'log' as const }, 200);
     })
     .openapi(r.updateSchema, async (c) => c.json(await schemaHandler(c, c.req.valid('param'), 'replace'), 200))
     .openapi(r.appendSchema, async (c) => c.json(await schemaHandler(c, c.req.valid('param'), 'append'), 200))
-    .openapi(r.tail, (c) => {
+    .openapi(r.tail, async (c) => {
       const p = principalOf(c);
       const params = c.req.valid('param');
       const target = parseTailTarget(params.table, c.req.valid('query'));
-      const database = requireDatabase(deps.db, p.accountId, params.db);
-      const row = requireTable(deps.db, p.accountId, database.id, target.name);
-      const { body, contentType } = tailBody(deps, database, row, target.count, target.format);
+      const database = await requireDatabase(deps.storage.db, p.accountId, params.db);
+      const row = await requireTable(deps.storage.db, p.accountId, database.id, target.name);
+      const { body, contentType } = await tailBody(deps, database, row, target.count, target.format);
       return c.body(body, 200, { 'content-type': contentType }) as never;
     });
 }

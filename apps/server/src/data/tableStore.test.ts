@@ -1,11 +1,14 @@
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { openControlDb, openSqlite } from '../platform/db';
+import { openSqlite } from '../platform/db';
+import { customerSchema, many, run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { type DatabaseRow, databaseFile, findDatabase, findTable, requireTable } from './catalog';
 import { closeDataFiles } from './dataFiles';
+import { dataPlane } from './dataPlane';
 import { appendRows, prepareRecord, tailRows } from './tableStore';
+
+const PG_TYPES: Record<string, string> = { INTEGER: 'bigint', REAL: 'double precision', TEXT: 'text', BLOB: 'bytea' };
 
 describe('table store', () => {
   let h: Harness;
@@ -13,28 +16,63 @@ describe('table store', () => {
   beforeEach(async () => {
     h = await createHarness();
     await h.call('POST', '/v3/database/create/store_test');
-    database = findDatabase(h.deps.db, h.admin.accountId, 'store_test') as DatabaseRow;
+    database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
+  const postgres = () => h.deps.storage.backend === 'postgres';
   const file = () => openSqlite(databaseFile(h.dataDir, h.admin.accountId, database.id), { readonly: true });
-  const schemaOf = (name: string) =>
-    JSON.parse(requireTable(h.deps.db, h.admin.accountId, database.id, name).schema_json) as string[][];
+  const schemaOf = async (name: string) =>
+    JSON.parse((await requireTable(h.deps.storage.db, h.admin.accountId, database.id, name)).schema_json) as string[][];
+  /** The table's columns and declared types, in SQLite's names (PostgreSQL's mapped back). */
+  const columnsOf = async (table: string): Promise<string[][]> => {
+    if (postgres()) {
+      const rows = await many<{ name: string; type: string }>(
+        h.deps.storage.db,
+        sql`SELECT column_name AS name, data_type AS type FROM information_schema.columns
+            WHERE table_schema = ${customerSchema(database.id)} AND table_name = ${table} ORDER BY ordinal_position`,
+      );
+      const back = Object.fromEntries(Object.entries(PG_TYPES).map(([k, v]) => [v, k]));
+      return rows.map((c) => [c.name, back[c.type] ?? c.type]);
+    }
+    const f = file();
+    try {
+      return (f.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[]).map((c) => [
+        c.name,
+        c.type,
+      ]);
+    } finally {
+      f.close();
+    }
+  };
+  const indexesOf = async (table: string): Promise<string[]> => {
+    if (postgres()) {
+      const rows = await many<{ name: string }>(
+        h.deps.storage.db,
+        sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = ${customerSchema(database.id)} AND tablename = ${table}`,
+      );
+      return rows.map((r) => r.name);
+    }
+    const f = file();
+    try {
+      return (f.prepare(`PRAGMA index_list("${table}")`).all() as { name: string }[]).map((i) => i.name);
+    } finally {
+      f.close();
+    }
+  };
 
-  it('stores each table as a real SQLite table with typed columns and an index on time', () => {
-    appendRows(
+  it('stores each table as a real table with typed columns and an index on time', async () => {
+    await appendRows(
       h.deps,
       database,
       'typed',
       [{ time: 1, n: 1, d: 1.5, s: 'x', b: true, a: [1, 2], m: { k: 'v' }, big: 2n ** 60n }],
       { createTable: true },
     );
-    const f = file();
-    const columns = f.prepare('PRAGMA table_info("typed")').all() as { name: string; type: string }[];
-    expect(columns.map((c) => [c.name, c.type])).toEqual([
+    expect(await columnsOf('typed')).toEqual([
       ['time', 'INTEGER'],
       ['n', 'INTEGER'],
       ['d', 'REAL'],
@@ -44,12 +82,18 @@ describe('table store', () => {
       ['m', 'TEXT'],
       ['big', 'INTEGER'],
     ]);
-    const indexes = f.prepare('PRAGMA index_list("typed")').all() as { name: string }[];
-    expect(indexes.map((i) => i.name)).toEqual(['typed$time']);
-    const row = f.prepare('SELECT * FROM typed').safeIntegers(true).get() as Record<string, unknown>;
-    expect(row).toEqual({ time: 1n, n: 1n, d: 1.5, s: 'x', b: 1n, a: '[1,2]', m: '{"k":"v"}', big: 2n ** 60n });
-    f.close();
-    expect(schemaOf('typed')).toEqual([
+    expect(await indexesOf('typed')).toEqual(['typed$time']);
+    if (postgres()) {
+      // PostgreSQL's BIGINT reads as a number (platform/storage/postgres.ts); 2^60 is exact as a double.
+      const [row] = await dataPlane(h.deps).rows(database, 'typed');
+      expect(row).toEqual({ time: 1, n: 1, d: 1.5, s: 'x', b: 1, a: '[1,2]', m: '{"k":"v"}', big: 2 ** 60 });
+    } else {
+      const f = file();
+      const row = f.prepare('SELECT * FROM typed').safeIntegers(true).get() as Record<string, unknown>;
+      expect(row).toEqual({ time: 1n, n: 1n, d: 1.5, s: 'x', b: 1n, a: '[1,2]', m: '{"k":"v"}', big: 2n ** 60n });
+      f.close();
+    }
+    expect(await schemaOf('typed')).toEqual([
       ['n', 'long'],
       ['d', 'double'],
       ['s', 'string'],
@@ -60,52 +104,66 @@ describe('table store', () => {
     ]);
   });
 
-  it('creates the SQLite table with its schema columns as soon as the table is created', async () => {
+  it('creates the table with its schema columns as soon as the table is created', async () => {
     await h.call('POST', '/v3/table/create/store_test/users/log', {
       form: { schema: '[["name","string"],["age","int"]]' },
     });
-    const f = file();
-    const columns = f.prepare('PRAGMA table_info("users")').all() as { name: string; type: string }[];
-    expect(columns.map((c) => [c.name, c.type])).toEqual([
+    expect(await columnsOf('users')).toEqual([
       ['time', 'INTEGER'],
       ['name', 'TEXT'],
       ['age', 'INTEGER'],
     ]);
-    f.close();
   });
 
-  it('adds a column with ALTER TABLE when a new key arrives, keeping old rows', () => {
-    appendRows(h.deps, database, 'grow', [{ time: 1, a: 1 }], { createTable: true });
-    appendRows(h.deps, database, 'grow', [{ time: 2, b: 'new' }]);
-    expect(schemaOf('grow')).toEqual([
+  it('adds a column with ALTER TABLE when a new key arrives, keeping old rows', async () => {
+    await appendRows(h.deps, database, 'grow', [{ time: 1, a: 1 }], { createTable: true });
+    await appendRows(h.deps, database, 'grow', [{ time: 2, b: 'new' }]);
+    expect(await schemaOf('grow')).toEqual([
       ['a', 'long'],
       ['b', 'string'],
     ]);
-    expect(tailRows(h.deps, database, requireTable(h.deps.db, h.admin.accountId, database.id, 'grow'), 10)).toEqual([
+    expect(
+      await tailRows(
+        h.deps,
+        database,
+        await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'grow'),
+        10,
+      ),
+    ).toEqual([
       { time: 2, b: 'new' },
       { time: 1, a: 1 },
     ]);
   });
 
-  it('widens a whole-number column to double when a fraction arrives', () => {
-    appendRows(h.deps, database, 'prices', [{ time: 1, price: 10 }], { createTable: true });
-    appendRows(h.deps, database, 'prices', [{ time: 2, price: 10.5 }]);
-    expect(schemaOf('prices')).toEqual([['price', 'double']]);
-    const rows = tailRows(h.deps, database, requireTable(h.deps.db, h.admin.accountId, database.id, 'prices'), 10);
+  it('widens a whole-number column to double when a fraction arrives', async () => {
+    await appendRows(h.deps, database, 'prices', [{ time: 1, price: 10 }], { createTable: true });
+    await appendRows(h.deps, database, 'prices', [{ time: 2, price: 10.5 }]);
+    expect(await schemaOf('prices')).toEqual([['price', 'double']]);
+    const rows = await tailRows(
+      h.deps,
+      database,
+      await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'prices'),
+      10,
+    );
     expect(rows.map((r) => r.price)).toEqual([10.5, 10]);
   });
 
-  it('stores a value that does not fit its column type as NULL, as schema-on-read shows it', () => {
-    appendRows(h.deps, database, 'mixed', [{ time: 1, n: 5 }], { createTable: true });
-    appendRows(h.deps, database, 'mixed', [
+  it('stores a value that does not fit its column type as NULL, as schema-on-read shows it', async () => {
+    await appendRows(h.deps, database, 'mixed', [{ time: 1, n: 5 }], { createTable: true });
+    await appendRows(h.deps, database, 'mixed', [
       { time: 2, n: 'not a number' },
       { time: 3, n: '12' },
     ]);
-    const rows = tailRows(h.deps, database, requireTable(h.deps.db, h.admin.accountId, database.id, 'mixed'), 10);
+    const rows = await tailRows(
+      h.deps,
+      database,
+      await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'mixed'),
+      10,
+    );
     expect(rows).toEqual([{ time: 3, n: 12 }, { time: 2 }, { time: 1, n: 5 }]);
   });
 
-  it('maps keys to column names and documents the rule through its errors', () => {
+  it('maps keys to column names and documents the rule through its errors', async () => {
     expect(prepareRecord({ time: 1, userId: 1, 'page-url': 'x', '1st': true }).values).toEqual([
       ['userid', 1],
       ['page_url', 'x'],
@@ -118,7 +176,7 @@ describe('table store', () => {
     expect(() => prepareRecord({ time: 1, TIME: 2 })).toThrow('another key');
   });
 
-  it('requires an integer time in seconds', () => {
+  it('requires an integer time in seconds', async () => {
     expect(() => prepareRecord({ a: 1 })).toThrow('has no "time"');
     expect(prepareRecord({ a: 1 }, 99).time).toBe(99);
     expect(prepareRecord({ time: null }, 99).time).toBe(99);
@@ -127,27 +185,27 @@ describe('table store', () => {
     }
   });
 
-  it('writes nothing when one row of a call is refused', () => {
-    expect(() =>
+  it('writes nothing when one row of a call is refused', async () => {
+    await expect(
       appendRows(h.deps, database, 'atomic', [{ time: 1, a: 1 }, { time: 'x' }], { createTable: true }),
-    ).toThrow('"time" must be');
-    expect(findTable(h.deps.db, h.admin.accountId, database.id, 'atomic')).toBeNull();
+    ).rejects.toThrow('"time" must be');
+    expect(await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'atomic')).toBeNull();
   });
 
-  it('refuses rows for a missing table unless asked to create it', () => {
-    expect(() => appendRows(h.deps, database, 'missing', [{ time: 1 }])).toThrow('does not exist');
+  it('refuses rows for a missing table unless asked to create it', async () => {
+    await expect(appendRows(h.deps, database, 'missing', [{ time: 1 }])).rejects.toThrow('does not exist');
   });
 
-  it('refuses a table of more than 1000 columns', () => {
+  it('refuses a table of more than 1000 columns', async () => {
     const wide = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`c${i}`, i]));
-    expect(() => appendRows(h.deps, database, 'wide', [{ time: 1, ...wide }], { createTable: true })).toThrow(
+    await expect(appendRows(h.deps, database, 'wide', [{ time: 1, ...wide }], { createTable: true })).rejects.toThrow(
       'at most 1000 keys',
     );
   });
 
-  it('refuses rows that together would give a table more than 1000 columns, before any ALTER', () => {
+  it('refuses rows that together would give a table more than 1000 columns, before any ALTER', async () => {
     const keys = (prefix: string) => Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`${prefix}${i}`, i]));
-    expect(() =>
+    await expect(
       appendRows(
         h.deps,
         database,
@@ -161,45 +219,46 @@ describe('table store', () => {
           createTable: true,
         },
       ),
-    ).toThrow('at most 1000 columns');
-    expect(requireTable(h.deps.db, h.admin.accountId, database.id, 'wide')).toMatchObject({
+    ).rejects.toThrow('at most 1000 columns');
+    expect(await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'wide')).toMatchObject({
       count: 0,
       schema_json: '[]',
     });
   });
 
-  it('brings the catalog back in line with the data file after a crash between the two commits', () => {
-    appendRows(h.deps, database, 'crash', [{ time: 5, a: 1 }], { createTable: true });
-    // Simulate a crash after the data file committed but before the catalog was updated.
-    h.deps.db
-      .prepare('UPDATE tables SET count = 0, estimated_storage_size = 0, last_log_timestamp = NULL, schema_json = ?')
-      .run('[]');
+  it('brings the catalog back in line with the data after a crash between the two commits', async () => {
+    await appendRows(h.deps, database, 'crash', [{ time: 5, a: 1 }], { createTable: true });
+    // Simulate a crash after the data committed but before the catalog was updated.
+    await run(
+      h.deps.storage.db,
+      sql`UPDATE tables SET count = 0, estimated_storage_size = 0, last_log_timestamp = NULL, schema_json = '[]'`,
+    );
     closeDataFiles(h.deps);
-    const control = openControlDb(join(h.dataDir, 'control.sqlite'));
-    const restarted = { ...h.deps, db: control };
-    createApp(restarted);
-    const db = findDatabase(control, h.admin.accountId, 'store_test') as DatabaseRow;
-    expect(requireTable(control, h.admin.accountId, db.id, 'crash')).toMatchObject({
+    const restarted = { ...h.deps };
+    const app = createApp(restarted);
+    await app.ready;
+    const db = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
+    expect(await requireTable(h.deps.storage.db, h.admin.accountId, db.id, 'crash')).toMatchObject({
       count: 1,
       last_log_timestamp: 5,
       schema_json: '[["a","long"]]',
     });
     closeDataFiles(restarted);
-    control.close();
+    await app.stop();
   });
 
-  it('runs an extra step inside the same transaction as the rows', () => {
-    appendRows(h.deps, database, 'marked', [{ time: 1 }], {
+  it('runs an extra step inside the same transaction as the rows', async () => {
+    await appendRows(h.deps, database, 'marked', [{ time: 1 }], {
       createTable: true,
-      within: (f) => f.db.exec('CREATE TABLE IF NOT EXISTS "marker$done" (id INTEGER)'),
+      within: (t) => t.ensureTable('marker$done', 'id BIGINT'),
     });
-    expect(() =>
+    await expect(
       appendRows(h.deps, database, 'marked', [{ time: 2 }], {
-        within: () => {
+        within: async () => {
           throw new Error('marker failed');
         },
       }),
-    ).toThrow('marker failed');
-    expect(requireTable(h.deps.db, h.admin.accountId, database.id, 'marked').count).toBe(1);
+    ).rejects.toThrow('marker failed');
+    expect((await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'marked')).count).toBe(1);
   });
 });

@@ -1,24 +1,22 @@
-import { existsSync } from 'node:fs';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
-import { createTableRow, type DatabaseRow, databaseFile, findTable, type TableRow } from './catalog';
-import { columnNameForKey, inferType, readAs, type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
-import { closeDataFile, type DataFile, dataFile, META_TABLE, statement } from './dataFiles';
-import { applySchema, ensureDataTable, fromSafe, type Meta, q, readMeta, tableLimits } from './dataTables';
+import { many, run, sql } from '../platform/storage';
+import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
+import { columnNameForKey, readAs, type SchemaEntry } from './columns';
+import { dataPlane } from './dataPlane';
+import { fromSafe, tableLimits } from './dataTables';
+import type { DataTx, Meta, PreparedRecord } from './plane';
 
 /**
- * Writes and reads the rows of customer tables. Each table is a real SQLite table in its database's file:
- * `time INTEGER NOT NULL` (indexed) plus one typed column per schema entry. Identifiers are safe to quote
- * because table names match the name rule and column names the column rule (columns.ts).
+ * Writes and reads the rows of customer tables through the data plane (plane.ts: SQLite files or
+ * PostgreSQL schemas), and keeps the catalog's figures in line with the figures the data plane keeps
+ * next to the rows. Identifiers are safe to quote because table names match the name rule and column
+ * names the column rule (columns.ts).
  */
 
 export { tableLimits } from './dataTables';
 
-/** A record whose keys are mapped to column names and whose `time` is known. */
-export interface PreparedRecord {
-  time: number;
-  values: [string, unknown][];
-}
+export type { PreparedRecord } from './plane';
 
 /** `time` must be a date the wire can show: 0001-01-01 to 9999-12-31 (Unix seconds). */
 const MIN_TIME = -62135596800;
@@ -67,36 +65,27 @@ export function prepareRecord(record: Record<string, unknown>, defaultTime?: num
   return { time, values };
 }
 
-/** Copies a table's figures and schema from its file to the catalog. */
-function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): void {
-  deps.db
-    .prepare(
-      `UPDATE tables SET schema_json = ?, count = ?, estimated_storage_size = ?, last_log_timestamp = ?,
-         counter_updated_at = ?, updated_at = CASE WHEN schema_json = ? THEN updated_at ELSE ? END
-       WHERE account_id = ? AND database_id = ? AND name = ?`,
-    )
-    .run(
-      meta.schema_json,
-      meta.row_count,
-      meta.bytes,
-      meta.max_time,
-      meta.updated_at,
-      meta.schema_json,
-      meta.updated_at ?? deps.clock.now().getTime(),
-      database.account_id,
-      database.id,
-      meta.name,
-    );
+/** Copies a table's figures and schema from the data plane to the catalog. */
+async function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): Promise<void> {
+  const updatedAt = meta.updated_at ?? deps.clock.now().getTime();
+  await run(
+    deps.storage.db,
+    sql`UPDATE tables SET schema_json = ${meta.schema_json}, count = ${meta.row_count},
+          estimated_storage_size = ${meta.bytes}, last_log_timestamp = ${meta.max_time},
+          counter_updated_at = ${meta.updated_at},
+          updated_at = CASE WHEN schema_json = ${meta.schema_json} THEN updated_at ELSE ${updatedAt} END
+        WHERE account_id = ${database.account_id} AND database_id = ${database.id} AND name = ${meta.name}`,
+  );
 }
 
 /**
- * Copies figures to the catalog after the rows are durable. A failure here (the control database busy for
- * longer than the busy timeout) must not fail a write that is already committed: the figures are copied
- * again by the table's next write and whenever the file is opened.
+ * Copies figures to the catalog after the rows are durable. A failure here (the control database busy or
+ * away) must not fail a write that is already committed: the figures are copied again by the table's next
+ * write and at start-up.
  */
-function copyToCatalog(deps: AppDeps, database: DatabaseRow, metas: Meta[]): void {
+async function copyToCatalog(deps: AppDeps, database: DatabaseRow, metas: Meta[]): Promise<void> {
   try {
-    for (const meta of metas) syncCatalog(deps, database, meta);
+    for (const meta of metas) await syncCatalog(deps, database, meta);
   } catch (err) {
     deps.logger.warn('catalog figures not updated after a write', {
       database: database.id,
@@ -105,88 +94,22 @@ function copyToCatalog(deps: AppDeps, database: DatabaseRow, metas: Meta[]): voi
   }
 }
 
-/** Copies the figures of every table in a database's file to the catalog (after a write that may have failed). */
-export function refreshCatalog(deps: AppDeps, database: DatabaseRow): void {
-  const f = openDataFile(deps, database);
-  const metas = f.db.prepare(`SELECT * FROM ${META_TABLE}`).all() as Meta[];
-  for (const meta of metas) syncCatalog(deps, database, meta);
-}
-
-/** Opens a database's file; on first open, brings the catalog in line with the figures in the file. */
-export function openDataFile(deps: AppDeps, database: DatabaseRow): DataFile {
-  return dataFile(deps, database, (f) => {
-    const metas = f.db.prepare(`SELECT * FROM ${META_TABLE}`).all() as Meta[];
-    for (const meta of metas) syncCatalog(deps, database, meta);
-  });
+/** Copies the figures of every table of a database to the catalog (after a write that may have failed). */
+export async function refreshCatalog(deps: AppDeps, database: DatabaseRow): Promise<void> {
+  for (const meta of await dataPlane(deps).figures(database)) await syncCatalog(deps, database, meta);
 }
 
 /**
- * At start-up: copies every data file's figures to the catalog, so a crash between a data commit and
- * its catalog update never shows stale counts. Files are closed again; writes reopen them.
+ * At start-up: copies every database's figures to the catalog, so a crash between a data commit and its
+ * catalog update never shows stale counts. SQLite files are closed again; writes reopen them.
  */
-export function reconcileCatalog(deps: AppDeps): void {
-  const databases = deps.db.prepare('SELECT * FROM databases').all() as DatabaseRow[];
+export async function reconcileCatalog(deps: AppDeps): Promise<void> {
+  const databases = await many<DatabaseRow>(deps.storage.db, sql`SELECT * FROM databases ORDER BY id`);
+  const plane = dataPlane(deps);
   for (const database of databases) {
-    if (!existsSync(databaseFile(deps.config.dataDir, database.account_id, database.id))) continue;
-    openDataFile(deps, database);
-    closeDataFile(deps, database);
+    await refreshCatalog(deps, database);
+    plane.forget(database);
   }
-}
-
-/** Writes prepared records into one table inside the caller's transaction; returns the catalog meta. */
-function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: number): Meta {
-  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
-  const types = new Map(schema.map(([name, type]) => [name, type]));
-  const added: SchemaEntry[] = [];
-  const widen: SchemaEntry[] = [];
-  for (const r of records) {
-    for (const [column, value] of r.values) {
-      const type = types.get(column);
-      if (type === undefined) {
-        const inferred = inferType(value);
-        if (inferred === null) continue;
-        types.set(column, inferred);
-        added.push([column, inferred]);
-      } else if ((type === 'long' || type === 'int') && typeof value === 'number' && !Number.isInteger(value)) {
-        // A fraction in a whole-number column widens it rather than losing the fraction.
-        types.set(column, 'double');
-        if (!added.some(([n]) => n === column)) widen.push([column, 'double']);
-        else added[added.findIndex(([n]) => n === column)] = [column, 'double'];
-      }
-    }
-  }
-  if (added.length > 0 || widen.length > 0) schema = applySchema(f, meta, [...widen, ...added], false);
-  const columns = schema.map(([name]) => name);
-  const colTypes = schema.map(([, type]) => type);
-  const index = new Map(columns.map((c, i) => [c, i]));
-  const sql = `INSERT INTO ${q(meta.name)} (time${columns.map((c) => `, ${q(c)}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`;
-  const insert = statement(f, sql);
-  const params: Stored[] = new Array(columns.length + 1);
-  let bytes = 0;
-  let maxTime = meta.max_time;
-  for (const r of records) {
-    params.fill(null);
-    params[0] = r.time;
-    bytes += 8;
-    for (const [column, value] of r.values) {
-      const i = index.get(column);
-      if (i === undefined) continue;
-      const stored = storeAs(colTypes[i] as string, value);
-      params[i + 1] = stored;
-      bytes += storedBytes(stored);
-    }
-    insert.run(params);
-    if (maxTime === null || r.time > maxTime) maxTime = r.time;
-  }
-  meta.row_count += records.length;
-  meta.bytes += bytes;
-  meta.max_time = maxTime;
-  meta.updated_at = now;
-  statement(
-    f,
-    `UPDATE ${META_TABLE} SET schema_json = ?, row_count = ?, bytes = ?, max_time = ?, updated_at = ? WHERE name = ?`,
-  ).run(meta.schema_json, meta.row_count, meta.bytes, meta.max_time, meta.updated_at, meta.name);
-  return meta;
 }
 
 export interface TableBatch {
@@ -196,19 +119,12 @@ export interface TableBatch {
   createTable?: boolean;
 }
 
-/**
- * Writes several tables' records of one database in ONE transaction of its file (group commit), then
- * brings the catalog up to date. `within` runs inside the same transaction, for callers that record
- * their own progress atomically with the rows (bulk import commit).
- */
-export function writeBatches(
+/** The catalog rows of the batches' tables, created where allowed; batches of one table merged. */
+async function batchTables(
   deps: AppDeps,
   database: DatabaseRow,
   batches: TableBatch[],
-  within?: (f: DataFile) => void,
-  opts: { catalog?: boolean } = {},
-): { inserted: number } {
-  // One write per table, however many requests the group commit merged.
+): Promise<{ table: TableRow; records: PreparedRecord[] }[]> {
   const byTable = new Map<string, { table: TableRow; records: PreparedRecord[] }>();
   for (const b of batches) {
     const entry = byTable.get(b.table);
@@ -216,35 +132,48 @@ export function writeBatches(
       for (const r of b.records) entry.records.push(r);
       continue;
     }
-    let table = findTable(deps.db, database.account_id, database.id, b.table);
+    let table = await findTable(deps.storage.db, database.account_id, database.id, b.table);
     if (!table) {
       if (!b.createTable) throw badRequest(`The table "${b.table}" does not exist in the database "${database.name}".`);
-      table = createTableRow(deps, database, b.table, []);
+      table = await createTableRow(deps, database, b.table, []);
     }
     byTable.set(b.table, { table, records: [...b.records] });
   }
-  const f = openDataFile(deps, database);
+  return [...byTable.values()];
+}
+
+/**
+ * Writes several tables' records of one database in ONE data transaction (group commit), then brings
+ * the catalog up to date. `within` runs inside the same transaction, for callers that record their own
+ * progress atomically with the rows (bulk import commit).
+ */
+export async function writeBatches(
+  deps: AppDeps,
+  database: DatabaseRow,
+  batches: TableBatch[],
+  within?: (t: DataTx) => Promise<void>,
+): Promise<{ inserted: number }> {
+  // One write per table, however many requests the group commit merged.
+  const tables = await batchTables(deps, database, batches);
   const now = deps.clock.now().getTime();
-  const metas = f.db.transaction(() => {
-    const written = [...byTable.values()].map(({ table, records }) =>
-      writeRecords(f, ensureDataTable(f, table), records, now),
-    );
-    within?.(f);
+  const metas = await dataPlane(deps).transaction(database, async (t) => {
+    const written: Meta[] = [];
+    for (const { table, records } of tables) written.push(await t.append(table, records, now));
+    await within?.(t);
     return written;
-  })();
-  // Inside a caller's transaction (catalog: false) the figures are copied once that one commits.
-  if (opts.catalog !== false) copyToCatalog(deps, database, metas);
+  });
+  await copyToCatalog(deps, database, metas);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };
 }
 
-/** Writes rows into a table's real SQLite table, adding columns for new keys (the API bulk import uses). */
-export function appendRows(
+/** Writes rows into a table, adding columns for new keys (the API bulk import uses). */
+export async function appendRows(
   deps: AppDeps,
   database: DatabaseRow,
   tableName: string,
   rows: Record<string, unknown>[],
-  opts: { createTable?: boolean; within?: (f: DataFile) => void } = {},
-): { inserted: number } {
+  opts: { createTable?: boolean; within?: (t: DataTx) => Promise<void> } = {},
+): Promise<{ inserted: number }> {
   const records = rows.map((row) => prepareRecord(row));
   return writeBatches(
     deps,
@@ -255,59 +184,42 @@ export function appendRows(
 }
 
 /** Sets (`replace`) or extends a table's schema with real ALTERs, and updates the catalog. */
-export function changeSchema(
+export async function changeSchema(
   deps: AppDeps,
   database: DatabaseRow,
   table: TableRow,
   schema: SchemaEntry[],
   mode: 'replace' | 'append',
-): void {
-  const f = openDataFile(deps, database);
-  const meta = f.db.transaction(() => {
-    const m = ensureDataTable(f, table);
-    applySchema(f, m, schema, mode === 'replace');
-    statement(f, `UPDATE ${META_TABLE} SET schema_json = ? WHERE name = ?`).run(m.schema_json, m.name);
-    return m;
-  })();
-  deps.db
-    .prepare('UPDATE tables SET schema_json = ?, updated_at = ? WHERE id = ? AND account_id = ?')
-    .run(meta.schema_json, deps.clock.now().getTime(), table.id, table.account_id);
+): Promise<void> {
+  const meta = await dataPlane(deps).transaction(database, (t) => t.changeSchema(table, schema, mode));
+  await run(
+    deps.storage.db,
+    sql`UPDATE tables SET schema_json = ${meta.schema_json}, updated_at = ${deps.clock.now().getTime()}
+        WHERE id = ${table.id} AND account_id = ${table.account_id}`,
+  );
 }
 
-/** Creates a new table's SQLite table at once, so queries see it (and its schema) before any write. */
-export function createDataTable(deps: AppDeps, database: DatabaseRow, table: TableRow): void {
-  const f = openDataFile(deps, database);
-  f.db.transaction(() => ensureDataTable(f, table))();
+/** Creates a new table's data at once, so queries see it (and its schema) before any write. */
+export async function createDataTable(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
+  await dataPlane(deps).transaction(database, (t) => t.ensureDataTable(table));
 }
 
-/** Removes a table's rows and its figures from the file (after its catalog row is gone). */
-export function dropDataTable(deps: AppDeps, database: DatabaseRow, name: string): void {
-  const f = openDataFile(deps, database);
-  f.db.transaction(() => {
-    f.db.exec(`DROP TABLE IF EXISTS ${q(name)}`);
-    statement(f, `DELETE FROM ${META_TABLE} WHERE name = ?`).run(name);
-  })();
-  f.statements.clear();
+/** Removes a table's rows and its figures (after its catalog row is gone). */
+export async function dropDataTable(deps: AppDeps, database: DatabaseRow, name: string): Promise<void> {
+  await dataPlane(deps).transaction(database, (t) => t.dropTable(name));
 }
 
 /** The newest `count` rows by time, as records (`time` first, nulls left out, nested values parsed). */
-export function tailRows(
+export async function tailRows(
   deps: AppDeps,
   database: DatabaseRow,
   table: TableRow,
   count: number,
-): Record<string, unknown>[] {
-  const f = openDataFile(deps, database);
-  const meta = readMeta(f, table.name);
-  if (!meta) return [];
-  const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
-  const types = new Map(schema.map(([name, type]) => [name, type]));
-  const columns = ['time', ...schema.map(([name]) => name)].map(q).join(', ');
-  const rows = f.db
-    .prepare(`SELECT ${columns} FROM ${q(table.name)} ORDER BY time DESC, rowid DESC LIMIT ?`)
-    .safeIntegers(true)
-    .all(count) as Record<string, unknown>[];
-  return rows.map((row) => {
+): Promise<Record<string, unknown>[]> {
+  const found = await dataPlane(deps).tail(database, table.name, count);
+  if (!found) return [];
+  const types = new Map((JSON.parse(found.meta.schema_json) as SchemaEntry[]).map(([name, type]) => [name, type]));
+  return found.rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(row)) {
       if (v === null) continue;

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
+import { isForeignKeyViolation, run, sql, transaction } from '../platform/storage';
 import { createTableRow, type DatabaseRow, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { createDataTableInWorker, dropDataTableInWorker } from './fileWrites';
@@ -12,13 +13,16 @@ export async function createTable(
   name: string,
   opts: { schema: SchemaEntry[]; expireDays: number | null; includeV: boolean },
 ): Promise<TableRow> {
-  const row = deps.db.transaction(() => {
-    const created = createTableRow(deps, database, name, opts.schema);
-    deps.db
-      .prepare('UPDATE tables SET expire_days = ?, include_v = ? WHERE id = ? AND account_id = ?')
-      .run(opts.expireDays, opts.includeV ? 1 : 0, created.id, created.account_id);
-    return { ...created, expire_days: opts.expireDays, include_v: opts.includeV ? 1 : 0 };
-  })();
+  const row = await transaction(deps.storage, async (tx) => {
+    const created = await createTableRow(deps, database, name, opts.schema, tx);
+    const includeV = opts.includeV ? 1 : 0;
+    await run(
+      tx,
+      sql`UPDATE tables SET expire_days = ${opts.expireDays}, include_v = ${includeV}
+          WHERE id = ${created.id} AND account_id = ${created.account_id}`,
+    );
+    return { ...created, expire_days: opts.expireDays, include_v: includeV };
+  });
   // The catalog row first: a crash before this line only delays the data table to the first write.
   await createDataTableInWorker(deps, database, row);
   return row;
@@ -27,9 +31,9 @@ export async function createTable(
 /** Removes the catalog row first, then the rows: a crash in between leaves only data no one can see. */
 export async function deleteTable(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
   try {
-    deps.db.prepare('DELETE FROM tables WHERE id = ? AND account_id = ?').run(table.id, table.account_id);
+    await run(deps.storage.db, sql`DELETE FROM tables WHERE id = ${table.id} AND account_id = ${table.account_id}`);
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    if (isForeignKeyViolation(err)) {
       throw conflict(`Table ${table.name} is still used by bulk imports or jobs; delete those first.`);
     }
     throw err;

@@ -18,14 +18,14 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
  * The body of GET /v3/table/tail: the newest rows as concatenated msgpack maps (what td-client-ruby's
  * `tail` streams), or as JSON Lines with one object per row.
  */
-export function tailBody(
+export async function tailBody(
   deps: AppDeps,
   database: DatabaseRow,
   table: TableRow,
   count: number,
   format: 'json' | 'msgpack',
-): { body: string | Uint8Array<ArrayBuffer>; contentType: string } {
-  const rows = tailRows(deps, database, table, count);
+): Promise<{ body: string | Uint8Array<ArrayBuffer>; contentType: string }> {
+  const rows = await tailRows(deps, database, table, count);
   if (format === 'msgpack') {
     const parts = rows.map((row) => packr.pack(row));
     return { body: new Uint8Array(Buffer.concat(parts)), contentType: 'application/x-msgpack' };

@@ -1,10 +1,14 @@
 import type { TaskContext } from '../platform/workerRuntime';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { closeDataFile, deleteDataFile } from './dataFiles';
+import { dataPlane } from './dataPlane';
 import { appendRows, changeSchema, createDataTable, dropDataTable } from './tableStore';
 
-/** Writes to customer database files, run by background workers in the file's lane (fileWrites.ts). */
+/**
+ * Writes to customer databases' data, run as background tasks in the database's lane (fileWrites.ts):
+ * in worker threads on SQLite, in the server process on PostgreSQL. Each picks its data plane from
+ * `ctx.deps.storage.backend`.
+ */
 
 export interface TableArgs {
   database: DatabaseRow;
@@ -21,8 +25,9 @@ export const dataTasks = {
     ctx: TaskContext,
     a: { database: DatabaseRow; table: string; rows: Record<string, unknown>[]; createTable: boolean },
   ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable }),
-  /** Deletes the file; run in its lane, after every write queued before it. */
-  'data.delete-file': (ctx: TaskContext, a: { database: DatabaseRow }) => deleteDataFile(ctx.deps, a.database),
-  /** Every worker closes its connection to a file about to be deleted. */
-  'data.close-file': (ctx: TaskContext, a: { database: DatabaseRow }) => closeDataFile(ctx.deps, a.database),
+  /** Deletes the database's data (file or schema); run in its lane, after every write queued before it. */
+  'data.delete-file': (ctx: TaskContext, a: { database: DatabaseRow }) =>
+    dataPlane(ctx.deps).deleteDatabase(a.database),
+  /** Every worker closes its connection to a file about to be deleted (SQLite). */
+  'data.close-file': (ctx: TaskContext, a: { database: DatabaseRow }) => dataPlane(ctx.deps).forget(a.database),
 };

@@ -214,16 +214,16 @@ export async function checkConfigs(deps: AppDeps, accountId: number, c: Create |
 }
 
 async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Promise<void> {
-  const database = await findDatabase(deps.db, accountId, c.output_config.database);
+  const database = await findDatabase(deps.storage.db, accountId, c.output_config.database);
   if (!database) {
     throw badRequest(
       `The database "${c.output_config.database}" does not exist: create it first (POST /v3/database/create/${c.output_config.database}).`,
     );
   }
   // Every new name is checked before any table is made, so a refused one leaves nothing behind.
-  for (const a of c.advanced_configs) await checkWritableTable(deps.db, database, a.target_table);
+  for (const a of c.advanced_configs) await checkWritableTable(deps.storage.db, database, a.target_table);
   for (const a of c.advanced_configs) {
-    if (!(await findTable(deps.db, accountId, database.id, a.target_table))) {
+    if (!(await findTable(deps.storage.db, accountId, database.id, a.target_table))) {
       await createDataTable(deps, database, await createTableRow(deps, database, a.target_table, []));
     }
   }

@@ -3,13 +3,14 @@ import { dataLane } from '../data/dataFiles';
 import type { PreparedRecord, TableBatch } from '../data/tableStore';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
+import { one, sql } from '../platform/storage';
 import { work } from '../platform/work';
 import type { IngestWrite } from './tasks';
 
 /**
  * Group commit for record ingestion. Requests queue their records per database. While a database's write
- * is in a worker (its file's lane, see platform/workerPool.ts), new records wait in the queue; when the
- * write ends, everything that arrived meanwhile goes in the next one, as ONE transaction of the file.
+ * is in a background task (its lane, see platform/work.ts), new records wait in the queue; when the
+ * write ends, everything that arrived meanwhile goes in the next one, as ONE transaction of its data.
  * Every request's promise settles only after the transaction holding its records commits (synced to
  * disk). One fsync then serves every request that arrived while the previous one ran, and the request
  * loop never writes a row itself.
@@ -63,14 +64,19 @@ class GroupCommitter {
   private async commit(database: DatabaseRow, items: Pending[]): Promise<void> {
     try {
       // The database may have been deleted since the requests were accepted: nothing may recreate its file.
-      const still = this.deps.db
-        .prepare('SELECT 1 FROM databases WHERE id = ? AND account_id = ?')
-        .get(database.id, database.account_id);
+      const ex = this.deps.storage.db;
+      const still = await one(
+        ex,
+        sql`SELECT 1 AS one FROM databases WHERE id = ${database.id} AND account_id = ${database.account_id}`,
+      );
       if (!still) throw notFound('database');
-      // New tables get their catalog row here (a short write); the worker writes only the file.
+      // New tables get their catalog row here (a short write); the task writes only the data.
       for (const table of new Set(items.map((i) => i.batch.table))) {
-        if (!findTable(this.deps.db, database.account_id, database.id, table)) {
-          createTableRow(this.deps, database, table, []);
+        if (!(await findTable(ex, database.account_id, database.id, table))) {
+          await createTableRow(this.deps, database, table, []).catch(async (err) => {
+            // Another writer created it meanwhile: that is what was wanted.
+            if (!(await findTable(ex, database.account_id, database.id, table))) throw err;
+          });
         }
       }
       const write: IngestWrite = { database, batches: items.map((i) => i.batch) };

@@ -10,11 +10,11 @@ describe('postback', () => {
   beforeEach(async () => {
     h = await createHarness();
     await h.call('POST', '/v3/database/create/web_events');
-    database = findDatabase(h.deps.db, h.admin.accountId, 'web_events') as DatabaseRow;
+    database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -23,9 +23,9 @@ describe('postback', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
       headers: { 'content-type': 'application/json', 'x-svc-write-key': h.admin.writeOnlyKey, ...headers },
     });
-  const rows = (table: string) => {
-    const t = findTable(h.deps.db, h.admin.accountId, database.id, table);
-    return t ? tailRows(h.deps, database, t, 1000) : [];
+  const rows = async (table: string) => {
+    const t = await findTable(h.deps.storage.db, h.admin.accountId, database.id, table);
+    return t ? await tailRows(h.deps, database, t, 1000) : [];
   };
 
   it('stores one record with a write-only key, creates the table and answers {}', async () => {
@@ -33,7 +33,7 @@ describe('postback', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('{}');
     // time defaults to the receive time of the injected clock.
-    expect(rows('signups')).toEqual([
+    expect(await rows('signups')).toEqual([
       { time: Math.floor(h.clock.now().getTime() / 1000), email: 'a@b.c', plan: 'pro' },
     ]);
     const show = (await (await h.call('GET', '/v3/table/show/web_events/signups')).json()) as Record<string, unknown>;
@@ -46,7 +46,7 @@ describe('postback', () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toMatch(/not both/);
     }
-    expect(rows('t_mixed')).toHaveLength(0);
+    expect(await rows('t_mixed')).toHaveLength(0);
   });
 
   it('accepts a master key, and the Authorization header instead of X-SVC-Write-Key', async () => {
@@ -56,12 +56,12 @@ describe('postback', () => {
       key: h.admin.writeOnlyKey,
     });
     expect(viaAuth.status).toBe(200);
-    expect(rows('t_master')).toHaveLength(2);
+    expect(await rows('t_master')).toHaveLength(2);
   });
 
   it('keeps an integer time, and refuses a time that is not an integer with 400', async () => {
     expect((await post('web_events/timed', { time: 1_700_000_000 })).status).toBe(200);
-    expect(rows('timed')).toEqual([{ time: 1_700_000_000 }]);
+    expect(await rows('timed')).toEqual([{ time: 1_700_000_000 }]);
     for (const time of [1.5, '1700000000', 'yesterday']) {
       const res = await post('web_events/timed', { time });
       expect(res.status).toBe(400);
@@ -71,8 +71,8 @@ describe('postback', () => {
 
   it('stores nested values as JSON text', async () => {
     await post('web_events/nested', { cart: { items: [1, 2] }, tags: ['a'] });
-    expect(rows('nested')[0]).toMatchObject({ cart: { items: [1, 2] }, tags: ['a'] });
-    expect(findTable(h.deps.db, h.admin.accountId, database.id, 'nested')?.schema_json).toBe(
+    expect((await rows('nested'))[0]).toMatchObject({ cart: { items: [1, 2] }, tags: ['a'] });
+    expect((await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'nested'))?.schema_json).toBe(
       '[["cart","map<string,string>"],["tags","array<string>"]]',
     );
   });
@@ -88,7 +88,7 @@ describe('postback', () => {
     const res = await post('web_events/t', { a: 1 }, { 'x-svc-write-key': other.masterKey });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: 'Resource not found', status_code: 404 });
-    expect(findTable(h.deps.db, h.admin.accountId, database.id, 't')).toBeNull();
+    expect(await findTable(h.deps.storage.db, h.admin.accountId, database.id, 't')).toBeNull();
   });
 
   it('answers 404 for a database that does not exist', async () => {
@@ -106,7 +106,7 @@ describe('postback', () => {
       expect(((await res.json()) as { message: string }).message).toContain('letters, digits and underscores');
     }
     expect((await post('Web_Events/Signups', { a: 1 })).status).toBe(200);
-    expect(rows('signups')).toHaveLength(1);
+    expect(await rows('signups')).toHaveLength(1);
   });
 
   it('refuses to create a table whose name breaks the creation rule', async () => {
@@ -123,7 +123,7 @@ describe('postback', () => {
     expect((await post('web_events/t', { deep })).status).toBe(400);
     const big = await post('web_events/t', { s: 'x'.repeat(1024 * 1024) });
     expect(big.status).toBe(413);
-    expect(rows('t')).toEqual([]);
+    expect(await rows('t')).toEqual([]);
   });
 
   it('reads form fields as string values', async () => {
@@ -133,7 +133,7 @@ describe('postback', () => {
       headers: { 'x-svc-write-key': h.admin.writeOnlyKey },
     });
     expect(res.status).toBe(200);
-    expect(rows('forms')[0]).toMatchObject({ a: '1', b: 'x' });
+    expect((await rows('forms'))[0]).toMatchObject({ a: '1', b: 'x' });
   });
 
   it('answers CORS preflights and echoes the origin', async () => {
@@ -161,10 +161,10 @@ describe('postback', () => {
       Array.from({ length: 200 }, (_, i) => post('web_events/burst', { i, time: 1_700_000_000 + i })),
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
-    const stored = rows('burst').map((r) => r.i as number);
+    const stored = (await rows('burst')).map((r) => r.i as number);
     expect(stored).toHaveLength(200);
     expect(new Set(stored).size).toBe(200);
-    expect(findTable(h.deps.db, h.admin.accountId, database.id, 'burst')?.count).toBe(200);
+    expect((await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'burst'))?.count).toBe(200);
   });
 
   it('fails only the request whose record cannot be written when a group commit holds others', async () => {
@@ -177,6 +177,6 @@ describe('postback', () => {
     ]);
     expect(ok.status).toBe(200);
     expect([first.status, second.status].sort()).toEqual([200, 400]);
-    expect(rows('mixed')).toHaveLength(2);
+    expect(await rows('mixed')).toHaveLength(2);
   });
 });

@@ -72,8 +72,8 @@ export function postbackRoutes(deps: AppDeps) {
     }
     const key = writeKey ?? keyFromAuthorization(authorization);
     const principal = await ingestPrincipal(deps, c, key);
-    const database = requireDatabase(deps.db, principal.accountId, dbName);
-    checkWritableTable(deps.db, database, tableName);
+    const database = await requireDatabase(deps.storage.db, principal.accountId, dbName);
+    await checkWritableTable(deps.storage.db, database, tableName);
     const record = prepareRecord(await readRecord(c), receivedAt);
     await commitRecords(deps, database, tableName, [record]);
     return c.json({}, 200);

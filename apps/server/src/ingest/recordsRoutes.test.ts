@@ -13,11 +13,11 @@ describe('records API for browser SDKs', () => {
   beforeEach(async () => {
     h = await createHarness();
     await h.call('POST', '/v3/database/create/web_events');
-    database = findDatabase(h.deps.db, h.admin.accountId, 'web_events') as DatabaseRow;
+    database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(() => {
+  afterEach(async () => {
     closeDataFiles(h.deps);
-    h.close();
+    await h.close();
   });
 
   const send = (path: string, body: unknown, opts: { key?: string | null; type?: string; origin?: string } = {}) =>
@@ -26,9 +26,9 @@ describe('records API for browser SDKs', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
       headers: { 'content-type': opts.type ?? SDK_TYPE, origin: opts.origin ?? ORIGIN },
     });
-  const rows = (table: string) => {
-    const t = findTable(h.deps.db, h.admin.accountId, database.id, table);
-    return t ? tailRows(h.deps, database, t, 1000) : [];
+  const rows = async (table: string) => {
+    const t = await findTable(h.deps.storage.db, h.admin.accountId, database.id, table);
+    return t ? await tailRows(h.deps, database, t, 1000) : [];
   };
 
   it('stores what td-js-sdk sends: one event, vendor content type, query string, echoed origin', async () => {
@@ -39,17 +39,17 @@ describe('records API for browser SDKs', () => {
     expect(await res.json()).toEqual({ database: 'web_events', table: 'pageviews', imported: 1 });
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(rows('pageviews')).toEqual([{ time: 1_700_000_000, path: '/home' }]);
+    expect(await rows('pageviews')).toEqual([{ time: 1_700_000_000, path: '/home' }]);
   });
 
   it('stores a batch of 500 with plain JSON and a master key; time defaults to the receive time', async () => {
     const events = Array.from({ length: 500 }, (_, i) => ({ i }));
     const res = await send('/web_events/batch', { events }, { type: 'application/json', key: h.admin.masterKey });
     expect(res.status).toBe(200);
-    const stored = rows('batch');
+    const stored = await rows('batch');
     expect(stored).toHaveLength(500);
     expect(stored[0]?.time).toBe(Math.floor(h.clock.now().getTime() / 1000));
-    expect(findTable(h.deps.db, h.admin.accountId, database.id, 'batch')?.count).toBe(500);
+    expect((await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'batch'))?.count).toBe(500);
   });
 
   it('refuses a batch of 501 events, or none, with 400 and stores nothing', async () => {
@@ -58,14 +58,14 @@ describe('records API for browser SDKs', () => {
     expect(((await res.json()) as { message: string }).message).toContain('at most 500 events');
     expect((await send('/web_events/batch', { events: [] })).status).toBe(400);
     expect((await send('/web_events/batch', { nothing: true })).status).toBe(400);
-    expect(rows('batch')).toEqual([]);
+    expect(await rows('batch')).toEqual([]);
   });
 
   it('refuses a whole batch when one event is bad, naming it', async () => {
     const res = await send('/web_events/batch', { events: [{ a: 1 }, { time: 'soon' }] });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^Event 1: "time" must be an integer/);
-    expect(rows('batch')).toEqual([]);
+    expect(await rows('batch')).toEqual([]);
   });
 
   it('refuses an event over 1 MiB with 413 and a body over 5 MiB with 413', async () => {

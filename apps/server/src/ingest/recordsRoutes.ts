@@ -76,8 +76,8 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
     throw unsupportedMediaType(`Send the events as JSON: Content-Type ${CONTENT_TYPES.slice(0, 2).join(' or ')}.`);
   }
   const principal = await ingestPrincipal(deps, c, keyFromAuthorization(c.req.header('authorization')));
-  const database = requireDatabase(deps.db, principal.accountId, dbName);
-  checkWritableTable(deps.db, database, tableName);
+  const database = await requireDatabase(deps.storage.db, principal.accountId, dbName);
+  await checkWritableTable(deps.storage.db, database, tableName);
   const raw = await c.req.text();
   const events = readEvents(raw);
   // Only a body larger than the record limit can hold a record larger than it: measure only then.

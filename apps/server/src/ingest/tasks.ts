@@ -2,7 +2,10 @@ import type { DatabaseRow } from '../data/catalog';
 import { type TableBatch, writeBatches } from '../data/tableStore';
 import type { TaskContext } from '../platform/workerRuntime';
 
-/** One group commit: the batches of one database, written by a worker in one transaction of its file. */
+/**
+ * One group commit: the batches of one database, written by a background task in one data transaction
+ * (a worker thread on SQLite, the server process on PostgreSQL).
+ */
 export interface IngestWrite {
   database: DatabaseRow;
   batches: TableBatch[];

@@ -34,7 +34,9 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
   return {
     types: QUERY_TYPES,
     async run(job, ctx) {
-      const database = job.database_name ? await findDatabase(deps.db, job.account_id, job.database_name) : null;
+      const database = job.database_name
+        ? await findDatabase(deps.storage.db, job.account_id, job.database_name)
+        : null;
       if (!database) throw new Error(`The database "${job.database_name}" no longer exists.`);
       const files = resultFiles(deps.config.dataDir, job);
       mkdirSync(files.dir, { recursive: true });

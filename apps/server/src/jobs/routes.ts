@@ -110,7 +110,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
             : `Jobs of type "${type.slice(0, 40)}" cannot be issued here: use presto or trino.`,
         );
       }
-      const database = await requireDatabase(deps.db, p.accountId, db);
+      const database = await requireDatabase(deps.storage.db, p.accountId, db);
       const params = await input(c, issueParams);
       if ((params.result ?? params.result_url ?? '').trim() !== '') {
         throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');

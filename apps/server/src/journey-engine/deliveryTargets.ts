@@ -38,7 +38,7 @@ async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unkno
   if (!m) return null;
   const [database, table] = [decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? '')];
   const target = `${database}.${table}`;
-  const row = findDatabase(env.deps.db, env.accountId, database);
+  const row = await findDatabase(env.deps.storage.db, env.accountId, database);
   if (!row) return { target, error: `The database "${database}" does not exist in this account; create it.` };
   try {
     await appendRowsInWorker(env.deps, row, table, rows, { createTable: true });

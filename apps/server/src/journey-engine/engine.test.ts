@@ -105,9 +105,9 @@ describe('journey engine in the server', () => {
       expect(sent).toEqual([
         expect.objectContaining({ status: 'success', profiles: offered.length, target: 'shop.delivered', error: null }),
       ]);
-      const shop = findDatabase(h.deps.db, h.admin.accountId, 'shop') as DatabaseRow;
-      const table = findTable(h.deps.db, h.admin.accountId, shop.id, 'delivered') as TableRow;
-      const rows = tailRows(h.deps, shop, table, 100);
+      const shop = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'shop')) as DatabaseRow;
+      const table = (await findTable(h.deps.storage.db, h.admin.accountId, shop.id, 'delivered')) as TableRow;
+      const rows = await tailRows(h.deps, shop, table, 100);
       expect(rows.map((r) => r.customer_id).sort()).toEqual(offered);
       expect(rows[0]).toMatchObject({ vip: 1, journey_id: ids.journeyId, activation_id: ids.activationId });
       // Delivered entries are not sent again.

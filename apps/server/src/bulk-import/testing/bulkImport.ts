@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { type BulkRecord, encodePart } from '@svc/bulk-format';
-import Database from 'better-sqlite3';
 import { unpackMultiple } from 'msgpackr';
 import { expect } from 'vitest';
-import { databaseFile, requireDatabase } from '../../data/catalog';
+import { requireDatabase } from '../../data/catalog';
+import { dataPlane } from '../../data/dataPlane';
 import type { CallOptions, Harness } from '../../testing/harness';
 import type { BulkImportDeps } from '../options';
 
@@ -66,15 +66,10 @@ export async function errorRecords(h: Harness, session: string, key?: string): P
   return plain.length === 0 ? [] : (unpackMultiple(plain) as unknown[]);
 }
 
-/** Rows of a table read straight from its SQLite file, ordered by time then insertion. */
-export function tableRows(h: Harness, db: string, table: string, accountId = h.admin.accountId): Json[] {
-  const database = requireDatabase(h.deps.db, accountId, db);
-  const file = new Database(databaseFile(h.dataDir, accountId, database.id), { readonly: true });
-  try {
-    return file.prepare(`SELECT * FROM "${table}" ORDER BY time, rowid`).all() as Json[];
-  } finally {
-    file.close();
-  }
+/** Rows of a table read straight from the data plane, ordered by time then insertion. */
+export async function tableRows(h: Harness, db: string, table: string, accountId = h.admin.accountId): Promise<Json[]> {
+  const database = await requireDatabase(h.deps.storage.db, accountId, db);
+  return (await dataPlane(h.deps).rows(database, table)) as Json[];
 }
 
 export const bulkDeps = (h: Harness) => h.deps as BulkImportDeps;

@@ -1,5 +1,5 @@
-import { requireDatabase } from '../../data/catalog';
-import { openDataFile } from '../../data/tableStore';
+import { requireDatabaseSync as requireDatabase } from '../../data/catalogSync';
+import { dataFile as openDataFile } from '../../data/dataFiles';
 import { createHarness, type Harness } from '../../testing/harness';
 import type { TestPostgres } from './postgres';
 

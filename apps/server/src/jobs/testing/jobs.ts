@@ -19,7 +19,9 @@ export async function tableWithRows(
     expect((await h.call('POST', `/v3/database/create/${db}`, { key })).status).toBe(200);
   }
   expect((await h.call('POST', `/v3/table/create/${db}/${table}/log`, { key })).status).toBe(200);
-  if (rows.length > 0) appendRows(h.deps, requireDatabase(h.deps.db, account.accountId, db), table, rows);
+  if (rows.length > 0) {
+    await appendRows(h.deps, await requireDatabase(h.deps.storage.db, account.accountId, db), table, rows);
+  }
 }
 
 export async function issue(h: Harness, db: string, query: string, opts: CallOptions = {}): Promise<string> {

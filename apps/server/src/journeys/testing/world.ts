@@ -32,7 +32,7 @@ export async function buildWorld(h: Harness, account: NewAccount = h.admin): Pro
   const db = `crm_${++seq}`;
   expect((await h.call('POST', `/v3/database/create/${db}`, { key })).status).toBe(200);
   expect((await h.call('POST', `/v3/table/create/${db}/customers/log`, { key })).status).toBe(200);
-  appendRows(h.deps, requireDatabase(h.deps.db, account.accountId, db), 'customers', [
+  await appendRows(h.deps, await requireDatabase(h.deps.storage.db, account.accountId, db), 'customers', [
     { customer_id: 'c1', email: 'ann@example.com', region: 'west', time: 1 },
     { customer_id: 'c2', email: 'bob@example.com', region: 'east', time: 1 },
   ]);

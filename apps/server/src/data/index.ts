@@ -1,0 +1,38 @@
+/**
+ * What other features use of the data feature: the catalog (databases, tables), the record rules, the
+ * writes that keep figures true, and where a database's rows live for readers that go to them directly
+ * (query jobs, parent segment builds): its SQLite file, or its PostgreSQL schema and table identifiers.
+ */
+export {
+  checkWritableTable,
+  createTableRow,
+  type DatabaseRow,
+  databaseFile,
+  findDatabase,
+  findTable,
+  listDatabases,
+  listTables,
+  requireDatabase,
+  requireTable,
+  type TableRow,
+} from './catalog';
+export { columnNameForKey, type SchemaEntry } from './columns';
+export { dataLane } from './dataFiles';
+export { dataPlane } from './dataPlane';
+export { appendRowsInWorker } from './fileWrites';
+export { dataLocation } from './location';
+export type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+export { pgIdentifier, postgresType } from './postgresPlane';
+export {
+  appendRows,
+  changeSchema,
+  createDataTable,
+  dropDataTable,
+  prepareRecord,
+  refreshCatalog,
+  type TableBatch,
+  tableLimits,
+  tailRows,
+  validTime,
+  writeBatches,
+} from './tableStore';

@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../platform/clock';
+import type { Config } from '../platform/config';
+import type { AppDeps } from '../platform/context';
+import { memoryLogger } from '../platform/logger';
+import { insertId, type OpenedStorage, one, run, sql, sqliteHandleOf } from '../platform/storage';
+import { openTestStorage, testBackend } from '../testing/storage';
+import type { DatabaseRow, TableRow } from './catalog';
+import type { SchemaEntry } from './columns';
+import { closeDataFiles } from './dataFiles';
+import { dataPlane } from './dataPlane';
+import { pgIdentifier } from './postgresPlane';
+import { prepareRecord } from './tableStore';
+
+/**
+ * The data plane itself (plane.ts), without the app: the same cases against the implementation of the
+ * backend under test (SQLite files by default, PostgreSQL schemas with SVC_TEST_BACKEND=postgres).
+ */
+describe(`data plane (${testBackend()})`, () => {
+  let dataDir: string;
+  let storage: OpenedStorage;
+  let deps: AppDeps;
+  let database: DatabaseRow;
+  let nextTable = 1;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-plane-'));
+    storage = await openTestStorage(dataDir);
+    deps = {
+      storage,
+      db: sqliteHandleOf(storage),
+      config: { dataDir } as Config,
+      clock: new ManualClock(Date.UTC(2026, 10, 25)),
+      logger: memoryLogger(),
+    };
+    const accountId = await insertId(
+      storage.db,
+      sql`INSERT INTO accounts (name, created_at) VALUES ('A', 1) RETURNING id`,
+    );
+    const id = await insertId(
+      storage.db,
+      sql`INSERT INTO databases (account_id, name, delete_protected, created_at, updated_at)
+          VALUES (${accountId}, 'plane_db', 0, 1, 1) RETURNING id`,
+    );
+    database = { id, account_id: accountId, name: 'plane_db', delete_protected: 0, created_at: 1, updated_at: 1 };
+    await dataPlane(deps).createDatabase(database);
+  });
+
+  afterEach(async () => {
+    closeDataFiles(deps);
+    await storage.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const table = (name: string, schema: SchemaEntry[] = []): TableRow => ({
+    id: nextTable++,
+    account_id: database.account_id,
+    database_id: database.id,
+    name,
+    type: 'log',
+    schema_json: JSON.stringify(schema),
+    count: 0,
+    estimated_storage_size: 0,
+    last_log_timestamp: null,
+    counter_updated_at: null,
+    expire_days: null,
+    include_v: 1,
+    created_at: 1,
+    updated_at: 1,
+  });
+  const append = (t: TableRow, rows: Record<string, unknown>[]) =>
+    dataPlane(deps).transaction(database, (tx) =>
+      tx.append(
+        t,
+        rows.map((r) => prepareRecord(r)),
+        1000,
+      ),
+    );
+  const schemaOf = async (name: string) => {
+    const meta = (await dataPlane(deps).figures(database)).find((m) => m.name === name);
+    return meta ? (JSON.parse(meta.schema_json) as SchemaEntry[]) : null;
+  };
+
+  it('creates a table from its catalog row, appends rows and keeps the figures', async () => {
+    const t = table('events', [['name', 'string']]);
+    await dataPlane(deps).transaction(database, (tx) => tx.ensureDataTable(t));
+    expect(await dataPlane(deps).figures(database)).toEqual([
+      { name: 'events', schema_json: '[["name","string"]]', row_count: 0, bytes: 0, max_time: null, updated_at: null },
+    ]);
+    const meta = await append(t, [
+      { time: 20, name: 'b' },
+      { time: 10, name: 'a' },
+    ]);
+    expect(meta).toMatchObject({ row_count: 2, max_time: 20, updated_at: 1000 });
+    expect(meta.bytes).toBeGreaterThan(16);
+    expect(await dataPlane(deps).figures(database)).toEqual([meta]);
+    expect(await dataPlane(deps).rows(database, 'events')).toEqual([
+      { time: 10, name: 'a' },
+      { time: 20, name: 'b' },
+    ]);
+  });
+
+  it('stores every type as SQLite stores it: integers, doubles, 0/1 booleans, JSON text, bytes', async () => {
+    const t = table('typed');
+    await append(t, [
+      { time: 1, n: 1, d: 1.5, s: 'x', b: true, a: [1, 2], m: { k: 'v' }, bin: new Uint8Array([1, 2, 255]) },
+      { time: 2, n: '42', d: '2.5', s: 7, b: 'false', a: null, m: null, bin: null },
+      { time: 3, n: 'not a number', d: 'x', b: 'maybe' },
+    ]);
+    expect(await schemaOf('typed')).toEqual([
+      ['n', 'long'],
+      ['d', 'double'],
+      ['s', 'string'],
+      ['b', 'boolean'],
+      ['a', 'array<long>'],
+      ['m', 'map<string,string>'],
+      ['bin', 'binary'],
+    ]);
+    const rows = await dataPlane(deps).rows(database, 'typed');
+    expect(rows.map((r) => ({ ...r, bin: r.bin === null ? null : Buffer.from(r.bin as Uint8Array) }))).toEqual([
+      { time: 1, n: 1, d: 1.5, s: 'x', b: 1, a: '[1,2]', m: '{"k":"v"}', bin: Buffer.from([1, 2, 255]) },
+      { time: 2, n: 42, d: 2.5, s: '7', b: 0, a: null, m: null, bin: null },
+      { time: 3, n: null, d: null, s: null, b: null, a: null, m: null, bin: null },
+    ]);
+  });
+
+  it('adds columns for new keys and widens a whole-number column to double when a fraction arrives', async () => {
+    const t = table('grow');
+    await append(t, [{ time: 1, price: 10 }]);
+    await append(t, [{ time: 2, price: 10.5, label: 'x' }]);
+    expect(await schemaOf('grow')).toEqual([
+      ['price', 'double'],
+      ['label', 'string'],
+    ]);
+    expect(await dataPlane(deps).rows(database, 'grow')).toEqual([
+      { time: 1, price: 10, label: null },
+      { time: 2, price: 10.5, label: 'x' },
+    ]);
+  });
+
+  it('changes the schema with real ALTERs: adds, converts values and drops columns', async () => {
+    const t = table('users');
+    await append(t, [
+      { time: 1, age: '42', name: 'ann', score: 3 },
+      { time: 2, age: 'old', name: 'bob', score: 4 },
+    ]);
+    await dataPlane(deps).transaction(database, (tx) =>
+      tx.changeSchema(
+        t,
+        [
+          ['age', 'long'],
+          ['name', 'string'],
+          ['city', 'string'],
+        ],
+        'replace',
+      ),
+    );
+    expect(await schemaOf('users')).toEqual([
+      ['age', 'long'],
+      ['name', 'string'],
+      ['city', 'string'],
+    ]);
+    const rows = await dataPlane(deps).rows(database, 'users');
+    expect(rows.map((r) => Object.keys(r).sort())).toEqual([
+      ['age', 'city', 'name', 'time'],
+      ['age', 'city', 'name', 'time'],
+    ]);
+    expect(rows).toEqual([
+      expect.objectContaining({ time: 1, age: 42, name: 'ann', city: null }),
+      expect.objectContaining({ time: 2, age: null, name: 'bob', city: null }),
+    ]);
+    await dataPlane(deps).transaction(database, (tx) => tx.changeSchema(t, [['age', 'string']], 'append'));
+    expect((await schemaOf('users'))?.[0]).toEqual(['age', 'string']);
+    expect((await dataPlane(deps).rows(database, 'users')).map((r) => r.age)).toEqual(['42', null]);
+  });
+
+  it('tails the newest rows first, ties by the latest write', async () => {
+    const t = table('tailed');
+    await append(t, [{ time: 5, i: 1 }]);
+    await append(t, [{ time: 5, i: 2 }]);
+    await append(t, [{ time: 9, i: 3 }]);
+    await append(t, [{ time: 1, i: 4 }]);
+    const found = await dataPlane(deps).tail(database, 'tailed', 3);
+    expect(found?.rows.map((r) => Number(r.i))).toEqual([3, 2, 1]);
+    expect(found?.meta.row_count).toBe(4);
+    expect(await dataPlane(deps).tail(database, 'absent', 3)).toBeNull();
+  });
+
+  it('leaves nothing behind when a transaction fails: rows, columns and figures roll back', async () => {
+    const t = table('atomic');
+    await append(t, [{ time: 1, a: 1 }]);
+    await expect(
+      dataPlane(deps).transaction(database, async (tx) => {
+        await tx.append(t, [prepareRecord({ time: 2, a: 2, b: 'new' })], 2000);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect(await schemaOf('atomic')).toEqual([['a', 'long']]);
+    expect(await dataPlane(deps).rows(database, 'atomic')).toEqual([{ time: 1, a: 1 }]);
+    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 1, max_time: 1 });
+  });
+
+  it('keeps helper tables of ours next to the rows, in the same transaction', async () => {
+    await dataPlane(deps).transaction(database, async (tx) => {
+      expect(await tx.hasTable('_svc$marker')).toBe(false);
+      await tx.ensureTable('_svc$marker', 'token TEXT PRIMARY KEY, at BIGINT NOT NULL');
+      await run(tx.ex, sql`INSERT INTO ${tx.table('_svc$marker')} (token, at) VALUES ('t1', 1)`);
+    });
+    const found = await dataPlane(deps).transaction(database, async (tx) =>
+      one<{ at: number }>(tx.ex, sql`SELECT at FROM ${tx.table('_svc$marker')} WHERE token = 't1'`),
+    );
+    expect(Number(found?.at)).toBe(1);
+  });
+
+  it('takes up to 1000 columns besides time and refuses more before any ALTER', async () => {
+    const t = table('wide');
+    const keys = (n: number, prefix = 'c') =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+    await append(t, [{ time: 1, ...keys(1000) }]);
+    expect(await schemaOf('wide')).toHaveLength(1000);
+    await expect(append(t, [{ time: 2, extra: 1 }])).rejects.toThrow('at most 1000 columns');
+    expect(await schemaOf('wide')).toHaveLength(1000);
+    const [row] = await dataPlane(deps).rows(database, 'wide');
+    expect(row?.c999).toBe(999);
+  });
+
+  it('handles names longer than PostgreSQL identifiers without collisions', async () => {
+    const long = (c: string) => `${'t'.repeat(70)}${c}`;
+    await append(table(long('a')), [{ time: 1, [`${'k'.repeat(100)}_1`]: 1, [`${'k'.repeat(100)}_2`]: 2 }]);
+    await append(table(long('b')), [{ time: 2 }]);
+    expect((await dataPlane(deps).rows(database, long('a'))).length).toBe(1);
+    expect((await dataPlane(deps).rows(database, long('b'))).length).toBe(1);
+    const tail = await dataPlane(deps).tail(database, long('a'), 1);
+    expect(tail?.rows[0]).toMatchObject({ [`${'k'.repeat(100)}_1`]: 1, [`${'k'.repeat(100)}_2`]: 2 });
+    expect(pgIdentifier(long('a'))).toHaveLength(63);
+    expect(pgIdentifier(long('a'))).not.toBe(pgIdentifier(long('b')));
+  });
+
+  it('drops a table, and deletes the whole database', async () => {
+    const t = table('gone');
+    await append(t, [{ time: 1 }]);
+    await dataPlane(deps).transaction(database, (tx) => tx.dropTable('gone'));
+    expect(await dataPlane(deps).figures(database)).toEqual([]);
+    expect(await dataPlane(deps).rows(database, 'gone')).toEqual([]);
+    await append(t, [{ time: 2 }]);
+    await dataPlane(deps).deleteDatabase(database);
+    expect(await dataPlane(deps).figures(database)).toEqual([]);
+    expect(await dataPlane(deps).tail(database, 'gone', 1)).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+import type { RawBuilder } from 'kysely';
+import type { Executor } from '../platform/storage';
+import type { DatabaseRow, TableRow } from './catalog';
+import type { SchemaEntry } from './columns';
+
+/**
+ * The data plane (decision 0018): the rows of customers' tables, behind one async interface with two
+ * implementations. SQLite (sqlitePlane.ts): one file per customer database, written only by background
+ * workers in the file's lane. PostgreSQL (postgresPlane.ts): one schema per customer database
+ * (`customerSchema(id)`), each table a real typed table, written by the server process itself.
+ * Either way each database keeps its tables' figures (`_svc$tables`) next to the rows, written in the same
+ * transaction; tableStore.ts copies them to the catalog in the control database.
+ */
+
+/** A table's figures and schema as the data plane keeps them (`"_svc$tables"`). */
+export interface Meta {
+  name: string;
+  schema_json: string;
+  row_count: number;
+  bytes: number;
+  max_time: number | null;
+  updated_at: number | null;
+}
+
+/** A record whose keys are mapped to column names and whose `time` is known. */
+export interface PreparedRecord {
+  time: number;
+  values: [string, unknown][];
+}
+
+/** One transaction on a customer database's data: everything in it lands together or not at all. */
+export interface DataTx {
+  /** For the caller's own statements in the same transaction (markers, incremental state). */
+  readonly ex: Executor;
+  /** A table of this database as an identifier for the `sql` tag (schema-qualified on PostgreSQL). */
+  table(name: string): RawBuilder<unknown>;
+  /** Whether a table of that name exists (customer tables and helper tables alike). */
+  hasTable(name: string): Promise<boolean>;
+  /** Creates a helper table of ours if missing: `columns` is portable DDL (TEXT, BIGINT, PRIMARY KEY). */
+  ensureTable(name: string, columns: string): Promise<void>;
+  /** Appends records (adding and widening columns as they need) and updates the figures. */
+  append(table: TableRow, records: PreparedRecord[], now: number): Promise<Meta>;
+  /** Sets (`replace`) or extends the table's columns with real ALTERs. */
+  changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append'): Promise<Meta>;
+  /** Creates the table from its catalog row when it has no data yet (a leftover of the name is dropped). */
+  ensureDataTable(table: TableRow): Promise<Meta>;
+  /** Drops a table's rows and figures. */
+  dropTable(name: string): Promise<void>;
+}
+
+export interface DataPlane {
+  /** Creates the database's place (file or schema) with its figures table. */
+  createDatabase(database: DatabaseRow): Promise<void>;
+  /** Deletes the database's data entirely (file, or `DROP SCHEMA … CASCADE`). */
+  deleteDatabase(database: DatabaseRow): Promise<void>;
+  /** Runs `fn` in one transaction of the database's data. */
+  transaction<T>(database: DatabaseRow, fn: (t: DataTx) => Promise<T>): Promise<T>;
+  /** The figures of every table of the database (none when it has no data yet). */
+  figures(database: DatabaseRow): Promise<Meta[]>;
+  /** The newest `count` rows by time (stored values, nulls included), or null when the table has no data. */
+  tail(
+    database: DatabaseRow,
+    table: string,
+    count: number,
+  ): Promise<{ meta: Meta; rows: Record<string, unknown>[] } | null>;
+  /** Every row of a table, by time then insertion order (tests and small reads), or [] without data. */
+  rows(database: DatabaseRow, table: string): Promise<Record<string, unknown>[]>;
+  /** Forgets cached connections and statements of a database (after a failed transaction, before a delete). */
+  forget(database: DatabaseRow): void;
+}

@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { AppDeps } from '../platform/context';
+import { customerSchema, type Executor, many, one, run, transaction } from '../platform/storage';
+import type { DatabaseRow, TableRow } from './catalog';
+import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
+import { tableLimits } from './dataTables';
+import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+import { grownMeta, planSchema, schemaGrowth, storedRows } from './rows';
+
+/**
+ * The PostgreSQL data plane: one schema per customer database (`customerSchema(id)`, named from the id,
+ * which never changes), each customer table a real typed table with an index on `time`, and the figures
+ * table `"_svc$tables"` in the same schema. Writes run in the server process, each in one transaction with
+ * its figures. Values are exactly those SQLite stores (booleans 0/1, arrays and maps as JSON text).
+ */
+
+const FIGURES = '_svc$tables';
+
+/**
+ * A name as a PostgreSQL identifier: names longer than PostgreSQL's 63 bytes (tables may have 255
+ * characters, columns 128) become their first 50 characters and a hash, so they never collide when cut.
+ */
+export function pgIdentifier(name: string): string {
+  if (name.length <= 63) return name;
+  return `${name.slice(0, 50)}_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
+
+/** The PostgreSQL type of a schema type. */
+export function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {
+  switch (type) {
+    case 'int':
+    case 'long':
+    case 'boolean':
+      return 'BIGINT';
+    case 'double':
+    case 'float':
+      return 'DOUBLE PRECISION';
+    case 'binary':
+      return 'BYTEA';
+    default:
+      return 'TEXT';
+  }
+}
+
+const quote = (id: string) => `"${id}"`;
+
+/** Bound parameters per statement stay well under PostgreSQL's 65535. */
+const PARAMS_PER_INSERT = 30_000;
+
+function schemaTx(schema: string, ex: Executor): DataTx {
+  const tableSql = (name: string) => `${quote(schema)}.${quote(pgIdentifier(name))}`;
+  const figures = sql.raw(tableSql(FIGURES));
+  const col = (name: string) => quote(pgIdentifier(name));
+
+  const readMeta = (name: string) => one<Meta>(ex, sql`SELECT * FROM ${figures} WHERE name = ${name}`);
+
+  const saveMeta = (m: Meta) =>
+    run(
+      ex,
+      sql`UPDATE ${figures} SET schema_json = ${m.schema_json}, row_count = ${m.row_count}, bytes = ${m.bytes},
+            max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`,
+    );
+
+  async function ensureDataTable(table: TableRow): Promise<Meta> {
+    const existing = await readMeta(table.name);
+    if (existing) return existing;
+    const schema = JSON.parse(table.schema_json) as SchemaEntry[];
+    const columns = schema.map(([name, type]) => `, ${col(name)} ${postgresType(type)}`).join('');
+    await sql.raw(`DROP TABLE IF EXISTS ${tableSql(table.name)}`).execute(ex);
+    await sql.raw(`CREATE TABLE ${tableSql(table.name)} (time BIGINT NOT NULL${columns})`).execute(ex);
+    await sql
+      .raw(`CREATE INDEX ${quote(pgIdentifier(`${table.name}$time`))} ON ${tableSql(table.name)} (time)`)
+      .execute(ex);
+    await run(
+      ex,
+      sql`INSERT INTO ${figures} (name, schema_json, row_count, bytes, max_time, updated_at)
+          VALUES (${table.name}, ${table.schema_json}, 0, 0, NULL, NULL)`,
+    );
+    return {
+      name: table.name,
+      schema_json: table.schema_json,
+      row_count: 0,
+      bytes: 0,
+      max_time: null,
+      updated_at: null,
+    };
+  }
+
+  /** Changes a column's type with real ALTERs, converting values the way writes convert them. */
+  async function convertColumn(tableName: string, column: string, from: string, to: string): Promise<void> {
+    const target = tableSql(tableName);
+    const tmp = col(`${column}$new`);
+    await sql.raw(`ALTER TABLE ${target} ADD COLUMN ${tmp} ${postgresType(to)}`).execute(ex);
+    const rows = await many<{ id: string; v: unknown }>(
+      ex,
+      sql.raw(`SELECT ctid::text AS id, ${col(column)} AS v FROM ${target} WHERE ${col(column)} IS NOT NULL`),
+    );
+    const arrayType = `${postgresType(to)}[]`;
+    for (let at = 0; at < rows.length; at += 10_000) {
+      const page = rows.slice(at, at + 10_000);
+      const values = page.map((r) => pgValue(storeAs(to, readAs(from, r.v))));
+      await run(
+        ex,
+        sql`UPDATE ${sql.raw(target)} SET ${sql.raw(tmp)} = u.v
+            FROM unnest(${page.map((r) => r.id)}::tid[], ${values}::${sql.raw(arrayType)}) AS u(id, v)
+            WHERE ${sql.raw(target)}.ctid = u.id`,
+      );
+    }
+    await sql.raw(`ALTER TABLE ${target} DROP COLUMN ${col(column)}`).execute(ex);
+    await sql.raw(`ALTER TABLE ${target} RENAME COLUMN ${tmp} TO ${col(column)}`).execute(ex);
+  }
+
+  async function applySchema(meta: Meta, schema: SchemaEntry[], dropMissing: boolean): Promise<SchemaEntry[]> {
+    const plan = planSchema(JSON.parse(meta.schema_json) as SchemaEntry[], schema, dropMissing, tableLimits.maxColumns);
+    const target = tableSql(meta.name);
+    if (plan.add.length > 0) {
+      const adds = plan.add.map(([name, type]) => `ADD COLUMN ${col(name)} ${postgresType(type)}`).join(', ');
+      await sql.raw(`ALTER TABLE ${target} ${adds}`).execute(ex);
+    }
+    for (const c of plan.convert) await convertColumn(meta.name, c.name, c.from, c.to);
+    if (plan.drop.length > 0) {
+      await sql.raw(`ALTER TABLE ${target} ${plan.drop.map((n) => `DROP COLUMN ${col(n)}`).join(', ')}`).execute(ex);
+    }
+    meta.schema_json = JSON.stringify(plan.next);
+    return plan.next;
+  }
+
+  return {
+    ex,
+    table: (name) => sql.raw(tableSql(name)),
+    async hasTable(name) {
+      const found = await one<{ r: string | null }>(ex, sql`SELECT to_regclass(${tableSql(name)})::text AS r`);
+      return found?.r != null;
+    },
+    async ensureTable(name, columns) {
+      await sql.raw(`CREATE TABLE IF NOT EXISTS ${tableSql(name)} (${columns})`).execute(ex);
+    },
+    ensureDataTable,
+    async append(table: TableRow, records: PreparedRecord[], now: number) {
+      const meta = await ensureDataTable(table);
+      let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+      const growth = schemaGrowth(schema, records);
+      if (growth.length > 0) schema = await applySchema(meta, growth, false);
+      const columns = sql.raw(['time', ...schema.map(([name]) => col(name))].join(', '));
+      const perStatement = Math.max(1, Math.floor(PARAMS_PER_INSERT / (schema.length + 1)));
+      const target = sql.raw(tableSql(meta.name));
+      const chunks: Stored[][][] = [[]];
+      const figures = storedRows(schema, records, (row) => {
+        let last = chunks[chunks.length - 1] as Stored[][];
+        if (last.length >= perStatement) {
+          last = [];
+          chunks.push(last);
+        }
+        last.push(row);
+      });
+      for (const chunk of chunks) {
+        if (chunk.length === 0) continue;
+        const values = chunk.map((row) => sql`(${sql.join(row.map(pgValue))})`);
+        await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
+      }
+      Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+      await saveMeta(meta);
+      return meta;
+    },
+    async changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append') {
+      const meta = await ensureDataTable(table);
+      await applySchema(meta, schema, mode === 'replace');
+      await run(ex, sql`UPDATE ${figures} SET schema_json = ${meta.schema_json} WHERE name = ${meta.name}`);
+      return meta;
+    },
+    async dropTable(name: string) {
+      await sql.raw(`DROP TABLE IF EXISTS ${tableSql(name)}`).execute(ex);
+      await run(ex, sql`DELETE FROM ${figures} WHERE name = ${name}`);
+    },
+  };
+}
+
+/** A stored value as a pg parameter: 64-bit integers beyond doubles go as their digits. */
+function pgValue(v: Stored): Stored {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+function figuresDdl(schema: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${quote(schema)}.${quote(FIGURES)} (
+    name TEXT PRIMARY KEY,
+    schema_json TEXT NOT NULL,
+    row_count BIGINT NOT NULL,
+    bytes BIGINT NOT NULL,
+    max_time BIGINT,
+    updated_at BIGINT
+  )`;
+}
+
+export function postgresPlane(deps: AppDeps): DataPlane {
+  const db = deps.storage.db;
+  const exists = async (schema: string) =>
+    (await one<{ r: string | null }>(db, sql`SELECT to_regclass(${`${quote(schema)}.${quote(FIGURES)}`})::text AS r`))
+      ?.r != null;
+  const createDatabase = async (database: DatabaseRow) => {
+    const schema = customerSchema(database.id);
+    await transaction(db, async (tx) => {
+      await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`).execute(tx);
+      await sql.raw(figuresDdl(schema)).execute(tx);
+    });
+  };
+  return {
+    createDatabase,
+    async deleteDatabase(database) {
+      await sql.raw(`DROP SCHEMA IF EXISTS ${quote(customerSchema(database.id))} CASCADE`).execute(db);
+    },
+    async transaction(database, fn) {
+      const schema = customerSchema(database.id);
+      // A database created before its schema could be (or by an older node) gets it on first write.
+      if (!(await exists(schema))) await createDatabase(database);
+      return transaction(db, (tx) => fn(schemaTx(schema, tx)));
+    },
+    async figures(database) {
+      const schema = customerSchema(database.id);
+      if (!(await exists(schema))) return [];
+      return many<Meta>(db, sql`SELECT * FROM ${sql.raw(`${quote(schema)}.${quote(FIGURES)}`)} ORDER BY name`);
+    },
+    async tail(database, table, count) {
+      const schema = customerSchema(database.id);
+      if (!(await exists(schema))) return null;
+      const t = schemaTx(schema, db);
+      const meta = await one<Meta>(
+        db,
+        sql`SELECT * FROM ${sql.raw(`${quote(schema)}.${quote(FIGURES)}`)} WHERE name = ${table}`,
+      );
+      if (!meta) return null;
+      const names = ['time', ...(JSON.parse(meta.schema_json) as SchemaEntry[]).map(([name]) => name)];
+      // Positional aliases: an alias is an identifier too, and would be cut at 63 bytes.
+      const list = sql.raw(names.map((n, i) => `${quote(pgIdentifier(n))} AS c${i}`).join(', '));
+      const raw = await many<Record<string, unknown>>(
+        db,
+        sql`SELECT ${list} FROM ${t.table(table)} ORDER BY time DESC, ctid DESC LIMIT ${count}`,
+      );
+      const rows = raw.map((r) => Object.fromEntries(names.map((n, i) => [n, r[`c${i}`] ?? null])));
+      return { meta, rows };
+    },
+    async rows(database, table) {
+      const schema = customerSchema(database.id);
+      if (!(await exists(schema))) return [];
+      const t = schemaTx(schema, db);
+      if (!(await t.hasTable(table))) return [];
+      return many<Record<string, unknown>>(db, sql`SELECT * FROM ${t.table(table)} ORDER BY time, ctid`);
+    },
+    forget() {},
+  };
+}

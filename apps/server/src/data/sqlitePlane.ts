@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { AppDeps } from '../platform/context';
+import type { Executor } from '../platform/storage';
+import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
+import type { SchemaEntry } from './columns';
+import { closeDataFile, type DataFile, dataFile, deleteDataFile, META_TABLE, statement } from './dataFiles';
+import { applySchema, ensureDataTable, fromSafe, type Meta, q, readMeta } from './dataTables';
+import type { DataPlane, DataTx, PreparedRecord } from './plane';
+import { grownMeta, schemaGrowth, storedRows } from './rows';
+
+/**
+ * The SQLite data plane: one file per customer database (dataFiles.ts), written only by background
+ * workers in the file's lane. Rows and DDL go through better-sqlite3 synchronously (the fastest path for
+ * millions of rows); a transaction is opened through a Kysely instance on the same connection, so callers
+ * can add their own statements (`DataTx.ex`) in it and await between steps.
+ */
+
+const kyselys = new WeakMap<DataFile, Kysely<unknown>>();
+
+function kyselyOf(f: DataFile): Kysely<unknown> {
+  let k = kyselys.get(f);
+  if (!k) {
+    k = new Kysely({ dialect: new SqliteDialect({ database: f.db }) });
+    kyselys.set(f, k);
+  }
+  return k;
+}
+
+/** Writes prepared records into one table inside the caller's transaction; returns the figures. */
+function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: number): Meta {
+  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const growth = schemaGrowth(schema, records);
+  if (growth.length > 0) schema = applySchema(f, meta, growth, false);
+  const columns = schema.map(([name]) => name);
+  const text = `INSERT INTO ${q(meta.name)} (time${columns.map((c) => `, ${q(c)}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`;
+  const insert = statement(f, text);
+  const figures = storedRows(schema, records, (row) => insert.run(row));
+  Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+  statement(
+    f,
+    `UPDATE ${META_TABLE} SET schema_json = ?, row_count = ?, bytes = ?, max_time = ?, updated_at = ? WHERE name = ?`,
+  ).run(meta.schema_json, meta.row_count, meta.bytes, meta.max_time, meta.updated_at, meta.name);
+  return meta;
+}
+
+function dataTx(f: DataFile, ex: Executor): DataTx {
+  return {
+    ex,
+    table: (name) => sql.table(name),
+    async hasTable(name) {
+      return !!f.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+    },
+    async ensureTable(name, columns) {
+      f.db.exec(`CREATE TABLE IF NOT EXISTS ${q(name)} (${columns})`);
+    },
+    async append(table: TableRow, records: PreparedRecord[], now: number) {
+      return writeRecords(f, ensureDataTable(f, table), records, now);
+    },
+    async changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append') {
+      const m = ensureDataTable(f, table);
+      applySchema(f, m, schema, mode === 'replace');
+      statement(f, `UPDATE ${META_TABLE} SET schema_json = ? WHERE name = ?`).run(m.schema_json, m.name);
+      return m;
+    },
+    async ensureDataTable(table: TableRow) {
+      return ensureDataTable(f, table);
+    },
+    async dropTable(name: string) {
+      f.db.exec(`DROP TABLE IF EXISTS ${q(name)}`);
+      statement(f, `DELETE FROM ${META_TABLE} WHERE name = ?`).run(name);
+      f.statements.clear();
+    },
+  };
+}
+
+export function sqlitePlane(deps: AppDeps): DataPlane {
+  const fileOf = (database: DatabaseRow) => databaseFile(deps.config.dataDir, database.account_id, database.id);
+  return {
+    async createDatabase(database) {
+      dataFile(deps, database);
+    },
+    async deleteDatabase(database) {
+      deleteDataFile(deps, database);
+    },
+    async transaction(database, fn) {
+      const f = dataFile(deps, database);
+      try {
+        return await kyselyOf(f)
+          .transaction()
+          .execute((tx) => fn(dataTx(f, tx)));
+      } catch (err) {
+        // Rolled back: cached statements may name columns the rollback removed; reopening starts clean.
+        closeDataFile(deps, database);
+        throw err;
+      }
+    },
+    async figures(database) {
+      if (!existsSync(fileOf(database))) return [];
+      const f = dataFile(deps, database);
+      return f.db.prepare(`SELECT * FROM ${META_TABLE} ORDER BY name`).all() as Meta[];
+    },
+    async tail(database, table, count) {
+      if (!existsSync(fileOf(database))) return null;
+      const f = dataFile(deps, database);
+      const meta = readMeta(f, table);
+      if (!meta) return null;
+      const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+      const columns = ['time', ...schema.map(([name]) => name)].map(q).join(', ');
+      const rows = f.db
+        .prepare(`SELECT ${columns} FROM ${q(table)} ORDER BY time DESC, rowid DESC LIMIT ?`)
+        .safeIntegers(true)
+        .all(count) as Record<string, unknown>[];
+      // 64-bit integers stay exact; those a double holds exactly read as numbers, as on PostgreSQL.
+      return { meta, rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, fromSafe(v)]))) };
+    },
+    async rows(database, table) {
+      if (!existsSync(fileOf(database))) return [];
+      const f = dataFile(deps, database);
+      if (!readMeta(f, table)) return [];
+      return f.db.prepare(`SELECT * FROM ${q(table)} ORDER BY time, rowid`).all() as Record<string, unknown>[];
+    },
+    forget(database) {
+      closeDataFile(deps, database);
+    },
+  };
+}
