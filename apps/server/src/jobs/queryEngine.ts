@@ -106,7 +106,7 @@ export function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): Qu
     async run(query, target, signal) {
       await installFunctions();
       const { database } = target;
-      const tables = await listTables(deps.db, database.account_id, database.id);
+      const tables = await listTables(deps.storage.db, database.account_id, database.id);
       const tableTypes = new Map(
         tables.map((t) => [
           t.name,
