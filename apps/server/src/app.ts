@@ -37,6 +37,7 @@ import {
 import { limits } from './platform/limits';
 import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
+import { routePath } from './platform/routePath';
 import { consoleStatic } from './platform/static';
 import { attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   attachWork(deps, workers);
   if (options.workers?.prewarm) workers.prewarm();
   const app = new OpenAPIHono<AppEnv>({
+    getPath: routePath,
     defaultHook: (result) => {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
     },
