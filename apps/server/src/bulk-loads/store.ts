@@ -274,9 +274,11 @@ export function listBulkLoadJobs(db: Db, row: BulkLoadRow): BulkLoadJob[] {
     .prepare(
       `SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
        FROM jobs WHERE account_id = ? AND type = 'bulkload' AND json_extract(params_json, '$.bulk_load_id') = ?
+         AND created_at >= ?
        ORDER BY id DESC`,
     )
-    .all(row.account_id, row.id) as JobRow[];
+    // Not before the session was created: ids reused before migration 14 could name an older session's jobs.
+    .all(row.account_id, row.id, row.created_at) as JobRow[];
   // Jobs recorded before queued jobs kept their facts: fill in what is known now.
   let known: BulkLoadJobParams | null = null;
   const fallback = () => {

@@ -12,6 +12,7 @@ import { journeyEngine } from './0010-journey-engine';
 import { securityHardening } from './0011-security-hardening';
 import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
+import { bulkLoadIds } from './0014-bulk-load-ids';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   securityHardening,
   deliveryResponse,
   demo,
+  bulkLoadIds,
 ];
