@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { passwordProblem } from '@svc/contracts';
 import { type OutboundSwitches, outboundSwitches } from './addressPolicy';
 
 export interface Config {
@@ -67,7 +68,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
   }
   const seed: Config['seed'] = {};
   if (env.SVC_ADMIN_EMAIL) seed.email = env.SVC_ADMIN_EMAIL;
-  if (env.SVC_ADMIN_PASSWORD) seed.password = env.SVC_ADMIN_PASSWORD;
+  if (env.SVC_ADMIN_PASSWORD) {
+    const problem = passwordProblem(env.SVC_ADMIN_PASSWORD);
+    if (problem) throw new Error(`SVC_ADMIN_PASSWORD: ${problem}`);
+    seed.password = env.SVC_ADMIN_PASSWORD;
+  }
   if (env.SVC_ADMIN_API_KEY) seed.apiKey = env.SVC_ADMIN_API_KEY;
   return {
     port,
