@@ -47,6 +47,7 @@ import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
+import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
 
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 
   app.route('/', systemRoutes());
+  mountNotOffered(app, deps);
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
