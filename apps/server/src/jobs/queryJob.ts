@@ -7,12 +7,21 @@ import type { JobRow } from './jobStore';
 import { translate } from './query/dialect';
 import { openForQuery } from './query/executeQuery';
 import { checkPrepared, checkQueryText } from './query/guard';
+import { hiveToPresto } from './query/hive';
 import { QueryPool } from './query/queryPool';
 import type { JobKind } from './runner';
 
-/** Query jobs (`presto`, `trino`): the SQL runs in a query process on a read-only connection. */
+/**
+ * Query jobs (`presto`, `trino`, and `hive`, the clients' default): the SQL runs in a query process on a
+ * read-only connection. HiveQL is first rewritten into the Presto dialect (query/hive.ts).
+ */
 
-export const QUERY_TYPES = ['presto', 'trino'] as const;
+export const QUERY_TYPES = ['presto', 'trino', 'hive'] as const;
+
+/** A job's query as Presto-dialect text, whatever its type; QueryRefused for HiveQL with no translation. */
+export function prestoText(type: string, query: string): string {
+  return type === 'hive' ? hiveToPresto(query) : query;
+}
 
 export interface QueryJobOptions {
   timeLimitSeconds: number;
@@ -31,9 +40,10 @@ export function resultFiles(dataDir: string, job: Pick<JobRow, 'id' | 'account_i
  * SQLite cannot prepare (a typo, an unknown table) is queued anyway and ends in error with SQLite's
  * message, as a query engine reports it.
  */
-export function inspectQuery(deps: AppDeps, database: DatabaseRow, query: string): void {
-  checkQueryText(query);
-  const sql = translate(query, database.name);
+export function inspectQuery(deps: AppDeps, database: DatabaseRow, type: string, query: string): void {
+  const presto = prestoText(type, query);
+  checkQueryText(presto);
+  const sql = translate(presto, database.name);
   const db = openForQuery(
     databaseFile(deps.config.dataDir, database.account_id, database.id),
     deps.clock.now().getTime(),
@@ -54,7 +64,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
     async run(job, ctx) {
       const database = job.database_name ? findDatabase(deps.db, job.account_id, job.database_name) : null;
       if (!database) throw new Error(`The database "${job.database_name}" no longer exists.`);
-      const sql = translate(job.query ?? '', database.name);
+      const sql = translate(prestoText(job.type, job.query ?? ''), database.name);
       const files = resultFiles(deps.config.dataDir, job);
       mkdirSync(files.dir, { recursive: true });
       const started = performance.now();
