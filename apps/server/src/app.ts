@@ -167,7 +167,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'The word SVC1 (any case), a space and the API key: `SVC1 1/0123…`.',
+    description: 'The word SVC1 (any case; TD1 is an alias), a space and the API key: `SVC1 1/0123…`.',
   });
 
   app.route(
