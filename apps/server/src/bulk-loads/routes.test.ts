@@ -315,6 +315,11 @@ describe('bulk load sessions', () => {
       [{ ...settings, database: 'Bad-Name' }, 400, /"database" must be/],
       [{ ...settings, database: 'missing_db' }, 404, /Resource not found/],
       [{ ...settings, table: 'missing_table' }, 404, /Resource not found/],
+      [
+        { ...settings, config: { ...settings.config, filters: [{ type: 'rename', columns: { a: 'v' } }] } },
+        400,
+        /"config\.filters\[0\]\.columns": "v" is not a valid column name/,
+      ],
     ];
     for (const [json, status, message] of cases) {
       const res = await create(json);
