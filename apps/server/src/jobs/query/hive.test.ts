@@ -90,6 +90,12 @@ describe('HiveQL functions', () => {
     ).toEqual([{ n: 2 }]);
   });
 
+  it("reads v['key'] (the whole-record map) as the key's column", () => {
+    expect(hiveToPresto("SELECT v['Name'], v['v'] FROM events")).toBe('SELECT "name", "_v" FROM events');
+    expect(rows("SELECT v['name'] AS who FROM events WHERE v['name'] = 'bob'")).toEqual([{ who: 'bob' }]);
+    expect(refusal("SELECT v[''] FROM events")).toMatch(/HiveQL v\[''\] is not supported/);
+  });
+
   it('rewrites RLIKE and SORT BY', () => {
     expect(rows("SELECT name FROM events WHERE name RLIKE '^a' SORT BY name")).toEqual([{ name: 'ann' }]);
   });

@@ -1,3 +1,5 @@
+import { columnNameForKey } from '../../data/columns';
+import { ApiError } from '../../platform/errors';
 import { QueryRefused, type Token, tokenize } from './dialect';
 
 /**
@@ -178,6 +180,14 @@ class Rewriter {
         refuse('INSERT OVERWRITE / INSERT INTO', 'queries only read; read the rows from /v3/job/result/<job_id>.');
       }
       if (REFUSED_BY[word] && upper(this.tokens[after]) === 'BY') refuse(`${word} BY`, REFUSED_BY[word] as string);
+      if (word === 'V' && this.tokens[after]?.text === '[') {
+        const column = this.recordKey(after);
+        if (column) {
+          out += column.text;
+          i = column.end;
+          continue;
+        }
+      }
       if (word === 'RLIKE') {
         out += 'REGEXP';
         i++;
@@ -207,6 +217,24 @@ class Rewriter {
       i++;
     }
     return out;
+  }
+
+  /**
+   * `v['key']`, Treasure Data's whole-record map, read as the key's column (the ingestion key rule, so
+   * `v['userId']` reads `userid`); null when the subscript is not one text literal.
+   */
+  private recordKey(open: number): { text: string; end: number } | null {
+    const at = this.next(open + 1);
+    const key = this.tokens[at];
+    const close = this.next(at + 1);
+    if (key?.kind !== 'string' || this.tokens[close]?.text !== ']') return null;
+    const raw = key.text.slice(1, -1).replaceAll("''", "'");
+    try {
+      return { text: `"${columnNameForKey(raw)}"`, end: close + 1 };
+    } catch (err) {
+      if (err instanceof ApiError) refuse(`v['${raw.slice(0, 40)}']`, err.message);
+      throw err;
+    }
   }
 
   /** A function call rewritten, or null to keep it as written (its arguments are rewritten on the way). */
