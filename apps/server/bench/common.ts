@@ -9,8 +9,9 @@ import { closeDataFiles } from '../src/data/dataFiles';
 import { systemClock } from '../src/platform/clock';
 import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
-import { openControlDb } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
+import { type OpenedStorage, openStorage, sqliteHandleOf } from '../src/platform/storage';
+import { freshTestDatabase } from '../src/testing/storage';
 
 /** Pieces every bench uses: a real app on a temporary data directory, a load generator, a timer. */
 
@@ -27,6 +28,23 @@ export interface BenchApp {
   close(): void;
 }
 
+/** Which backend this bench process measures (`scripts/bench.mjs` runs every bench once on each). */
+export function benchBackend(): 'sqlite' | 'postgres' {
+  return process.env.SVC_BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The bench's storage: a SQLite file in its data directory, or a fresh database on the PostgreSQL server of
+ * `SVC_TEST_PG_URL` (the bench command starts one), dropped when the bench ends.
+ */
+async function benchStorage(dataDir: string): Promise<OpenedStorage> {
+  if (benchBackend() === 'sqlite') return openStorage({ backend: 'sqlite', file: join(dataDir, 'control.sqlite') });
+  const database = await freshTestDatabase();
+  const storage = await openStorage({ backend: 'postgres', url: database.url });
+  const close = storage.close;
+  return Object.assign(storage, { close: () => close().then(() => database.drop()) });
+}
+
 /** The whole app, as `npm start` builds it, on a fresh data directory; request logs go nowhere. */
 export async function benchApp(): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -38,8 +56,9 @@ export async function benchApp(): Promise<BenchApp> {
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
   };
-  const db = openControlDb(join(dataDir, 'control.sqlite'));
-  const deps: AppDeps = { db, config, clock: systemClock, logger: createLogger(() => {}) };
+  const storage = await benchStorage(dataDir);
+  const db = sqliteHandleOf(storage);
+  const deps: AppDeps = { db, storage, config, clock: systemClock, logger: createLogger(() => {}) };
   const account = await createAccountWithAdmin(deps, {
     accountName: 'Bench',
     email: 'bench@bench.local',
@@ -61,7 +80,7 @@ export async function benchApp(): Promise<BenchApp> {
     close: () => {
       app.stop();
       closeDataFiles(deps);
-      db.close();
+      void storage.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -9,9 +9,9 @@ import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
 import { journeyEngineOptions, loadConfig } from './platform/config';
-import { openControlDb } from './platform/db';
 import { createLogger } from './platform/logger';
 import { randomHex } from './platform/secrets';
+import { type OpenedStorage, openStorage, sqliteHandleOf, storageTarget } from './platform/storage';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtConsole = resolve(here, '../../console/dist');
@@ -28,8 +28,17 @@ if (!config.secret) {
 }
 
 const logger = createLogger();
-const db = openControlDb(join(config.dataDir, 'control.sqlite'));
-const deps = { db, config, clock: systemClock, logger };
+let storage: OpenedStorage;
+try {
+  storage = await openStorage(storageTarget(process.env, config.dataDir));
+} catch (err) {
+  // PostgreSQL down or refusing the credentials: one line without the password, and a non-zero exit.
+  logger.error('the database could not be opened', { error: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+}
+logger.info('storage', { backend: storage.backend, at: storage.describe });
+const db = sqliteHandleOf(storage);
+const deps = { db, storage, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
 if (!config.publicUrl) {
@@ -80,15 +89,11 @@ function shutdown(signal: string) {
   // Query processes end now; jobs they were running end as error at the next start.
   const stopped = app.stop();
   server.close(() => {
-    void stopped.finally(() => {
-      db.close();
-      process.exit(0);
-    });
+    void stopped.finally(() => storage.close().finally(() => process.exit(0)));
   });
   // Idle keep-alive connections would hold close() open; end them after a grace period.
   setTimeout(() => {
-    db.close();
-    process.exit(0);
+    void storage.close().finally(() => process.exit(0));
   }, 5000).unref();
 }
 process.on('SIGINT', () => shutdown('SIGINT'));

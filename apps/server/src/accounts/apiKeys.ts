@@ -22,8 +22,8 @@ export function listKeys(db: Db, owner: UserRow): KeyRow[] {
 }
 
 /** Creates a key for the user. The returned full key is shown once and never again. */
-export function addKey(deps: AppDeps, owner: UserRow, type: KeyType): { key: string; row: KeyRow } {
-  return createKey(deps.db, deps.config.secret, {
+export function addKey(deps: AppDeps, owner: UserRow, type: KeyType): Promise<{ key: string; row: KeyRow }> {
+  return createKey(deps.storage.db, deps.config.secret, {
     accountId: owner.account_id,
     userId: owner.id,
     type,

@@ -115,10 +115,10 @@ export function accountConsoleRoutes(deps: AppDeps) {
       const me = getUser(db, p.accountId, p.userId);
       return c.json({ apiKeys: listKeys(db, me).map(toConsoleKey) }, 200);
     })
-    .openapi(r.addKey, (c) => {
+    .openapi(r.addKey, async (c) => {
       const p = principalOf(c);
       const me = getUser(db, p.accountId, p.userId);
-      const { key, row } = addKey(deps, me, c.req.valid('json').type);
+      const { key, row } = await addKey(deps, me, c.req.valid('json').type);
       return c.json({ apiKey: toConsoleKey(row), key }, 200);
     })
     .openapi(r.removeKey, (c) => {

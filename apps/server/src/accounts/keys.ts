@@ -1,6 +1,6 @@
 import { KEY_SHAPE, type KeyRow, type KeyType } from '../platform/apiKeys';
-import type { Db } from '../platform/db';
 import { hmac, randomHex } from '../platform/secrets';
+import { type Executor, insertId, one, run, sql, syncIdentity, transaction } from '../platform/storage';
 
 export { KEY_SHAPE, type KeyRow, type KeyType };
 
@@ -9,29 +9,46 @@ export function maskKey(row: Pick<KeyRow, 'id' | 'hint'>): string {
   return `${row.id}/${'•'.repeat(8)}${row.hint}`;
 }
 
-export function createKey(
-  db: Db,
+/**
+ * Creates a key: its id from the table's own id generator (two nodes never pick the same one), or the id of
+ * a given full key (a seeded key). Only the HMAC of the full key is stored, so it is written once the id is known.
+ */
+export async function createKey(
+  db: Executor,
   secret: string,
   opts: { accountId: number; userId: number; type: KeyType; now: number; fullKey?: string },
-): { key: string; row: KeyRow } {
-  let id: number;
-  let hex: string;
-  if (opts.fullKey) {
-    const m = KEY_SHAPE.exec(opts.fullKey);
-    if (!m)
-      throw new Error('An API key must be "<id>/<40 lowercase hex digits>", for example 1/ followed by 40 hex digits.');
-    id = Number(m[1]);
-    hex = m[2] as string;
-  } else {
-    const next = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM api_keys').get() as { id: number };
-    id = next.id;
-    hex = randomHex(20);
-  }
-  const key = `${id}/${hex}`;
-  db.prepare(
-    `INSERT INTO api_keys (id, account_id, user_id, type, secret_hash, hint, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, opts.accountId, opts.userId, opts.type, hmac(secret, key), hex.slice(-4), opts.now);
-  const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow;
-  return { key, row };
+): Promise<{ key: string; row: KeyRow }> {
+  return transaction(db, async (tx) => {
+    let id: number;
+    let hex: string;
+    if (opts.fullKey) {
+      const m = KEY_SHAPE.exec(opts.fullKey);
+      if (!m)
+        throw new Error(
+          'An API key must be "<id>/<40 lowercase hex digits>", for example 1/ followed by 40 hex digits.',
+        );
+      id = Number(m[1]);
+      hex = m[2] as string;
+      await run(
+        tx,
+        sql`INSERT INTO api_keys (id, account_id, user_id, type, secret_hash, hint, created_at)
+            VALUES (${id}, ${opts.accountId}, ${opts.userId}, ${opts.type}, ${Buffer.alloc(0)}, '', ${opts.now})`,
+      );
+      await syncIdentity(tx, 'api_keys');
+    } else {
+      hex = randomHex(20);
+      id = await insertId(
+        tx,
+        sql`INSERT INTO api_keys (account_id, user_id, type, secret_hash, hint, created_at)
+            VALUES (${opts.accountId}, ${opts.userId}, ${opts.type}, ${Buffer.alloc(0)}, '', ${opts.now}) RETURNING id`,
+      );
+    }
+    const key = `${id}/${hex}`;
+    await run(
+      tx,
+      sql`UPDATE api_keys SET secret_hash = ${hmac(secret, key)}, hint = ${hex.slice(-4)} WHERE id = ${id}`,
+    );
+    const row = (await one<KeyRow>(tx, sql`SELECT * FROM api_keys WHERE id = ${id}`)) as KeyRow;
+    return { key, row };
+  });
 }

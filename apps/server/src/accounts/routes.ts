@@ -177,7 +177,7 @@ export function accountRoutes(deps: AppDeps) {
       const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
       const { type } = await input(c, addKeyParams);
-      return c.json({ apikey: addKey(deps, owner, type).key }, 200);
+      return c.json({ apikey: (await addKey(deps, owner, type)).key }, 200);
     })
     .openapi(r.keyRemove, async (c) => {
       const p = principalOf(c);

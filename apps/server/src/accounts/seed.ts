@@ -1,5 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { hashPassword, randomPassword } from '../platform/secrets';
+import { insertId, one, sql, transaction } from '../platform/storage';
 import { createKey } from './keys';
 
 export interface NewAccount {
@@ -16,27 +17,28 @@ export async function createAccountWithAdmin(
   deps: AppDeps,
   opts: { accountName: string; email: string; password: string; userName?: string; masterKey?: string },
 ): Promise<NewAccount> {
-  const { db, config, clock } = deps;
+  const { config, clock } = deps;
   const passwordHash = await hashPassword(opts.password);
   const now = clock.now().getTime();
-  return db.transaction(() => {
-    const account = db.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?)').run(opts.accountName, now);
-    const accountId = Number(account.lastInsertRowid);
-    const user = db
-      .prepare(
-        `INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 1, 1, ?, ?, ?)`,
-      )
-      .run(accountId, opts.userName ?? 'admin', opts.email, 'Admin', passwordHash, now, now);
-    const userId = Number(user.lastInsertRowid);
-    const master = createKey(db, config.secret, {
+  return transaction(deps.storage, async (tx) => {
+    const accountId = await insertId(
+      tx,
+      sql`INSERT INTO accounts (name, created_at) VALUES (${opts.accountName}, ${now}) RETURNING id`,
+    );
+    const userId = await insertId(
+      tx,
+      sql`INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash, created_at, updated_at)
+          VALUES (${accountId}, ${opts.userName ?? 'admin'}, ${opts.email}, 'Admin', 1, 1, ${passwordHash}, ${now}, ${now})
+          RETURNING id`,
+    );
+    const master = await createKey(tx, config.secret, {
       accountId,
       userId,
       type: 'master',
       now,
       ...(opts.masterKey ? { fullKey: opts.masterKey } : {}),
     });
-    const writeOnly = createKey(db, config.secret, { accountId, userId, type: 'write-only', now });
+    const writeOnly = await createKey(tx, config.secret, { accountId, userId, type: 'write-only', now });
     return {
       accountId,
       userId,
@@ -45,7 +47,7 @@ export async function createAccountWithAdmin(
       masterKey: master.key,
       writeOnlyKey: writeOnly.key,
     };
-  })();
+  });
 }
 
 /**
@@ -53,8 +55,8 @@ export async function createAccountWithAdmin(
  * generated ones. Returns what was created (to be shown once), or null when an account exists.
  */
 export async function seedFirstAccount(deps: AppDeps): Promise<NewAccount | null> {
-  const existing = deps.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number };
-  if (existing.n > 0) return null;
+  const existing = await one<{ n: number }>(deps.storage.db, sql`SELECT COUNT(*) AS n FROM accounts`);
+  if (Number(existing?.n) > 0) return null;
   const { seed } = deps.config;
   return createAccountWithAdmin(deps, {
     accountName: 'Demo account',

@@ -46,8 +46,8 @@ export function checkRecord(value: unknown, where: string): Record<string, unkno
 const INVALID_KEY = 'Authentication failed: send a valid write-only or master API key.';
 
 /** Resolves an ingestion key (write-only or master); a missing, unknown or revoked key is a 401. */
-export function ingestPrincipal(deps: AppDeps, c: Context, key: string | null | undefined): Principal {
-  const principal = key ? principalForRequestKey(deps, c, key.trim()) : null;
+export async function ingestPrincipal(deps: AppDeps, c: Context, key: string | null | undefined): Promise<Principal> {
+  const principal = key ? await principalForRequestKey(deps, c, key.trim()) : null;
   if (!principal) throw unauthorized(INVALID_KEY);
   return principal;
 }

@@ -72,7 +72,7 @@ export function postbackRoutes(deps: AppDeps) {
       throw badRequest('Send one credential: either the X-SVC-Write-Key header or Authorization, not both.');
     }
     const key = writeKey ?? keyFromAuthorization(authorization);
-    const principal = ingestPrincipal(deps, c, key);
+    const principal = await ingestPrincipal(deps, c, key);
     const database = requireDatabase(deps.db, principal.accountId, dbName);
     checkWritableTable(deps.db, database, tableName);
     const filler = placeholders(deps, c);

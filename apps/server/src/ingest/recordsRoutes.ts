@@ -76,7 +76,7 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
   if (!CONTENT_TYPES.includes(type)) {
     throw unsupportedMediaType(`Send the events as JSON: Content-Type ${CONTENT_TYPES.slice(0, 2).join(' or ')}.`);
   }
-  const principal = ingestPrincipal(deps, c, keyFromAuthorization(c.req.header('authorization')));
+  const principal = await ingestPrincipal(deps, c, keyFromAuthorization(c.req.header('authorization')));
   const database = requireDatabase(deps.db, principal.accountId, dbName);
   checkWritableTable(deps.db, database, tableName);
   const raw = await c.req.text();

@@ -4,7 +4,10 @@ import type { Migration } from '../platform/db';
 export const deliveryResponse: Migration = {
   version: 12,
   name: 'journey deliveries: the response code of webhook deliveries',
-  up: `
+  sqlite: `
     ALTER TABLE journey_deliveries ADD COLUMN response_code INTEGER;
+  `,
+  postgres: `
+    ALTER TABLE journey_deliveries ADD COLUMN response_code BIGINT;
   `,
 };

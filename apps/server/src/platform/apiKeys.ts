@@ -1,5 +1,5 @@
-import type { Db } from './db';
 import { hmac, sameBytes } from './secrets';
+import { type Executor, one, run, sql } from './storage';
 
 /**
  * API keys as authentication reads them (the accounts feature creates, lists and revokes them): the key
@@ -24,10 +24,10 @@ export interface KeyRow {
 }
 
 /** Finds the live key a full key string names, comparing the stored HMAC in constant time. */
-export function findLiveKey(db: Db, secret: string, fullKey: string): KeyRow | null {
+export async function findLiveKey(db: Executor, secret: string, fullKey: string): Promise<KeyRow | null> {
   const m = KEY_SHAPE.exec(fullKey);
   if (!m) return null;
-  const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(Number(m[1])) as KeyRow | undefined;
+  const row = await one<KeyRow>(db, sql`SELECT * FROM api_keys WHERE id = ${Number(m[1])}`);
   const expected = hmac(secret, fullKey);
   if (!row) {
     sameBytes(expected, expected);
@@ -39,10 +39,10 @@ export function findLiveKey(db: Db, secret: string, fullKey: string): KeyRow | n
 
 /** How stale `last_used_at` may get: a key in steady use is written once a minute, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
-const touched = new WeakMap<Db, Map<number, number>>();
+const touched = new WeakMap<object, Map<number, number>>();
 
 /** Records that a key was used; at most once a minute per key, so a busy key does not write on every call. */
-export function touchKey(db: Db, id: number, now: number): void {
+export async function touchKey(db: Executor, id: number, now: number): Promise<void> {
   let seen = touched.get(db);
   if (!seen) {
     seen = new Map();
@@ -51,5 +51,5 @@ export function touchKey(db: Db, id: number, now: number): void {
   const last = seen.get(id);
   if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
   seen.set(id, now);
-  db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id);
+  await run(db, sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`);
 }

@@ -3,6 +3,7 @@ import { findLiveKey, touchKey } from './apiKeys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 import { checkKeyThrottle, recordBadKey } from './keyThrottle';
+import { one, sql } from './storage';
 
 /** Who is calling, as every feature sees it. */
 export interface Principal {
@@ -28,14 +29,16 @@ export function keyFromAuthorization(header: string | undefined): string | null 
 }
 
 /** Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). */
-export function principalForKey(deps: AppDeps, key: string): Principal | null {
-  const row = findLiveKey(deps.db, deps.config.secret, key);
+export async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
+  const db = deps.storage.db;
+  const row = await findLiveKey(db, deps.config.secret, key);
   if (!row) return null;
-  const user = deps.db
-    .prepare('SELECT administrator FROM users WHERE id = ? AND account_id = ?')
-    .get(row.user_id, row.account_id) as { administrator: number } | undefined;
+  const user = await one<{ administrator: number }>(
+    db,
+    sql`SELECT administrator FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
+  );
   if (!user) return null;
-  touchKey(deps.db, row.id, deps.clock.now().getTime());
+  await touchKey(db, row.id, deps.clock.now().getTime());
   return {
     accountId: row.account_id,
     userId: row.user_id,
@@ -49,9 +52,9 @@ export function principalForKey(deps: AppDeps, key: string): Principal | null {
  * A key a request presented, checked under the per-address throttle of bad keys: 429 while throttled,
  * else the principal, or null (and one more failure counted) when the key does not authenticate.
  */
-export function principalForRequestKey(deps: AppDeps, c: Context, key: string | null): Principal | null {
+export async function principalForRequestKey(deps: AppDeps, c: Context, key: string | null): Promise<Principal | null> {
   checkKeyThrottle(deps, c);
-  const principal = key ? principalForKey(deps, key) : null;
+  const principal = key ? await principalForKey(deps, key) : null;
   if (!principal) recordBadKey(deps, c);
   return principal;
 }
@@ -70,7 +73,7 @@ export function apiKeyAuth(deps: AppDeps, opts: { allowWriteOnly?: boolean } = {
     if (!principal) {
       const header = c.req.header('authorization');
       // No credentials at all is not a guess; a malformed or wrong one is.
-      principal = header === undefined ? null : principalForRequestKey(deps, c, keyFromAuthorization(header));
+      principal = header === undefined ? null : await principalForRequestKey(deps, c, keyFromAuthorization(header));
       if (!principal) throw unauthorized(INVALID);
       c.set('principal', principal);
     }

@@ -47,10 +47,17 @@ export function openSqlite(file: string, options: { readonly?: boolean } = {}): 
   return db;
 }
 
+/**
+ * One numbered step of the control database's schema, in both dialects: `sqlite` for the embedded store and
+ * `postgres` for `SVC_DATABASE_URL` (empty when the step has nothing to do there). Both texts describe the same
+ * tables, columns, keys and indexes; the PostgreSQL keys also carry `account_id` so the tables can be
+ * distributed by account (ARCHITECTURE.md, "Distribution (Citus)").
+ */
 export interface Migration {
   version: number;
   name: string;
-  up: string;
+  sqlite: string;
+  postgres: string;
 }
 
 /**
@@ -71,7 +78,7 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): number
   for (const m of sorted) {
     if (done.has(m.version)) continue;
     db.transaction(() => {
-      db.exec(m.up);
+      db.exec(m.sqlite);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.name,

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
 import { ApiError, errorBody, NOT_FOUND_HEADER, notFoundHeader, payloadTooLarge } from './errors';
 import { limits } from './limits';
+import { isStorageUnavailable } from './storage';
 
 /**
  * Logs one line per request: method, path without its query string (which may carry a key), status and
@@ -35,6 +36,15 @@ export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
         err.status === 413
           ? payloadTooLarge(`The request body is larger than the limit of ${limits.bodyBytes} bytes.`)
           : new ApiError(err.status, 'Bad Request', err.message || 'The request could not be read.');
+    } else if (isStorageUnavailable(err)) {
+      // The database is away (restarting, network): nothing of this request was acknowledged; retry later.
+      deps.logger.warn('storage unavailable', { id: c.get('requestId'), error: (err as Error).message });
+      apiError = new ApiError(
+        503,
+        'Service Unavailable',
+        'The database is not reachable right now. Nothing was saved by this request; try again in a moment.',
+      );
+      c.header('Retry-After', '5');
     } else {
       deps.logger.error('unhandled error', {
         id: c.get('requestId'),

@@ -1,17 +1,17 @@
 import type { AppDeps } from './context';
-import type { WorkerPool } from './workerPool';
+import type { BackgroundWork } from './inProcessWork';
 
 /**
  * The app's background worker pool, found from its dependencies. `createApp` attaches it; features reach
  * it here rather than through a global, so tests run as many apps as they like.
  */
-const pools = new WeakMap<AppDeps, WorkerPool>();
+const pools = new WeakMap<AppDeps, BackgroundWork>();
 
-export function attachWork(deps: AppDeps, pool: WorkerPool): void {
+export function attachWork(deps: AppDeps, pool: BackgroundWork): void {
   pools.set(deps, pool);
 }
 
-export function work(deps: AppDeps): WorkerPool {
+export function work(deps: AppDeps): BackgroundWork {
   const pool = pools.get(deps);
   if (!pool) throw new Error('No background worker pool: heavy work runs from the server, not inside a worker.');
   return pool;

@@ -7,8 +7,9 @@ import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
-import { openControlDb } from '../platform/db';
 import { memoryLogger } from '../platform/logger';
+import { sqliteHandleOf } from '../platform/storage';
+import { openTestStorage } from './storage';
 
 export interface Harness {
   app: ReturnType<typeof createApp>;
@@ -82,8 +83,9 @@ async function start(
 ): Promise<Harness> {
   const { dataDir } = config;
   const logger = memoryLogger();
-  const db = openControlDb(join(dataDir, 'control.sqlite'));
-  const deps: AppDeps = { db, config, clock, logger };
+  const storage = await openTestStorage(dataDir);
+  const db = sqliteHandleOf(storage);
+  const deps: AppDeps = { db, storage, config, clock, logger };
   // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
   const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, ...options.app });
   await app.ready;
@@ -102,7 +104,7 @@ async function start(
   };
   const stop = async () => {
     await app.stop();
-    db.close();
+    await storage.close();
   };
   return {
     app,

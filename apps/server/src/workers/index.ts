@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { AppDeps } from '../platform/context';
+import { type BackgroundWork, InProcessWork } from '../platform/inProcessWork';
 import { WorkerPool } from '../platform/workerPool';
 import type { WorkerSetup } from '../platform/workerRuntime';
+import { tasks } from './tasks';
 
 /**
  * The background workers of an app (`SVC_WORKERS`, default 6, or the cores when there are more). Workers start
@@ -9,7 +11,9 @@ import type { WorkerSetup } from '../platform/workerRuntime';
  * (a postback's group commit) find a free worker beside long ones (a commit, a build, an engine run)
  * rather than queueing behind them. Threads beyond the cores only share them; SQLite waits dominate.
  */
-export function createWorkers(deps: AppDeps, size?: number): WorkerPool {
+export function createWorkers(deps: AppDeps, size?: number): BackgroundWork {
+  // On PostgreSQL the database does the heavy part; the server awaits it in its own process.
+  if (deps.storage.backend === 'postgres') return new InProcessWork(tasks, deps);
   const setup: WorkerSetup = { config: deps.config, controlFile: deps.db.name };
   return new WorkerPool({
     entry: new URL('./entry.mjs', import.meta.url),

@@ -1,0 +1,19 @@
+/**
+ * The storage layer (decision 0017): one async interface over embedded SQLite and PostgreSQL. Features use
+ * `deps.storage.db` with the `sql` tag and these helpers; they never import a driver. Dialect specifics
+ * live in sqlite.ts and postgres.ts, error codes in errors.ts.
+ */
+export { sql } from 'kysely';
+export { customerSchema } from './customerData';
+export {
+  isForeignKeyViolation,
+  isStorageUnavailable,
+  isUniqueViolation,
+  StorageUnavailable,
+} from './errors';
+export { appliedVersions, migrateStorage } from './migrate';
+export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
+export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
+export { backendOf, dialectOf, insertId, many, one, run, syncIdentity, transaction } from './query';
+export { type SqliteStorage, sqliteStorage } from './sqlite';
+export type { Backend, ControlDb, Executor, SqlDialect, Storage } from './types';

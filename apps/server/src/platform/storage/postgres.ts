@@ -1,0 +1,87 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { StorageUnavailable } from './errors';
+import type { SqlDialect, Storage } from './types';
+
+/** PostgreSQL's forms of what differs between the backends. */
+export const postgresDialect: SqlDialect = {
+  jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  groupConcat: (expr, separator) => `string_agg((${expr})::text, '${separator.replace(/'/g, "''")}')`,
+  syncIdentity: (table) =>
+    `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM ${table}), 1))`,
+};
+
+/**
+ * Result types as the SQLite backend gives them: BIGINT (ids, millisecond times, counts) and NUMERIC (sums)
+ * as numbers rather than strings. Values are far below 2^53.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface PostgresStorage extends Storage {
+  readonly backend: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+/** Where the URL points, for messages: user, host, port and database, never the password. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
+    return `postgres://${user}${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'postgres://(an address that is not a URL)';
+  }
+}
+
+/**
+ * One line a person can act on for a failed first connection, without the password: unreachable server,
+ * refused credentials, missing database.
+ */
+export function explainConnectFailure(url: string, err: unknown): string {
+  const where = describePostgresUrl(url);
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === '28P01' || code === '28000')
+    return `PostgreSQL at ${where} refused the user name or password in SVC_DATABASE_URL (${code}).`;
+  if (code === '3D000') return `PostgreSQL at ${where}: the database does not exist. Create it first (createdb).`;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH')
+    return `PostgreSQL at ${where} cannot be reached (${code}). Start it, or fix SVC_DATABASE_URL.`;
+  return `PostgreSQL at ${where} could not be used: ${message.replaceAll(url, where)}`;
+}
+
+/** Opens a pool on `url` and checks one connection, so a wrong address fails at start-up, clearly. */
+export async function openPostgresStorage(url: string, options: { max?: number } = {}): Promise<PostgresStorage> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // A connection dropped while idle (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  // The same for a connection in use: the statement running on it fails (and the caller answers 503); the
+  // client's own error event must not become an uncaught exception.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new StorageUnavailable(explainConnectFailure(url, err));
+  }
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return {
+    backend: 'postgres',
+    db,
+    dialect: postgresDialect,
+    pool,
+    describe: describePostgresUrl(url),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,57 @@
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { postgresDialect } from './postgres';
+import { sqliteDialect } from './sqlite';
+import type { Backend, Executor, SqlDialect, Storage } from './types';
+
+/**
+ * Small helpers over Kysely's `sql` tag, so a feature's statement reads as one line:
+ * `await many<UserRow>(deps.storage.db, sql\`SELECT … WHERE account_id = ${id}\`)`.
+ * Parameters are bound (`?` on SQLite, `$n` on PostgreSQL); identifiers go through `sql.id`/`sql.ref`.
+ */
+
+export async function many<T>(ex: Executor, query: RawBuilder<unknown>): Promise<T[]> {
+  return (await query.execute(ex)).rows as T[];
+}
+
+export async function one<T>(ex: Executor, query: RawBuilder<unknown>): Promise<T | undefined> {
+  return (await query.execute(ex)).rows[0] as T | undefined;
+}
+
+/** Runs a write; returns how many rows it changed. */
+export async function run(ex: Executor, query: RawBuilder<unknown>): Promise<number> {
+  return Number((await query.execute(ex)).numAffectedRows ?? 0n);
+}
+
+/** Runs an INSERT … RETURNING id and gives the new row's id. */
+export async function insertId(ex: Executor, query: RawBuilder<unknown>): Promise<number> {
+  const row = (await query.execute(ex)).rows[0] as { id: number | bigint } | undefined;
+  if (!row) throw new Error('INSERT … RETURNING id returned no row.');
+  return Number(row.id);
+}
+
+/**
+ * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Inside an open
+ * transaction it joins it. Keep other awaits (hashing, network) outside: on SQLite a transaction holds the
+ * one connection until it ends.
+ */
+export function transaction<T>(target: Storage | Executor, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  const ex = 'backend' in target ? target.db : target;
+  if (ex.isTransaction) return fn(ex);
+  return ex.transaction().execute(fn);
+}
+
+/** Which backend an executor (the database or one of its transactions) runs on. */
+export function backendOf(ex: Executor): Backend {
+  return ex.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The SQL forms of an executor's backend (types.ts SqlDialect). */
+export function dialectOf(ex: Executor): SqlDialect {
+  return backendOf(ex) === 'postgres' ? postgresDialect : sqliteDialect;
+}
+
+/** After inserting rows with explicit ids: moves the table's id generator past them (a no-op on SQLite). */
+export async function syncIdentity(ex: Executor, table: string): Promise<void> {
+  const statement = dialectOf(ex).syncIdentity(table);
+  if (statement) await sql.raw(statement).execute(ex);
+}

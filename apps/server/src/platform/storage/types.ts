@@ -1,0 +1,36 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/** The two backends of the storage layer (decision 0017). */
+export type Backend = 'sqlite' | 'postgres';
+
+/**
+ * The control database as features see it: a Kysely instance (or an open transaction of one). Features write
+ * portable SQL with the `sql` tag and the builder; what differs between backends is in `Storage.dialect`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the control tables are described by each feature's row types.
+export type ControlDb = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+export type Executor = Kysely<any> | Transaction<any>;
+
+/** Where SQL differs between the backends; one implementation per backend (sqlite.ts, postgres.ts). */
+export interface SqlDialect {
+  /** A JSON text column's member `key` as text (`json_extract` / `->>`). */
+  jsonText(column: string, key: string): string;
+  /** Text aggregation of a group's values joined by `separator`. */
+  groupConcat(expr: string, separator: string): string;
+  /**
+   * A statement that moves a table's id generator past its highest id, after rows were inserted with
+   * explicit ids (PostgreSQL identities do not follow them; SQLite's rowid does, so null there).
+   */
+  syncIdentity(table: string): string | null;
+}
+
+export interface Storage {
+  readonly backend: Backend;
+  /** The control database. */
+  readonly db: ControlDb;
+  readonly dialect: SqlDialect;
+  /** Where the storage is, for logs: a file, or host/port/database (never a password). */
+  readonly describe: string;
+  close(): Promise<void>;
+}
