@@ -8,7 +8,7 @@ import type { Migration } from '../platform/db';
 export const bulkLoadIds: Migration = {
   version: 14,
   name: 'bulk load session ids are never reused',
-  up: `
+  sqlite: `
     CREATE TABLE bulk_loads_new (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       account_id INTEGER NOT NULL REFERENCES accounts(id),
@@ -43,5 +43,13 @@ export const bulkLoadIds: Migration = {
         COALESCE((SELECT MAX(CAST(json_extract(params_json, '$.bulk_load_id') AS INTEGER)) FROM jobs
                   WHERE type = 'bulkload'), 0)
       );
+  `,
+  // An identity never hands out an id twice; it only has to start past the ids jobs named.
+  postgres: `
+    SELECT setval(pg_get_serial_sequence('bulk_loads', 'id'), GREATEST(m, 1), m >= 1)
+    FROM (SELECT GREATEST(
+      COALESCE((SELECT MAX(id) FROM bulk_loads), 0),
+      COALESCE((SELECT MAX(((params_json::jsonb) ->> 'bulk_load_id')::bigint) FROM jobs WHERE type = 'bulkload'), 0)
+    ) AS m) AS highest;
   `,
 };
