@@ -39,7 +39,7 @@ import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
 import { routePath } from './platform/routePath';
 import { consoleStatic } from './platform/static';
-import { attachWork, startupDone } from './platform/work';
+import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
 import { consoleCsrfGuard } from './session/csrf';
@@ -178,7 +178,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // Last of the API routes: the records API matches two-segment POST paths and passes others on.
   mountRecordsApi(app, deps);
   if (deps.config.consoleDir) app.use('*', consoleStatic(deps.config.consoleDir));
-  jobs.start();
+  // Start-up recovery of this node's jobs is part of `ready`; each logs its own failure.
+  atStartup(
+    deps,
+    jobs.start().catch((err) => deps.logger.error('job runner start failed', { error: String(err) })),
+  );
   journeyEngine.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {

@@ -1,8 +1,8 @@
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { forbidden, notFound } from '../platform/errors';
 import { hmac, sameBytes } from '../platform/secrets';
+import { type Executor, many, one, run, sql } from '../platform/storage';
 import { createKey, KEY_SHAPE, type KeyRow, type KeyType } from './keys';
 import type { UserRow } from './users';
 
@@ -15,10 +15,12 @@ export function assertMayManageKeys(principal: Principal, owner: UserRow): void 
 }
 
 /** The live (unrevoked) keys of a user, oldest first. */
-export function listKeys(db: Db, owner: UserRow): KeyRow[] {
-  return db
-    .prepare('SELECT * FROM api_keys WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL ORDER BY id')
-    .all(owner.account_id, owner.id) as KeyRow[];
+export function listKeys(db: Executor, owner: UserRow): Promise<KeyRow[]> {
+  return many<KeyRow>(
+    db,
+    sql`SELECT * FROM api_keys
+         WHERE account_id = ${owner.account_id} AND user_id = ${owner.id} AND revoked_at IS NULL ORDER BY id`,
+  );
 }
 
 /** Creates a key for the user. The returned full key is shown once and never again. */
@@ -39,7 +41,7 @@ const BARE_ID = /^[1-9][0-9]{0,15}$/;
  * match), the key id, or the masked form a listing shows (its last four digits must match). Anything
  * else, or a key of someone else, is 404.
  */
-export function findOwnedKey(deps: AppDeps, owner: UserRow, ref: string): KeyRow {
+export async function findOwnedKey(deps: AppDeps, owner: UserRow, ref: string): Promise<KeyRow> {
   const text = ref.trim();
   const full = KEY_SHAPE.exec(text);
   const masked = MASKED.exec(text);
@@ -47,17 +49,21 @@ export function findOwnedKey(deps: AppDeps, owner: UserRow, ref: string): KeyRow
   const row =
     id === null
       ? undefined
-      : (deps.db
-          .prepare('SELECT * FROM api_keys WHERE id = ? AND account_id = ? AND user_id = ? AND revoked_at IS NULL')
-          .get(id, owner.account_id, owner.id) as KeyRow | undefined);
+      : await one<KeyRow>(
+          deps.storage.db,
+          sql`SELECT * FROM api_keys
+               WHERE id = ${id} AND account_id = ${owner.account_id} AND user_id = ${owner.id} AND revoked_at IS NULL`,
+        );
   if (!row) throw notFound('api key');
   if (full && !sameBytes(row.secret_hash, hmac(deps.config.secret, text))) throw notFound('api key');
   if (masked && masked[2] !== row.hint) throw notFound('api key');
   return row;
 }
 
-export function revokeKey(deps: AppDeps, row: KeyRow): void {
-  deps.db
-    .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
-    .run(deps.clock.now().getTime(), row.id, row.account_id);
+export async function revokeKey(deps: AppDeps, row: KeyRow): Promise<void> {
+  await run(
+    deps.storage.db,
+    sql`UPDATE api_keys SET revoked_at = ${deps.clock.now().getTime()}
+         WHERE id = ${row.id} AND account_id = ${row.account_id} AND revoked_at IS NULL`,
+  );
 }

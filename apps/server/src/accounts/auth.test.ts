@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 
 describe('API key authentication', () => {
@@ -46,34 +47,35 @@ describe('API key authentication', () => {
   });
 
   it('records when a key was last used', async () => {
-    const before = h.deps.db
-      .prepare('SELECT last_used_at FROM api_keys WHERE id = ?')
-      .get(Number(h.admin.masterKey.split('/')[0]));
+    const before = await one(
+      h.deps.storage.db,
+      sql`SELECT last_used_at FROM api_keys WHERE id = ${Number(h.admin.masterKey.split('/')[0])}`,
+    );
     expect(before).toEqual({ last_used_at: null });
     h.clock.advance(5000);
     await h.call('GET', '/v3/user/show');
-    const after = h.deps.db
-      .prepare('SELECT last_used_at FROM api_keys WHERE id = ?')
-      .get(Number(h.admin.masterKey.split('/')[0]));
+    const after = await one(
+      h.deps.storage.db,
+      sql`SELECT last_used_at FROM api_keys WHERE id = ${Number(h.admin.masterKey.split('/')[0])}`,
+    );
     expect(after).toEqual({ last_used_at: h.clock.now().getTime() });
   });
 
   it("writes a busy key's last use at most once a minute, not on every request", async () => {
-    const lastUsed = () =>
+    const lastUsed = async () =>
       (
-        h.deps.db
-          .prepare('SELECT last_used_at FROM api_keys WHERE id = ?')
-          .get(Number(h.admin.masterKey.split('/')[0])) as {
-          last_used_at: number;
-        }
+        (await one<{ last_used_at: number }>(
+          h.deps.storage.db,
+          sql`SELECT last_used_at FROM api_keys WHERE id = ${Number(h.admin.masterKey.split('/')[0])}`,
+        )) as { last_used_at: number }
       ).last_used_at;
     await h.call('GET', '/v3/user/show');
-    const first = lastUsed();
+    const first = await lastUsed();
     h.clock.advance(30_000);
     await h.call('GET', '/v3/user/show');
-    expect(lastUsed()).toBe(first);
+    expect(await lastUsed()).toBe(first);
     h.clock.advance(30_000);
     await h.call('GET', '/v3/user/show');
-    expect(lastUsed()).toBe(first + 60_000);
+    expect(await lastUsed()).toBe(first + 60_000);
   });
 });

@@ -91,40 +91,40 @@ function routes() {
  * `/v3/user/*`; API keys here are always the signed-in user's own.
  */
 export function accountConsoleRoutes(deps: AppDeps) {
-  const { db } = deps;
+  const { db } = deps.storage;
   const r = routes();
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.listUsers, (c) => {
+    .openapi(r.listUsers, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      return c.json({ users: listUsers(db, p.accountId).map(toConsoleUser) }, 200);
+      return c.json({ users: (await listUsers(db, p.accountId)).map(toConsoleUser) }, 200);
     })
     .openapi(r.addUser, async (c) => {
       const p = principalOf(c);
       const user = await addUser(deps, p, c.req.valid('json'));
       return c.json({ user: toConsoleUser(user) }, 200);
     })
-    .openapi(r.removeUser, (c) => {
+    .openapi(r.removeUser, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      removeUser(deps, p, getUser(db, p.accountId, c.req.valid('param').id));
+      await removeUser(deps, p, await getUser(db, p.accountId, c.req.valid('param').id));
       return c.json({}, 200);
     })
-    .openapi(r.listKeys, (c) => {
+    .openapi(r.listKeys, async (c) => {
       const p = principalOf(c);
-      const me = getUser(db, p.accountId, p.userId);
-      return c.json({ apiKeys: listKeys(db, me).map(toConsoleKey) }, 200);
+      const me = await getUser(db, p.accountId, p.userId);
+      return c.json({ apiKeys: (await listKeys(db, me)).map(toConsoleKey) }, 200);
     })
     .openapi(r.addKey, async (c) => {
       const p = principalOf(c);
-      const me = getUser(db, p.accountId, p.userId);
+      const me = await getUser(db, p.accountId, p.userId);
       const { key, row } = await addKey(deps, me, c.req.valid('json').type);
       return c.json({ apiKey: toConsoleKey(row), key }, 200);
     })
-    .openapi(r.removeKey, (c) => {
+    .openapi(r.removeKey, async (c) => {
       const p = principalOf(c);
-      const me = getUser(db, p.accountId, p.userId);
-      revokeKey(deps, findOwnedKey(deps, me, String(c.req.valid('param').id)));
+      const me = await getUser(db, p.accountId, p.userId);
+      await revokeKey(deps, await findOwnedKey(deps, me, String(c.req.valid('param').id)));
       return c.json({}, 200);
     });
 }

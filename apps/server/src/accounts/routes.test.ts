@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backendOf, one, run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 
 interface WireUser {
@@ -201,9 +202,20 @@ describe('/v3 account and users', () => {
 
     it('answers 409, not 500, while rows of another feature still point at the user', async () => {
       await addUser('ann', { email: 'ann@first.test', password: 'long enough pw' });
-      const ann = h.deps.db.prepare("SELECT id FROM users WHERE name = 'ann'").get() as { id: number };
-      h.deps.db.exec('CREATE TABLE owned_things (user_id INTEGER NOT NULL REFERENCES users(id))');
-      h.deps.db.prepare('INSERT INTO owned_things (user_id) VALUES (?)').run(ann.id);
+      const db = h.deps.storage.db;
+      const ann = (await one<{ id: number; account_id: number }>(
+        db,
+        sql`SELECT id, account_id FROM users WHERE name = 'ann'`,
+      )) as { id: number; account_id: number };
+      // A foreign key as each backend's schema allows one to users (on PostgreSQL their key includes the account).
+      await sql
+        .raw(
+          backendOf(db) === 'postgres'
+            ? 'CREATE TABLE owned_things (account_id BIGINT NOT NULL, user_id BIGINT NOT NULL, FOREIGN KEY (account_id, user_id) REFERENCES users(account_id, id))'
+            : 'CREATE TABLE owned_things (account_id INTEGER NOT NULL, user_id INTEGER NOT NULL REFERENCES users(id))',
+        )
+        .execute(db);
+      await run(db, sql`INSERT INTO owned_things (account_id, user_id) VALUES (${ann.account_id}, ${ann.id})`);
       const res = await h.call('POST', '/v3/user/remove/ann');
       expect(res.status).toBe(409);
       expect(((await res.json()) as { message: string }).message).toContain('still owns objects');

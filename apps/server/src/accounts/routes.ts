@@ -137,21 +137,21 @@ function routes(deps: AppDeps) {
 /** `/v3` account, user and API key routes (wire-compat §2.7). Every lookup is scoped by the caller's account. */
 export function accountRoutes(deps: AppDeps) {
   const r = routes(deps);
-  const { db } = deps;
+  const { db } = deps.storage;
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.accountShow, (c) => {
+    .openapi(r.accountShow, async (c) => {
       const p = principalOf(c);
-      const account = findAccount(db, p.accountId);
+      const account = await findAccount(db, p.accountId);
       const storage = accountStorageBytes(deps.config.dataDir, p.accountId);
       return c.json({ account: toV3Account(account, storage) }, 200);
     })
-    .openapi(r.userShow, (c) => {
+    .openapi(r.userShow, async (c) => {
       const p = principalOf(c);
-      return c.json(toV3User(getUser(db, p.accountId, p.userId)), 200);
+      return c.json(toV3User(await getUser(db, p.accountId, p.userId)), 200);
     })
-    .openapi(r.userList, (c) => {
+    .openapi(r.userList, async (c) => {
       const p = principalOf(c);
-      return c.json({ users: listUsers(db, p.accountId).map(toV3User) }, 200);
+      return c.json({ users: (await listUsers(db, p.accountId)).map(toV3User) }, 200);
     })
     .openapi(r.userAdd, async (c) => {
       const p = principalOf(c);
@@ -160,32 +160,32 @@ export function accountRoutes(deps: AppDeps) {
       const user = await addUser(deps, p, { name, ...params });
       return c.json(toV3User(user), 200);
     })
-    .openapi(r.userRemove, (c) => {
+    .openapi(r.userRemove, async (c) => {
       const p = principalOf(c);
-      const target = getUserByRef(db, p.accountId, c.req.valid('param').name);
-      removeUser(deps, p, target);
+      const target = await getUserByRef(db, p.accountId, c.req.valid('param').name);
+      await removeUser(deps, p, target);
       return c.json(toV3User(target), 200);
     })
-    .openapi(r.keyList, (c) => {
+    .openapi(r.keyList, async (c) => {
       const p = principalOf(c);
-      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      const owner = await getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
-      return c.json({ apikeys: listKeys(db, owner).map(maskKey) }, 200);
+      return c.json({ apikeys: (await listKeys(db, owner)).map(maskKey) }, 200);
     })
     .openapi(r.keyAdd, async (c) => {
       const p = principalOf(c);
-      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      const owner = await getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
       const { type } = await input(c, addKeyParams);
       return c.json({ apikey: (await addKey(deps, owner, type)).key }, 200);
     })
     .openapi(r.keyRemove, async (c) => {
       const p = principalOf(c);
-      const owner = getUserByRef(db, p.accountId, c.req.valid('param').email);
+      const owner = await getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
       const { apikey } = await input(c, removeKeyParams);
-      const row = findOwnedKey(deps, owner, apikey);
-      revokeKey(deps, row);
+      const row = await findOwnedKey(deps, owner, apikey);
+      await revokeKey(deps, row);
       return c.json({ apikey: maskKey(row) }, 200);
     })
     .openapi(r.keyValidate, (c) => {

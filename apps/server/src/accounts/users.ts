@@ -1,8 +1,17 @@
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { ApiError, conflict, forbidden, notFound } from '../platform/errors';
 import { hashPassword } from '../platform/secrets';
+import {
+  type Executor,
+  insertId,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  many,
+  one,
+  run,
+  sql,
+} from '../platform/storage';
 
 /** A row of `users`. `password_hash` never leaves this module's callers' process. */
 export interface UserRow {
@@ -28,23 +37,19 @@ export interface AccountRow {
   created_at: number;
 }
 
-export function findAccount(db: Db, accountId: number): AccountRow {
-  const row = db.prepare('SELECT id, name, created_at FROM accounts WHERE id = ?').get(accountId) as
-    | AccountRow
-    | undefined;
+export async function findAccount(db: Executor, accountId: number): Promise<AccountRow> {
+  const row = await one<AccountRow>(db, sql`SELECT id, name, created_at FROM accounts WHERE id = ${accountId}`);
   if (!row) throw notFound('account');
   return row;
 }
 
-export function listUsers(db: Db, accountId: number): UserRow[] {
-  return db.prepare('SELECT * FROM users WHERE account_id = ? ORDER BY id').all(accountId) as UserRow[];
+export function listUsers(db: Executor, accountId: number): Promise<UserRow[]> {
+  return many<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} ORDER BY id`);
 }
 
 /** The user with this id in the account, or 404 (a user of another account is not told apart). */
-export function getUser(db: Db, accountId: number, userId: number): UserRow {
-  const row = db.prepare('SELECT * FROM users WHERE id = ? AND account_id = ?').get(userId, accountId) as
-    | UserRow
-    | undefined;
+export async function getUser(db: Executor, accountId: number, userId: number): Promise<UserRow> {
+  const row = await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${userId} AND account_id = ${accountId}`);
   if (!row) throw notFound('user');
   return row;
 }
@@ -53,21 +58,17 @@ export function getUser(db: Db, accountId: number, userId: number): UserRow {
  * Resolves the user a /v3 path names. Real clients send the user's name (`td user:apikey:list <name>`) or
  * e-mail, so both are accepted, the name first. Only users of the caller's account are found.
  */
-export function getUserByRef(db: Db, accountId: number, ref: string): UserRow {
-  const byName = db.prepare('SELECT * FROM users WHERE account_id = ? AND name = ?').get(accountId, ref) as
-    | UserRow
-    | undefined;
+export async function getUserByRef(db: Executor, accountId: number, ref: string): Promise<UserRow> {
+  const byName = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND name = ${ref}`);
   if (byName) return byName;
-  const byEmail = db.prepare('SELECT * FROM users WHERE account_id = ? AND email = ?').get(accountId, ref) as
-    | UserRow
-    | undefined;
+  const byEmail = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${ref}`);
   if (!byEmail) throw notFound('user');
   return byEmail;
 }
 
 /** Sign-in looks a user up by e-mail alone: e-mail addresses are unique across accounts. */
-export function findUserForLogin(db: Db, email: string): UserRow | null {
-  return (db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined) ?? null;
+export async function findUserForLogin(db: Executor, email: string): Promise<UserRow | null> {
+  return (await one<UserRow>(db, sql`SELECT * FROM users WHERE email = ${email}`)) ?? null;
 }
 
 export interface NewUser {
@@ -80,26 +81,34 @@ export interface NewUser {
 /** Adds a user to the caller's account (administrators only). Names are unique per account, e-mails globally. */
 export async function addUser(deps: AppDeps, principal: Principal, input: NewUser): Promise<UserRow> {
   requireAdmin(principal);
-  const { db } = deps;
-  assertFree(db, principal.accountId, input);
+  const { db } = deps.storage;
+  await assertFree(db, principal.accountId, input);
   const passwordHash = await hashPassword(input.password);
   // Checked again after the (slow) hash: another request may have taken the name meanwhile.
-  assertFree(db, principal.accountId, input);
+  await assertFree(db, principal.accountId, input);
   const now = deps.clock.now().getTime();
-  const result = db
-    .prepare(
-      `INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
-    )
-    .run(principal.accountId, input.name, input.email, input.administrator ? 1 : 0, passwordHash, now, now);
-  return getUser(db, principal.accountId, Number(result.lastInsertRowid));
+  let id: number;
+  try {
+    id = await insertId(
+      db,
+      sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at, updated_at)
+          VALUES (${principal.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
+                  ${passwordHash}, ${now}, ${now})
+          RETURNING id`,
+    );
+  } catch (err) {
+    // Another request (perhaps on another node) took the e-mail or name between the check and the insert.
+    if (isUniqueViolation(err)) await assertFree(db, principal.accountId, input);
+    throw err;
+  }
+  return getUser(db, principal.accountId, id);
 }
 
-function assertFree(db: Db, accountId: number, input: NewUser): void {
-  if (db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
+async function assertFree(db: Executor, accountId: number, input: NewUser): Promise<void> {
+  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
     throw conflict(`A user with the e-mail address ${input.email} already exists. Use another address.`);
   }
-  if (db.prepare('SELECT 1 FROM users WHERE account_id = ? AND name = ?').get(accountId, input.name)) {
+  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${accountId} AND name = ${input.name}`)) {
     throw conflict(`A user named "${input.name}" already exists in this account. Choose another name.`);
   }
 }
@@ -108,7 +117,7 @@ function assertFree(db: Db, accountId: number, input: NewUser): void {
  * Removes a user of the caller's account (administrators only), with its keys and sessions. Nobody
  * removes themself or the account owner: the account would be left without its responsible person.
  */
-export function removeUser(deps: AppDeps, principal: Principal, target: UserRow): void {
+export async function removeUser(deps: AppDeps, principal: Principal, target: UserRow): Promise<void> {
   requireAdmin(principal);
   if (target.account_id !== principal.accountId) throw notFound('user');
   if (target.id === principal.userId) {
@@ -116,10 +125,10 @@ export function removeUser(deps: AppDeps, principal: Principal, target: UserRow)
   }
   if (target.account_owner === 1) throw forbidden('The account owner cannot be removed.');
   try {
-    deps.db.prepare('DELETE FROM users WHERE id = ? AND account_id = ?').run(target.id, principal.accountId);
+    await run(deps.storage.db, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
   } catch (err) {
     // Rows of other features that point at the user without ON DELETE rules keep it in place.
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    if (isForeignKeyViolation(err)) {
       throw new ApiError(
         409,
         'Conflict',
@@ -130,10 +139,12 @@ export function removeUser(deps: AppDeps, principal: Principal, target: UserRow)
   }
 }
 
-/** Sets a new password; the caller decides what happens to sessions (see session/password.ts). */
+/** Sets a new password; the caller decides what happens to sessions (see session/routes.ts). */
 export async function setPassword(deps: AppDeps, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  deps.db
-    .prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND account_id = ?')
-    .run(hash, deps.clock.now().getTime(), user.id, user.account_id);
+  await run(
+    deps.storage.db,
+    sql`UPDATE users SET password_hash = ${hash}, updated_at = ${deps.clock.now().getTime()}
+         WHERE id = ${user.id} AND account_id = ${user.account_id}`,
+  );
 }

@@ -27,8 +27,13 @@ export function audienceBuildJobKind(deps: AppDeps): JobKind {
 }
 
 /** Queues a build of the parent segment's current definition; a newer build supersedes older ones. */
-export function startBuild(deps: AppDeps, jobs: JobRunner, row: ParentSegmentRow, userId: number): number {
-  const job = jobs.enqueue({
+export async function startBuild(
+  deps: AppDeps,
+  jobs: JobRunner,
+  row: ParentSegmentRow,
+  userId: number,
+): Promise<number> {
+  const job = await jobs.enqueue({
     accountId: row.account_id,
     userId,
     type: AUDIENCE_BUILD_JOB,

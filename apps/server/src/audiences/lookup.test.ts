@@ -64,14 +64,14 @@ describe('audiences lookup', () => {
     const sub = await ok<{ data: Json }>(
       h.call('POST', '/entities/folders', { json: { name: 'Sub', parentFolderId: record.rootFolderId } }),
     );
-    expect(findFolder(h.deps, accountId, sub.data.id as string)).toEqual({
+    expect(await findFolder(h.deps, accountId, sub.data.id as string)).toEqual({
       id: sub.data.id,
       parentId: record.rootFolderId,
       parentSegmentId: record.id,
       name: 'Sub',
       ancestorIds: [record.rootFolderId],
     });
-    expect(findFolder(h.deps, other.accountId, sub.data.id as string)).toBeNull();
+    expect(await findFolder(h.deps, other.accountId, sub.data.id as string)).toBeNull();
   });
 
   it('gives the profile keys of a segment or a rule at a moment, and their attributes', () => {

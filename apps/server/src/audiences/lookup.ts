@@ -79,16 +79,20 @@ export interface FolderInfo {
   ancestorIds: string[];
 }
 
-export function findFolder(deps: AppDeps, accountId: number, folderId: string | number): FolderInfo | null {
+export async function findFolder(
+  deps: AppDeps,
+  accountId: number,
+  folderId: string | number,
+): Promise<FolderInfo | null> {
   const n = parseId(folderId);
-  const row = n === null ? null : folderRow(deps.db, accountId, n);
+  const row = n === null ? null : await folderRow(deps.storage.db, accountId, n);
   if (!row) return null;
   return {
     id: String(row.id),
     parentId: row.parent_id === null ? null : String(row.parent_id),
     parentSegmentId: String(row.parent_segment_id),
     name: row.name,
-    ancestorIds: ancestorIds(deps.db, accountId, row.id).map(String),
+    ancestorIds: (await ancestorIds(deps.storage.db, accountId, row.id)).map(String),
   };
 }
 

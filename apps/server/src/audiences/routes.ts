@@ -160,7 +160,7 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
   const app = new OpenAPIHono<AppEnv>()
     .openapi(r.list, (c) => c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200))
     .openapi(r.create, async (c) => {
-      const row = service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
+      const row = await service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
       return c.json(toWireParentSegment(row), 200);
     })
     .openapi(r.show, (c) => c.json(toWireParentSegment(parent(c, c.req.valid('param').id)), 200))
@@ -173,22 +173,22 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
       const { id: raw } = await input(c, z.object({ id: z.union([z.string(), z.number()]).optional() }));
       if (raw === undefined) throw badRequest('Send the whole record with its "id", or PUT /audiences/:id.');
       const row = parent(c, String(raw));
-      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
+      const updated = await service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
     .openapi(r.update, async (c) => {
       const row = parent(c, c.req.valid('param').id);
-      const updated = service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
+      const updated = await service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const row = parent(c, c.req.valid('param').id);
-      service.deleteParentSegment(deps, jobs, row);
+      await service.deleteParentSegment(deps, jobs, row);
       return c.json({ id: String(row.id) }, 200);
     })
-    .openapi(r.run, (c) => {
+    .openapi(r.run, async (c) => {
       const row = parent(c, c.req.valid('param').id);
-      return c.json(toWireParentSegment(service.runBuild(deps, jobs, principalOf(c), row)), 200);
+      return c.json(toWireParentSegment(await service.runBuild(deps, jobs, principalOf(c), row)), 200);
     })
     .openapi(r.population, async (c) => {
       const row = parent(c, c.req.valid('param').id);

@@ -26,20 +26,20 @@ describe('parent segment schedules', () => {
       timezone: 'Asia/Tokyo',
     });
     const firstBuild = record.buildJobId;
-    expect(tick()).toBe(0);
+    expect(await tick()).toBe(0);
     at('2026-11-22T21:29:00Z');
-    expect(tick()).toBe(0);
+    expect(await tick()).toBe(0);
     at('2026-11-22T21:30:10Z');
-    expect(tick()).toBe(1);
+    expect(await tick()).toBe(1);
     const rebuilding = await ok(h.call('GET', `/audiences/${record.id}`));
     expect(rebuilding.buildJobId).not.toBe(firstBuild);
     // A build queued or running is not queued again, and the slot is not repeated after it.
-    expect(tick()).toBe(0);
+    expect(await tick()).toBe(0);
     expect(await h.app.services.jobs.whenSettled(Number(rebuilding.buildJobId))).toBe('success');
     at('2026-11-22T22:30:00Z');
-    expect(tick()).toBe(0);
+    expect(await tick()).toBe(0);
     at('2026-11-23T21:30:00Z');
-    expect(tick()).toBe(1);
+    expect(await tick()).toBe(1);
     const again = await ok(h.call('GET', `/audiences/${record.id}`));
     expect(await h.app.services.jobs.whenSettled(Number(again.buildJobId))).toBe('success');
     const done = await ok(h.call('GET', `/audiences/${record.id}`));
@@ -56,14 +56,14 @@ describe('parent segment schedules', () => {
     });
     const manual = await createParentSegment(h, { name: 'By hand', master });
     at('2026-11-24T10:14:00Z');
-    expect(tick()).toBe(0);
+    expect(await tick()).toBe(0);
     at('2026-11-24T10:15:00Z');
-    expect(tick()).toBe(1);
+    expect(await tick()).toBe(1);
     const rebuilt = await ok(h.call('GET', `/audiences/${hourly.id}`));
     await h.app.services.jobs.whenSettled(Number(rebuilt.buildJobId));
     at('2026-11-24T13:00:00Z');
     // One build for the slots missed while the server was busy, not one per slot.
-    expect(tick()).toBe(1);
+    expect(await tick()).toBe(1);
     const still = await ok(h.call('GET', `/audiences/${manual.id}`));
     expect(still.buildJobId).toBe(manual.buildJobId);
     const last = await ok(h.call('GET', `/audiences/${hourly.id}`));

@@ -14,8 +14,8 @@ interface ScheduledRow extends ParentSegmentRow {
  * unless one is already queued or running; a failed build waits for the next slot. The build runs as the
  * segment's creator (or last editor), so it shows in their job list. Returns how many builds were queued.
  */
-export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: number) => number {
-  return (now) => {
+export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: number) => Promise<number> {
+  return async (now) => {
     // The schedule is the one place that looks across accounts; each build is scoped by its row's account.
     const rows = deps.db
       .prepare(
@@ -33,7 +33,7 @@ export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: numb
       if (userId === null) continue;
       const since = Math.max(row.created_at, row.matrix_updated_at ?? 0, row.build_queued_at ?? 0) + 1;
       if (!scheduleDue(row.schedule_type, row.schedule_option, row.timezone, since, now)) continue;
-      startBuild(deps, jobs, row, userId);
+      await startBuild(deps, jobs, row, userId);
       queued++;
     }
     return queued;

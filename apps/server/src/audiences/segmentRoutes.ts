@@ -105,18 +105,18 @@ export function segmentRoutes(deps: AppDeps) {
     })
     .openapi(r.create, async (c) => {
       const p = parent(c, c.req.valid('param').id);
-      const row = service.createSegment(deps, principalOf(c), p, await input(c, service.segmentBody));
+      const row = await service.createSegment(deps, principalOf(c), p, await input(c, service.segmentBody));
       return c.json(toWireSegment(row), 200);
     })
     .openapi(r.show, (c) => c.json(toWireSegment(pair(c, c.req.valid('param')).s), 200))
     .openapi(r.update, async (c) => {
       const { p, s } = pair(c, c.req.valid('param'));
       const body = await input(c, service.segmentBody);
-      return c.json(toWireSegment(service.updateSegment(deps, principalOf(c), p, s, body)), 200);
+      return c.json(toWireSegment(await service.updateSegment(deps, principalOf(c), p, s, body)), 200);
     })
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const { p, s } = pair(c, c.req.valid('param'));
-      service.deleteSegment(deps, principalOf(c), p, s);
+      await service.deleteSegment(deps, principalOf(c), p, s);
       return c.json({ id: String(s.id) }, 200);
     })
     .openapi(r.population, async (c) => {

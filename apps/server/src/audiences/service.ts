@@ -9,6 +9,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
 import { isTimedSchedule } from '../platform/schedule';
+import { transaction } from '../platform/storage';
 import { canonicalTimeZone } from '../platform/timeZone';
 import { startBuild } from './buildJob';
 import { buildDefinition, type Definition } from './definition';
@@ -70,25 +71,26 @@ function sources(def: Definition): string {
   });
 }
 
-export function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
+export async function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
   const definition = buildDefinition(deps.db, p.accountId, input, null);
   const now = deps.clock.now().getTime();
-  const id = deps.db.transaction(() => {
+  // On SQLite the storage's transaction runs on the same connection as deps.db, so both writes are in it.
+  const id = await transaction(deps.storage, async (tx) => {
     const newId = store.insertParentSegment(deps.db, p.accountId, p.userId, fields(input, definition), now);
-    const root = insertFolder(
-      deps.db,
+    const root = await insertFolder(
+      tx,
       { account_id: p.accountId, parent_segment_id: newId, parent_id: null, name: input.name },
       now,
     );
     store.setRootFolder(deps.db, p.accountId, newId, root.id);
     return newId;
-  })();
-  startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
+  });
+  await startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
   return store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow;
 }
 
 /** PUT: the whole record; read-only fields are ignored. A change of sources or joins queues a rebuild. */
-export function updateParentSegment(
+export async function updateParentSegment(
   deps: AppDeps,
   jobs: JobRunner,
   p: Principal,
@@ -99,41 +101,41 @@ export function updateParentSegment(
   const definition = buildDefinition(deps.db, p.accountId, input, before);
   checkSegmentsStillValid(deps, { ...row, definition_json: JSON.stringify(definition) });
   const now = deps.clock.now().getTime();
-  deps.db.transaction(() => {
+  await transaction(deps.storage, async (tx) => {
     store.updateParentSegment(deps.db, row, p.userId, fields(input, definition, row), now);
-    const root = folderRow(deps.db, row.account_id, row.root_folder_id);
-    if (root && root.name !== input.name) renameFolderRow(deps.db, root, input.name, now);
-  })();
+    const root = await folderRow(tx, row.account_id, row.root_folder_id);
+    if (root && root.name !== input.name) await renameFolderRow(tx, root, input.name, now);
+  });
   const updated = store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
-  if (sources(definition) !== sources(before)) startBuild(deps, jobs, updated, p.userId);
+  if (sources(definition) !== sources(before)) await startBuild(deps, jobs, updated, p.userId);
   return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
 }
 
 /** Queues a build, or answers the one already queued or running. */
-export function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
-  if (row.build_status !== 'queued' && row.build_status !== 'running') startBuild(deps, jobs, row, p.userId);
+export async function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
+  if (row.build_status !== 'queued' && row.build_status !== 'running') await startBuild(deps, jobs, row, p.userId);
   return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
 }
 
 /** Refused while journeys (or other registered entries besides segments) live in its folders. */
-export function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): void {
+export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): Promise<void> {
   const folders = [
     row.root_folder_id,
-    ...descendants(deps.db, row.account_id, row.root_folder_id, 64).map((f) => f.id),
+    ...(await descendants(deps.storage.db, row.account_id, row.root_folder_id, 64)).map((f) => f.id),
   ];
-  const others = entriesIn(deps, row.account_id, folders).filter((e) => e.type !== 'segment');
+  const others = (await entriesIn(deps, row.account_id, folders)).filter((e) => e.type !== 'segment');
   if (others.length > 0) {
     const names = others.slice(0, 5).map((e) => `${e.type} ${e.id}`);
     throw conflict(
       `The parent segment still holds ${others.length} other item(s) (${names.join(', ')}); delete them first.`,
     );
   }
-  if (row.build_job_id !== null) jobs.kill(row.account_id, row.build_job_id);
+  if (row.build_job_id !== null) await jobs.kill(row.account_id, row.build_job_id);
   // Folder ids are reused, so the folders' journey permissions go with them.
-  deps.db.transaction(() => {
-    deleteGrantsOn(deps.db, row.account_id, folders);
+  await transaction(deps.storage, async (tx) => {
+    await deleteGrantsOn(tx, row.account_id, folders);
     store.deleteParentSegmentRow(deps.db, row);
-  })();
+  });
   removeProfiles(deps, row.account_id, row.id);
 }
 
@@ -170,14 +172,14 @@ function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow):
 }
 
 /** The folder named by the request, or `fallback` (the root on create, the current folder on update). */
-function folderFor(
+async function folderFor(
   deps: AppDeps,
   parent: store.ParentSegmentRow,
   raw: string | number | null | undefined,
   fallback: number,
-): FolderRow {
+): Promise<FolderRow> {
   const id = raw === undefined || raw === null || raw === '' ? fallback : store.parseId(raw);
-  const folder = id === null ? null : folderRow(deps.db, parent.account_id, id);
+  const folder = id === null ? null : await folderRow(deps.storage.db, parent.account_id, id);
   if (!folder || folder.parent_segment_id !== parent.id) {
     throw badRequest(`The folder "${raw}" is not a folder of this parent segment.`);
   }
@@ -185,21 +187,31 @@ function folderFor(
 }
 
 /** The segment's current folder; one that has gone counts as the root for permissions. */
-function segmentFolder(deps: AppDeps, parent: store.ParentSegmentRow, row: store.SegmentRow): FolderRow | null {
+async function segmentFolder(
+  deps: AppDeps,
+  parent: store.ParentSegmentRow,
+  row: store.SegmentRow,
+): Promise<FolderRow | null> {
   return (
-    folderRow(deps.db, parent.account_id, row.folder_id) ?? folderRow(deps.db, parent.account_id, parent.root_folder_id)
+    (await folderRow(deps.storage.db, parent.account_id, row.folder_id)) ??
+    (await folderRow(deps.storage.db, parent.account_id, parent.root_folder_id))
   );
 }
 
-function segmentFields(
+async function segmentFields(
   deps: AppDeps,
   p: Principal,
   parent: store.ParentSegmentRow,
   input: SegmentInputOut,
   self: store.SegmentRow | null,
 ) {
-  const folder = folderFor(deps, parent, input.folderId, self?.folder_id ?? parent.root_folder_id);
-  requireFolderControl(deps.db, p, folder, self ? 'move or change segments here' : 'create segments here');
+  const folder = await folderFor(deps, parent, input.folderId, self?.folder_id ?? parent.root_folder_id);
+  await requireFolderControl(
+    deps.storage.db,
+    p,
+    folder,
+    self ? 'move or change segments here' : 'create segments here',
+  );
   const rule = parseRule(input.rule);
   checkRule(deps, parent, rule, self?.id ?? null);
   return {
@@ -210,36 +222,41 @@ function segmentFields(
   };
 }
 
-export function createSegment(deps: AppDeps, p: Principal, parent: store.ParentSegmentRow, input: SegmentInputOut) {
-  const f = segmentFields(deps, p, parent, input, null);
+export async function createSegment(
+  deps: AppDeps,
+  p: Principal,
+  parent: store.ParentSegmentRow,
+  input: SegmentInputOut,
+) {
+  const f = await segmentFields(deps, p, parent, input, null);
   const id = store.insertSegment(deps.db, parent, p.userId, f, deps.clock.now().getTime());
   return store.segmentRow(deps.db, parent.account_id, parent.id, id) as store.SegmentRow;
 }
 
-export function updateSegment(
+export async function updateSegment(
   deps: AppDeps,
   p: Principal,
   parent: store.ParentSegmentRow,
   row: store.SegmentRow,
   input: SegmentInputOut,
 ) {
-  const current = segmentFolder(deps, parent, row);
-  if (current) requireFolderControl(deps.db, p, current, 'change segments here');
+  const current = await segmentFolder(deps, parent, row);
+  if (current) await requireFolderControl(deps.storage.db, p, current, 'change segments here');
   // Without a folderId the segment stays where it is.
-  const f = segmentFields(deps, p, parent, input, row);
+  const f = await segmentFields(deps, p, parent, input, row);
   store.updateSegment(deps.db, row, p.userId, f, deps.clock.now().getTime());
   return store.segmentRow(deps.db, parent.account_id, parent.id, row.id) as store.SegmentRow;
 }
 
 /** Refused while another segment's rule or a registered user (a journey) refers to it. */
-export function deleteSegment(
+export async function deleteSegment(
   deps: AppDeps,
   p: Principal,
   parent: store.ParentSegmentRow,
   row: store.SegmentRow,
-): void {
-  const folder = segmentFolder(deps, parent, row);
-  if (folder) requireFolderControl(deps.db, p, folder, 'delete segments here');
+): Promise<void> {
+  const folder = await segmentFolder(deps, parent, row);
+  if (folder) await requireFolderControl(deps.storage.db, p, folder, 'delete segments here');
   const users = segmentUsers(deps, parent, row.id);
   if (users.length > 0) {
     throw conflict(`The segment is still used by ${users.slice(0, 5).join(', ')}; change those first.`);

@@ -212,7 +212,7 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
       const { session: name } = c.req.valid('param');
       const row = load(c, name);
       const { priority } = await input(c, performParams);
-      const jobId = ops.perform(deps, runner, principalOf(c), row, priority);
+      const jobId = await ops.perform(deps, runner, principalOf(c), row, priority);
       return c.json({ ...ref(name), job_id: jobId }, 200);
     })
     .openapi(post(deps, '/v3/bulk_import/commit/{session}', 'Land the performed rows in the table'), async (c) => {

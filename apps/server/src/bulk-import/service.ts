@@ -4,6 +4,7 @@ import { refreshCatalog } from '../data/tableStore';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
+import { transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
 import { newPartFile, removeDir, removeFile, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
@@ -94,7 +95,13 @@ export async function unfreeze(deps: BulkImportDeps, session: SessionRow): Promi
 }
 
 /** Queues the perform job (off the request) and moves the session to performing, in one transaction. */
-export function perform(deps: BulkImportDeps, runner: JobRunner, p: Principal, session: SessionRow, priority: number) {
+export async function perform(
+  deps: BulkImportDeps,
+  runner: JobRunner,
+  p: Principal,
+  session: SessionRow,
+  priority: number,
+) {
   if (session.status !== 'uploading' && session.status !== 'ready') {
     throw conflict(`The bulk import session "${session.name}" is ${session.status}: it cannot be performed now.`);
   }
@@ -106,7 +113,7 @@ export function perform(deps: BulkImportDeps, runner: JobRunner, p: Principal, s
   const database = requireDatabase(deps.db, p.accountId, session.database_name);
   requireTable(deps.db, p.accountId, database.id, session.table_name);
   const params: PerformParams = { session_id: session.id, session: session.name, token: randomUUID() };
-  return deps.db.transaction(() => {
+  return transaction(deps.storage, async (tx) => {
     const counts = { valid_parts: null, error_parts: null, valid_records: null, error_records: null };
     if (
       !updateSession(
@@ -119,20 +126,23 @@ export function perform(deps: BulkImportDeps, runner: JobRunner, p: Principal, s
     ) {
       throw conflict(`The bulk import session "${session.name}" changed meanwhile; look at it and try again.`);
     }
-    const job = runner.enqueue({
-      accountId: p.accountId,
-      userId: p.userId,
-      type: BULK_IMPORT_JOB,
-      database: session.database_name,
-      query: null,
-      params: { ...params },
-      priority,
-    });
+    const job = await runner.enqueue(
+      {
+        accountId: p.accountId,
+        userId: p.userId,
+        type: BULK_IMPORT_JOB,
+        database: session.database_name,
+        query: null,
+        params: { ...params },
+        priority,
+      },
+      tx,
+    );
     deps.db
       .prepare('UPDATE bulk_import_sessions SET job_id = ? WHERE id = ? AND account_id = ?')
       .run(job.id, session.id, session.account_id);
     return job.id;
-  })();
+  });
 }
 
 /**

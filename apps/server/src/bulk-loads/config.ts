@@ -139,7 +139,7 @@ export function checkFilters(filters: unknown, where: string): void {
       if (!cols || typeof cols !== 'object' || Object.values(cols).some((v) => typeof v !== 'string')) {
         throw badRequest(`"${at}.columns" must map source column names to new names, e.g. {"Name": "name"}.`);
       }
-      // Targets become columns as they are: they follow the schema rule (which keeps `v` free, decision 0017).
+      // Targets become columns as they are: they follow the schema rule (which keeps `v` free, decision 0019).
       for (const to of Object.values(cols) as string[]) {
         try {
           checkSchemaColumnName(to);

@@ -64,11 +64,11 @@ function toRecord(row: unknown[], l: Landing): PreparedRecord {
 }
 
 /** The state the data file holds for a session: it wins over the control database's copy. */
-export function landedState(
+export async function landedState(
   deps: AppDeps,
   database: DatabaseRow,
   session: { id: number; created_at: number },
-): { jobId: number; state: Record<string, unknown> } | null {
+): Promise<{ jobId: number; state: Record<string, unknown> } | null> {
   const f = openDataFile(deps, database);
   const exists = f.db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_svc$bulk_load_state'")

@@ -3,6 +3,7 @@ import { bulkLoadJob } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { insertJob } from '../jobs/jobStore';
+import { one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { schemaErrors } from '../testing/oasContract';
 import { openCredentials } from './secrets';
@@ -142,8 +143,8 @@ describe('bulk load sessions', () => {
     const { id } = await body(await create());
     expect(await body(await h.call('GET', '/v3/bulk_loads/daily_pg/jobs'))).toEqual([]);
     const now = h.clock.now().getTime();
-    const job = insertJob(
-      h.deps.db,
+    const job = await insertJob(
+      h.deps.storage.db,
       {
         accountId: h.admin.accountId,
         userId: h.admin.userId,
@@ -161,8 +162,8 @@ describe('bulk load sessions', () => {
       now,
     );
     // A job of another session and a query job are not this session's.
-    insertJob(
-      h.deps.db,
+    await insertJob(
+      h.deps.storage.db,
       {
         accountId: h.admin.accountId,
         userId: h.admin.userId,
@@ -173,8 +174,8 @@ describe('bulk load sessions', () => {
       },
       now,
     );
-    insertJob(
-      h.deps.db,
+    await insertJob(
+      h.deps.storage.db,
       { accountId: h.admin.accountId, userId: h.admin.userId, type: 'presto', database: 'sales', query: 'select 1' },
       now,
     );
@@ -218,9 +219,10 @@ describe('bulk load sessions', () => {
       mode: 'append',
       time_column: 'created_at',
     });
-    const row = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
-      config_json: string;
-    };
+    const row = (await one<{ config_json: string }>(
+      h.deps.storage.db,
+      sql`SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'`,
+    )) as { config_json: string };
     const stored = openCredentials(h.deps.config.secret, JSON.parse(row.config_json)) as { in: Json; exec: Json };
     expect(stored.in.password).toBe('pg-Pa55');
     expect((stored.in.auth as Json).api_token).toBe('tok-123');
@@ -229,9 +231,10 @@ describe('bulk load sessions', () => {
     await h.call('PUT', '/v3/bulk_loads/daily_pg', {
       json: { config: { in: { type: 'postgresql', password: 'new-pw' } } },
     });
-    const again = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
-      config_json: string;
-    };
+    const again = (await one<{ config_json: string }>(
+      h.deps.storage.db,
+      sql`SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'`,
+    )) as { config_json: string };
     expect(again.config_json).not.toContain('new-pw');
     const opened = openCredentials(h.deps.config.secret, JSON.parse(again.config_json)) as { in: Json };
     expect(opened.in).toEqual({ type: 'postgresql', password: 'new-pw' });
@@ -239,9 +242,10 @@ describe('bulk load sessions', () => {
 
   it('stores typed-in credentials sealed: the stored bytes hold none of them', async () => {
     await create();
-    const row = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'").get() as {
-      config_json: string;
-    };
+    const row = (await one<{ config_json: string }>(
+      h.deps.storage.db,
+      sql`SELECT config_json FROM bulk_loads WHERE name = 'daily_pg'`,
+    )) as { config_json: string };
     expect(row.config_json).not.toMatch(/pg-Pa55|tok-123|BEGIN KEY|exec-secret/);
     const stored = JSON.parse(row.config_json) as { in: Json };
     expect(stored.in.password).toMatch(/^svc-enc:v1:/);
@@ -282,8 +286,8 @@ describe('bulk load sessions', () => {
 
   it("never reuses a deleted session's id, so a new session of the same name has none of its jobs", async () => {
     const first = (await body(await create())).id as number;
-    insertJob(
-      h.deps.db,
+    await insertJob(
+      h.deps.storage.db,
       {
         accountId: h.admin.accountId,
         userId: h.admin.userId,
@@ -352,12 +356,12 @@ describe('landing a run', () => {
     const { requireDatabase, findTable } = await import('../data/catalog');
     const { openDataFile } = await import('../data/tableStore');
     await create();
-    const { id, created_at } = h.deps.db.prepare('SELECT id, created_at FROM bulk_loads').get() as {
-      id: number;
-      created_at: number;
-    };
-    const database = requireDatabase(h.deps.db, h.admin.accountId, 'sales');
-    const table = findTable(h.deps.db, h.admin.accountId, database.id, 'orders');
+    const { id, created_at } = (await one<{ id: number; created_at: number }>(
+      h.deps.storage.db,
+      sql`SELECT id, created_at FROM bulk_loads`,
+    )) as { id: number; created_at: number };
+    const database = await requireDatabase(h.deps.db, h.admin.accountId, 'sales');
+    const table = await findTable(h.deps.db, h.admin.accountId, database.id, 'orders');
     if (!table) throw new Error('no table');
     const landing = (jobId: number, basedOnJobId: number | null) => {
       const stagePath = join(h.deps.config.dataDir, `stage-${jobId}`);
@@ -384,7 +388,10 @@ describe('landing a run', () => {
     // Two runs both started from "no state": the first lands, the second must not.
     expect(landing(1, null).inserted).toBe(1);
     expect(() => landing(2, null)).toThrow(StateChangedError);
-    expect(landedState(h.deps, database, { id, created_at })).toEqual({ jobId: 1, state: { last_record: ['1'] } });
+    expect(await landedState(h.deps, database, { id, created_at })).toEqual({
+      jobId: 1,
+      state: { last_record: ['1'] },
+    });
     // A run that started from the first one's state lands.
     expect(landing(3, 1).inserted).toBe(1);
     expect(count()).toBe(2);

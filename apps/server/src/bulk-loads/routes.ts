@@ -64,19 +64,19 @@ function checkNames(database: string, table: string): void {
 }
 
 /** Validates merged settings into the stored values; the database and table must exist (404 otherwise). */
-function toValues(
+async function toValues(
   deps: AppDeps,
   accountId: number,
   s: z.infer<typeof updateParams>,
   before?: BulkLoadRow,
-): BulkLoadValues {
+): Promise<BulkLoadValues> {
   const name = s.name ?? before?.name;
   const database = s.database ?? before?.database_name;
   const table = s.table ?? before?.table_name;
   if (!name || !database || !table) throw badRequest('Send "name", "database", "table" and "config".');
   checkNames(database, table);
-  const db = requireDatabase(deps.db, accountId, database);
-  requireTable(deps.db, accountId, db.id, table);
+  const db = await requireDatabase(deps.db, accountId, database);
+  await requireTable(deps.db, accountId, db.id, table);
   const timezone = checkTimezone(s.timezone ?? before?.timezone ?? 'UTC');
   const cron = checkCron(s.cron === undefined ? (before?.cron ?? null) : s.cron, timezone);
   const stored = before ? JSON.parse(before.config_json) : undefined;
@@ -171,11 +171,12 @@ const routes = (deps: AppDeps) => {
 /** `/v3/bulk_loads*` (spec "Bulk load sessions"; wire-compat §2.6): master keys only. */
 export function bulkLoadRoutes(deps: AppDeps) {
   const r = routes(deps);
-  const listAll = (c: Context<AppEnv>) =>
-    c.json(listBulkLoads(deps.db, principalOf(c).accountId).map(toWireSession), 200);
-  const jobsOf = (c: Context<AppEnv>) => {
-    const row = requireBulkLoad(deps.db, principalOf(c).accountId, sessionName(c));
-    return c.json(listBulkLoadJobs(deps.db, row), 200);
+  const db = deps.storage.db;
+  const listAll = async (c: Context<AppEnv>) =>
+    c.json((await listBulkLoads(db, principalOf(c).accountId)).map(toWireSession), 200);
+  const jobsOf = async (c: Context<AppEnv>) => {
+    const row = await requireBulkLoad(db, principalOf(c).accountId, sessionName(c));
+    return c.json(await listBulkLoadJobs(deps, row), 200);
   };
   const now = () => deps.clock.now().getTime();
   return new OpenAPIHono<AppEnv>()
@@ -183,21 +184,21 @@ export function bulkLoadRoutes(deps: AppDeps) {
     .openapi(r.listJson, listAll)
     .openapi(r.create, async (c) => {
       const { accountId, userId } = principalOf(c);
-      const values = toValues(deps, accountId, await input(c, createParams));
-      return c.json(toWireSession(insertBulkLoad(deps.db, accountId, values, now(), { userId })), 200);
+      const values = await toValues(deps, accountId, await input(c, createParams));
+      return c.json(toWireSession(await insertBulkLoad(db, accountId, values, now(), { userId })), 200);
     })
-    .openapi(r.show, (c) =>
-      c.json(toWireSession(requireBulkLoad(deps.db, principalOf(c).accountId, sessionName(c))), 200),
+    .openapi(r.show, async (c) =>
+      c.json(toWireSession(await requireBulkLoad(db, principalOf(c).accountId, sessionName(c))), 200),
     )
     .openapi(r.update, async (c) => {
       const { accountId } = principalOf(c);
-      const row = requireBulkLoad(deps.db, accountId, sessionName(c));
-      const values = toValues(deps, accountId, await input(c, updateParams), row);
-      return c.json(toWireSession(updateBulkLoad(deps.db, row, values, now())), 200);
+      const row = await requireBulkLoad(db, accountId, sessionName(c));
+      const values = await toValues(deps, accountId, await input(c, updateParams), row);
+      return c.json(toWireSession(await updateBulkLoad(db, row, values, now())), 200);
     })
-    .openapi(r.remove, (c) => {
-      const row = requireBulkLoad(deps.db, principalOf(c).accountId, sessionName(c));
-      deleteBulkLoad(deps.db, row);
+    .openapi(r.remove, async (c) => {
+      const row = await requireBulkLoad(db, principalOf(c).accountId, sessionName(c));
+      await deleteBulkLoad(db, row);
       return c.json(toWireSession(row), 200);
     })
     .openapi(r.jobs, jobsOf)

@@ -6,6 +6,7 @@ import type { JobRow } from '../jobs/jobStore';
 import type { JobKind, JobOutcome } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
+import { run, sql, transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { landedState, landInWorker } from './land';
 import { openCredentials } from './secrets';
@@ -55,7 +56,7 @@ export interface BulkLoadKindOptions {
 
 async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: BulkLoadKindOptions) {
   const params = JSON.parse(job.params_json ?? '{}') as { bulk_load_id?: number };
-  const row = bulkLoadById(deps.db, job.account_id, Number(params.bulk_load_id));
+  const row = await bulkLoadById(deps.storage.db, job.account_id, Number(params.bulk_load_id));
   if (!row) throw new Error('The bulk load session of this job was deleted.');
   const config = JSON.parse(row.config_json) as Record<string, unknown>;
   const input = openCredentials(deps.config.secret, (config.in ?? {}) as Record<string, unknown>);
@@ -65,13 +66,13 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       `Bulk loads cannot read sources of type "${String(input.type)}" here; supported: ${[...options.sources.keys()].join(', ')}.`,
     );
   }
-  const database = requireDatabase(deps.db, job.account_id, row.database_name);
-  const table = findTable(deps.db, job.account_id, database.id, row.table_name);
+  const database = await requireDatabase(deps.db, job.account_id, row.database_name);
+  const table = await findTable(deps.db, job.account_id, database.id, row.table_name);
   if (!table) throw new SourceError(`The target table "${row.database_name}.${row.table_name}" does not exist.`);
   const filters = readFilters(config);
   const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';
   const stored = JSON.parse(row.config_diff_json) as { in?: Record<string, unknown> };
-  const landed = landedState(deps, database, row);
+  const landed = await landedState(deps, database, row);
   // Replace reads every row each time; append continues from the last landed state.
   const state = mode === 'replace' ? undefined : (landed?.state ?? stored.in) || undefined;
   const timeColumn = timeSource(config, filters, row);
@@ -121,7 +122,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
 }
 
 /** Records what the job ran with and wrote: the spec's job `config`, `schema` triples, and the session's diff. */
-function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>>): void {
+async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>>): Promise<void> {
   const now = deps.clock.now();
   const startTime = isoSeconds(now);
   const configDiff = {
@@ -137,19 +138,18 @@ function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof runOne>
     config: { embulk_config: wireConfig(r.row), config_diff: configDiff },
     schema: r.schema,
   };
-  deps.db.transaction(() => {
-    deps.db
-      .prepare('UPDATE jobs SET params_json = ? WHERE id = ? AND account_id = ?')
-      .run(JSON.stringify(params), job.id, job.account_id);
-    deps.db
-      .prepare('UPDATE bulk_loads SET config_diff_json = ?, updated_at = ? WHERE id = ? AND account_id = ?')
-      .run(
-        JSON.stringify({ in: { ...r.nextState, start_time: startTime } }),
-        now.getTime(),
-        r.row.id,
-        r.row.account_id,
-      );
-  })();
+  const diff = JSON.stringify({ in: { ...r.nextState, start_time: startTime } });
+  await transaction(deps.storage, async (tx) => {
+    await run(
+      tx,
+      sql`UPDATE jobs SET params_json = ${JSON.stringify(params)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
+    );
+    await run(
+      tx,
+      sql`UPDATE bulk_loads SET config_diff_json = ${diff}, updated_at = ${now.getTime()}
+          WHERE id = ${r.row.id} AND account_id = ${r.row.account_id}`,
+    );
+  });
 }
 
 export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): JobKind {
@@ -159,7 +159,7 @@ export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): Jo
       const started = process.cpuUsage();
       try {
         const result = await runOne(deps, job, ctx.signal, options);
-        record(deps, job, result);
+        await record(deps, job, result);
         ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}`);
         const cpu = process.cpuUsage(started);
         return {

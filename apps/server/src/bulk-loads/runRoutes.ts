@@ -32,11 +32,11 @@ const run = createRoute({
 
 /** `POST /v3/bulk_loads/:name/jobs`: an on-demand run (master keys and console sessions). */
 export function bulkLoadRunRoutes(deps: AppDeps, service: BulkLoadService) {
-  return new OpenAPIHono<AppEnv>().openapi({ ...run, middleware: [apiKeyAuth(deps)] }, (c) => {
+  return new OpenAPIHono<AppEnv>().openapi({ ...run, middleware: [apiKeyAuth(deps)] }, async (c) => {
     const { accountId, userId } = principalOf(c);
-    const row = requireBulkLoad(deps.db, accountId, sessionName(c));
-    const job = service.enqueue(row, userId);
-    const wire = listBulkLoadJobs(deps.db, row).find((j) => j.job_id === job.id);
+    const row = await requireBulkLoad(deps.storage.db, accountId, sessionName(c));
+    const job = await service.enqueue(row, userId);
+    const wire = (await listBulkLoadJobs(deps, row)).find((j) => j.job_id === job.id);
     if (!wire) throw notFound('job');
     return c.json(wire, 200);
   });

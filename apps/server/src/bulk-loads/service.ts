@@ -3,9 +3,10 @@ import type { JobRow } from '../jobs/jobStore';
 import type { JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
+import { claimSlot, type Executor, pruneSlots, transaction } from '../platform/storage';
 import { bulkLoadJobKind } from './run';
 import type { BulkLoadSource } from './source';
-import { type BulkLoadRow, inFlightJob, queuedJobParams } from './store';
+import { type BulkLoadRow, inFlightJob, lockBulkLoad, markFired, queuedJobParams, scheduledBulkLoads } from './store';
 
 /**
  * Running bulk loads: the `bulkload` job kind on the app's job runner, on-demand runs, and the cron
@@ -15,12 +16,13 @@ import { type BulkLoadRow, inFlightJob, queuedJobParams } from './store';
 export interface BulkLoadService {
   /**
    * Queues a run of the session as `userId` (the session's creator when a schedule fires). A session runs
-   * one job at a time: while one is queued or running this throws 409 naming it.
+   * one job at a time: while one is queued or running this throws 409 naming it. `ex`: the caller's open
+   * transaction, when it queues runs of several sessions in one.
    */
-  enqueue(row: BulkLoadRow, userId: number, priority?: number): JobRow;
+  enqueue(row: BulkLoadRow, userId: number, priority?: number, ex?: Executor): Promise<JobRow>;
   /** Queues the runs whose schedule came due since the last tick; returns how many. */
-  tick(): number;
-  onTick(fn: (now: number) => number): void;
+  tick(): Promise<number>;
+  onTick(fn: (now: number) => number | Promise<number>): void;
 }
 
 /** The next time a cron fires strictly after `after` (ms), in its time zone; null when it never does. */
@@ -33,12 +35,18 @@ export function nextFire(cron: string, timezone: string, after: number): number 
 
 const TICK_MS = 30_000;
 
+/** The key of a session's schedule slots (ids can be reused after a delete: the creation time tells them apart). */
+const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;
+
+/** Slots older than this are forgotten: their schedules moved on long ago. */
+const SLOT_KEEP_MS = 7 * 24 * 3600 * 1000;
+
 export function createBulkLoadService(
   deps: AppDeps,
   jobs: JobRunner,
   sources: readonly BulkLoadSource[],
 ): BulkLoadService {
-  const hooks: ((now: number) => number)[] = [];
+  const hooks: ((now: number) => number | Promise<number>)[] = [];
   let timer: NodeJS.Timeout | null = null;
   const kind = bulkLoadJobKind(deps, { sources: new Map(sources.map((s) => [s.type, s])) });
   jobs.register({
@@ -48,47 +56,63 @@ export function createBulkLoadService(
       timer = null;
     },
   });
+  const db = deps.storage.db;
 
   const service: BulkLoadService = {
-    enqueue(row, userId, priority = 0) {
-      // The check and the insert run in one synchronous stretch, so no other request slips in between.
-      const busy = inFlightJob(deps.db, row);
-      if (busy) {
-        throw conflict(
-          `The bulk load session "${row.name}" already has job ${busy.id} ${busy.status}; a session runs one job at a time. Wait for it to end (GET /v3/bulk_loads/${row.name}/jobs) or kill it, then run again.`,
+    async enqueue(row, userId, priority = 0, ex = db) {
+      const params = await queuedJobParams(deps, row);
+      // The check and the insert run in one transaction with the session's row locked, so no other request
+      // (or node) slips a second run in between.
+      return transaction(ex, async (tx) => {
+        await lockBulkLoad(tx, row);
+        const busy = await inFlightJob(tx, row);
+        if (busy) {
+          throw conflict(
+            `The bulk load session "${row.name}" already has job ${busy.id} ${busy.status}; a session runs one job at a time. Wait for it to end (GET /v3/bulk_loads/${row.name}/jobs) or kill it, then run again.`,
+          );
+        }
+        return jobs.enqueue(
+          {
+            accountId: row.account_id,
+            userId,
+            type: 'bulkload',
+            database: row.database_name,
+            query: null,
+            priority,
+            params: { ...params },
+          },
+          tx,
         );
-      }
-      return jobs.enqueue({
-        accountId: row.account_id,
-        userId,
-        type: 'bulkload',
-        database: row.database_name,
-        query: null,
-        priority,
-        params: { ...queuedJobParams(deps.db, row) },
       });
     },
-    tick() {
+    async tick() {
       const now = deps.clock.now().getTime();
       let queued = 0;
-      const due = deps.db
-        .prepare('SELECT * FROM bulk_loads WHERE cron IS NOT NULL AND integration_id IS NULL AND user_id IS NOT NULL')
-        .all() as BulkLoadRow[];
-      for (const row of due) {
+      for (const row of await scheduledBulkLoads(db)) {
         const since = Math.max(row.last_fired_at ?? row.created_at, row.start_at ?? 0);
         const next = nextFire(row.cron as string, row.timezone, since);
         if (next === null || next + row.delay * 1000 > now) continue;
-        deps.db.prepare('UPDATE bulk_loads SET last_fired_at = ? WHERE id = ?').run(now, row.id);
+        // Every node sees the firing come due; the one that claims its slot queues it.
+        if (!(await claimSlot(db, slotKey(row), next, now))) continue;
+        await markFired(db, row, now);
         // A run still in flight takes this firing's place: the next run continues from where it ends.
-        const busy = inFlightJob(deps.db, row);
+        const busy = await inFlightJob(db, row);
         if (busy) {
           deps.logger.info('bulk load schedule skipped: a run is in flight', { session: row.name, job_id: busy.id });
           continue;
         }
-        service.enqueue(row, row.user_id as number);
-        queued++;
+        try {
+          await service.enqueue(row, row.user_id as number);
+          queued++;
+        } catch (err) {
+          deps.logger.warn('bulk load schedule could not queue a run', {
+            session: row.name,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
       }
-      for (const hook of hooks) queued += hook(now);
+      for (const hook of hooks) queued += await hook(now);
+      await pruneSlots(db, now - SLOT_KEEP_MS);
       return queued;
     },
     onTick(fn) {
@@ -96,11 +120,9 @@ export function createBulkLoadService(
     },
   };
   timer = setInterval(() => {
-    try {
-      service.tick();
-    } catch (err) {
+    service.tick().catch((err) => {
       deps.logger.warn('bulk load schedule tick failed', { error: err instanceof Error ? err.message : String(err) });
-    }
+    });
   }, TICK_MS);
   timer.unref();
   return service;

@@ -1,7 +1,8 @@
 import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
 import { findDatabase, findTable } from '../data/catalog';
-import type { Db } from '../platform/db';
+import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
+import { dialectOf, type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { MASK, maskConfig } from './config';
 
@@ -118,23 +119,23 @@ export function toWireSession(row: BulkLoadRow): BulkLoadSession {
   };
 }
 
-export function listBulkLoads(db: Db, accountId: number): BulkLoadRow[] {
-  return db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? ORDER BY name').all(accountId) as BulkLoadRow[];
+export async function listBulkLoads(ex: Executor, accountId: number): Promise<BulkLoadRow[]> {
+  return many<BulkLoadRow>(ex, sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} ORDER BY name`);
 }
 
 /** The account's session by id, or null. */
-export function bulkLoadById(db: Db, accountId: number, id: number): BulkLoadRow | null {
-  const row = db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? AND id = ?').get(accountId, id) as
-    | BulkLoadRow
-    | undefined;
-  return row ?? null;
+export async function bulkLoadById(ex: Executor, accountId: number, id: number): Promise<BulkLoadRow | null> {
+  return (
+    (await one<BulkLoadRow>(ex, sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} AND id = ${id}`)) ?? null
+  );
 }
 
 /** The account's session of that name; anything else is the spec's 404 body. */
-export function requireBulkLoad(db: Db, accountId: number, name: string): BulkLoadRow {
-  const row = db.prepare('SELECT * FROM bulk_loads WHERE account_id = ? AND name = ?').get(accountId, name) as
-    | BulkLoadRow
-    | undefined;
+export async function requireBulkLoad(ex: Executor, accountId: number, name: string): Promise<BulkLoadRow> {
+  const row = await one<BulkLoadRow>(
+    ex,
+    sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} AND name = ${name}`,
+  );
   if (!row) throw notFound();
   return row;
 }
@@ -142,74 +143,93 @@ export function requireBulkLoad(db: Db, accountId: number, name: string): BulkLo
 const taken = (name: string) =>
   conflict(`A bulk load session named "${name}" already exists. Choose another name or update that one.`);
 
-function isUnique(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+/** Whether the account has another session of that name (checked first: a failed write would end a transaction). */
+async function nameTaken(ex: Executor, accountId: number, name: string, except: number | null): Promise<boolean> {
+  const row = await one<{ id: number }>(
+    ex,
+    sql`SELECT id FROM bulk_loads WHERE account_id = ${accountId} AND name = ${name} AND id <> ${except ?? 0}`,
+  );
+  return row !== undefined;
 }
 
-export function insertBulkLoad(
-  db: Db,
+export async function insertBulkLoad(
+  ex: Executor,
   accountId: number,
   v: BulkLoadValues,
   now: number,
   owner: { userId?: number | null; integrationId?: number | null } = {},
-): BulkLoadRow {
+): Promise<BulkLoadRow> {
+  if (await nameTaken(ex, accountId, v.name, null)) throw taken(v.name);
   try {
-    db.prepare(
-      `INSERT INTO bulk_loads (account_id, name, database_name, table_name, cron, timezone, delay, start_at, time_column,
-         config_json, created_at, updated_at, user_id, integration_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      accountId,
-      v.name,
-      v.database_name,
-      v.table_name,
-      v.cron,
-      v.timezone,
-      v.delay,
-      v.start_at,
-      v.time_column,
-      v.config_json,
-      now,
-      now,
-      owner.userId ?? null,
-      owner.integrationId ?? null,
+    await run(
+      ex,
+      sql`INSERT INTO bulk_loads (account_id, name, database_name, table_name, cron, timezone, delay, start_at, time_column,
+            config_json, created_at, updated_at, user_id, integration_id)
+          VALUES (${accountId}, ${v.name}, ${v.database_name}, ${v.table_name}, ${v.cron}, ${v.timezone}, ${v.delay},
+            ${v.start_at}, ${v.time_column}, ${v.config_json}, ${now}, ${now}, ${owner.userId ?? null},
+            ${owner.integrationId ?? null})`,
     );
   } catch (err) {
-    if (isUnique(err)) throw taken(v.name);
+    // Another request took the name between the check and the write.
+    if (isUniqueViolation(err)) throw taken(v.name);
     throw err;
   }
-  return requireBulkLoad(db, accountId, v.name);
+  return requireBulkLoad(ex, accountId, v.name);
 }
 
-export function updateBulkLoad(db: Db, row: BulkLoadRow, v: BulkLoadValues, now: number): BulkLoadRow {
+export async function updateBulkLoad(
+  ex: Executor,
+  row: BulkLoadRow,
+  v: BulkLoadValues,
+  now: number,
+): Promise<BulkLoadRow> {
+  if (await nameTaken(ex, row.account_id, v.name, row.id)) throw taken(v.name);
   try {
-    db.prepare(
-      `UPDATE bulk_loads SET name = ?, database_name = ?, table_name = ?, cron = ?, timezone = ?, delay = ?,
-         start_at = ?, time_column = ?, config_json = ?, updated_at = ?
-       WHERE id = ? AND account_id = ?`,
-    ).run(
-      v.name,
-      v.database_name,
-      v.table_name,
-      v.cron,
-      v.timezone,
-      v.delay,
-      v.start_at,
-      v.time_column,
-      v.config_json,
-      now,
-      row.id,
-      row.account_id,
+    await run(
+      ex,
+      sql`UPDATE bulk_loads SET name = ${v.name}, database_name = ${v.database_name}, table_name = ${v.table_name},
+            cron = ${v.cron}, timezone = ${v.timezone}, delay = ${v.delay}, start_at = ${v.start_at},
+            time_column = ${v.time_column}, config_json = ${v.config_json}, updated_at = ${now}
+          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
     );
   } catch (err) {
-    if (isUnique(err)) throw taken(v.name);
+    if (isUniqueViolation(err)) throw taken(v.name);
     throw err;
   }
-  return requireBulkLoad(db, row.account_id, v.name);
+  return requireBulkLoad(ex, row.account_id, v.name);
 }
 
-export function deleteBulkLoad(db: Db, row: BulkLoadRow): void {
-  db.prepare('DELETE FROM bulk_loads WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+export async function deleteBulkLoad(ex: Executor, row: Pick<BulkLoadRow, 'id' | 'account_id'>): Promise<void> {
+  await run(ex, sql`DELETE FROM bulk_loads WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+}
+
+/** Locks the session's row until the transaction ends, so its runs are queued one at a time across nodes. */
+export async function lockBulkLoad(ex: Executor, row: Pick<BulkLoadRow, 'id' | 'account_id'>): Promise<void> {
+  await one(
+    ex,
+    sql`SELECT id FROM bulk_loads WHERE id = ${row.id} AND account_id = ${row.account_id}${sql.raw(dialectOf(ex).forUpdate)}`,
+  );
+}
+
+/** Records when the session's cron last queued a run. */
+export async function markFired(ex: Executor, row: Pick<BulkLoadRow, 'id' | 'account_id'>, now: number): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE bulk_loads SET last_fired_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
+  );
+}
+
+/** Sessions with a schedule of their own (not an integration's), over every account: the scheduler's view. */
+export async function scheduledBulkLoads(ex: Executor): Promise<BulkLoadRow[]> {
+  return many<BulkLoadRow>(
+    ex,
+    sql`SELECT * FROM bulk_loads WHERE cron IS NOT NULL AND integration_id IS NULL AND user_id IS NOT NULL ORDER BY id`,
+  );
+}
+
+/** Where a bulk load job names its session: `params_json.bulk_load_id`, as an integer on both backends. */
+export function bulkLoadIdOfJob(ex: Executor) {
+  return sql`CAST(${sql.raw(dialectOf(ex).jsonText('params_json', 'bulk_load_id'))} AS BIGINT)`;
 }
 
 interface JobRow {
@@ -240,23 +260,23 @@ export interface BulkLoadJobParams {
 }
 
 /** The session's queued or running job, if any: a session runs one job at a time. */
-export function inFlightJob(
-  db: Db,
+export async function inFlightJob(
+  ex: Executor,
   row: Pick<BulkLoadRow, 'id' | 'account_id'>,
-): { id: number; status: string } | null {
-  const job = db
-    .prepare(
-      `SELECT id, status FROM jobs WHERE account_id = ? AND type = 'bulkload' AND status IN ('queued', 'running')
-         AND json_extract(params_json, '$.bulk_load_id') = ? ORDER BY id LIMIT 1`,
-    )
-    .get(row.account_id, row.id) as { id: number; status: string } | undefined;
+): Promise<{ id: number; status: string } | null> {
+  const job = await one<{ id: number; status: string }>(
+    ex,
+    sql`SELECT id, status FROM jobs WHERE account_id = ${row.account_id} AND type = 'bulkload'
+          AND status IN ('queued', 'running') AND ${bulkLoadIdOfJob(ex)} = ${row.id}
+        ORDER BY id LIMIT 1`,
+  );
   return job ?? null;
 }
 
 /** What a job records when it is queued, so a job that never lands still shows its target, config and schema. */
-export function queuedJobParams(db: Db, row: BulkLoadRow): BulkLoadJobParams {
-  const database = findDatabase(db, row.account_id, row.database_name);
-  const table = database ? findTable(db, row.account_id, database.id, row.table_name) : null;
+export async function queuedJobParams(deps: AppDeps, row: BulkLoadRow): Promise<BulkLoadJobParams> {
+  const database = await findDatabase(deps.db, row.account_id, row.database_name);
+  const table = database ? await findTable(deps.db, row.account_id, database.id, row.table_name) : null;
   return {
     bulk_load_id: row.id,
     ...(database ? { database: { id: database.id, name: database.name } } : {}),
@@ -269,24 +289,22 @@ export function queuedJobParams(db: Db, row: BulkLoadRow): BulkLoadJobParams {
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
 /** The jobs of kind `bulkload` that ran for this session, newest first: only what really ran. */
-export function listBulkLoadJobs(db: Db, row: BulkLoadRow): BulkLoadJob[] {
-  const jobs = db
-    .prepare(
-      `SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
-       FROM jobs WHERE account_id = ? AND type = 'bulkload' AND json_extract(params_json, '$.bulk_load_id') = ?
-         AND created_at >= ?
-       ORDER BY id DESC`,
-    )
-    // Not before the session was created: ids reused before migration 14 could name an older session's jobs.
-    .all(row.account_id, row.id, row.created_at) as JobRow[];
+export async function listBulkLoadJobs(deps: AppDeps, row: BulkLoadRow): Promise<BulkLoadJob[]> {
+  const ex = deps.storage.db;
+  // Not before the session was created: ids reused before migration 15 could name an older session's jobs.
+  const jobs = await many<JobRow>(
+    ex,
+    sql`SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
+        FROM jobs WHERE account_id = ${row.account_id} AND type = 'bulkload' AND ${bulkLoadIdOfJob(ex)} = ${row.id}
+          AND created_at >= ${row.created_at}
+        ORDER BY id DESC`,
+  );
   // Jobs recorded before queued jobs kept their facts: fill in what is known now.
-  let known: BulkLoadJobParams | null = null;
-  const fallback = () => {
-    known ??= queuedJobParams(db, row);
-    return known;
-  };
-  return jobs.map((job) => {
-    const params = JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams;
+  const parsed = jobs.map((job) => JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams);
+  const known = parsed.some((p) => !p.database || !p.table || !p.config) ? await queuedJobParams(deps, row) : null;
+  const fallback = (): Partial<BulkLoadJobParams> => known ?? {};
+  return jobs.map((job, i) => {
+    const params = parsed[i] as BulkLoadJobParams;
     return {
       job_id: job.id,
       account_id: job.account_id,

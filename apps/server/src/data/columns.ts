@@ -19,7 +19,7 @@ const RESERVED = new Set(['rowid', 'oid', '_rowid_']);
 /**
  * `v` is the Treasure Data clients' name for a table's whole-record column: td-client-ruby builds its
  * schema with a `v` entry of its own, so a real column of that name breaks `td table:list` for the whole
- * account. A key that maps to `v` is stored under this column instead (decision 0017).
+ * account. A key that maps to `v` is stored under this column instead (decision 0019).
  */
 export const V_KEY_COLUMN = '_v';
 

@@ -1,28 +1,39 @@
 import type { DemoItem } from '@svc/contracts';
-import type { Db } from '../platform/db';
+import { type Executor, many, run, sql } from '../platform/storage';
 
-/** What the demo created in an account (migration 0011): the banner lists it, the delete action removes it. */
+/** What the demo created in an account (migration 0013): the banner lists it, the delete action removes it. */
 
-export function recordDemoItem(db: Db, accountId: number, item: DemoItem, now: number): void {
-  db.prepare('INSERT OR REPLACE INTO demo_items (account_id, kind, ref, label, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    accountId,
-    item.kind,
-    item.ref,
-    item.label,
-    now,
+export async function recordDemoItem(db: Executor, accountId: number, item: DemoItem, now: number): Promise<void> {
+  await run(
+    db,
+    sql`INSERT INTO demo_items (account_id, kind, ref, label, created_at)
+        VALUES (${accountId}, ${item.kind}, ${item.ref}, ${item.label}, ${now})
+        ON CONFLICT (account_id, kind, ref) DO UPDATE SET label = excluded.label, created_at = excluded.created_at`,
   );
 }
 
-export function demoItems(db: Db, accountId: number): DemoItem[] {
-  return db
-    .prepare('SELECT kind, ref, label FROM demo_items WHERE account_id = ? ORDER BY created_at, rowid')
-    .all(accountId) as DemoItem[];
+/**
+ * Oldest first. Items recorded in the same millisecond come in the order the seeder creates them (the table
+ * has no id to tell insertion order by, and the same order on both backends matters more than a counter).
+ */
+export function demoItems(db: Executor, accountId: number): Promise<DemoItem[]> {
+  return many<DemoItem>(
+    db,
+    sql`SELECT kind, ref, label FROM demo_items WHERE account_id = ${accountId}
+         ORDER BY created_at,
+           CASE kind WHEN 'database' THEN 0 WHEN 'connection' THEN 1 WHEN 'parentSegment' THEN 2
+                     WHEN 'journey' THEN 3 ELSE 4 END,
+           ref`,
+  );
 }
 
-export function forgetDemoItem(db: Db, accountId: number, item: Pick<DemoItem, 'kind' | 'ref'>): void {
-  db.prepare('DELETE FROM demo_items WHERE account_id = ? AND kind = ? AND ref = ?').run(
-    accountId,
-    item.kind,
-    item.ref,
+export async function forgetDemoItem(
+  db: Executor,
+  accountId: number,
+  item: Pick<DemoItem, 'kind' | 'ref'>,
+): Promise<void> {
+  await run(
+    db,
+    sql`DELETE FROM demo_items WHERE account_id = ${accountId} AND kind = ${item.kind} AND ref = ${item.ref}`,
   );
 }

@@ -75,7 +75,7 @@ export function demoRoutes(deps: AppDeps, app: DemoApp) {
     responses: { 200: jsonResponse(demoStatus, 'The demo items'), ...errorResponses(400, 401, 403, 409) },
   });
   return new OpenAPIHono<AppEnv>()
-    .openapi(status, (c) => c.json({ items: demoItems(deps.db, principalOf(c).accountId) }, 200))
+    .openapi(status, async (c) => c.json({ items: await demoItems(deps.storage.db, principalOf(c).accountId) }, 200))
     .openapi(create, async (c) => {
       const principal = principalOf(c);
       requireAdmin(principal);
@@ -85,7 +85,7 @@ export function demoRoutes(deps: AppDeps, app: DemoApp) {
           'Create the demo with a master API key (Authorization: SVC1 <key>): its data is imported with the records API, which takes keys only.',
         );
       }
-      if (demoItems(deps.db, principal.accountId).length > 0) {
+      if ((await demoItems(deps.storage.db, principal.accountId)).length > 0) {
         throw conflict('The demo data is already in this account; delete it first (DELETE /entities/demo).');
       }
       const demo = await seedDemo(app, deps, { accountId: principal.accountId, authorization });
@@ -99,7 +99,7 @@ export function demoRoutes(deps: AppDeps, app: DemoApp) {
         const value = c.req.header(name);
         if (value !== undefined) headers[name] = value;
       }
-      const items = demoItems(deps.db, principal.accountId).sort(
+      const items = (await demoItems(deps.storage.db, principal.accountId)).sort(
         (a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind),
       );
       const deleted: DemoItem[] = [];
@@ -116,7 +116,7 @@ export function demoRoutes(deps: AppDeps, app: DemoApp) {
             );
           }
         }
-        forgetDemoItem(deps.db, principal.accountId, item);
+        await forgetDemoItem(deps.storage.db, principal.accountId, item);
         deleted.push(item);
       }
       return c.json({ deleted }, 200);

@@ -74,15 +74,15 @@ export async function seedDemo(
     return JSON.parse(text) as T;
   };
   const items: DemoItem[] = [];
-  const remember = (item: DemoItem) => {
+  const remember = async (item: DemoItem) => {
     items.push(item);
-    recordDemoItem(deps.db, account.accountId, item, deps.clock.now().getTime());
+    await recordDemoItem(deps.storage.db, account.accountId, item, deps.clock.now().getTime());
   };
   const now = Math.floor(deps.clock.now().getTime() / 1000);
 
   // The sample database, through the records API in batches of 500, a few at a time.
   await call('POST', `/v3/database/create/${DEMO_DATABASE}`);
-  remember({ kind: 'database', ref: DEMO_DATABASE, label: `Database ${DEMO_DATABASE}` });
+  await remember({ kind: 'database', ref: DEMO_DATABASE, label: `Database ${DEMO_DATABASE}` });
   const data = generateDemoData(now, options.customers);
   const batches: Array<[string, Row[]]> = [];
   for (const [table, rows] of Object.entries(data) as Array<[string, Row[]]>) {
@@ -101,7 +101,7 @@ export async function seedDemo(
     ['demo_coupon_list', 'coupon_list'],
   ] as const) {
     await call('POST', `/v3/result/create/${name}`, { url: `td://@/${DEMO_DATABASE}/${table}` });
-    remember({ kind: 'connection', ref: name, label: `Result connection ${name}` });
+    await remember({ kind: 'connection', ref: name, label: `Result connection ${name}` });
   }
 
   const parentName = 'Demo · Shop customers';
@@ -141,7 +141,7 @@ export async function seedDemo(
       },
     ],
   });
-  remember({ kind: 'parentSegment', ref: created.id, label: `Parent segment “${parentName}” and its segments` });
+  await remember({ kind: 'parentSegment', ref: created.id, label: `Parent segment “${parentName}” and its segments` });
   const build = await app.services.jobs.whenSettled(Number(created.buildJobId));
   if (build !== 'success') throw new Error(`Demo set-up: the parent segment build ended as ${build}.`);
 
@@ -232,7 +232,7 @@ export async function seedDemo(
     data: { type: 'journey', attributes: { ...attributes, journeyStages: stages(null, null) } },
   });
   const journeyId = journey.data.id;
-  remember({ kind: 'journey', ref: journeyId, label: `Journey “${journeyName}”` });
+  await remember({ kind: 'journey', ref: journeyId, label: `Journey “${journeyName}”` });
   const activation = async (name: string, connectionId: string) =>
     (
       await call<{ data: { id: string } }>('POST', `/entities/journeys/${journeyId}/syndications`, {
@@ -265,7 +265,7 @@ export async function seedDemo(
     query:
       "SELECT category, COUNT(*) AS orders, ROUND(SUM(amount), 2) AS revenue FROM orders WHERE status = 'paid' GROUP BY category ORDER BY revenue DESC",
   });
-  remember({ kind: 'queryJob', ref: query.job_id, label: `Query job ${query.job_id}: paid revenue by category` });
+  await remember({ kind: 'queryJob', ref: query.job_id, label: `Query job ${query.job_id}: paid revenue by category` });
   await app.services.jobs.whenSettled(Number(query.job_id));
 
   return {

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql as controlSql, one } from '../platform/storage';
 import type { Harness } from '../testing/harness';
 import { insertAuthentication } from './authentications';
 import { addAuthentication, dwhHarness, type Json, ok, targetRows } from './testing/fixture';
@@ -53,9 +54,10 @@ describe('data-warehouse sync API', () => {
         }),
       ],
     });
-    const stored = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
-      secret_enc: string;
-    };
+    const stored = (await one<{ secret_enc: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT secret_enc FROM dwh_authentications WHERE id = ${id}`,
+    )) as { secret_enc: string };
     expect(stored.secret_enc).toMatch(/^v1:/);
     expect(stored.secret_enc).not.toContain(creds.password);
     const test = await ok(h.call('POST', `/v1/authentications/${id}/test`));
@@ -82,18 +84,20 @@ describe('data-warehouse sync API', () => {
 
   it('changes an authentication with PATCH: a new password is re-encrypted, the same checks as create', async () => {
     const id = await addAuthentication(h, server, DB, { ...creds, password: 'wrong-one' });
-    const before = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
-      secret_enc: string;
-    };
+    const before = (await one<{ secret_enc: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT secret_enc FROM dwh_authentications WHERE id = ${id}`,
+    )) as { secret_enc: string };
     expect((await ok(h.call('POST', `/v1/authentications/${id}/test`))).ok).toBe(false);
     const changed = await h.call('PATCH', `/v1/authentications/${id}`, { json: { password: creds.password } });
     expect(changed.status).toBe(200);
     const text = await changed.text();
     expect(text).not.toContain(creds.password);
     expect(JSON.parse(text)).toMatchObject({ id, password_set: true, user: 'svc_reader', host: server.host });
-    const after = h.deps.db.prepare('SELECT secret_enc FROM dwh_authentications WHERE id = ?').get(id) as {
-      secret_enc: string;
-    };
+    const after = (await one<{ secret_enc: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT secret_enc FROM dwh_authentications WHERE id = ${id}`,
+    )) as { secret_enc: string };
     expect(after.secret_enc).toMatch(/^v1:/);
     expect(after.secret_enc).not.toBe(before.secret_enc);
     expect(after.secret_enc).not.toContain(creds.password);
@@ -133,7 +137,7 @@ describe('data-warehouse sync API', () => {
         expect(saved.status, host).toBe(400);
         expect(JSON.stringify(await saved.json())).toMatch(/loopback/);
         // Stored before the check existed (or by an older version): the connection is refused too.
-        const row = insertAuthentication(strict.deps, strict.admin.accountId, strict.admin.userId, {
+        const row = await insertAuthentication(strict.deps, strict.admin.accountId, strict.admin.userId, {
           name: `old${i}`,
           host,
           ...spec,
@@ -228,24 +232,26 @@ describe('data-warehouse sync API', () => {
     expect(job).toMatchObject({ type: 'bulkload', status: expect.stringMatching(/^(queued|running)$/) });
     expect(await h.app.services.jobs.whenSettled(job.job_id as number)).toBe('success');
     // The typed-in password is sealed in the session and absent from the job record.
-    const stored = h.deps.db.prepare("SELECT config_json FROM bulk_loads WHERE name = 'events_direct'").get() as {
-      config_json: string;
-    };
+    const stored = (await one<{ config_json: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT config_json FROM bulk_loads WHERE name = 'events_direct'`,
+    )) as { config_json: string };
     expect(stored.config_json).not.toContain(creds.password);
-    const jobRow = h.deps.db.prepare('SELECT params_json FROM jobs WHERE id = ?').get(job.job_id) as {
-      params_json: string;
-    };
+    const jobRow = (await one<{ params_json: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT params_json FROM jobs WHERE id = ${job.job_id}`,
+    )) as { params_json: string };
     expect(jobRow.params_json).not.toContain(creds.password);
     expect(targetRows(h, 'events_direct').map((r) => r.kind)).toEqual(['a', 'b']);
     expect((await h.call('POST', '/v3/bulk_loads/nope/jobs')).status).toBe(404);
 
     // The harness clock is 2026-11-22 09:00 UTC = 18:00 in Tokyo; 09:30 Tokyo is 00:30 UTC the next day.
-    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    expect(await h.app.services.bulkLoads.tick()).toBe(0);
     h.clock.advance(15 * 60 * 60 * 1000);
-    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    expect(await h.app.services.bulkLoads.tick()).toBe(0);
     h.clock.advance(31 * 60 * 1000);
-    expect(h.app.services.bulkLoads.tick()).toBe(1);
-    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    expect(await h.app.services.bulkLoads.tick()).toBe(1);
+    expect(await h.app.services.bulkLoads.tick()).toBe(0);
     const jobs = (await (await h.call('GET', '/v3/bulk_loads/events_direct/jobs')).json()) as Json[];
     expect(jobs).toHaveLength(2);
     await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
@@ -424,11 +430,11 @@ describe('data-warehouse sync API', () => {
     ]);
 
     // 09:00 UTC is 18:00 in Tokyo: the next 10:00 there is 01:00 UTC tomorrow.
-    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    expect(await h.app.services.bulkLoads.tick()).toBe(0);
     h.clock.advance(16 * 60 * 60 * 1000 - 60_000);
-    expect(h.app.services.bulkLoads.tick()).toBe(0);
+    expect(await h.app.services.bulkLoads.tick()).toBe(0);
     h.clock.advance(60_000);
-    expect(h.app.services.bulkLoads.tick()).toBe(1);
+    expect(await h.app.services.bulkLoads.tick()).toBe(1);
     const attempts = await ok(h.call('GET', `/v1/dwh/${dwh_id}/session_attempts`));
     const [attempt] = attempts.items as Json[];
     expect(attempt).toMatchObject({ trigger: 'schedule' });

@@ -1,8 +1,9 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
 import type { BulkLoadService } from '../bulk-loads/service';
-import { inFlightJob } from '../bulk-loads/store';
+import { inFlightJob, lockBulkLoad } from '../bulk-loads/store';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict } from '../platform/errors';
+import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { type IntegrationRow, integrationSessions } from './integrations';
 
@@ -44,23 +45,28 @@ export interface BusyTable {
  * one job at a time, so nothing is read twice); those are reported in `busy`. When every table is busy
  * there is no new run: a manual run answers 409 naming them, a scheduled one is skipped (attempt null).
  */
-export function startAttempt(
+export async function startAttempt(
   deps: AppDeps,
   service: BulkLoadService,
   row: IntegrationRow,
   userId: number,
   trigger: AttemptRow['trigger'],
-): { attempt: AttemptRow | null; busy: BusyTable[] } {
-  const sessions = integrationSessions(deps, row);
+): Promise<{ attempt: AttemptRow | null; busy: BusyTable[] }> {
+  const sessions = await integrationSessions(deps, row);
   if (sessions.length === 0)
     throw badRequest('The integration has no tables to load; add one to its advanced configs.');
-  return deps.db.transaction(() => {
+  return transaction(deps.storage, async (tx) => {
     const busy: BusyTable[] = [];
     const jobs: AttemptJob[] = [];
     for (const s of sessions) {
-      const job = inFlightJob(deps.db, s);
-      if (job) busy.push({ target_table: s.table_name, bulk_load_name: s.name, job_id: job.id, status: job.status });
-      else jobs.push({ bulk_load_name: s.name, target_table: s.table_name, job_id: service.enqueue(s, userId).id });
+      await lockBulkLoad(tx, s);
+      const job = await inFlightJob(tx, s);
+      if (job) {
+        busy.push({ target_table: s.table_name, bulk_load_name: s.name, job_id: job.id, status: job.status });
+      } else {
+        const queued = await service.enqueue(s, userId, 0, tx);
+        jobs.push({ bulk_load_name: s.name, target_table: s.table_name, job_id: queued.id });
+      }
     }
     if (jobs.length === 0) {
       if (trigger === 'schedule') return { attempt: null, busy };
@@ -69,23 +75,32 @@ export function startAttempt(
         { already_running: busy },
       );
     }
-    const id = deps.db
-      .prepare(
-        'INSERT INTO dwh_attempts (account_id, integration_id, trigger, jobs_json, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(row.account_id, row.id, trigger, JSON.stringify(jobs), deps.clock.now().getTime()).lastInsertRowid;
-    return { attempt: deps.db.prepare('SELECT * FROM dwh_attempts WHERE id = ?').get(id) as AttemptRow, busy };
-  })();
+    const id = await insertId(
+      tx,
+      sql`INSERT INTO dwh_attempts (account_id, integration_id, trigger, jobs_json, created_at)
+          VALUES (${row.account_id}, ${row.id}, ${trigger}, ${JSON.stringify(jobs)}, ${deps.clock.now().getTime()})
+          RETURNING id`,
+    );
+    return {
+      attempt: (await one<AttemptRow>(tx, sql`SELECT * FROM dwh_attempts WHERE id = ${id}`)) as AttemptRow,
+      busy,
+    };
+  });
 }
 
-function describe(deps: AppDeps, a: AttemptRow): SessionAttempt {
+async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
   const jobs = JSON.parse(a.jobs_json) as AttemptJob[];
-  const facts = jobs.map(
-    (j) =>
-      deps.db
-        .prepare('SELECT id, status, num_records, stderr, end_at FROM jobs WHERE id = ? AND account_id = ?')
-        .get(j.job_id, a.account_id) as JobFacts | undefined,
-  );
+  const ids = jobs.map((j) => j.job_id);
+  const found =
+    ids.length === 0
+      ? []
+      : await many<JobFacts>(
+          deps.storage.db,
+          sql`SELECT id, status, num_records, stderr, end_at FROM jobs
+              WHERE account_id = ${a.account_id} AND id IN (${sql.join(ids)}) ORDER BY id`,
+        );
+  const byId = new Map(found.map((f) => [Number(f.id), f]));
+  const facts = jobs.map((j) => byId.get(j.job_id));
   const tables: AttemptTable[] = jobs.map((j, i) => {
     const f = facts[i];
     return {
@@ -121,15 +136,19 @@ function describe(deps: AppDeps, a: AttemptRow): SessionAttempt {
   };
 }
 
-export function listAttempts(deps: AppDeps, row: IntegrationRow, limit = 100): SessionAttempt[] {
-  const rows = deps.db
-    .prepare('SELECT * FROM dwh_attempts WHERE account_id = ? AND integration_id = ? ORDER BY id DESC LIMIT ?')
-    .all(row.account_id, row.id, limit) as AttemptRow[];
-  return rows.map((a) => describe(deps, a));
+export async function listAttempts(deps: AppDeps, row: IntegrationRow, limit = 100): Promise<SessionAttempt[]> {
+  const rows = await many<AttemptRow>(
+    deps.storage.db,
+    sql`SELECT * FROM dwh_attempts WHERE account_id = ${row.account_id} AND integration_id = ${row.id}
+        ORDER BY id DESC LIMIT ${limit}`,
+  );
+  const out: SessionAttempt[] = [];
+  for (const a of rows) out.push(await describe(deps, a));
+  return out;
 }
 
-export function toWorkflowRun(deps: AppDeps, row: IntegrationRow, a: AttemptRow): WorkflowRun {
-  const d = describe(deps, a);
+export async function toWorkflowRun(deps: AppDeps, row: IntegrationRow, a: AttemptRow): Promise<WorkflowRun> {
+  const d = await describe(deps, a);
   return {
     id: String(a.id),
     status: d.done ? d.status : 'running',
@@ -149,21 +168,28 @@ export function toWorkflowRun(deps: AppDeps, row: IntegrationRow, a: AttemptRow)
 }
 
 /** Queues the scheduled runs that came due (each integration's cron in its time zone). */
-export function runDueIntegrations(
+export async function runDueIntegrations(
   deps: AppDeps,
   service: BulkLoadService,
   now: number,
   next: (cron: string, tz: string, after: number) => number | null,
-): number {
-  const due = deps.db
-    .prepare('SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL')
-    .all() as IntegrationRow[];
+): Promise<number> {
+  const db = deps.storage.db;
+  const due = await many<IntegrationRow>(
+    db,
+    sql`SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL ORDER BY id`,
+  );
   let queued = 0;
   for (const row of due) {
     const fire = next(row.cron as string, row.timezone, row.last_fired_at ?? row.created_at);
     if (fire === null || fire > now) continue;
-    deps.db.prepare('UPDATE dwh_integrations SET last_fired_at = ? WHERE id = ?').run(now, row.id);
-    if (startAttempt(deps, service, row, row.user_id as number, 'schedule').attempt) queued++;
+    // Every node sees the firing come due; the one that claims its slot runs it.
+    if (!(await claimSlot(db, `dwh_integration:${row.id}:${row.created_at}`, fire, now))) continue;
+    await run(
+      db,
+      sql`UPDATE dwh_integrations SET last_fired_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
+    );
+    if ((await startAttempt(deps, service, row, row.user_id as number, 'schedule')).attempt) queued++;
   }
   return queued;
 }

@@ -57,8 +57,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
     if (problem) throw badRequest(problem);
   };
   /** A connection with the authentication, to its own database or to `?database=` on the same server. */
-  const connectTo = (accountId: number, id: string, database?: string) => {
-    const row = requireAuthentication(deps, accountId, id);
+  const connectTo = async (accountId: number, id: string, database?: string) => {
+    const row = await requireAuthentication(deps, accountId, id);
     const spec = { ...connectionSpec(deps, row), ...(database ? { database: checkDatabaseName(database) } : {}) };
     return <T>(work: Parameters<typeof withConnection<T>>[2]) => warehouse(() => withConnection(spec, options, work));
   };
@@ -71,7 +71,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         summary: 'Is the beta on for this account?',
         responses: { 200: json(dwhFeature, 'The switch'), ...commonErrors },
       }),
-      (c) => c.json({ enabled: featureEnabled(deps, principalOf(c).accountId) }, 200),
+      async (c) => c.json({ enabled: await featureEnabled(deps, principalOf(c).accountId) }, 200),
     )
     .openapi(
       createRoute({
@@ -86,7 +86,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const p = principalOf(c);
         requireAdmin(p);
         const { enabled } = await input(c, dwhFeature);
-        setFeature(deps, p.accountId, enabled);
+        await setFeature(deps, p.accountId, enabled);
         return c.json({ enabled }, 200);
       },
     )
@@ -98,9 +98,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         summary: 'Warehouse authentications (no secrets)',
         responses: { 200: json(authenticationList, 'All of the account'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        return c.json({ authentications: listAuthentications(deps, accountId).map(toWireAuthentication) }, 200);
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        return c.json({ authentications: (await listAuthentications(deps, accountId)).map(toWireAuthentication) }, 200);
       },
     )
     .openapi(
@@ -118,10 +118,10 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId, userId } = enabledPrincipal(deps, c);
+        const { accountId, userId } = await enabledPrincipal(deps, c);
         const body = await input(c, authenticationCreate);
         await checkHost(body.host);
-        return c.json(toWireAuthentication(insertAuthentication(deps, accountId, userId, body)), 200);
+        return c.json(toWireAuthentication(await insertAuthentication(deps, accountId, userId, body)), 200);
       },
     )
     .openapi(
@@ -133,9 +133,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         request: { params: idParam },
         responses: { 200: json(authentication, 'It'), 404: error('None'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        return c.json(toWireAuthentication(requireAuthentication(deps, accountId, c.req.param('id'))), 200);
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        return c.json(toWireAuthentication(await requireAuthentication(deps, accountId, c.req.param('id'))), 200);
       },
     )
     .openapi(
@@ -157,11 +157,11 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        const row = requireAuthentication(deps, accountId, c.req.param('id'));
+        const { accountId } = await enabledPrincipal(deps, c);
+        const row = await requireAuthentication(deps, accountId, c.req.param('id'));
         const body = await input(c, authenticationUpdate);
         await checkHost(body.host);
-        return c.json(toWireAuthentication(updateAuthentication(deps, row, body)), 200);
+        return c.json(toWireAuthentication(await updateAuthentication(deps, row, body)), 200);
       },
     )
     .openapi(
@@ -173,10 +173,10 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         request: { params: idParam },
         responses: { 200: json(authentication, 'Deleted'), 404: error('None'), 409: error('In use'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        const row = requireAuthentication(deps, accountId, c.req.param('id'));
-        deleteAuthentication(deps, row);
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        const row = await requireAuthentication(deps, accountId, c.req.param('id'));
+        await deleteAuthentication(deps, row);
         return c.json(toWireAuthentication(row), 200);
       },
     )
@@ -194,8 +194,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        const row = requireAuthentication(deps, accountId, c.req.param('id'));
+        const { accountId } = await enabledPrincipal(deps, c);
+        const row = await requireAuthentication(deps, accountId, c.req.param('id'));
         try {
           const version = await withConnection(connectionSpec(deps, row), options, async (client) =>
             String((await client.query('SHOW server_version')).rows[0]?.server_version ?? ''),
@@ -222,8 +222,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        return c.json({ databases: await connectTo(accountId, c.req.param('id'))(listDatabases) }, 200);
+        const { accountId } = await enabledPrincipal(deps, c);
+        return c.json({ databases: await (await connectTo(accountId, c.req.param('id')))(listDatabases) }, 200);
       },
     )
     .openapi(
@@ -241,9 +241,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
+        const { accountId } = await enabledPrincipal(deps, c);
         const database = c.req.query('database');
-        return c.json({ schemas: await connectTo(accountId, c.req.param('id'), database)(listSchemas) }, 200);
+        return c.json({ schemas: await (await connectTo(accountId, c.req.param('id'), database))(listSchemas) }, 200);
       },
     )
     .openapi(
@@ -261,9 +261,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
+        const { accountId } = await enabledPrincipal(deps, c);
         const schema = c.req.query('schema') || null;
-        const connection = connectTo(accountId, c.req.param('id'), c.req.query('database'));
+        const connection = await connectTo(accountId, c.req.param('id'), c.req.query('database'));
         return c.json({ tables: await connection((cl) => listTables(cl, schema)) }, 200);
       },
     )
@@ -282,9 +282,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
+        const { accountId } = await enabledPrincipal(deps, c);
         const { schema, table } = c.req.param();
-        const connection = connectTo(accountId, c.req.param('id'), c.req.query('database'));
+        const connection = await connectTo(accountId, c.req.param('id'), c.req.query('database'));
         const info = await connection((cl) => describeTable(cl, schema, table));
         return c.json({ schema, name: table, columns: info.map(mapColumn) }, 200);
       },
@@ -304,7 +304,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         },
       }),
       async (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
+        const { accountId } = await enabledPrincipal(deps, c);
         const body = await input(c, guessRequest);
         const authId = body.svc_authentication_id ?? body.basic_configs?.svc_authentication_id;
         if (authId === undefined) throw badRequest('Send "svc_authentication_id": the id of a stored authentication.');
@@ -312,7 +312,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         if (tables.length === 0)
           throw badRequest('Send "tables": the warehouse tables to guess, e.g. ["public.orders"].');
         if (tables.length > 100) throw badRequest('Guess at most 100 tables at once.');
-        const row = requireAuthentication(deps, accountId, authId);
+        const row = await requireAuthentication(deps, accountId, authId);
         const schema = body.schema ?? body.basic_configs?.schema ?? 'public';
         const target = body.target_database ?? body.basic_configs?.target_database;
         const database = checkDatabaseName(body.database ?? body.basic_configs?.database ?? row.database_name);

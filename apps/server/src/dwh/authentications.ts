@@ -2,6 +2,7 @@ import type { Authentication, AuthenticationCreate, authenticationUpdate } from 
 import type { z } from 'zod';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
+import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
 import { decryptSecret, encryptSecret } from './crypto';
@@ -10,7 +11,7 @@ type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 
 /** Stored warehouse authentications, scoped by account; the password only as ciphertext. */
 
-interface AuthRow {
+export interface AuthRow {
   id: number;
   account_id: number;
   name: string;
@@ -41,125 +42,136 @@ export function toWireAuthentication(row: AuthRow): Authentication {
   };
 }
 
-export function listAuthentications(deps: AppDeps, accountId: number): AuthRow[] {
-  return deps.db
-    .prepare('SELECT * FROM dwh_authentications WHERE account_id = ? ORDER BY name')
-    .all(accountId) as AuthRow[];
+export async function listAuthentications(deps: AppDeps, accountId: number): Promise<AuthRow[]> {
+  return many<AuthRow>(
+    deps.storage.db,
+    sql`SELECT * FROM dwh_authentications WHERE account_id = ${accountId} ORDER BY name`,
+  );
 }
 
-export function requireAuthentication(deps: AppDeps, accountId: number, id: unknown): AuthRow {
+export async function requireAuthentication(deps: AppDeps, accountId: number, id: unknown): Promise<AuthRow> {
   const n = Number(id);
   const row = Number.isSafeInteger(n)
-    ? (deps.db.prepare('SELECT * FROM dwh_authentications WHERE account_id = ? AND id = ?').get(accountId, n) as
-        | AuthRow
-        | undefined)
+    ? await one<AuthRow>(
+        deps.storage.db,
+        sql`SELECT * FROM dwh_authentications WHERE account_id = ${accountId} AND id = ${n}`,
+      )
     : undefined;
   if (!row) throw notFound('authentication');
   return row;
 }
 
-export function insertAuthentication(
+const nameTaken = (name: string | undefined) =>
+  conflict(`An authentication named "${name}" already exists. Choose another name.`);
+
+export async function insertAuthentication(
   deps: AppDeps,
   accountId: number,
   userId: number,
   v: AuthenticationCreate,
-): AuthRow {
+): Promise<AuthRow> {
   const now = deps.clock.now().getTime();
   const secret = v.password ? encryptSecret(deps.config.secret, v.password) : '';
+  let id: number;
   try {
-    const r = deps.db
-      .prepare(
-        `INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
-           secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        accountId,
-        userId,
-        v.name,
-        v.host,
-        v.port ?? 5432,
-        v.database,
-        v.user,
-        v.ssl_mode ?? 'require',
-        secret,
-        now,
-        now,
-      );
-    return requireAuthentication(deps, accountId, r.lastInsertRowid);
+    id = await insertId(
+      deps.storage.db,
+      sql`INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
+            secret_enc, created_at, updated_at)
+          VALUES (${accountId}, ${userId}, ${v.name}, ${v.host}, ${v.port ?? 5432}, ${v.database}, ${v.user},
+            ${v.ssl_mode ?? 'require'}, ${secret}, ${now}, ${now})
+          RETURNING id`,
+    );
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      throw conflict(`An authentication named "${v.name}" already exists. Choose another name.`);
-    }
+    if (isUniqueViolation(err)) throw nameTaken(v.name);
     throw err;
   }
+  return requireAuthentication(deps, accountId, id);
+}
+
+type Json = Record<string, unknown>;
+
+/** The sessions that read through the authentication (their `config.in.svc_authentication_id`). */
+async function sessionsUsing(ex: Executor, row: AuthRow): Promise<{ id: number; config: Json }[]> {
+  const rows = await many<{ id: number; config_json: string }>(
+    ex,
+    sql`SELECT id, config_json FROM bulk_loads WHERE account_id = ${row.account_id} ORDER BY id`,
+  );
+  return rows
+    .map((r) => ({ id: Number(r.id), config: JSON.parse(r.config_json) as Json }))
+    .filter((r) => Number((r.config.in as Json | undefined)?.svc_authentication_id) === row.id);
 }
 
 /**
  * Changes an authentication: fields sent replace the stored ones; a new `password` is encrypted afresh
  * (an empty string clears it); no `password` keeps the stored one.
  */
-export function updateAuthentication(deps: AppDeps, row: AuthRow, v: AuthenticationUpdate): AuthRow {
+export async function updateAuthentication(deps: AppDeps, row: AuthRow, v: AuthenticationUpdate): Promise<AuthRow> {
   const secret =
     v.password === undefined ? row.secret_enc : v.password ? encryptSecret(deps.config.secret, v.password) : '';
+  const now = deps.clock.now().getTime();
+  const next: AuthRow = {
+    ...row,
+    name: v.name ?? row.name,
+    host: v.host ?? row.host,
+    port: v.port ?? row.port,
+    database_name: v.database ?? row.database_name,
+    user_name: v.user ?? row.user_name,
+    ssl_mode: v.ssl_mode ?? row.ssl_mode,
+    secret_enc: secret,
+    updated_at: now,
+  };
   try {
-    deps.db
-      .prepare(
-        `UPDATE dwh_authentications SET name = ?, host = ?, port = ?, database_name = ?, user_name = ?, ssl_mode = ?,
-           secret_enc = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
-      )
-      .run(
-        v.name ?? row.name,
-        v.host ?? row.host,
-        v.port ?? row.port,
-        v.database ?? row.database_name,
-        v.user ?? row.user_name,
-        v.ssl_mode ?? row.ssl_mode,
-        secret,
-        deps.clock.now().getTime(),
-        row.id,
-        row.account_id,
+    await transaction(deps.storage, async (tx) => {
+      await run(
+        tx,
+        sql`UPDATE dwh_authentications SET name = ${next.name}, host = ${next.host}, port = ${next.port},
+              database_name = ${next.database_name}, user_name = ${next.user_name}, ssl_mode = ${next.ssl_mode},
+              secret_enc = ${secret}, updated_at = ${now}
+            WHERE id = ${row.id} AND account_id = ${row.account_id}`,
       );
+      // Sessions show the connection they read from: keep their copy in step (a database chosen apart stays).
+      for (const session of await sessionsUsing(tx, row)) {
+        const input = session.config.in as Json;
+        input.host = next.host;
+        input.port = next.port;
+        input.user = next.user_name;
+        input.ssl_mode = next.ssl_mode;
+        if (input.database === row.database_name) input.database = next.database_name;
+        await run(
+          tx,
+          sql`UPDATE bulk_loads SET config_json = ${JSON.stringify(session.config)}
+              WHERE id = ${session.id} AND account_id = ${row.account_id}`,
+        );
+      }
+    });
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      throw conflict(`An authentication named "${v.name}" already exists. Choose another name.`);
-    }
+    if (isUniqueViolation(err)) throw nameTaken(v.name);
     throw err;
   }
-  const next = requireAuthentication(deps, row.account_id, row.id);
-  // Sessions show the connection they read from: keep their copy in step (a database chosen apart stays).
-  deps.db
-    .prepare(
-      `UPDATE bulk_loads SET config_json = json_set(config_json, '$.in.host', ?, '$.in.port', ?, '$.in.user', ?,
-         '$.in.ssl_mode', ?, '$.in.database',
-         CASE WHEN json_extract(config_json, '$.in.database') = ? THEN ? ELSE json_extract(config_json, '$.in.database') END)
-       WHERE account_id = ? AND json_extract(config_json, '$.in.svc_authentication_id') = ?`,
-    )
-    .run(
-      next.host,
-      next.port,
-      next.user_name,
-      next.ssl_mode,
-      row.database_name,
-      next.database_name,
-      row.account_id,
-      row.id,
-    );
-  return next;
+  return requireAuthentication(deps, row.account_id, row.id);
 }
 
-export function deleteAuthentication(deps: AppDeps, row: AuthRow): void {
-  const users = deps.db
-    .prepare(
-      `SELECT name FROM dwh_integrations WHERE account_id = ?
-         AND json_extract(config_json, '$.basic_configs.svc_authentication_id') = ? ORDER BY name LIMIT 5`,
-    )
-    .all(row.account_id, row.id) as { name: string }[];
+export async function deleteAuthentication(deps: AppDeps, row: AuthRow): Promise<void> {
+  const integrations = await many<{ name: string; config_json: string }>(
+    deps.storage.db,
+    sql`SELECT name, config_json FROM dwh_integrations WHERE account_id = ${row.account_id} ORDER BY name`,
+  );
+  const users = integrations
+    .filter((i) => {
+      const basic = (JSON.parse(i.config_json) as Json).basic_configs as Json | undefined;
+      return Number(basic?.svc_authentication_id) === row.id;
+    })
+    .slice(0, 5);
   if (users.length > 0) {
     throw conflict(
       `The authentication "${row.name}" is used by the integration(s) ${users.map((u) => `"${u.name}"`).join(', ')}; change or delete them first.`,
     );
   }
-  deps.db.prepare('DELETE FROM dwh_authentications WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+  await run(
+    deps.storage.db,
+    sql`DELETE FROM dwh_authentications WHERE id = ${row.id} AND account_id = ${row.account_id}`,
+  );
 }
 
 /** The connection settings with the decrypted password, for connecting only. */

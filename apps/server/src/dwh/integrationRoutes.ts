@@ -86,20 +86,20 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
         ...commonErrors,
       },
     });
-  const listAll = (c: Context<AppEnv>) => {
-    const p = enabledPrincipal(deps, c);
+  const listAll = async (c: Context<AppEnv>) => {
+    const p = await enabledPrincipal(deps, c);
     const all = ['true', '1'].includes(c.req.query('all') ?? '');
     if (all && !p.administrator) {
       throw forbidden(
         'Only an administrator can list every user’s integrations (all=true); leave out "all" for yours.',
       );
     }
-    const items = listIntegrations(deps, p.accountId, all ? null : p.userId).map(toWireIntegration);
+    const items = (await listIntegrations(deps, p.accountId, all ? null : p.userId)).map(toWireIntegration);
     return c.json({ items, pagination: page(items.length) }, 200);
   };
   const createOne = async (c: Context<AppEnv>) => {
-    const { accountId, userId } = enabledPrincipal(deps, c);
-    const row = createIntegration(deps, accountId, userId, await input(c, integrationCreate));
+    const { accountId, userId } = await enabledPrincipal(deps, c);
+    const row = await createIntegration(deps, accountId, userId, await input(c, integrationCreate));
     return c.json({ dwh_id: row.id }, 200);
   };
   const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
@@ -108,21 +108,21 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
     .openapi(list('/v1/dwh'), listAll)
     .openapi(create('/v1/dwh/'), createOne)
     .openapi(create('/v1/dwh'), createOne)
-    .openapi(one('get', 'One integration'), (c) => {
-      const { accountId } = enabledPrincipal(deps, c);
-      return c.json(toWireIntegration(requireIntegration(deps, accountId, id(c))), 200);
+    .openapi(one('get', 'One integration'), async (c) => {
+      const { accountId } = await enabledPrincipal(deps, c);
+      return c.json(toWireIntegration(await requireIntegration(deps, accountId, id(c))), 200);
     })
     .openapi(one('put', 'Change an integration (its sessions follow; incremental state is kept)'), async (c) => {
-      const p = enabledPrincipal(deps, c);
-      const row = requireIntegration(deps, p.accountId, id(c));
+      const p = await enabledPrincipal(deps, c);
+      const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'change');
-      return c.json(toWireIntegration(updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
+      return c.json(toWireIntegration(await updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
     })
-    .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), (c) => {
-      const p = enabledPrincipal(deps, c);
-      const row = requireIntegration(deps, p.accountId, id(c));
+    .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), async (c) => {
+      const p = await enabledPrincipal(deps, c);
+      const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'delete');
-      deleteIntegration(deps, row);
+      await deleteIntegration(deps, row);
       return c.json(toWireIntegration(row), 200);
     })
     .openapi(
@@ -134,9 +134,9 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
         request: { params: dwhIdParam },
         responses: { 200: json(integrationConfigs, 'Configs'), 404: error('None'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        return c.json(toWireConfigs(requireIntegration(deps, accountId, id(c))) as IntegrationConfigs, 200);
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        return c.json(toWireConfigs(await requireIntegration(deps, accountId, id(c))) as IntegrationConfigs, 200);
       },
     )
     .openapi(
@@ -148,12 +148,12 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
         request: { params: dwhIdParam },
         responses: { 200: json(z.array(integrationSession), 'One per table'), 404: error('None'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        const row = requireIntegration(deps, accountId, id(c));
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        const row = await requireIntegration(deps, accountId, id(c));
         const configs = toWireConfigs(row).advanced_configs;
         return c.json(
-          integrationSessions(deps, row).map((s) => {
+          (await integrationSessions(deps, row)).map((s) => {
             const a = configs.find((x) => x.target_table === s.table_name);
             return {
               name: s.name,
@@ -181,15 +181,15 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
           ...commonErrors,
         },
       }),
-      (c) => {
-        const p = enabledPrincipal(deps, c);
-        const row = requireIntegration(deps, p.accountId, id(c));
+      async (c) => {
+        const p = await enabledPrincipal(deps, c);
+        const row = await requireIntegration(deps, p.accountId, id(c));
         requireIntegrationControl(p, row, 'run');
-        const { attempt, busy } = startAttempt(deps, service, row, p.userId, 'manual');
+        const { attempt, busy } = await startAttempt(deps, service, row, p.userId, 'manual');
         if (!attempt) throw new Error('a manual run always starts or refuses');
         return c.json(
           {
-            ...toWorkflowRun(deps, row, attempt),
+            ...(await toWorkflowRun(deps, row, attempt)),
             status: 'running',
             done: false,
             success: false,
@@ -209,9 +209,9 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
         request: { params: dwhIdParam },
         responses: { 200: json(sessionAttemptList, 'Attempts'), 404: error('None'), ...commonErrors },
       }),
-      (c) => {
-        const { accountId } = enabledPrincipal(deps, c);
-        const items = listAttempts(deps, requireIntegration(deps, accountId, id(c)));
+      async (c) => {
+        const { accountId } = await enabledPrincipal(deps, c);
+        const items = await listAttempts(deps, await requireIntegration(deps, accountId, id(c)));
         return c.json({ items, pagination: page(items.length) }, 200);
       },
     );

@@ -8,15 +8,16 @@ import {
 } from '@svc/contracts';
 import type { z } from 'zod';
 import { checkFilters, checkSourceOptions } from '../bulk-loads/config';
-import { type BulkLoadRow, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
+import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
 import { checkWritableTable, createTableRow, findDatabase, findTable } from '../data/catalog';
 import { columnNameForKey } from '../data/columns';
 import { createDataTable } from '../data/tableStore';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
+import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
-import { requireAuthentication, sourceFields } from './authentications';
+import { type AuthRow, requireAuthentication, sourceFields } from './authentications';
 import { scheduleCron } from './schedule';
 
 /** Integrations and the bulk load session each of their tables is. */
@@ -77,15 +78,16 @@ export function toWireConfigs(row: IntegrationRow): IntegrationConfigs {
 }
 
 /** The account's integrations, newest first: those `userId` created, or every one when `userId` is null. */
-export function listIntegrations(deps: AppDeps, accountId: number, userId: number | null): IntegrationRow[] {
-  if (userId === null) {
-    return deps.db
-      .prepare('SELECT * FROM dwh_integrations WHERE account_id = ? ORDER BY id DESC')
-      .all(accountId) as IntegrationRow[];
-  }
-  return deps.db
-    .prepare('SELECT * FROM dwh_integrations WHERE account_id = ? AND user_id = ? ORDER BY id DESC')
-    .all(accountId, userId) as IntegrationRow[];
+export async function listIntegrations(
+  deps: AppDeps,
+  accountId: number,
+  userId: number | null,
+): Promise<IntegrationRow[]> {
+  const mine = userId === null ? sql`` : sql` AND user_id = ${userId}`;
+  return many<IntegrationRow>(
+    deps.storage.db,
+    sql`SELECT * FROM dwh_integrations WHERE account_id = ${accountId}${mine} ORDER BY id DESC`,
+  );
 }
 
 /** Running or changing an integration is for the user who created it and for administrators (403 otherwise). */
@@ -96,21 +98,29 @@ export function requireIntegrationControl(p: Principal, row: IntegrationRow, act
   );
 }
 
-export function requireIntegration(deps: AppDeps, accountId: number, id: unknown): IntegrationRow {
+export async function requireIntegration(
+  deps: AppDeps,
+  accountId: number,
+  id: unknown,
+  ex: Executor = deps.storage.db,
+): Promise<IntegrationRow> {
   const n = Number(id);
   const row = Number.isSafeInteger(n)
-    ? (deps.db.prepare('SELECT * FROM dwh_integrations WHERE account_id = ? AND id = ?').get(accountId, n) as
-        | IntegrationRow
-        | undefined)
+    ? await one<IntegrationRow>(ex, sql`SELECT * FROM dwh_integrations WHERE account_id = ${accountId} AND id = ${n}`)
     : undefined;
   if (!row) throw notFound('integration');
   return row;
 }
 
-export function integrationSessions(deps: AppDeps, row: IntegrationRow): BulkLoadRow[] {
-  return deps.db
-    .prepare('SELECT * FROM bulk_loads WHERE account_id = ? AND integration_id = ? ORDER BY id')
-    .all(row.account_id, row.id) as BulkLoadRow[];
+export async function integrationSessions(
+  deps: AppDeps,
+  row: IntegrationRow,
+  ex: Executor = deps.storage.db,
+): Promise<BulkLoadRow[]> {
+  return many<BulkLoadRow>(
+    ex,
+    sql`SELECT * FROM bulk_loads WHERE account_id = ${row.account_id} AND integration_id = ${row.id} ORDER BY id`,
+  );
 }
 
 const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -123,8 +133,7 @@ function landedName(source: string): string {
 }
 
 /** The bulk load session config of one table: source (no secret), output, rename and add_time filters. */
-function sessionConfig(deps: AppDeps, accountId: number, c: Configs, a: AdvancedConfig) {
-  const auth = requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
+function sessionConfig(auth: AuthRow, c: Configs, a: AdvancedConfig) {
   const t = a.config;
   const renames: Record<string, string> = {};
   for (const col of t.columns) {
@@ -171,8 +180,8 @@ function sessionConfig(deps: AppDeps, accountId: number, c: Configs, a: Advanced
 }
 
 /** Checks configs, creates the target database and tables when missing, and returns the normalised configs. */
-export function checkConfigs(deps: AppDeps, accountId: number, c: Create | Configs): Configs {
-  requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
+export async function checkConfigs(deps: AppDeps, accountId: number, c: Create | Configs): Promise<Configs> {
+  await requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
   const database = c.output_config.database;
   if (!DATA_NAME.test(database)) {
     throw badRequest('"output_config.database" must be 3 to 255 lowercase letters, digits or underscores.');
@@ -204,28 +213,34 @@ export function checkConfigs(deps: AppDeps, accountId: number, c: Create | Confi
   return { ...c, filter_configs: c.filter_configs ?? [] };
 }
 
-function ensureTargets(deps: AppDeps, accountId: number, c: Configs): void {
-  const database = findDatabase(deps.db, accountId, c.output_config.database);
+async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Promise<void> {
+  const database = await findDatabase(deps.db, accountId, c.output_config.database);
   if (!database) {
     throw badRequest(
       `The database "${c.output_config.database}" does not exist: create it first (POST /v3/database/create/${c.output_config.database}).`,
     );
   }
   // Every new name is checked before any table is made, so a refused one leaves nothing behind.
-  for (const a of c.advanced_configs) checkWritableTable(deps.db, database, a.target_table);
+  for (const a of c.advanced_configs) await checkWritableTable(deps.db, database, a.target_table);
   for (const a of c.advanced_configs) {
-    if (!findTable(deps.db, accountId, database.id, a.target_table)) {
-      createDataTable(deps, database, createTableRow(deps, database, a.target_table, []));
+    if (!(await findTable(deps.db, accountId, database.id, a.target_table))) {
+      await createDataTable(deps, database, await createTableRow(deps, database, a.target_table, []));
     }
   }
 }
 
 /** Creates, updates or deletes the integration's sessions so there is exactly one per table. */
-function syncSessions(deps: AppDeps, row: IntegrationRow, c: Configs): void {
+async function syncSessions(
+  deps: AppDeps,
+  tx: Executor,
+  auth: AuthRow,
+  row: IntegrationRow,
+  c: Configs,
+): Promise<void> {
   const now = deps.clock.now().getTime();
-  const existing = new Map(integrationSessions(deps, row).map((s) => [s.table_name, s]));
+  const existing = new Map((await integrationSessions(deps, row, tx)).map((s) => [s.table_name, s]));
   for (const a of c.advanced_configs) {
-    const { config, timeColumn } = sessionConfig(deps, row.account_id, c, a);
+    const { config, timeColumn } = sessionConfig(auth, c, a);
     const values = {
       name: `dwh_${row.id}_${a.target_table}`.slice(0, 255),
       database_name: c.output_config.database,
@@ -239,62 +254,65 @@ function syncSessions(deps: AppDeps, row: IntegrationRow, c: Configs): void {
     };
     const before = existing.get(a.target_table);
     existing.delete(a.target_table);
-    if (before && before.database_name === values.database_name) updateBulkLoad(deps.db, before, values, now);
+    if (before && before.database_name === values.database_name) await updateBulkLoad(tx, before, values, now);
     else {
-      if (before) deps.db.prepare('DELETE FROM bulk_loads WHERE id = ?').run(before.id);
-      insertBulkLoad(deps.db, row.account_id, values, now, { userId: row.user_id, integrationId: row.id });
+      if (before) await deleteBulkLoad(tx, before);
+      await insertBulkLoad(tx, row.account_id, values, now, { userId: row.user_id, integrationId: row.id });
     }
   }
-  for (const gone of existing.values()) deps.db.prepare('DELETE FROM bulk_loads WHERE id = ?').run(gone.id);
+  for (const gone of existing.values()) await deleteBulkLoad(tx, gone);
 }
 
-export function createIntegration(deps: AppDeps, accountId: number, userId: number, input: Create): IntegrationRow {
-  const c = checkConfigs(deps, accountId, input);
+const nameTaken = (name: string | undefined) =>
+  conflict(`An integration named "${name}" already exists. Choose another name.`);
+
+export async function createIntegration(
+  deps: AppDeps,
+  accountId: number,
+  userId: number,
+  input: Create,
+): Promise<IntegrationRow> {
+  const c = await checkConfigs(deps, accountId, input);
+  const auth = await requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
   const timezone = input.timezone ?? 'UTC';
   const type = input.schedule_type ?? 'none';
   const cron = scheduleCron(type, input.schedule_option, timezone);
-  ensureTargets(deps, accountId, c);
+  await ensureTargets(deps, accountId, c);
   const now = deps.clock.now().getTime();
-  return deps.db.transaction(() => {
-    let id: number;
-    try {
-      id = Number(
-        deps.db
-          .prepare(
-            `INSERT INTO dwh_integrations (account_id, user_id, name, schedule_type, schedule_option, timezone, cron,
-               config_json, config_digest, config_updated_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            accountId,
-            userId,
-            input.name,
-            type,
-            input.schedule_option ?? null,
-            timezone,
-            cron,
-            JSON.stringify(c),
-            digestOf(c),
-            now,
-            now,
-            now,
-          ).lastInsertRowid,
+  // Checked first: on PostgreSQL a refused INSERT would end the transaction.
+  const taken = await one(
+    deps.storage.db,
+    sql`SELECT id FROM dwh_integrations WHERE account_id = ${accountId} AND name = ${input.name}`,
+  );
+  if (taken) throw nameTaken(input.name);
+  try {
+    return await transaction(deps.storage, async (tx) => {
+      const id = await insertId(
+        tx,
+        sql`INSERT INTO dwh_integrations (account_id, user_id, name, schedule_type, schedule_option, timezone, cron,
+              config_json, config_digest, config_updated_at, created_at, updated_at)
+            VALUES (${accountId}, ${userId}, ${input.name}, ${type}, ${input.schedule_option ?? null}, ${timezone},
+              ${cron}, ${JSON.stringify(c)}, ${digestOf(c)}, ${now}, ${now}, ${now})
+            RETURNING id`,
       );
-    } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw conflict(`An integration named "${input.name}" already exists. Choose another name.`);
-      }
-      throw err;
-    }
-    const row = requireIntegration(deps, accountId, id);
-    syncSessions(deps, row, c);
-    return row;
-  })();
+      const row = await requireIntegration(deps, accountId, id, tx);
+      await syncSessions(deps, tx, auth, row, c);
+      return row;
+    });
+  } catch (err) {
+    // Another request took the name between the check and the insert.
+    if (isUniqueViolation(err)) throw nameTaken(input.name);
+    throw err;
+  }
 }
 
-export function updateIntegration(deps: AppDeps, row: IntegrationRow, input: Partial<Create>): IntegrationRow {
+export async function updateIntegration(
+  deps: AppDeps,
+  row: IntegrationRow,
+  input: Partial<Create>,
+): Promise<IntegrationRow> {
   const before = JSON.parse(row.config_json) as Configs;
-  const c = checkConfigs(deps, row.account_id, {
+  const c = await checkConfigs(deps, row.account_id, {
     basic_configs: input.basic_configs ?? before.basic_configs,
     advanced_configs: input.advanced_configs ?? before.advanced_configs,
     output_config: input.output_config ?? before.output_config,
@@ -304,35 +322,36 @@ export function updateIntegration(deps: AppDeps, row: IntegrationRow, input: Par
   const type = input.schedule_type ?? row.schedule_type;
   const option = input.schedule_option === undefined ? row.schedule_option : input.schedule_option;
   const cron = scheduleCron(type, option, timezone);
-  ensureTargets(deps, row.account_id, c);
+  const auth = await requireAuthentication(deps, row.account_id, c.basic_configs.svc_authentication_id);
+  await ensureTargets(deps, row.account_id, c);
   const now = deps.clock.now().getTime();
   const digest = digestOf(c);
-  return deps.db.transaction(() => {
-    deps.db
-      .prepare(
-        `UPDATE dwh_integrations SET name = ?, schedule_type = ?, schedule_option = ?, timezone = ?, cron = ?,
-           config_json = ?, config_digest = ?, config_updated_at = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
-      )
-      .run(
-        input.name ?? row.name,
-        type,
-        option,
-        timezone,
-        cron,
-        JSON.stringify(c),
-        digest,
-        digest === row.config_digest ? row.config_updated_at : now,
-        now,
-        row.id,
-        row.account_id,
+  const name = input.name ?? row.name;
+  const taken = await one(
+    deps.storage.db,
+    sql`SELECT id FROM dwh_integrations WHERE account_id = ${row.account_id} AND name = ${name} AND id <> ${row.id}`,
+  );
+  if (taken) throw nameTaken(name);
+  try {
+    return await transaction(deps.storage, async (tx) => {
+      await run(
+        tx,
+        sql`UPDATE dwh_integrations SET name = ${name}, schedule_type = ${type}, schedule_option = ${option},
+              timezone = ${timezone}, cron = ${cron}, config_json = ${JSON.stringify(c)}, config_digest = ${digest},
+              config_updated_at = ${digest === row.config_digest ? row.config_updated_at : now}, updated_at = ${now}
+            WHERE id = ${row.id} AND account_id = ${row.account_id}`,
       );
-    const next = requireIntegration(deps, row.account_id, row.id);
-    syncSessions(deps, next, c);
-    return next;
-  })();
+      const next = await requireIntegration(deps, row.account_id, row.id, tx);
+      await syncSessions(deps, tx, auth, next, c);
+      return next;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(name);
+    throw err;
+  }
 }
 
 /** Deletes the integration, its sessions (cascade) and its attempts; jobs stay in the job history. */
-export function deleteIntegration(deps: AppDeps, row: IntegrationRow): void {
-  deps.db.prepare('DELETE FROM dwh_integrations WHERE id = ? AND account_id = ?').run(row.id, row.account_id);
+export async function deleteIntegration(deps: AppDeps, row: IntegrationRow): Promise<void> {
+  await run(deps.storage.db, sql`DELETE FROM dwh_integrations WHERE id = ${row.id} AND account_id = ${row.account_id}`);
 }

@@ -45,10 +45,10 @@ function str(v: unknown, what: string): string {
   return v;
 }
 
-function resolveSpec(deps: AppDeps, accountId: number, input: Record<string, unknown>): ConnectionSpec {
+async function resolveSpec(deps: AppDeps, accountId: number, input: Record<string, unknown>): Promise<ConnectionSpec> {
   if (input.svc_authentication_id !== undefined) {
     try {
-      const spec = connectionSpec(deps, requireAuthentication(deps, accountId, input.svc_authentication_id));
+      const spec = connectionSpec(deps, await requireAuthentication(deps, accountId, input.svc_authentication_id));
       // The integration may read another database of the same server (basic_configs.database).
       return typeof input.database === 'string' && input.database !== '' ? { ...spec, database: input.database } : spec;
     } catch (err) {
@@ -87,7 +87,7 @@ export function postgresSource(deps: AppDeps, options: ConnectOptions): BulkLoad
     type: 'postgresql',
     async open(req: SourceRequest): Promise<SourceStream> {
       const { input } = req;
-      const spec = resolveSpec(deps, req.accountId, input);
+      const spec = await resolveSpec(deps, req.accountId, input);
       const fail = (err: unknown): Error =>
         err instanceof SourceError
           ? err

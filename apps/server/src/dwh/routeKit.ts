@@ -30,9 +30,9 @@ export function base(deps: AppDeps, tag: string) {
 }
 
 /** The caller, once the feature is known to be on for its account. */
-export function enabledPrincipal(deps: AppDeps, c: Context<AppEnv>) {
+export async function enabledPrincipal(deps: AppDeps, c: Context<AppEnv>) {
   const p = principalOf(c);
-  requireFeature(deps, p.accountId);
+  await requireFeature(deps, p.accountId);
   return p;
 }
 

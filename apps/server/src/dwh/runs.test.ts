@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql as controlSql, one } from '../platform/storage';
 import type { Harness } from '../testing/harness';
 import { addAuthentication, dwhHarness, type Json, ok, runAndWait, targetRows } from './testing/fixture';
 import { seedWarehouse, sql, startTestPostgres, type TestPostgres } from './testing/postgres';
@@ -181,9 +182,10 @@ describe('bulk load runs', () => {
     expect((JSON.parse(text) as Json).config_diff).toMatchObject({
       in: { incremental_column: 'v', last_record: ['1'], boundary_overflow: true },
     });
-    const stored = h.deps.db.prepare('SELECT config_diff_json FROM bulk_loads WHERE name = ?').get(session) as {
-      config_diff_json: string;
-    };
+    const stored = (await one<{ config_diff_json: string }>(
+      h.deps.storage.db,
+      controlSql`SELECT config_diff_json FROM bulk_loads WHERE name = ${session}`,
+    )) as { config_diff_json: string };
     expect(stored.config_diff_json.length).toBeLessThan(1000);
 
     await sql(server, DB, 'INSERT INTO public.same VALUES (20001, 1), (20002, 2)');

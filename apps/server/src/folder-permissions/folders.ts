@@ -9,8 +9,8 @@ export interface FolderInfo extends FolderChain {
   name: string;
 }
 
-export function folderOf(deps: AppDeps, accountId: number, id: string): FolderInfo | null {
-  const found = findFolder(deps, accountId, id);
+export async function folderOf(deps: AppDeps, accountId: number, id: string): Promise<FolderInfo | null> {
+  const found = await findFolder(deps, accountId, id);
   if (!found) return null;
   return { id: found.id, parentSegmentId: found.parentSegmentId, name: found.name, ancestorIds: found.ancestorIds };
 }

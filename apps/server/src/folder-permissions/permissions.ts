@@ -1,7 +1,7 @@
 import type { FolderPermission } from '@svc/contracts';
 import type { Principal } from '../platform/auth';
-import type { Db } from '../platform/db';
 import { forbidden } from '../platform/errors';
+import { type Executor, many, run, sql, transaction } from '../platform/storage';
 
 /**
  * Folder permissions for journeys (spec, Authentication 7). A user has Full Control or View on a folder.
@@ -31,55 +31,70 @@ export interface GrantRow {
 }
 
 /** The folder's own grants, then its ancestors' nearest first. */
-export function grantsAlong(db: Db, accountId: number, chain: FolderChain): GrantRow[] {
+export async function grantsAlong(db: Executor, accountId: number, chain: FolderChain): Promise<GrantRow[]> {
   const ids = [chain.id, ...[...chain.ancestorIds].reverse()];
-  const marks = ids.map(() => '?').join(', ');
-  const rows = db
-    .prepare(`SELECT * FROM folder_permissions WHERE account_id = ? AND folder_id IN (${marks})`)
-    .all(accountId, ...ids) as GrantRow[];
+  const rows = await many<GrantRow>(
+    db,
+    sql`SELECT * FROM folder_permissions WHERE account_id = ${accountId} AND folder_id IN (${sql.join(ids)})`,
+  );
   const rank = new Map(ids.map((id, i) => [id, i]));
   return rows.sort((a, b) => (rank.get(a.folder_id) ?? 0) - (rank.get(b.folder_id) ?? 0) || a.user_id - b.user_id);
 }
 
 /** What the user may do in the folder. */
-export function permissionIn(db: Db, principal: Principal, chain: FolderChain): FolderPermission {
+export async function permissionIn(db: Executor, principal: Principal, chain: FolderChain): Promise<FolderPermission> {
   if (principal.administrator) return 'full_control';
-  const own = grantsAlong(db, principal.accountId, chain).find((g) => g.user_id === principal.userId);
+  const own = (await grantsAlong(db, principal.accountId, chain)).find((g) => g.user_id === principal.userId);
   return own?.permission ?? DEFAULT_PERMISSION;
 }
 
 /** 403 unless the caller has Full Control in the folder; `action` completes "You cannot … here". */
-export function requireFullControl(db: Db, principal: Principal, chain: FolderChain, action: string): void {
-  if (permissionIn(db, principal, chain) === 'full_control') return;
+export async function requireFullControl(
+  db: Executor,
+  principal: Principal,
+  chain: FolderChain,
+  action: string,
+): Promise<void> {
+  if ((await permissionIn(db, principal, chain)) === 'full_control') return;
   throw forbidden(
     `You have View permission on this folder, so you cannot ${action}. Ask an administrator for Full Control on the folder.`,
   );
 }
 
 /** Replaces every grant made on the folder itself (inherited ones are untouched). */
-export function replaceGrants(
-  db: Db,
+export async function replaceGrants(
+  db: Executor,
   accountId: number,
   folderId: string,
   grants: ReadonlyArray<{ userId: number; permission: FolderPermission }>,
   grantedBy: number,
   now: number,
-): void {
-  db.transaction(() => {
-    db.prepare('DELETE FROM folder_permissions WHERE account_id = ? AND folder_id = ?').run(accountId, folderId);
-    const insert = db.prepare(
-      `INSERT INTO folder_permissions (account_id, folder_id, user_id, permission, granted_by, granted_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    for (const g of grants) insert.run(accountId, folderId, g.userId, g.permission, grantedBy, now);
-  })();
+): Promise<void> {
+  await transaction(db, async (tx) => {
+    await run(tx, sql`DELETE FROM folder_permissions WHERE account_id = ${accountId} AND folder_id = ${folderId}`);
+    for (const g of grants) {
+      await run(
+        tx,
+        sql`INSERT INTO folder_permissions (account_id, folder_id, user_id, permission, granted_by, granted_at)
+            VALUES (${accountId}, ${folderId}, ${g.userId}, ${g.permission}, ${grantedBy}, ${now})`,
+      );
+    }
+  });
 }
 
 /**
  * Forgets every grant made on the given folders. Folder ids are reused (`folders.id` has no AUTOINCREMENT),
  * so grants must go with their folder, or a later folder with the same id would inherit them.
  */
-export function deleteGrantsOn(db: Db, accountId: number, folderIds: ReadonlyArray<number | string>): void {
-  const del = db.prepare('DELETE FROM folder_permissions WHERE account_id = ? AND folder_id = ?');
-  for (const id of folderIds) del.run(accountId, String(id));
+export async function deleteGrantsOn(
+  db: Executor,
+  accountId: number,
+  folderIds: ReadonlyArray<number | string>,
+): Promise<void> {
+  if (folderIds.length === 0) return;
+  await run(
+    db,
+    sql`DELETE FROM folder_permissions
+         WHERE account_id = ${accountId} AND folder_id IN (${sql.join(folderIds.map(String))})`,
+  );
 }

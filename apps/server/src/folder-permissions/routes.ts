@@ -17,18 +17,19 @@ const folderParam = z.object({
 });
 const answer = json(folderPermissions, 'Grants on the folder and inherited from its ancestors, nearest first');
 
-function folderFor(deps: AppDeps, principal: Principal, folderId: string): FolderInfo {
-  const folder = folderOf(deps, principal.accountId, folderId);
+async function folderFor(deps: AppDeps, principal: Principal, folderId: string): Promise<FolderInfo> {
+  const folder = await folderOf(deps, principal.accountId, folderId);
   if (!folder) throw notFound('folder');
   return folder;
 }
 
-function describe(deps: AppDeps, principal: Principal, folder: FolderInfo): FolderPermissions {
-  const users = new Map(listUsers(deps.db, principal.accountId).map((u) => [u.id, u]));
+async function describe(deps: AppDeps, principal: Principal, folder: FolderInfo): Promise<FolderPermissions> {
+  const { db } = deps.storage;
+  const users = new Map((await listUsers(db, principal.accountId)).map((u) => [u.id, u]));
   const seen = new Set<number>();
   const grants: FolderPermissions['grants'] = [];
   // Nearest first: each user's first grant is the one that decides; farther ones are overridden.
-  for (const g of grantsAlong(deps.db, principal.accountId, folder)) {
+  for (const g of await grantsAlong(db, principal.accountId, folder)) {
     const user = users.get(g.user_id);
     if (!user || seen.has(g.user_id)) continue;
     seen.add(g.user_id);
@@ -46,7 +47,7 @@ function describe(deps: AppDeps, principal: Principal, folder: FolderInfo): Fold
     folderId: folder.id,
     grants,
     defaultPermission: DEFAULT_PERMISSION,
-    callerPermission: permissionIn(deps.db, principal, folder),
+    callerPermission: await permissionIn(db, principal, folder),
   };
 }
 
@@ -95,17 +96,18 @@ export function folderPermissionRoutes(deps: AppDeps) {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
     },
   })
-    .openapi(r.get, (c) => {
+    .openapi(r.get, async (c) => {
       const principal = principalOf(c);
-      return c.json(describe(deps, principal, folderFor(deps, principal, c.req.valid('param').folderId)), 200);
+      const folder = await folderFor(deps, principal, c.req.valid('param').folderId);
+      return c.json(await describe(deps, principal, folder), 200);
     })
     .openapi(r.put, async (c) => {
       const principal = principalOf(c);
       requireAdmin(principal);
-      const folder = folderFor(deps, principal, c.req.valid('param').folderId);
+      const folder = await folderFor(deps, principal, c.req.valid('param').folderId);
       const parsed = folderPermissionsRequest.safeParse(await readParams(c));
       if (!parsed.success) throw badRequest(describeIssues(parsed.error), { issues: parsed.error.issues });
-      const members = new Set(listUsers(deps.db, principal.accountId).map((u) => String(u.id)));
+      const members = new Set((await listUsers(deps.storage.db, principal.accountId)).map((u) => String(u.id)));
       const grants = new Map<number, (typeof parsed.data.permissions)[number]['permission']>();
       for (const g of parsed.data.permissions) {
         if (!members.has(String(g.userId))) {
@@ -113,14 +115,14 @@ export function folderPermissionRoutes(deps: AppDeps) {
         }
         grants.set(Number(g.userId), g.permission);
       }
-      replaceGrants(
-        deps.db,
+      await replaceGrants(
+        deps.storage.db,
         principal.accountId,
         folder.id,
         [...grants].map(([userId, permission]) => ({ userId, permission })),
         principal.userId,
         deps.clock.now().getTime(),
       );
-      return c.json(describe(deps, principal, folder), 200);
+      return c.json(await describe(deps, principal, folder), 200);
     });
 }

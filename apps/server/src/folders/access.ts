@@ -1,6 +1,6 @@
 import { type FolderChain, requireFullControl } from '../folder-permissions/permissions';
 import type { Principal } from '../platform/auth';
-import type { Db } from '../platform/db';
+import type { Executor } from '../platform/storage';
 import { ancestorIds, type FolderRow } from './store';
 
 /**
@@ -8,11 +8,16 @@ import { ancestorIds, type FolderRow } from './store';
  * (folder-permissions): administrators always have it; other users by their nearest grant; View gets 403.
  */
 
-export function folderChain(db: Db, folder: FolderRow): FolderChain {
-  return { id: String(folder.id), ancestorIds: ancestorIds(db, folder.account_id, folder.id).map(String) };
+export async function folderChain(db: Executor, folder: FolderRow): Promise<FolderChain> {
+  return { id: String(folder.id), ancestorIds: (await ancestorIds(db, folder.account_id, folder.id)).map(String) };
 }
 
 /** 403 unless the caller has Full Control in the folder; `action` completes "you cannot …". */
-export function requireFolderControl(db: Db, principal: Principal, folder: FolderRow, action: string): void {
-  requireFullControl(db, principal, folderChain(db, folder), action);
+export async function requireFolderControl(
+  db: Executor,
+  principal: Principal,
+  folder: FolderRow,
+  action: string,
+): Promise<void> {
+  await requireFullControl(db, principal, await folderChain(db, folder), action);
 }

@@ -9,7 +9,7 @@ import { descendants, type FolderRow } from './store';
  * A provider returns the entries whose parent folder is one of `folderIds` (all of the account); each
  * entry's `relationships.parentFolder.data.id` names its folder.
  */
-export type FolderEntriesProvider = (accountId: number, folderIds: number[]) => FolderEntry[];
+export type FolderEntriesProvider = (accountId: number, folderIds: number[]) => FolderEntry[] | Promise<FolderEntry[]>;
 
 const registries = new WeakMap<AppDeps, Map<string, FolderEntriesProvider>>();
 
@@ -24,10 +24,10 @@ export function registerFolderEntries(deps: AppDeps, kind: string, provider: Fol
 }
 
 /** Entries of every registered kind inside the given folders. */
-export function entriesIn(deps: AppDeps, accountId: number, folderIds: number[]): FolderEntry[] {
+export async function entriesIn(deps: AppDeps, accountId: number, folderIds: number[]): Promise<FolderEntry[]> {
   if (folderIds.length === 0) return [];
   const out: FolderEntry[] = [];
-  for (const provider of registries.get(deps)?.values() ?? []) out.push(...provider(accountId, folderIds));
+  for (const provider of registries.get(deps)?.values() ?? []) out.push(...(await provider(accountId, folderIds)));
   return out;
 }
 
@@ -53,8 +53,8 @@ export function folderEntry(folder: FolderRow): FolderEntry {
  * What a folder holds down to `depth` levels: sub-folders of levels 1…depth, and the entries of the folder
  * and of its sub-folders of levels 1…depth−1 (depth 1 = the folder's own content).
  */
-export function listFolder(deps: AppDeps, folder: FolderRow, depth: number): FolderEntry[] {
-  const below = descendants(deps.db, folder.account_id, folder.id, depth);
+export async function listFolder(deps: AppDeps, folder: FolderRow, depth: number): Promise<FolderEntry[]> {
+  const below = await descendants(deps.storage.db, folder.account_id, folder.id, depth);
   const holders = [folder.id, ...below.filter((f) => f.level < depth).map((f) => f.id)];
-  return [...below.map(folderEntry), ...entriesIn(deps, folder.account_id, holders)];
+  return [...below.map(folderEntry), ...(await entriesIn(deps, folder.account_id, holders))];
 }

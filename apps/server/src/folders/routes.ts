@@ -7,6 +7,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
+import { transaction } from '../platform/storage';
 import { requireFolderControl } from './access';
 import { entriesIn, folderEntry, listFolder } from './entries';
 import {
@@ -94,9 +95,9 @@ function routes(deps: AppDeps) {
 
 const ID = /^[1-9][0-9]{0,15}$/;
 
-function requireFolder(deps: AppDeps, c: Context<AppEnv>, raw: string | number): FolderRow {
+async function requireFolder(deps: AppDeps, c: Context<AppEnv>, raw: string | number): Promise<FolderRow> {
   const text = String(raw);
-  const row = ID.test(text) ? folderRow(deps.db, principalOf(c).accountId, Number(text)) : null;
+  const row = ID.test(text) ? await folderRow(deps.storage.db, principalOf(c).accountId, Number(text)) : null;
   if (!row) throw notFound('folder');
   return row;
 }
@@ -121,52 +122,53 @@ const wrap = (row: FolderRow): FolderObject => {
 /** `/entities/by-folder/:folderId` and `/entities/folders/*`: master keys or the console session. */
 export function folderRoutes(deps: AppDeps) {
   const r = routes(deps);
+  const { db } = deps.storage;
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.byFolder, (c) => {
-      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
-      return c.json({ data: listFolder(deps, folder, parseDepth(c.req.valid('query').depth)) }, 200);
+    .openapi(r.byFolder, async (c) => {
+      const folder = await requireFolder(deps, c, c.req.valid('param').folderId);
+      return c.json({ data: await listFolder(deps, folder, parseDepth(c.req.valid('query').depth)) }, 200);
     })
     .openapi(r.create, async (c) => {
       const { name, parentFolderId } = await input(c, folderCreate);
-      const parent = requireFolder(deps, c, parentFolderId);
-      requireFolderControl(deps.db, principalOf(c), parent, 'create folders in it');
-      if (ancestorIds(deps.db, parent.account_id, parent.id).length + 1 >= MAX_FOLDER_DEPTH) {
+      const parent = await requireFolder(deps, c, parentFolderId);
+      await requireFolderControl(db, principalOf(c), parent, 'create folders in it');
+      if ((await ancestorIds(db, parent.account_id, parent.id)).length + 1 >= MAX_FOLDER_DEPTH) {
         throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} levels deep; create this one higher up.`);
       }
-      const row = insertFolder(
-        deps.db,
+      const row = await insertFolder(
+        db,
         { account_id: parent.account_id, parent_segment_id: parent.parent_segment_id, parent_id: parent.id, name },
         deps.clock.now().getTime(),
       );
       return c.json(wrap(row), 200);
     })
-    .openapi(r.show, (c) => c.json(wrap(requireFolder(deps, c, c.req.valid('param').folderId)), 200))
+    .openapi(r.show, async (c) => c.json(wrap(await requireFolder(deps, c, c.req.valid('param').folderId)), 200))
     .openapi(r.rename, async (c) => {
-      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
+      const folder = await requireFolder(deps, c, c.req.valid('param').folderId);
       const { name } = await input(c, folderRename);
-      requireFolderControl(deps.db, principalOf(c), folder, 'rename it');
+      await requireFolderControl(db, principalOf(c), folder, 'rename it');
       if (folder.parent_id === null) {
         throw conflict('A root folder is named after its parent segment; rename the parent segment instead.');
       }
-      return c.json(wrap(renameFolderRow(deps.db, folder, name, deps.clock.now().getTime())), 200);
+      return c.json(wrap(await renameFolderRow(db, folder, name, deps.clock.now().getTime())), 200);
     })
-    .openapi(r.remove, (c) => {
-      const folder = requireFolder(deps, c, c.req.valid('param').folderId);
-      requireFolderControl(deps.db, principalOf(c), folder, 'delete it');
+    .openapi(r.remove, async (c) => {
+      const folder = await requireFolder(deps, c, c.req.valid('param').folderId);
+      await requireFolderControl(db, principalOf(c), folder, 'delete it');
       if (folder.parent_id === null) {
         throw conflict('A root folder goes with its parent segment; delete the parent segment instead.');
       }
-      const inside = descendants(deps.db, folder.account_id, folder.id, 1).length;
-      const items = entriesIn(deps, folder.account_id, [folder.id]).length;
+      const inside = (await descendants(db, folder.account_id, folder.id, 1)).length;
+      const items = (await entriesIn(deps, folder.account_id, [folder.id])).length;
       if (inside + items > 0) {
         throw conflict(`The folder still holds ${inside} folder(s) and ${items} item(s); move or delete them first.`);
       }
       // Only empty folders are deleted, but a sub-folder's grants would be orphaned too: take them all.
-      const below = descendants(deps.db, folder.account_id, folder.id, MAX_FOLDER_DEPTH * 2).map((f) => f.id);
-      deps.db.transaction(() => {
-        deleteGrantsOn(deps.db, folder.account_id, [folder.id, ...below]);
-        deleteFolderRow(deps.db, folder);
-      })();
+      const below = (await descendants(db, folder.account_id, folder.id, MAX_FOLDER_DEPTH * 2)).map((f) => f.id);
+      await transaction(deps.storage, async (tx) => {
+        await deleteGrantsOn(tx, folder.account_id, [folder.id, ...below]);
+        await deleteFolderRow(tx, folder);
+      });
       return c.json({ id: String(folder.id) }, 200);
     });
 }

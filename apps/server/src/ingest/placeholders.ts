@@ -8,7 +8,7 @@ import type { AppDeps } from '../platform/context';
  * td-js-sdk's placeholders, filled in as the original service does: a record value that is exactly the
  * text `td_ip` becomes the caller's address (platform/clientAddress.ts, which honours
  * `SVC_TRUSTED_PROXIES`), and `td_global_id` becomes a server-issued id kept in a long-lived cookie
- * (decision 0017). Only top-level values are looked at, whatever their key.
+ * (decision 0019). Only top-level values are looked at, whatever their key.
  */
 
 export const GLOBAL_ID_COOKIE = '_td_global';

@@ -1,5 +1,5 @@
-import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
+import { dialectOf, type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 import type { QueuedJob } from './fairQueue';
 
 /** The SQL of the `jobs` table. Reads for callers are scoped by account; the runner works by job id. */
@@ -32,6 +32,10 @@ export interface JobRow {
   hive_result_schema: string | null;
   cmdout: string | null;
   stderr: string | null;
+  /** The node that claimed the job (runner.ts), null until one did. */
+  runner: string | null;
+  /** When a node other than the runner was asked to kill it; the runner ends it (runner.ts). */
+  kill_requested_at: number | null;
 }
 
 /** A job row with its issuer's name, as the job objects show it. */
@@ -50,61 +54,63 @@ export interface NewJob {
 }
 
 /** Inserts a queued job. A domain key already used in the account is a 409 naming that job. */
-export function insertJob(db: Db, job: NewJob, now: number): JobRow {
-  return db.transaction(() => {
-    if (job.domainKey) {
-      const existing = db
-        .prepare('SELECT id FROM jobs WHERE account_id = ? AND domain_key = ?')
-        .get(job.accountId, job.domainKey) as { id: number } | undefined;
-      if (existing) {
-        throw conflict(`The domain key "${job.domainKey}" was already used by job ${existing.id}.`, {
+export async function insertJob(ex: Executor, job: NewJob, now: number): Promise<JobRow> {
+  const taken = async () => {
+    const existing = await one<{ id: number }>(
+      ex,
+      sql`SELECT id FROM jobs WHERE account_id = ${job.accountId} AND domain_key = ${job.domainKey ?? ''}`,
+    );
+    return existing
+      ? conflict(`The domain key "${job.domainKey}" was already used by job ${existing.id}.`, {
           conflicts_with: String(existing.id),
-        });
-      }
+        })
+      : null;
+  };
+  if (job.domainKey) {
+    const refused = await taken();
+    if (refused) throw refused;
+  }
+  let id: number;
+  try {
+    id = await insertId(
+      ex,
+      sql`INSERT INTO jobs (account_id, user_id, type, database_name, query, params_json, status, priority, retry_limit,
+            domain_key, created_at, updated_at)
+          VALUES (${job.accountId}, ${job.userId}, ${job.type}, ${job.database}, ${job.query},
+            ${job.params ? JSON.stringify(job.params) : null}, 'queued', ${job.priority ?? 0}, ${job.retryLimit ?? 0},
+            ${job.domainKey || null}, ${now}, ${now})
+          RETURNING id`,
+    );
+  } catch (err) {
+    // Another request took the domain key between the check and the insert.
+    if (job.domainKey && isUniqueViolation(err) && !ex.isTransaction) {
+      const refused = await taken();
+      if (refused) throw refused;
     }
-    const result = db
-      .prepare(
-        `INSERT INTO jobs (account_id, user_id, type, database_name, query, params_json, status, priority, retry_limit,
-           domain_key, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        job.accountId,
-        job.userId,
-        job.type,
-        job.database,
-        job.query,
-        job.params ? JSON.stringify(job.params) : null,
-        job.priority ?? 0,
-        job.retryLimit ?? 0,
-        job.domainKey || null,
-        now,
-        now,
-      );
-    return db.prepare('SELECT * FROM jobs WHERE id = ?').get(result.lastInsertRowid) as JobRow;
-  })();
+    throw err;
+  }
+  return (await jobById(ex, id)) as JobRow;
 }
 
-const VIEW = 'SELECT jobs.*, users.name AS user_name FROM jobs LEFT JOIN users ON users.id = jobs.user_id';
+const VIEW = sql`SELECT jobs.*, users.name AS user_name FROM jobs LEFT JOIN users ON users.id = jobs.user_id`;
 
-export function findJob(db: Db, accountId: number, id: number): JobView | null {
-  const row = db.prepare(`${VIEW} WHERE jobs.account_id = ? AND jobs.id = ?`).get(accountId, id) as JobView | undefined;
-  return row ?? null;
+export async function findJob(ex: Executor, accountId: number, id: number): Promise<JobView | null> {
+  return (await one<JobView>(ex, sql`${VIEW} WHERE jobs.account_id = ${accountId} AND jobs.id = ${id}`)) ?? null;
 }
 
 /** The account's job; a missing id or another account's job is the same 404. */
-export function requireJob(db: Db, accountId: number, id: string | number): JobView {
+export async function requireJob(ex: Executor, accountId: number, id: string | number): Promise<JobView> {
   const n = Number(id);
-  const row = Number.isSafeInteger(n) && n > 0 ? findJob(db, accountId, n) : null;
+  const row = Number.isSafeInteger(n) && n > 0 ? await findJob(ex, accountId, n) : null;
   if (!row) throw notFound('job');
   return row;
 }
 
-export function findJobByDomainKey(db: Db, accountId: number, domainKey: string): JobView | null {
-  const row = db.prepare(`${VIEW} WHERE jobs.account_id = ? AND jobs.domain_key = ?`).get(accountId, domainKey) as
-    | JobView
-    | undefined;
-  return row ?? null;
+export async function findJobByDomainKey(ex: Executor, accountId: number, domainKey: string): Promise<JobView | null> {
+  return (
+    (await one<JobView>(ex, sql`${VIEW} WHERE jobs.account_id = ${accountId} AND jobs.domain_key = ${domainKey}`)) ??
+    null
+  );
 }
 
 export interface JobFilter {
@@ -117,51 +123,86 @@ export interface JobFilter {
 }
 
 /** Newest first; `from` and `to` are indexes into that order, `to` included (TD's paging). */
-export function listJobs(db: Db, accountId: number, opts: JobFilter): { jobs: JobView[]; count: number } {
-  const conditions = ['jobs.account_id = ?'];
-  const args: (string | number)[] = [accountId];
+export async function listJobs(
+  ex: Executor,
+  accountId: number,
+  opts: JobFilter,
+): Promise<{ jobs: JobView[]; count: number }> {
+  const conditions = [sql`jobs.account_id = ${accountId}`];
   for (const [column, value] of [
     ['status', opts.status],
     ['type', opts.type],
     ['database_name', opts.database],
   ] as const) {
     if (!value) continue;
-    conditions.push(`jobs.${column} = ?`);
-    args.push(value);
+    conditions.push(sql`${sql.ref(`jobs.${column}`)} = ${value}`);
   }
-  const where = conditions.join(' AND ');
-  const jobs = db
-    .prepare(`${VIEW} WHERE ${where} ORDER BY jobs.id DESC LIMIT ? OFFSET ?`)
-    .all(...args, opts.to - opts.from + 1, opts.from) as JobView[];
-  const { n } = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`).get(...args) as { n: number };
-  return { jobs, count: n };
+  const where = sql.join(conditions, sql` AND `);
+  const jobs = await many<JobView>(
+    ex,
+    sql`${VIEW} WHERE ${where} ORDER BY jobs.id DESC LIMIT ${opts.to - opts.from + 1} OFFSET ${opts.from}`,
+  );
+  const counted = await one<{ n: number }>(ex, sql`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`);
+  return { jobs, count: Number(counted?.n ?? 0) };
 }
 
 /** The job by id, whatever its account (the runner's view). */
-export function jobById(db: Db, id: number): JobRow | null {
-  return (db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined) ?? null;
+export async function jobById(ex: Executor, id: number): Promise<JobRow | null> {
+  return (await one<JobRow>(ex, sql`SELECT * FROM jobs WHERE id = ${id}`)) ?? null;
 }
 
 /** The queued jobs among `types`, as the fair scheduler needs them (fairQueue.ts). */
-export function queuedJobs(db: Db, types: readonly string[]): QueuedJob[] {
+export async function queuedJobs(ex: Executor, types: readonly string[]): Promise<QueuedJob[]> {
   if (types.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT id, account_id, user_id, priority FROM jobs
-       WHERE status = 'queued' AND type IN (${types.map(() => '?').join(', ')}) ORDER BY id`,
-    )
-    .all(...types) as QueuedJob[];
+  return many<QueuedJob>(
+    ex,
+    sql`SELECT id, account_id, user_id, priority FROM jobs
+        WHERE status = 'queued' AND type IN (${sql.join([...types])}) ORDER BY id`,
+  );
 }
 
-/** Moves a queued job to running; false when it was not queued any more (killed meanwhile). */
-export function markRunning(db: Db, job: JobRow, now: number): boolean {
-  const result = db
-    .prepare(
-      `UPDATE jobs SET status = 'running', start_at = ?, updated_at = ?, cmdout = ?
-       WHERE id = ? AND account_id = ? AND status = 'queued'`,
-    )
-    .run(now, now, `started at ${new Date(now).toISOString()}\n`, job.id, job.account_id);
-  return result.changes === 1;
+/** How many jobs run now on every node, by account and user (the fair queue's limits count them all). */
+export async function runningCounts(
+  ex: Executor,
+  accountId?: number,
+): Promise<{ account_id: number; user_id: number | null; n: number }[]> {
+  const where = accountId === undefined ? sql`` : sql` AND account_id = ${accountId}`;
+  const rows = await many<{ account_id: number; user_id: number | null; n: number }>(
+    ex,
+    sql`SELECT account_id, user_id, COUNT(*) AS n FROM jobs WHERE status = 'running'${where}
+        GROUP BY account_id, user_id ORDER BY account_id, user_id`,
+  );
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/**
+ * Claims a queued job for node `runner` and moves it to running; null when it was not queued any more
+ * (another node claimed it, or it was killed meanwhile). The row is locked first where the backend can
+ * (FOR UPDATE SKIP LOCKED on PostgreSQL: a node never waits for another's claim), and the UPDATE
+ * re-checks the status, so exactly one node claims each job.
+ */
+export async function claimJob(
+  ex: Executor,
+  job: Pick<JobRow, 'id' | 'account_id'>,
+  runner: string,
+  now: number,
+): Promise<JobRow | null> {
+  const d = dialectOf(ex);
+  const row = await one<JobRow>(
+    ex,
+    sql`UPDATE jobs SET status = 'running', runner = ${runner}, start_at = ${now}, updated_at = ${now},
+          cmdout = ${`started at ${new Date(now).toISOString()}\n`}
+        WHERE account_id = ${job.account_id} AND status = 'queued'
+          AND id = (SELECT id FROM jobs WHERE account_id = ${job.account_id} AND id = ${job.id} AND status = 'queued'
+                    ${sql.raw(d.forUpdateSkipLocked)})
+        RETURNING *`,
+  );
+  return row ?? null;
+}
+
+/** Locks an account's row until the transaction ends, so claims for one account run one at a time. */
+export async function lockAccount(ex: Executor, accountId: number): Promise<void> {
+  await one(ex, sql`SELECT id FROM accounts WHERE id = ${accountId}${sql.raw(dialectOf(ex).forUpdate)}`);
 }
 
 export interface Finish {
@@ -176,39 +217,64 @@ export interface Finish {
 }
 
 /** Ends an unfinished job; false when it had already ended (the first ending wins). */
-export function finishJob(db: Db, job: Pick<JobRow, 'id' | 'account_id'>, end: Finish, now: number): boolean {
-  const result = db
-    .prepare(
-      `UPDATE jobs SET status = ?, end_at = ?, updated_at = ?,
-         stderr = COALESCE(?, stderr), cmdout = COALESCE(cmdout, '') || COALESCE(?, ''),
-         result_path = ?, result_size = ?, num_records = ?, hive_result_schema = ?, cpu_time = ?
-       WHERE id = ? AND account_id = ? AND status IN ('queued', 'running')`,
-    )
-    .run(
-      end.status,
-      now,
-      now,
-      end.stderr ?? null,
-      end.cmdout ?? null,
-      end.resultPath ?? null,
-      end.resultSize ?? null,
-      end.numRecords ?? null,
-      end.hiveResultSchema ?? null,
-      end.cpuTime ?? null,
-      job.id,
-      job.account_id,
-    );
-  return result.changes === 1;
+export async function finishJob(
+  ex: Executor,
+  job: Pick<JobRow, 'id' | 'account_id'>,
+  end: Finish,
+  now: number,
+): Promise<boolean> {
+  const changed = await run(
+    ex,
+    sql`UPDATE jobs SET status = ${end.status}, end_at = ${now}, updated_at = ${now},
+          stderr = COALESCE(${end.stderr ?? null}, stderr), cmdout = COALESCE(cmdout, '') || COALESCE(${end.cmdout ?? null}, ''),
+          result_path = ${end.resultPath ?? null}, result_size = ${end.resultSize ?? null},
+          num_records = ${end.numRecords ?? null}, hive_result_schema = ${end.hiveResultSchema ?? null},
+          cpu_time = ${end.cpuTime ?? null}
+        WHERE id = ${job.id} AND account_id = ${job.account_id} AND status IN ('queued', 'running')`,
+  );
+  return changed === 1;
 }
 
 /** Appends progress to a running job's `debug.cmdout`, which `td query -w` prints as it goes. */
-export function appendCmdout(db: Db, job: Pick<JobRow, 'id' | 'account_id'>, text: string, now: number): void {
-  db.prepare(
-    `UPDATE jobs SET cmdout = COALESCE(cmdout, '') || ?, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'running'`,
-  ).run(text, now, job.id, job.account_id);
+export async function appendCmdout(
+  ex: Executor,
+  job: Pick<JobRow, 'id' | 'account_id'>,
+  text: string,
+  now: number,
+): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE jobs SET cmdout = COALESCE(cmdout, '') || ${text}, updated_at = ${now}
+        WHERE id = ${job.id} AND account_id = ${job.account_id} AND status = 'running'`,
+  );
 }
 
-/** Jobs a previous process left running; start-up ends them (runner.ts). */
-export function runningJobs(db: Db): JobRow[] {
-  return db.prepare(`SELECT * FROM jobs WHERE status = 'running' ORDER BY id`).all() as JobRow[];
+/** Asks the node running a job to kill it (it polls, runner.ts); false when the job is not running. */
+export async function requestKill(ex: Executor, id: number, now: number): Promise<boolean> {
+  return (
+    (await run(
+      ex,
+      sql`UPDATE jobs SET kill_requested_at = ${now} WHERE id = ${id} AND status = 'running' AND kill_requested_at IS NULL`,
+    )) === 1
+  );
+}
+
+/**
+ * Jobs a previous process of node `runner` left running; start-up ends them (runner.ts). Jobs from before
+ * runners were recorded (no runner) count as this node's: they come from a single-node install.
+ */
+export async function runningJobs(ex: Executor, runner: string): Promise<JobRow[]> {
+  return many<JobRow>(
+    ex,
+    sql`SELECT * FROM jobs WHERE status = 'running' AND (runner = ${runner} OR runner IS NULL) ORDER BY id`,
+  );
+}
+
+/** Where the given jobs are (the runner follows jobs it waits for or runs, whichever node ends them). */
+export async function jobStates(
+  ex: Executor,
+  ids: readonly number[],
+): Promise<{ id: number; status: JobStatus; kill_requested_at: number | null }[]> {
+  if (ids.length === 0) return [];
+  return many(ex, sql`SELECT id, status, kill_requested_at FROM jobs WHERE id IN (${sql.join([...ids])}) ORDER BY id`);
 }

@@ -1,19 +1,16 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile, findDatabase } from '../data/catalog';
+import { type DatabaseRow, findDatabase } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
 import type { JobRow } from './jobStore';
-import { translate } from './query/dialect';
-import { openForQuery } from './query/executeQuery';
-import { checkPrepared, checkQueryText } from './query/guard';
 import { hiveToPresto } from './query/hive';
-import { QueryPool } from './query/queryPool';
+import { queryEngineFor } from './queryEngine';
+import { resultStoreFor } from './resultStore';
 import type { JobKind } from './runner';
 
 /**
- * Query jobs (`presto`, `trino`, and `hive`, the clients' default): the SQL runs in a query process on a
- * read-only connection. HiveQL is first rewritten into the Presto dialect (query/hive.ts).
+ * Query jobs (`presto`, `trino`, and `hive`, the clients' default): the SQL runs on the storage backend's
+ * query engine (queryEngine.ts). HiveQL is first rewritten into the Presto dialect (query/hive.ts).
  */
 
 export const QUERY_TYPES = ['presto', 'trino', 'hive'] as const;
@@ -35,51 +32,35 @@ export function resultFiles(dataDir: string, job: Pick<JobRow, 'id' | 'account_i
   return { relative, dir: join(dataDir, 'results', String(job.account_id)), msgpack, gzip: `${msgpack}.gz` };
 }
 
-/**
- * Checks a query before it is queued: one statement that only reads (QueryRefused otherwise). SQL that
- * SQLite cannot prepare (a typo, an unknown table) is queued anyway and ends in error with SQLite's
- * message, as a query engine reports it.
- */
-export function inspectQuery(deps: AppDeps, database: DatabaseRow, type: string, query: string): void {
-  const presto = prestoText(type, query);
-  checkQueryText(presto);
-  const sql = translate(presto, database.name);
-  const db = openForQuery(
-    databaseFile(deps.config.dataDir, database.account_id, database.id),
-    deps.clock.now().getTime(),
-  );
-  try {
-    checkPrepared(db.prepare(sql));
-  } catch (e) {
-    if (!(e instanceof SqliteError)) throw e;
-  } finally {
-    db.close();
-  }
+/** Checks a query before it is queued (QueryEngine.inspect). */
+export async function inspectQuery(deps: AppDeps, database: DatabaseRow, type: string, query: string): Promise<void> {
+  await queryEngineFor(deps).inspect(database, prestoText(type, query));
 }
 
 export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
-  const pool = new QueryPool();
+  const engine = queryEngineFor(deps);
+  const results = resultStoreFor(deps);
   return {
     types: QUERY_TYPES,
     async run(job, ctx) {
-      const database = job.database_name ? findDatabase(deps.db, job.account_id, job.database_name) : null;
+      const database = job.database_name ? await findDatabase(deps.db, job.account_id, job.database_name) : null;
       if (!database) throw new Error(`The database "${job.database_name}" no longer exists.`);
-      const sql = translate(prestoText(job.type, job.query ?? ''), database.name);
       const files = resultFiles(deps.config.dataDir, job);
       mkdirSync(files.dir, { recursive: true });
       const started = performance.now();
-      const outcome = await pool.run(
+      const outcome = await engine.run(
+        prestoText(job.type, job.query ?? ''),
         {
-          file: databaseFile(deps.config.dataDir, database.account_id, database.id),
-          sql,
+          database,
           msgpackPath: files.msgpack,
           gzipPath: files.gzip,
           nowMs: job.created_at,
           maxResultBytes: options.maxResultBytes,
+          timeLimitSeconds: options.timeLimitSeconds,
         },
         ctx.signal,
-        options.timeLimitSeconds,
       );
+      await results.keep(job, { msgpack: files.msgpack, gzip: files.gzip });
       const ms = Math.round(performance.now() - started);
       return {
         resultPath: files.relative,
@@ -89,13 +70,12 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         cmdout: `${outcome.numRecords} rows, ${outcome.bytes} bytes in ${ms} ms\n`,
       };
     },
-    onFailed(job) {
+    async onFailed(job) {
       const files = resultFiles(deps.config.dataDir, job);
-      rmSync(files.msgpack, { force: true });
-      rmSync(files.gzip, { force: true });
+      await results.remove(job, { msgpack: files.msgpack, gzip: files.gzip });
     },
     close() {
-      pool.close();
+      engine.close();
     },
   };
 }

@@ -1,13 +1,12 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ResultFormat } from '@svc/contracts';
 import { UnpackrStream } from 'msgpackr';
 import { ApiError, errorBody } from '../platform/errors';
 import type { JobView } from './jobStore';
+import type { ResultStore, StoredResult } from './resultStore';
 
 /**
- * GET /v3/job/result bodies (wire-compat §2.3). The stored files serve `msgpack` (concatenated arrays)
+ * GET /v3/job/result bodies (wire-compat §2.3). The stored results (resultStore.ts) serve `msgpack` (concatenated arrays)
  * and `msgpack.gz` as they are, with Range support (206, ETag, If-Range) for resumable and parallel
  * downloads; `json` (one array per line), `csv` and `tsv` are decoded from the msgpack file as they stream.
  */
@@ -24,16 +23,16 @@ function noResult(message: string): ApiError {
   return new ApiError(404, 'Resource not found', message, { resource: 'job result' });
 }
 
-/** The result file of a finished job, or a 404 saying why there is none. */
-function resultPath(dataDir: string, job: JobView, format: ResultFormat): string {
+/** The result of a finished job, or a 404 saying why there is none. */
+async function storedResult(store: ResultStore, job: JobView, format: ResultFormat): Promise<StoredResult> {
   if (job.status === 'queued' || job.status === 'running') {
     throw noResult(`Job ${job.id} is ${job.status}: its result can be read once its status is success.`);
   }
   if (job.status !== 'success') throw noResult(`Job ${job.id} ended with status ${job.status}; it has no result.`);
   if (!job.result_path) throw noResult(`Job ${job.id} has no result to download.`);
-  const path = join(dataDir, job.result_path) + (format === 'msgpack.gz' ? '.gz' : '');
-  if (!existsSync(path)) throw noResult(`The result file of job ${job.id} is missing.`);
-  return path;
+  const stored = await store.open(job, format === 'msgpack.gz' ? 'gzip' : 'msgpack');
+  if (!stored) throw noResult(`The result file of job ${job.id} is missing.`);
+  return stored;
 }
 
 type Range = { start: number; end: number } | 'unsatisfiable' | null;
@@ -55,8 +54,8 @@ export function parseRange(header: string | undefined, size: number): Range {
   return { start, end };
 }
 
-function fileResponse(job: JobView, path: string, format: ResultFormat, headers: Headers): Response {
-  const size = statSync(path).size;
+function fileResponse(job: JobView, stored: StoredResult, format: ResultFormat, headers: Headers): Response {
+  const size = stored.size;
   const etag = `"job-${job.id}-${format === 'msgpack' ? 'mp' : 'gz'}-${size}"`;
   const base = { 'content-type': CONTENT_TYPES[format], 'accept-ranges': 'bytes', etag };
   const ifRange = headers.get('if-range');
@@ -70,7 +69,7 @@ function fileResponse(job: JobView, path: string, format: ResultFormat, headers:
     return Response.json(errorBody(error), { status: 416, headers: { ...base, 'content-range': `bytes */${size}` } });
   }
   const stream = (start: number, end: number) =>
-    Readable.toWeb(createReadStream(path, { start, end })) as unknown as ReadableStream<Uint8Array>;
+    Readable.toWeb(Readable.from(stored.read(start, end))) as unknown as ReadableStream<Uint8Array>;
   if (range) {
     return new Response(size === 0 ? null : stream(range.start, range.end), {
       status: 206,
@@ -117,10 +116,11 @@ const LINE_FORMATS = {
   tsv: (row: unknown[]) => `${row.map(tsvField).join('\t')}\n`,
 };
 
-async function* lines(path: string, format: keyof typeof LINE_FORMATS, header: string[] | null) {
+async function* lines(stored: StoredResult, format: keyof typeof LINE_FORMATS, header: string[] | null) {
   const line = LINE_FORMATS[format];
   let batch = header ? line(header) : '';
-  const rows = createReadStream(path).pipe(new UnpackrStream({ useRecords: false }));
+  const bytes = stored.size === 0 ? Readable.from([]) : Readable.from(stored.read(0, stored.size - 1));
+  const rows = bytes.pipe(new UnpackrStream({ useRecords: false }));
   for await (const row of rows) {
     batch += line(row as unknown[]);
     if (batch.length >= 64 * 1024) {
@@ -132,18 +132,18 @@ async function* lines(path: string, format: keyof typeof LINE_FORMATS, header: s
 }
 
 /** The response for GET /v3/job/result/:id. `header` adds the column names first (json, csv, tsv). */
-export function resultResponse(
-  dataDir: string,
+export async function resultResponse(
+  store: ResultStore,
   job: JobView,
   format: ResultFormat,
   header: boolean,
   requestHeaders: Headers,
-): Response {
-  const path = resultPath(dataDir, job, format);
-  if (format === 'msgpack' || format === 'msgpack.gz') return fileResponse(job, path, format, requestHeaders);
+): Promise<Response> {
+  const stored = await storedResult(store, job, format);
+  if (format === 'msgpack' || format === 'msgpack.gz') return fileResponse(job, stored, format, requestHeaders);
   const names = header
     ? (JSON.parse(job.hive_result_schema ?? '[]') as [string, string][]).map(([name]) => name)
     : null;
-  const body = Readable.toWeb(Readable.from(lines(path, format, names))) as unknown as ReadableStream<Uint8Array>;
+  const body = Readable.toWeb(Readable.from(lines(stored, format, names))) as unknown as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPES[format] } });
 }

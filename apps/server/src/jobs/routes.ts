@@ -9,6 +9,7 @@ import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob 
 import { errors, index, issueParams, json, listQuery, resultQuery, wireBody } from './params';
 import { QueryRefused } from './query/dialect';
 import { inspectQuery, QUERY_TYPES } from './queryJob';
+import { resultStoreFor } from './resultStore';
 import { resultResponse } from './results';
 import type { JobRunner } from './runner';
 import { toV3Job, toV3JobDetail, toV3JobStatus } from './wire';
@@ -96,6 +97,7 @@ function routes(deps: AppDeps) {
 /** `/v3/job/*` (wire-compat §2.3). Master keys only: write-only keys answer 403. */
 export function jobRoutes(deps: AppDeps, runner: JobRunner) {
   const r = routes(deps);
+  const results = resultStoreFor(deps);
   const now = () => deps.clock.now().getTime();
   const origin = (url: string) => new URL(url).origin;
   return new OpenAPIHono<AppEnv>()
@@ -105,18 +107,18 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
       if (!(QUERY_TYPES as readonly string[]).includes(type)) {
         throw unprocessable(`Jobs of type "${type.slice(0, 40)}" cannot be issued here: use hive, presto or trino.`);
       }
-      const database = requireDatabase(deps.db, p.accountId, db);
+      const database = await requireDatabase(deps.db, p.accountId, db);
       const params = await input(c, issueParams);
       if ((params.result ?? params.result_url ?? '').trim() !== '') {
         throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');
       }
       try {
-        inspectQuery(deps, database, type, params.query);
+        await inspectQuery(deps, database, type, params.query);
       } catch (e) {
         if (e instanceof QueryRefused) throw badRequest(e.message);
         throw e;
       }
-      const job = runner.enqueue({
+      const job = await runner.enqueue({
         accountId: p.accountId,
         userId: p.userId,
         type,
@@ -128,21 +130,21 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
       });
       return c.json({ job: String(job.id), job_id: String(job.id), database: database.name }, 200);
     })
-    .openapi(r.status, (c) => {
-      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
+    .openapi(r.status, async (c) => {
+      const job = await requireJob(deps.storage.db, principalOf(c).accountId, c.req.valid('param').job_id);
       return c.json(toV3JobStatus(job, now()), 200);
     })
-    .openapi(r.statusByDomainKey, (c) => {
+    .openapi(r.statusByDomainKey, async (c) => {
       const p = principalOf(c);
-      const job = findJobByDomainKey(deps.db, p.accountId, c.req.valid('param').domain_key);
+      const job = await findJobByDomainKey(deps.storage.db, p.accountId, c.req.valid('param').domain_key);
       if (!job) throw notFound('job');
       return c.json(toV3JobStatus(job, now()), 200);
     })
-    .openapi(r.show, (c) => {
-      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
-      return c.json(toV3JobDetail(job, now(), origin(c.req.url), runner.queuePosition(job.id)), 200);
+    .openapi(r.show, async (c) => {
+      const job = await requireJob(deps.storage.db, principalOf(c).accountId, c.req.valid('param').job_id);
+      return c.json(toV3JobDetail(job, now(), origin(c.req.url), await runner.queuePosition(job.id)), 200);
     })
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const q = c.req.valid('query');
       const from = index('from', q.from, 0);
       const to = index('to', q.to, from + 19);
@@ -152,7 +154,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
       if (status !== null && !(JOB_STATUSES as readonly string[]).includes(status)) {
         throw badRequest(`"status" must be one of ${JOB_STATUSES.join(', ')}.`);
       }
-      const { jobs, count } = listJobs(deps.db, principalOf(c).accountId, {
+      const { jobs, count } = await listJobs(deps.storage.db, principalOf(c).accountId, {
         from,
         to,
         status: status as JobStatus | null,
@@ -160,7 +162,9 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         database: q.database || null,
       });
       const at = origin(c.req.url);
-      const positions = jobs.some((j) => j.status === 'queued') ? runner.queuePositions() : new Map<number, number>();
+      const positions = jobs.some((j) => j.status === 'queued')
+        ? await runner.queuePositions()
+        : new Map<number, number>();
       return c.json(
         {
           jobs: jobs.map((j) => toV3Job(j, now(), at, positions.get(j.id) ?? null)),
@@ -171,14 +175,14 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         200,
       );
     })
-    .openapi(r.kill, (c) => {
+    .openapi(r.kill, async (c) => {
       const p = principalOf(c);
-      const job = requireJob(deps.db, p.accountId, c.req.valid('param').job_id);
-      const former = runner.kill(p.accountId, job.id) ?? job.status;
+      const job = await requireJob(deps.storage.db, p.accountId, c.req.valid('param').job_id);
+      const former = (await runner.kill(p.accountId, job.id)) ?? job.status;
       return c.json({ job_id: String(job.id), former_status: former }, 200);
     })
-    .openapi(r.result, (c) => {
-      const job = requireJob(deps.db, principalOf(c).accountId, c.req.valid('param').job_id);
+    .openapi(r.result, async (c) => {
+      const job = await requireJob(deps.storage.db, principalOf(c).accountId, c.req.valid('param').job_id);
       const q = c.req.valid('query');
       const format = resultFormat.safeParse((q.format ?? 'tsv').toLowerCase());
       if (!format.success) {
@@ -187,6 +191,6 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         );
       }
       const header = /^true$/i.test(q.header ?? '');
-      return resultResponse(deps.config.dataDir, job, format.data, header, c.req.raw.headers) as never;
+      return (await resultResponse(results, job, format.data, header, c.req.raw.headers)) as never;
     });
 }

@@ -1,7 +1,9 @@
 import type { AppDeps } from '../platform/context';
+import { type Executor, transaction } from '../platform/storage';
 import { type FairLimits, type FairState, fairOrder, nextFair, userKey } from './fairQueue';
 import {
   appendCmdout,
+  claimJob,
   FINISHED,
   type Finish,
   finishJob,
@@ -9,9 +11,12 @@ import {
   type JobRow,
   type JobStatus,
   jobById,
-  markRunning,
+  jobStates,
+  lockAccount,
   type NewJob,
   queuedJobs,
+  requestKill,
+  runningCounts,
   runningJobs,
 } from './jobStore';
 
@@ -34,7 +39,7 @@ export interface JobKind {
   /** Does the work; a thrown error's message becomes the job's `debug.stderr`. */
   run(job: JobRow, ctx: JobContext): Promise<JobOutcome>;
   /** Cleans up after a job that did not succeed (killed, failed, interrupted by a restart). */
-  onFailed?(job: JobRow): void;
+  onFailed?(job: JobRow): void | Promise<void>;
   /** Releases the kind's resources when the runner stops. */
   close?(): void;
 }
@@ -42,6 +47,13 @@ export interface JobKind {
 export interface RunnerOptions extends FairLimits {
   /** Seconds any job may run before it ends in error (a query's own limit counts from when its process has it). */
   timeLimitSeconds: number;
+  /**
+   * This node's name, recorded on the jobs it claims (`jobs.runner`): its restart ends only its own jobs
+   * left running. Stable across restarts of the node (`SVC_NODE_ID`, default the host name).
+   */
+  nodeId: string;
+  /** How often the runner looks for work, kills and ends of other nodes (ms, default 1000). */
+  pollMs?: number;
 }
 
 interface Active {
@@ -54,14 +66,18 @@ type Waiter = { resolve: (status: JobStatus) => void; reject: (e: Error) => void
 
 /**
  * Runs queued jobs with bounded concurrency, sharing the slots fairly (fairQueue.ts): round-robin between
- * accounts and between each account's users, with per-account and per-user limits on running jobs. State
- * lives in the jobs table, so a restart loses nothing: at start, jobs left running end as `error` with the
- * reason in `debug.stderr`, and queued jobs run. Killing ends a job at once, frees its slot and aborts its
- * work; every job has a time limit.
+ * accounts and between each account's users, with per-account and per-user limits on running jobs, counted
+ * in the database over every node. State lives in the jobs table, so a restart loses nothing: at start, the
+ * jobs this node left running end as `error` with the reason in `debug.stderr`, and queued jobs run.
+ *
+ * Several nodes may share one database: a queued job is claimed by exactly one of them (jobStore.ts
+ * `claimJob`), each node has its own slots, and a node polls for work queued elsewhere, for kills asked of
+ * its jobs on another node (`kill_requested_at`), and for ends of jobs it waits for. Killing ends a job at
+ * once, frees its slot and aborts its work; every job has a time limit.
  */
 export class JobRunner {
   private readonly kinds = new Map<string, JobKind>();
-  /** The running jobs, by job id. */
+  /** The running jobs of this node, by job id. */
   private readonly active = new Map<number, Active>();
   /** When each account and user was last given a slot (a rising counter), for round-robin. */
   private readonly lastServedAccount = new Map<number, number>();
@@ -70,11 +86,25 @@ export class JobRunner {
   private readonly settledWaiters = new Map<number, Waiter[]>();
   private readonly startedWaiters = new Map<number, Waiter[]>();
   private state: 'new' | 'running' | 'stopped' = 'new';
+  private pumping = false;
+  private pumpAgain = false;
+  private poller: NodeJS.Timeout | null = null;
+  /** Each job's pending cmdout appends, so lines land in order. */
+  private readonly logs = new Map<number, Promise<void>>();
 
   constructor(
     private readonly deps: AppDeps,
     private readonly options: RunnerOptions,
   ) {}
+
+  /** This node's name on the jobs it runs. */
+  get nodeId(): string {
+    return this.options.nodeId;
+  }
+
+  private get db() {
+    return this.deps.storage.db;
+  }
 
   /** Adds a job kind; its queued jobs start on the next opportunity. */
   register(kind: JobKind): void {
@@ -85,16 +115,21 @@ export class JobRunner {
     this.pump();
   }
 
-  /** Ends jobs a previous process left running, then starts queued ones. */
-  start(): void {
+  /** Ends the jobs this node's previous process left running, then starts queued ones and polls. */
+  async start(): Promise<void> {
     if (this.state !== 'new') return;
-    for (const job of runningJobs(this.deps.db)) {
-      this.end(job, this.kinds.get(job.type), {
+    for (const job of await runningJobs(this.db, this.nodeId)) {
+      await this.end(job, this.kinds.get(job.type), {
         status: 'error',
         stderr: 'The server restarted while this job was running; issue it again.',
       });
     }
+    if (this.state !== 'new') return;
     this.state = 'running';
+    this.poller = setInterval(() => {
+      this.poll().catch((err) => this.failed('job poll', err));
+    }, this.options.pollMs ?? 1000);
+    this.poller.unref();
     this.pump();
   }
 
@@ -102,6 +137,8 @@ export class JobRunner {
   stop(): void {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
     for (const { controller } of this.active.values()) controller.abort(new Error('The server is stopping.'));
     this.active.clear();
     for (const kind of new Set(this.kinds.values())) kind.close?.();
@@ -113,26 +150,41 @@ export class JobRunner {
     this.startedWaiters.clear();
   }
 
-  /** Queues a job of a registered kind and starts it if a slot is free. */
-  enqueue(job: NewJob): JobRow {
+  /**
+   * Queues a job of a registered kind and starts it if a slot is free. Inside a caller's transaction `ex`,
+   * the job can start once it commits (at the latest on the next poll).
+   */
+  async enqueue(job: NewJob, ex: Executor = this.db): Promise<JobRow> {
     if (!this.kinds.has(job.type)) throw new Error(`No job kind runs "${job.type}" jobs.`);
-    const row = insertJob(this.deps.db, job, this.now());
+    const row = await insertJob(ex, job, this.now());
     this.pump();
     return row;
   }
 
-  /** Kills a queued or running job of the account; returns its status before, or null if there is none. */
-  kill(accountId: number, id: number): JobStatus | null {
-    const job = jobById(this.deps.db, id);
+  /**
+   * Kills a queued or running job of the account; returns its status before, or null if there is none. A
+   * job running on another node is marked for it to kill (it polls); it ends there within a poll.
+   */
+  async kill(accountId: number, id: number): Promise<JobStatus | null> {
+    const job = await jobById(this.db, id);
     if (!job || job.account_id !== accountId) return null;
     if (FINISHED.includes(job.status)) return job.status;
-    const active = this.active.get(id);
-    this.end(job, this.kinds.get(job.type), { status: 'killed', stderr: 'Killed on request.' });
-    // The slot is free at once, whenever the work notices the abort.
-    this.active.delete(id);
-    active?.controller.abort(new Error('Killed on request.'));
-    this.pump();
+    if (job.status === 'running' && !this.active.has(id) && job.runner !== null && job.runner !== this.nodeId) {
+      await requestKill(this.db, id, this.now());
+      return job.status;
+    }
+    await this.killHere(job);
     return job.status;
+  }
+
+  /** Ends a job as killed and aborts its work if it runs here. */
+  private async killHere(job: JobRow): Promise<void> {
+    const active = this.active.get(job.id);
+    // The slot is free at once, whenever the work notices the abort.
+    this.active.delete(job.id);
+    active?.controller.abort(new Error('Killed on request.'));
+    await this.end(job, this.kinds.get(job.type), { status: 'killed', stderr: 'Killed on request.' });
+    this.pump();
   }
 
   /** Resolves with the final status once the job has ended (at once if it already has). */
@@ -146,14 +198,33 @@ export class JobRunner {
   }
 
   private wait(waiters: Map<number, Waiter[]>, id: number, reached: (s: JobStatus) => boolean): Promise<JobStatus> {
-    const job = jobById(this.deps.db, id);
-    if (!job) return Promise.reject(new Error(`There is no job ${id}.`));
-    if (reached(job.status)) return Promise.resolve(job.status);
     if (this.state === 'stopped') return Promise.reject(new Error('The job runner stopped.'));
     return new Promise((resolve, reject) => {
+      // Listen first, then look: an end between the two is not missed.
+      const waiter = { resolve, reject };
       const list = waiters.get(id) ?? [];
-      list.push({ resolve, reject });
+      list.push(waiter);
       waiters.set(id, list);
+      const forget = () => {
+        const left = (waiters.get(id) ?? []).filter((w) => w !== waiter);
+        if (left.length > 0) waiters.set(id, left);
+        else waiters.delete(id);
+      };
+      jobById(this.db, id).then(
+        (job) => {
+          if (!job) {
+            forget();
+            reject(new Error(`There is no job ${id}.`));
+          } else if (reached(job.status)) {
+            forget();
+            resolve(job.status);
+          }
+        },
+        (err: unknown) => {
+          forget();
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
     });
   }
 
@@ -168,24 +239,26 @@ export class JobRunner {
   }
 
   /** The queued job's place in the fair order (1 starts next), or null when it is not queued. */
-  queuePosition(id: number): number | null {
-    const order = fairOrder(queuedJobs(this.deps.db, [...this.kinds.keys()]), this.fairState());
+  async queuePosition(id: number): Promise<number | null> {
+    const order = fairOrder(await queuedJobs(this.db, [...this.kinds.keys()]), await this.fairState());
     const i = order.findIndex((j) => j.id === id);
     return i < 0 ? null : i + 1;
   }
 
   /** Every queued job's place in the fair order, by job id. */
-  queuePositions(): Map<number, number> {
-    const order = fairOrder(queuedJobs(this.deps.db, [...this.kinds.keys()]), this.fairState());
+  async queuePositions(): Promise<Map<number, number>> {
+    const order = fairOrder(await queuedJobs(this.db, [...this.kinds.keys()]), await this.fairState());
     return new Map(order.map((j, i) => [j.id, i + 1]));
   }
 
-  private fairState(): FairState {
+  /** What runs now on every node (from the database), and this node's round-robin memory. */
+  private async fairState(): Promise<FairState> {
     const runningByAccount = new Map<number, number>();
     const runningByUser = new Map<string, number>();
-    for (const a of this.active.values()) {
-      runningByAccount.set(a.account, (runningByAccount.get(a.account) ?? 0) + 1);
-      runningByUser.set(a.user, (runningByUser.get(a.user) ?? 0) + 1);
+    for (const r of await runningCounts(this.db)) {
+      runningByAccount.set(r.account_id, (runningByAccount.get(r.account_id) ?? 0) + r.n);
+      const user = userKey(r);
+      runningByUser.set(user, (runningByUser.get(user) ?? 0) + r.n);
     }
     return {
       runningByAccount,
@@ -195,21 +268,94 @@ export class JobRunner {
     };
   }
 
+  private failed(what: string, err: unknown): void {
+    if (this.state === 'stopped') return;
+    this.deps.logger.warn(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** Starts queued jobs while this node has free slots; one pass at a time, again if asked meanwhile. */
   private pump(): void {
     if (this.state !== 'running') return;
-    while (this.active.size < this.options.slots) {
-      const queued = queuedJobs(this.deps.db, [...this.kinds.keys()]);
-      const pick = nextFair(queued, this.fairState(), this.options);
-      const job = pick ? jobById(this.deps.db, pick.id) : null;
-      if (!job) return;
-      this.begin(job);
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    this.fill()
+      .catch((err) => this.failed('job start', err))
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    // Bounded: a claim lost to another node is retried with fresh counts, but never forever.
+    for (let attempts = 0; attempts < this.options.slots + 8; attempts++) {
+      if (this.state !== 'running' || this.active.size >= this.options.slots) return;
+      const queued = await queuedJobs(this.db, [...this.kinds.keys()]);
+      const pick = nextFair(queued, await this.fairState(), this.options);
+      if (!pick || this.state !== 'running') return;
+      const job = await this.claim(pick.id, pick.account_id, userKey(pick));
+      if (job && this.state === 'running') this.begin(job);
     }
   }
 
-  private begin(job: JobRow): void {
+  /**
+   * Claims a job for this node if its account and user are still under their limits, counted over every
+   * node: the account's row is locked meanwhile, so two nodes never both take an account's last slot.
+   */
+  private claim(id: number, accountId: number, user: string): Promise<JobRow | null> {
+    return transaction(this.deps.storage, async (tx) => {
+      await lockAccount(tx, accountId);
+      let byAccount = 0;
+      let byUser = 0;
+      for (const r of await runningCounts(tx, accountId)) {
+        byAccount += r.n;
+        if (userKey(r) === user) byUser += r.n;
+      }
+      if (byAccount >= this.options.perAccount || byUser >= this.options.perUser) return null;
+      return claimJob(tx, { id, account_id: accountId }, this.nodeId, this.now());
+    });
+  }
+
+  /** Follows what other nodes and requests did: kills asked of this node's jobs, ends of awaited jobs, new work. */
+  private async poll(): Promise<void> {
+    if (this.state !== 'running') return;
+    const ids = new Set([...this.active.keys(), ...this.settledWaiters.keys(), ...this.startedWaiters.keys()]);
+    for (const row of await jobStates(this.db, [...ids])) {
+      const id = Number(row.id);
+      if (this.active.has(id)) {
+        if (row.kill_requested_at !== null && row.status === 'running') {
+          const job = await jobById(this.db, id);
+          if (job) await this.killHere(job);
+        } else if (FINISHED.includes(row.status)) {
+          // Ended elsewhere (killed while this node claimed it): free the slot, drop the work.
+          const active = this.active.get(id);
+          this.active.delete(id);
+          active?.controller.abort(new Error('The job ended elsewhere.'));
+        }
+      }
+      if (FINISHED.includes(row.status)) this.notify(this.settledWaiters, id, row.status);
+      if (row.status !== 'queued') this.notify(this.startedWaiters, id, row.status);
+    }
+    this.pump();
+  }
+
+  private log(job: JobRow, line: string): void {
+    const previous = this.logs.get(job.id) ?? Promise.resolve();
+    const next = previous
+      .then(() => appendCmdout(this.db, job, `${line}\n`, this.now()))
+      .catch((err) => this.failed('job log', err));
+    this.logs.set(job.id, next);
+  }
+
+  private begin(running: JobRow): void {
+    const job = running;
     const kind = this.kinds.get(job.type) as JobKind;
-    if (!markRunning(this.deps.db, job, this.now())) return;
-    const running: JobRow = { ...job, status: 'running' };
     const controller = new AbortController();
     const user = userKey(job);
     this.active.set(job.id, { controller, account: job.account_id, user });
@@ -219,23 +365,27 @@ export class JobRunner {
     const limit = this.options.timeLimitSeconds;
     const timer = setTimeout(() => {
       const message = `Stopped: time limit of ${limit} s exceeded.`;
-      this.end(running, kind, { status: 'error', stderr: message });
       if (this.active.get(job.id)?.controller === controller) this.active.delete(job.id);
       controller.abort(new Error(message));
-      this.pump();
+      this.end(running, kind, { status: 'error', stderr: message })
+        .catch((err) => this.failed('job end', err))
+        .finally(() => this.pump());
     }, limit * 1000);
     timer.unref();
     this.notify(this.startedWaiters, job.id, 'running');
     const ctx: JobContext = {
       deps: this.deps,
       signal: controller.signal,
-      log: (line) => appendCmdout(this.deps.db, job, `${line}\n`, this.now()),
+      log: (line) => this.log(job, line),
     };
     Promise.resolve()
       .then(() => kind.run(running, ctx))
       .then(
-        (outcome) => this.end(running, kind, { ...outcome, status: 'success' }),
-        (error: unknown) => {
+        async (outcome) => {
+          await this.logs.get(job.id);
+          await this.end(running, kind, { ...outcome, status: 'success' });
+        },
+        async (error: unknown) => {
           if (controller.signal.aborted) return;
           const message = error instanceof Error ? error.message : String(error);
           // The message may quote customer data; it goes to the job's debug.stderr, not to the log.
@@ -244,11 +394,14 @@ export class JobRunner {
             type: job.type,
             error: error instanceof Error ? error.name : 'Error',
           });
-          this.end(running, kind, { status: 'error', stderr: message });
+          await this.logs.get(job.id);
+          await this.end(running, kind, { status: 'error', stderr: message });
         },
       )
+      .catch((err) => this.failed('job end', err))
       .finally(() => {
         clearTimeout(timer);
+        this.logs.delete(job.id);
         // Only this run's entry: stop() or a kill may have cleared it already.
         if (this.active.get(job.id)?.controller === controller) this.active.delete(job.id);
         this.pump();
@@ -256,15 +409,15 @@ export class JobRunner {
   }
 
   /** Records a job's end once; cleans up after anything but success; wakes whoever waits. */
-  private end(job: JobRow, kind: JobKind | undefined, finish: Finish): void {
+  private async end(job: JobRow, kind: JobKind | undefined, finish: Finish): Promise<void> {
     if (this.state === 'stopped') return;
-    const ended = finishJob(this.deps.db, job, finish, this.now());
+    const ended = await finishJob(this.db, job, finish, this.now());
     if (!ended) {
       // Ended meanwhile (killed): what a late success produced is not wanted.
-      if (finish.status === 'success') kind?.onFailed?.(job);
+      if (finish.status === 'success') await kind?.onFailed?.(job);
       return;
     }
-    if (finish.status !== 'success') kind?.onFailed?.(job);
+    if (finish.status !== 'success') await kind?.onFailed?.(job);
     this.notify(this.startedWaiters, job.id, finish.status);
     this.notify(this.settledWaiters, job.id, finish.status);
   }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { AppDeps } from '../platform/context';
 import { queryJobKind } from './queryJob';
 import { JobRunner } from './runner';
@@ -15,6 +16,10 @@ export interface JobServiceOptions {
   queryTimeLimitSeconds?: number;
   /** Largest msgpack result a query may write (default 1 GiB). */
   maxResultBytes?: number;
+  /** This node's name on the jobs it runs (`SVC_NODE_ID`, default the host name); stable across restarts. */
+  nodeId?: string;
+  /** How often the runner polls for work, kills and ends on other nodes (ms, default 1000). */
+  pollMs?: number;
 }
 
 const DEFAULTS = { concurrency: 4, perAccount: 3, perUser: 2, timeLimitSeconds: 3600 };
@@ -35,6 +40,7 @@ export function jobOptionsFromEnv(env: NodeJS.ProcessEnv): JobServiceOptions {
     perAccount: read('SVC_JOB_LIMIT_PER_ACCOUNT', DEFAULTS.perAccount, 256),
     perUser: read('SVC_JOB_LIMIT_PER_USER', DEFAULTS.perUser, 256),
     timeLimitSeconds: read('SVC_JOB_TIME_LIMIT_SECONDS', DEFAULTS.timeLimitSeconds, 7 * 24 * 3600),
+    ...(env.SVC_NODE_ID?.trim() ? { nodeId: env.SVC_NODE_ID.trim() } : {}),
   };
 }
 
@@ -47,7 +53,14 @@ export function createJobService(deps: AppDeps, options: JobServiceOptions = {})
   const perAccount = Math.min(options.perAccount ?? DEFAULTS.perAccount, Math.max(1, slots));
   const perUser = Math.min(options.perUser ?? DEFAULTS.perUser, perAccount);
   const timeLimitSeconds = options.timeLimitSeconds ?? DEFAULTS.timeLimitSeconds;
-  const runner = new JobRunner(deps, { slots, perAccount, perUser, timeLimitSeconds });
+  const runner = new JobRunner(deps, {
+    slots,
+    perAccount,
+    perUser,
+    timeLimitSeconds,
+    nodeId: options.nodeId ?? hostname(),
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+  });
   runner.register(
     queryJobKind(deps, {
       timeLimitSeconds: options.queryTimeLimitSeconds ?? timeLimitSeconds,

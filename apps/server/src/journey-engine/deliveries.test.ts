@@ -44,7 +44,7 @@ describe('activation deliveries', () => {
 
   /** Points the activation at a connection (inserted as an operator would) and delivers at every tick. */
   async function connectTo(url: string) {
-    insertResult(h.deps.db, h.admin.accountId, 'target', url, T);
+    await insertResult(h.deps.storage.db, h.admin.accountId, 'target', url, T);
     const params = {
       connectionId: 'target',
       scheduleType: 'none',
@@ -246,7 +246,7 @@ describe('activation deliveries', () => {
     h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();
     await queueOffers();
     for (const [i, host] of forms.entries()) {
-      insertResult(h.deps.db, h.admin.accountId, 'target', `https://${host}:${hook.port}/in`, T);
+      await insertResult(h.deps.storage.db, h.admin.accountId, 'target', `https://${host}:${hook.port}/in`, T);
       h.clock.set(T + 3 * DAY_MS + i * 7_200_000);
       await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
       h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();

@@ -153,7 +153,7 @@ async function deliverOnce(
   if (last && at < last.at + Math.min(FIRST_RETRY_MS * 2 ** (failures.length - 1), MAX_RETRY_MS)) return null;
 
   const keys = [...new Set(pending.map((p) => p.profile_key))];
-  const connection = listResults(deps.db, row.account_id).find(
+  const connection = (await listResults(deps.storage.db, row.account_id)).find(
     (r) => r.name === params.connectionId || String(r.id) === params.connectionId,
   );
   const outcome: Outcome = connection

@@ -166,7 +166,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
     .openapi(r.run, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
-      requireJourneyControl(deps, principal, row, 'run journeys in this folder');
+      await requireJourneyControl(deps, principal, row, 'run journeys in this folder');
       if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
       if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
       const summary = await runJourneyInWorker(deps, row, 'request');
@@ -182,10 +182,10 @@ export function journeyEngineRoutes(deps: AppDeps) {
       const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       return c.json(await estimateInWorker(deps, row), 200);
     })
-    .openapi(r.customers, (c) => {
+    .openapi(r.customers, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
-      requireJourneyControl(deps, principal, row, 'list the profiles of journeys in this folder');
+      await requireJourneyControl(deps, principal, row, 'list the profiles of journeys in this folder');
       const q = c.req.valid('query');
       const query: CustomersQuery = {
         stage: q.stage || undefined,
@@ -200,18 +200,20 @@ export function journeyEngineRoutes(deps: AppDeps) {
     .openapi(r.simulate, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
-      requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
+      await requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
       const body = await input(c, simulationParams);
       return c.json(simulateJourney(deps, row, body), 200);
     })
     .openapi(r.testActivation, async (c) => {
       const principal = principalOf(c);
       const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
-      requireJourneyControl(deps, principal, row, 'test the activations of journeys in this folder');
+      await requireJourneyControl(deps, principal, row, 'test the activations of journeys in this folder');
       const body = await input(c, activationTestRequestSchema);
       let url = body.url?.trim() ?? '';
       if (!url && body.connectionId) {
-        const connection = listResults(deps.db, row.account_id).find((r) => r.name === body.connectionId);
+        const connection = (await listResults(deps.storage.db, row.account_id)).find(
+          (r) => r.name === body.connectionId,
+        );
         if (!connection) throw badRequest(`There is no result connection "${body.connectionId}"; choose another.`);
         url = connection.url;
       }
@@ -249,11 +251,11 @@ export function journeyEngineRoutes(deps: AppDeps) {
       }));
       return c.json({ data }, 200);
     })
-    .openapi(r.deliveryFile, (c) => {
+    .openapi(r.deliveryFile, async (c) => {
       const principal = principalOf(c);
       const { journeyId, activationId, deliveryId } = c.req.valid('param');
       const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-      requireJourneyControl(deps, principal, row, 'download the deliveries of journeys in this folder');
+      await requireJourneyControl(deps, principal, row, 'download the deliveries of journeys in this folder');
       getActivationRow(deps.db, row.account_id, row.id, activationId);
       const file = /^\d{1,15}$/.test(deliveryId)
         ? deliveryFile(deps.db, row.account_id, row.id, Number(deliveryId))

@@ -177,14 +177,14 @@ function withNewEnds(journey: Journey, stageIndex: number, test: ABTestStep): Jo
   };
 }
 
-export function createAbTest(
+export async function createAbTest(
   deps: AppDeps,
   principal: Principal,
   journeyId: string,
   raw: Record<string, unknown>,
-): { row: JourneyRow; stepId: string } {
+): Promise<{ row: JourneyRow; stepId: string }> {
   const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-  requireJourneyControl(deps, principal, row, 'add A/B tests to journeys in this folder');
+  await requireJourneyControl(deps, principal, row, 'add A/B tests to journeys in this folder');
   if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
   if (raw.type !== 'ABTest') {
     throw badRequest(
@@ -216,6 +216,10 @@ export function createAbTest(
     const v = violation(err.code, err.message, err.code === 'step.id_taken' ? 'stepId' : 'precedingStepId');
     throw badRequest(err.message, { violations: [v] });
   }
-  const updated = updateJourney(deps, principal, journeyId, { id: String(row.id), type: 'journey', attributes: next });
+  const updated = await updateJourney(deps, principal, journeyId, {
+    id: String(row.id),
+    type: 'journey',
+    attributes: next,
+  });
   return { row: updated, stepId };
 }

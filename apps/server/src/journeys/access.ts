@@ -10,28 +10,33 @@ import { violation } from './validation';
 /** Who may do what to a journey: the folder it lives in decides (folder-permissions). */
 
 /** The journey's folder with its ancestors; a folder that has gone counts as a root of its own. */
-export function folderChainOf(deps: AppDeps, row: JourneyRow): FolderChain {
-  return folderOf(deps, row.account_id, row.folder_id) ?? { id: row.folder_id, ancestorIds: [] };
+export async function folderChainOf(deps: AppDeps, row: JourneyRow): Promise<FolderChain> {
+  return (await folderOf(deps, row.account_id, row.folder_id)) ?? { id: row.folder_id, ancestorIds: [] };
 }
 
-export function requireJourneyControl(deps: AppDeps, principal: Principal, row: JourneyRow, action: string): void {
-  requireFullControl(deps.db, principal, folderChainOf(deps, row), action);
+export async function requireJourneyControl(
+  deps: AppDeps,
+  principal: Principal,
+  row: JourneyRow,
+  action: string,
+): Promise<void> {
+  await requireFullControl(deps.storage.db, principal, await folderChainOf(deps, row), action);
 }
 
-export function canControlJourney(deps: AppDeps, principal: Principal, row: JourneyRow): boolean {
-  return permissionIn(deps.db, principal, folderChainOf(deps, row)) === 'full_control';
+export async function canControlJourney(deps: AppDeps, principal: Principal, row: JourneyRow): Promise<boolean> {
+  return (await permissionIn(deps.storage.db, principal, await folderChainOf(deps, row))) === 'full_control';
 }
 
 const FOLDER_PATH = 'relationships.parentFolder.data.id';
 
 /** The folder a request names for a journey: it must exist and belong to the journey's parent segment. */
-export function folderForJourney(
+export async function folderForJourney(
   deps: AppDeps,
   accountId: number,
   folderId: string,
   parentSegment: ParentSegmentInfo,
-): FolderInfo {
-  const folder = folderOf(deps, accountId, folderId);
+): Promise<FolderInfo> {
+  const folder = await folderOf(deps, accountId, folderId);
   if (!folder) {
     const v = violation(
       'journey.folder_unknown',

@@ -73,21 +73,22 @@ export function activationRoutes(deps: AppDeps) {
       return c.json({ data: activationsOf(deps.db, accountId, journey.id).map(activationResource) }, 200);
     })
     .openapi(r.create, async (c) => {
-      const row = createActivation(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
+      const row = await createActivation(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
       return c.json({ data: activationResource(row) }, 200);
     })
-    .openapi(r.get, (c) => {
+    .openapi(r.get, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
-      return c.json({ data: activationResource(getActivation(deps, principalOf(c), journeyId, activationId)) }, 200);
+      const row = await getActivation(deps, principalOf(c), journeyId, activationId);
+      return c.json({ data: activationResource(row) }, 200);
     })
     .openapi(r.update, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
-      const row = updateActivation(deps, principalOf(c), journeyId, activationId, await readJson(c));
+      const row = await updateActivation(deps, principalOf(c), journeyId, activationId, await readJson(c));
       return c.json({ data: activationResource(row) }, 200);
     })
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
-      const row = deleteActivation(deps, principalOf(c), journeyId, activationId);
+      const row = await deleteActivation(deps, principalOf(c), journeyId, activationId);
       return c.json(
         { data: { id: String(row.id), type: 'journeyActivationStep' }, meta: { deleted: true as const } },
         200,

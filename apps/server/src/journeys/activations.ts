@@ -25,9 +25,9 @@ import { journeyOfRow } from './wire';
  */
 
 /** What activation settings are checked against: the parent segment's columns and the account's connections. */
-export function activationContextFor(deps: AppDeps, row: JourneyRow): ActivationContext {
+export async function activationContextFor(deps: AppDeps, row: JourneyRow): Promise<ActivationContext> {
   const parentSegment = parentSegmentFor(deps, row.account_id, row.parent_segment_id);
-  const connections = listResults(deps.db, row.account_id);
+  const connections = await listResults(deps.storage.db, row.account_id);
   const names = new Set(connections.map((c) => c.name));
   const ids = new Set(connections.map((c) => String(c.id)));
   return {
@@ -55,15 +55,25 @@ function paramsIn(body: unknown, activationId?: string): Record<string, unknown>
   return params;
 }
 
-function journeyFor(deps: AppDeps, principal: Principal, journeyId: string, action: string | null): JourneyRow {
+async function journeyFor(
+  deps: AppDeps,
+  principal: Principal,
+  journeyId: string,
+  action: string | null,
+): Promise<JourneyRow> {
   const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-  if (action !== null) requireJourneyControl(deps, principal, row, action);
+  if (action !== null) await requireJourneyControl(deps, principal, row, action);
   return row;
 }
 
-export function createActivation(deps: AppDeps, principal: Principal, journeyId: string, body: unknown): ActivationRow {
-  const journey = journeyFor(deps, principal, journeyId, 'add activations to journeys in this folder');
-  const params = checkParams(paramsIn(body), null, activationContextFor(deps, journey));
+export async function createActivation(
+  deps: AppDeps,
+  principal: Principal,
+  journeyId: string,
+  body: unknown,
+): Promise<ActivationRow> {
+  const journey = await journeyFor(deps, principal, journeyId, 'add activations to journeys in this folder');
+  const params = checkParams(paramsIn(body), null, await activationContextFor(deps, journey));
   const id = insertActivationRow(deps.db, {
     accountId: principal.accountId,
     journeyId: journey.id,
@@ -75,17 +85,17 @@ export function createActivation(deps: AppDeps, principal: Principal, journeyId:
 }
 
 /** Settings left out keep their values. A schedule change while the journey is paused answers 409. */
-export function updateActivation(
+export async function updateActivation(
   deps: AppDeps,
   principal: Principal,
   journeyId: string,
   activationId: string,
   body: unknown,
-): ActivationRow {
-  const journey = journeyFor(deps, principal, journeyId, 'change activations of journeys in this folder');
+): Promise<ActivationRow> {
+  const journey = await journeyFor(deps, principal, journeyId, 'change activations of journeys in this folder');
   const row = getActivationRow(deps.db, principal.accountId, journey.id, activationId);
   const before: SyndicationParams = paramsOf(row);
-  const after = checkParams(paramsIn(body, activationId), before, activationContextFor(deps, journey));
+  const after = checkParams(paramsIn(body, activationId), before, await activationContextFor(deps, journey));
   const changed = scheduleChanges(before, after);
   if (journey.paused === 1 && changed.length > 0) {
     throw conflict(
@@ -96,14 +106,14 @@ export function updateActivation(
   return getActivationRow(deps.db, principal.accountId, journey.id, activationId);
 }
 
-export function getActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
-  const journey = journeyFor(deps, principal, journeyId, null);
+export async function getActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
+  const journey = await journeyFor(deps, principal, journeyId, null);
   return getActivationRow(deps.db, principal.accountId, journey.id, activationId);
 }
 
 /** An activation that a step of the journey still names cannot be deleted (409 naming the step). */
-export function deleteActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
-  const journey = journeyFor(deps, principal, journeyId, 'delete activations of journeys in this folder');
+export async function deleteActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
+  const journey = await journeyFor(deps, principal, journeyId, 'delete activations of journeys in this folder');
   const row = getActivationRow(deps.db, principal.accountId, journey.id, activationId);
   const users = activationReferences(journeyOfRow(journey)).filter((r) => r.activationId === String(row.id));
   if (users.length > 0) {

@@ -26,9 +26,9 @@ import { bodyOfRow } from './wire';
 export const PAUSE_PERIOD = 'pause_period';
 
 /** Launched and running → paused (sets pausedAt). A draft or an already paused journey answers 409. */
-export function pauseJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+export async function pauseJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
   const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-  requireJourneyControl(deps, principal, row, 'pause journeys in this folder');
+  await requireJourneyControl(deps, principal, row, 'pause journeys in this folder');
   if (row.state !== 'launched') {
     throw conflict('This journey is a draft and is not running, so there is nothing to pause; launch it first.');
   }
@@ -51,9 +51,9 @@ export function pauseJourney(deps: AppDeps, principal: Principal, journeyId: str
 }
 
 /** Paused → running; the pause period is recorded as a `pause_period` event (spec, Events 1). */
-export function resumeJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+export async function resumeJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
   const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-  requireJourneyControl(deps, principal, row, 'resume journeys in this folder');
+  await requireJourneyControl(deps, principal, row, 'resume journeys in this folder');
   if (row.state !== 'launched') {
     throw conflict('This journey is a draft and has never run, so it cannot be resumed; launch it instead.');
   }
@@ -81,9 +81,13 @@ export interface Duplicate {
 }
 
 /** The source activation's settings checked again as if created now; null when they still hold. */
-function recheck(deps: AppDeps, source: JourneyRow, activation: ActivationRow): JourneyViolation[] | null {
+async function recheck(
+  deps: AppDeps,
+  source: JourneyRow,
+  activation: ActivationRow,
+): Promise<JourneyViolation[] | null> {
   try {
-    checkParams({ ...paramsOf(activation) }, null, activationContextFor(deps, source));
+    checkParams({ ...paramsOf(activation) }, null, await activationContextFor(deps, source));
     return null;
   } catch (err) {
     if (!(err instanceof ApiError) || !Array.isArray(err.details?.violations)) throw err;
@@ -128,7 +132,7 @@ function withoutDropped(
  * name. Each activation's settings are checked again as if created now: one that no longer holds (its
  * connection deleted, a column gone) is not copied, and the steps that used it name no activation.
  */
-export function duplicateJourney(deps: AppDeps, principal: Principal, body: unknown): Duplicate {
+export async function duplicateJourney(deps: AppDeps, principal: Principal, body: unknown): Promise<Duplicate> {
   const parsed = journeyDuplicateRequest.safeParse(
     body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
   );
@@ -141,19 +145,19 @@ export function duplicateJourney(deps: AppDeps, principal: Principal, body: unkn
   const source = getJourneyRow(deps.db, accountId, String(parsed.data.id));
   const parentSegment = parentSegmentFor(deps, accountId, source.parent_segment_id);
   const folderId = parsed.data.relationships?.parentFolder?.data.id;
-  const folder = folderForJourney(
+  const folder = await folderForJourney(
     deps,
     accountId,
     folderId === undefined ? source.folder_id : String(folderId),
     parentSegment,
   );
-  requireFullControl(deps.db, principal, folder, 'create journeys in this folder');
+  await requireFullControl(deps.storage.db, principal, folder, 'create journeys in this folder');
   const name = parsed.data.attributes?.name?.trim() || `Copy of ${source.name}`;
   const now = deps.clock.now().getTime();
-  const checked = activationsOf(deps.db, accountId, source.id).map((activation) => ({
-    activation,
-    problems: recheck(deps, source, activation),
-  }));
+  const checked: { activation: ActivationRow; problems: JourneyViolation[] | null }[] = [];
+  for (const activation of activationsOf(deps.db, accountId, source.id)) {
+    checked.push({ activation, problems: await recheck(deps, source, activation) });
+  }
   const { id, notCopied } = deps.db.transaction(() => {
     const copied = bodyOfRow(source);
     const stripped = { ...copied, journeyStages: copied.journeyStages.map(({ id: _old, ...stage }) => stage) };

@@ -46,7 +46,7 @@ export function journeyActivations(deps: AppDeps, accountId: number, journeyId: 
 }
 
 /** Whether the caller has Full Control over the journey's folder (needed to run it or list its profiles). */
-export function canControl(deps: AppDeps, principal: Principal, journeyId: string): boolean {
+export async function canControl(deps: AppDeps, principal: Principal, journeyId: string): Promise<boolean> {
   const row = findJourneyRow(deps.db, principal.accountId, journeyId);
-  return row !== null && canControlJourney(deps, principal, row);
+  return row !== null && (await canControlJourney(deps, principal, row));
 }

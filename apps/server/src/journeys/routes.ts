@@ -148,11 +148,11 @@ export function journeyRoutes(deps: AppDeps) {
       return c.json({ data: rows.map(journeySummaryOf) }, 200);
     })
     .openapi(r.create, async (c) => {
-      const row = createJourney(deps, principalOf(c), await readJson(c));
+      const row = await createJourney(deps, principalOf(c), await readJson(c));
       return c.json(answerFor(deps, row), 200);
     })
     .openapi(r.duplicate, async (c) => {
-      const { row, notCopied } = duplicateJourney(deps, principalOf(c), await readJson(c));
+      const { row, notCopied } = await duplicateJourney(deps, principalOf(c), await readJson(c));
       const answer = answerFor(deps, row);
       // Activations not copied are said once, here; later reads show only `activation.missing`.
       return c.json(
@@ -166,23 +166,23 @@ export function journeyRoutes(deps: AppDeps) {
     })
     .openapi(r.addAbTest, async (c) => {
       const body = requestObject(await readJson(c));
-      const { row, stepId } = createAbTest(deps, principalOf(c), c.req.valid('param').journeyId, body);
+      const { row, stepId } = await createAbTest(deps, principalOf(c), c.req.valid('param').journeyId, body);
       return c.json(answerFor(deps, row, { insertedStepId: stepId }), 200);
     })
     .openapi(r.update, async (c) => {
-      const row = updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
+      const row = await updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
       return c.json(answerFor(deps, row), 200);
     })
-    .openapi(r.remove, (c) => {
-      const row = deleteJourney(deps, principalOf(c), c.req.valid('param').journeyId);
+    .openapi(r.remove, async (c) => {
+      const row = await deleteJourney(deps, principalOf(c), c.req.valid('param').journeyId);
       return c.json({ data: { id: String(row.id), type: 'journey' }, meta: { deleted: true as const } }, 200);
     })
-    .openapi(r.pause, (c) => {
-      const row = pauseJourney(deps, principalOf(c), c.req.valid('param').journeyId);
+    .openapi(r.pause, async (c) => {
+      const row = await pauseJourney(deps, principalOf(c), c.req.valid('param').journeyId);
       return c.json(answerFor(deps, row), 200);
     })
-    .openapi(r.resume, (c) => {
-      const row = resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
+    .openapi(r.resume, async (c) => {
+      const row = await resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
       return c.json(answerFor(deps, row), 200);
     });
 }

@@ -56,14 +56,14 @@ export function requestObject(body: unknown): Record<string, unknown> {
   return isRecord(body.data) ? body.data : body;
 }
 
-export function createJourney(deps: AppDeps, principal: Principal, body: unknown): JourneyRow {
+export async function createJourney(deps: AppDeps, principal: Principal, body: unknown): Promise<JourneyRow> {
   const request = parseRequest(body);
   const { accountId } = principal;
   const journey = request.attributes;
   const parentSegment = parentSegmentFor(deps, accountId, journey.audienceId);
   const folderId = request.relationships.parentFolder.data?.id ?? parentSegment.rootFolderId;
-  const folder = folderForJourney(deps, accountId, folderId, parentSegment);
-  requireFullControl(deps.db, principal, folder, 'create journeys in this folder');
+  const folder = await folderForJourney(deps, accountId, folderId, parentSegment);
+  await requireFullControl(deps.storage.db, principal, folder, 'create journeys in this folder');
   const fresh: Journey = {
     ...journey,
     journeyStages: journey.journeyStages.map(({ id: _given, ...stage }) => stage),
@@ -95,10 +95,15 @@ export function createJourney(deps: AppDeps, principal: Principal, body: unknown
  * PATCH of a draft. Attributes left out keep their stored values (JSON:API); `journeyStages`, when given,
  * is the whole new list. `state: launched` launches it. A launched journey answers 409.
  */
-export function updateJourney(deps: AppDeps, principal: Principal, journeyId: string, body: unknown): JourneyRow {
+export async function updateJourney(
+  deps: AppDeps,
+  principal: Principal,
+  journeyId: string,
+  body: unknown,
+): Promise<JourneyRow> {
   const { accountId } = principal;
   const row = getJourneyRow(deps.db, accountId, journeyId);
-  requireJourneyControl(deps, principal, row, 'change journeys in this folder');
+  await requireJourneyControl(deps, principal, row, 'change journeys in this folder');
   if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
   const raw = requestObject(body);
   if (raw.id !== undefined && String(raw.id) !== String(row.id)) {
@@ -119,8 +124,8 @@ export function updateJourney(deps: AppDeps, principal: Principal, journeyId: st
   let folderId = row.folder_id;
   const wantedFolder = request.relationships.parentFolder.data?.id;
   if (wantedFolder !== undefined && wantedFolder !== row.folder_id) {
-    const folder = folderForJourney(deps, accountId, wantedFolder, parentSegment);
-    requireFullControl(deps.db, principal, folder, 'move journeys into this folder');
+    const folder = await folderForJourney(deps, accountId, wantedFolder, parentSegment);
+    await requireFullControl(deps.storage.db, principal, folder, 'move journeys into this folder');
     folderId = folder.id;
   }
   const launching = journey.state === 'launched';
@@ -150,9 +155,9 @@ export function updateJourney(deps: AppDeps, principal: Principal, journeyId: st
  * Deletes a draft, or a launched journey once it is paused (docs/decisions/0008-journey-deletion.md).
  * Its activations, stage ids and events go with it.
  */
-export function deleteJourney(deps: AppDeps, principal: Principal, journeyId: string): JourneyRow {
+export async function deleteJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
   const row = getJourneyRow(deps.db, principal.accountId, journeyId);
-  requireJourneyControl(deps, principal, row, 'delete journeys in this folder');
+  await requireJourneyControl(deps, principal, row, 'delete journeys in this folder');
   if (row.state === 'launched' && row.paused !== 1) {
     throw conflict(
       'This journey is launched and running; pause it first, then delete it, so no profile is moved through a journey mid-way without a record of when it stopped.',

@@ -12,7 +12,8 @@ import { journeyEngine } from './0010-journey-engine';
 import { securityHardening } from './0011-security-hardening';
 import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
-import { bulkLoadIds } from './0014-bulk-load-ids';
+import { jobRunners } from './0014-job-runners';
+import { bulkLoadIds } from './0015-bulk-load-ids';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -29,5 +30,6 @@ export const migrations: readonly Migration[] = [
   securityHardening,
   deliveryResponse,
   demo,
+  jobRunners,
   bulkLoadIds,
 ];

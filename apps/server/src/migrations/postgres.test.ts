@@ -169,7 +169,8 @@ describe('the PostgreSQL text of the control-database migrations', () => {
       'users(email)',
     ]);
     const global = [...pgShape.keys()].filter((t) => !hasAccount(pgShape, t)).sort();
-    expect(global).toEqual(['accounts', 'login_failures']);
+    // schedule_slots: the firings of every account's schedules, one claim each (platform/storage/slots.ts).
+    expect(global).toEqual(['accounts', 'login_failures', 'schedule_slots']);
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors } from '../testing/oasContract';
 import { maskUrl } from './maskUrl';
@@ -42,9 +43,10 @@ describe('result connections', () => {
       'td://***@/db/table',
     ]);
     // Stored as given, for the job that will write there.
-    const row = h.deps.db.prepare("SELECT url FROM result_connections WHERE name = 'mysql_out'").get() as {
-      url: string;
-    };
+    const row = (await one<{ url: string }>(
+      h.deps.storage.db,
+      sql`SELECT url FROM result_connections WHERE name = 'mysql_out'`,
+    )) as { url: string };
     expect(row.url).toBe(secretUrl);
   });
 

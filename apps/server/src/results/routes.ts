@@ -66,9 +66,9 @@ const routes = (deps: AppDeps) => {
 export function resultRoutes(deps: AppDeps) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const { accountId } = principalOf(c);
-      const results = listResults(deps.db, accountId).map((row) => ({
+      const results = (await listResults(deps.storage.db, accountId)).map((row) => ({
         name: row.name,
         url: maskUrl(row.url),
         organization: null,
@@ -81,13 +81,13 @@ export function resultRoutes(deps: AppDeps) {
       const { url } = await input(c, createParams);
       const problem = await urlProblem(url, deps.config.outbound);
       if (problem) throw badRequest(problem);
-      insertResult(deps.db, accountId, name, url, deps.clock.now().getTime());
+      await insertResult(deps.storage.db, accountId, name, url, deps.clock.now().getTime());
       return c.json({ name, result: name }, 200);
     })
-    .openapi(r.remove, (c) => {
+    .openapi(r.remove, async (c) => {
       const { accountId } = principalOf(c);
       const { name } = c.req.valid('param');
-      deleteResult(deps.db, accountId, name);
+      await deleteResult(deps.storage.db, accountId, name);
       return c.json({ name, result: name }, 200);
     });
 }

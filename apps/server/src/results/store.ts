@@ -1,5 +1,5 @@
-import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
+import { type Executor, isUniqueViolation, many, run, sql } from '../platform/storage';
 
 /** The control database's result connections. Every query is scoped by account. */
 
@@ -13,26 +13,32 @@ export interface ResultRow {
   updated_at: number;
 }
 
-export function listResults(db: Db, accountId: number): ResultRow[] {
-  return db
-    .prepare('SELECT * FROM result_connections WHERE account_id = ? ORDER BY name')
-    .all(accountId) as ResultRow[];
+export function listResults(db: Executor, accountId: number): Promise<ResultRow[]> {
+  return many<ResultRow>(db, sql`SELECT * FROM result_connections WHERE account_id = ${accountId} ORDER BY name`);
 }
 
-export function insertResult(db: Db, accountId: number, name: string, url: string, now: number): void {
+export async function insertResult(
+  db: Executor,
+  accountId: number,
+  name: string,
+  url: string,
+  now: number,
+): Promise<void> {
   try {
-    db.prepare(
-      'INSERT INTO result_connections (account_id, name, url, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(accountId, name, url, now, now);
+    await run(
+      db,
+      sql`INSERT INTO result_connections (account_id, name, url, created_at, updated_at)
+          VALUES (${accountId}, ${name}, ${url}, ${now}, ${now})`,
+    );
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    if (isUniqueViolation(err)) {
       throw conflict(`A result connection named "${name}" already exists. Delete it first or choose another name.`);
     }
     throw err;
   }
 }
 
-export function deleteResult(db: Db, accountId: number, name: string): void {
-  const r = db.prepare('DELETE FROM result_connections WHERE account_id = ? AND name = ?').run(accountId, name);
-  if (r.changes === 0) throw notFound('result connection');
+export async function deleteResult(db: Executor, accountId: number, name: string): Promise<void> {
+  const changed = await run(db, sql`DELETE FROM result_connections WHERE account_id = ${accountId} AND name = ${name}`);
+  if (changed === 0) throw notFound('result connection');
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { DEFAULT_SESSION_MAX_MS } from './sessions';
 import { consoleCall, signIn } from './testClient';
@@ -61,7 +62,7 @@ describe('console responses and sessions', () => {
   it('ends sessions whose user gained or lost a privilege since they began', async () => {
     h = await createHarness();
     const cookie = await signIn(h);
-    h.deps.db.prepare('UPDATE users SET administrator = 0 WHERE id = ?').run(h.admin.userId);
+    await run(h.deps.storage.db, sql`UPDATE users SET administrator = 0 WHERE id = ${h.admin.userId}`);
     expect((await me(cookie)).status).toBe(401);
     const fresh = await signIn(h);
     expect(((await (await me(fresh)).json()) as { user: { administrator: boolean } }).user.administrator).toBe(false);

@@ -1,6 +1,7 @@
 import type { UserRow } from '../accounts/users';
 import type { AppDeps } from '../platform/context';
 import { limits } from '../platform/limits';
+import { many, one, run, sql } from '../platform/storage';
 import { recordAudit } from '../sso/audit';
 
 export { clientAddress } from '../platform/clientAddress';
@@ -16,61 +17,70 @@ export { clientAddress } from '../platform/clientAddress';
  * e-mail (if it is a user) gets an audit entry and a notice in the console.
  */
 
-function pairFailures(deps: AppDeps, email: string, address: string, now: number): number[] {
-  return (
-    deps.db
-      .prepare('SELECT at FROM login_failures WHERE email = ? AND address = ? AND at > ? ORDER BY at')
-      .pluck()
-      .all(email, address, now - limits.loginPairWindowMs) as number[]
-  ).map(Number);
+async function pairFailures(deps: AppDeps, email: string, address: string, now: number): Promise<number[]> {
+  const rows = await many<{ at: number }>(
+    deps.storage.db,
+    sql`SELECT at FROM login_failures
+         WHERE email = ${email} AND address = ${address} AND at > ${now - limits.loginPairWindowMs} ORDER BY at`,
+  );
+  return rows.map((r) => Number(r.at));
 }
 
 /** The wait the (e-mail, address) pair's failures impose, in ms from now (0 when none). */
-function pairWaitMs(deps: AppDeps, email: string, address: string, now: number): number {
-  const failures = pairFailures(deps, email, address, now);
+async function pairWaitMs(deps: AppDeps, email: string, address: string, now: number): Promise<number> {
+  const failures = await pairFailures(deps, email, address, now);
   const over = failures.length - limits.loginAttempts;
   if (over < 0) return 0;
   const backoff = Math.min(limits.loginBackoffBaseMs * 2 ** over, limits.loginBackoffMaxMs);
   return Math.max(0, (failures[failures.length - 1] as number) + backoff - now);
 }
 
-function addressWaitMs(deps: AppDeps, address: string, now: number): number {
-  const row = deps.db
-    .prepare('SELECT at FROM login_failures WHERE address = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?')
-    .get(address, now - limits.loginWindowMs, limits.loginAddressAttempts - 1) as { at: number } | undefined;
-  return row ? row.at + limits.loginWindowMs - now : 0;
+async function addressWaitMs(deps: AppDeps, address: string, now: number): Promise<number> {
+  const row = await one<{ at: number }>(
+    deps.storage.db,
+    sql`SELECT at FROM login_failures WHERE address = ${address} AND at > ${now - limits.loginWindowMs}
+         ORDER BY at DESC LIMIT 1 OFFSET ${limits.loginAddressAttempts - 1}`,
+  );
+  return row ? Number(row.at) + limits.loginWindowMs - now : 0;
 }
 
 /** Seconds until another attempt is allowed for this e-mail and address, or null when one is allowed now. */
-export function loginRetryAfterSeconds(deps: AppDeps, email: string, address: string): number | null {
+export async function loginRetryAfterSeconds(deps: AppDeps, email: string, address: string): Promise<number | null> {
   const now = deps.clock.now().getTime();
-  const wait = Math.max(pairWaitMs(deps, email, address, now), addressWaitMs(deps, address, now));
+  const wait = Math.max(await pairWaitMs(deps, email, address, now), await addressWaitMs(deps, address, now));
   return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : null;
 }
 
-export function recordLoginAttempt(deps: AppDeps, email: string, address: string): void {
+export async function recordLoginAttempt(deps: AppDeps, email: string, address: string): Promise<void> {
   const now = deps.clock.now().getTime();
-  deps.db
-    .prepare('DELETE FROM login_failures WHERE at <= ?')
-    .run(now - Math.max(limits.loginWindowMs, limits.loginPairWindowMs));
-  deps.db.prepare('INSERT INTO login_failures (email, address, at) VALUES (?, ?, ?)').run(email, address, now);
+  const db = deps.storage.db;
+  await run(
+    db,
+    sql`DELETE FROM login_failures WHERE at <= ${now - Math.max(limits.loginWindowMs, limits.loginPairWindowMs)}`,
+  );
+  await run(db, sql`INSERT INTO login_failures (email, address, at) VALUES (${email}, ${address}, ${now})`);
 }
 
 /** A successful sign-in forgives the failures of that e-mail from that address. */
-export function forgiveLoginAttempts(deps: AppDeps, email: string, address: string): void {
-  deps.db.prepare('DELETE FROM login_failures WHERE email = ? AND address = ?').run(email, address);
+export async function forgiveLoginAttempts(deps: AppDeps, email: string, address: string): Promise<void> {
+  await run(deps.storage.db, sql`DELETE FROM login_failures WHERE email = ${email} AND address = ${address}`);
 }
 
 /**
  * After a failed attempt: when the pair has just reached the backoff, the user the e-mail belongs to gets
  * an audit entry and a console notice (the address and the count; never the passwords tried).
  */
-export function noteLoginFailure(deps: AppDeps, email: string, address: string, user: UserRow | null): void {
+export async function noteLoginFailure(
+  deps: AppDeps,
+  email: string,
+  address: string,
+  user: UserRow | null,
+): Promise<void> {
   if (!user) return;
   const now = deps.clock.now().getTime();
-  const failures = pairFailures(deps, email, address, now).length;
+  const failures = (await pairFailures(deps, email, address, now)).length;
   if (failures !== limits.loginAttempts) return;
-  recordAudit(deps, {
+  await recordAudit(deps, {
     accountId: user.account_id,
     actorUserId: null,
     actor: address,
@@ -80,9 +90,11 @@ export function noteLoginFailure(deps: AppDeps, email: string, address: string, 
     reason: 'too_many_failed_passwords',
     details: { address, failures },
   });
-  deps.db
-    .prepare('INSERT INTO login_notices (account_id, user_id, at, address, failures) VALUES (?, ?, ?, ?, ?)')
-    .run(user.account_id, user.id, now, address, failures);
+  await run(
+    deps.storage.db,
+    sql`INSERT INTO login_notices (account_id, user_id, at, address, failures)
+        VALUES (${user.account_id}, ${user.id}, ${now}, ${address}, ${failures})`,
+  );
 }
 
 export interface LoginNotice {
@@ -91,19 +103,20 @@ export interface LoginNotice {
   failures: number;
 }
 
-/** The user's notices not yet shown, oldest first; they count as shown from now on. */
-export function takeLoginNotices(deps: AppDeps, accountId: number, userId: number): LoginNotice[] {
-  return deps.db.transaction(() => {
-    const rows = deps.db
-      .prepare(
-        'SELECT id, at, address, failures FROM login_notices WHERE account_id = ? AND user_id = ? AND seen_at IS NULL ORDER BY at',
-      )
-      .all(accountId, userId) as (LoginNotice & { id: number })[];
-    deps.db
-      .prepare('UPDATE login_notices SET seen_at = ? WHERE account_id = ? AND user_id = ? AND seen_at IS NULL')
-      .run(deps.clock.now().getTime(), accountId, userId);
-    return rows.map(({ at, address, failures }) => ({ at, address, failures }));
-  })();
+/**
+ * The user's notices not yet shown, oldest first; they count as shown from now on. Each notice is taken by
+ * one UPDATE … RETURNING, so two sign-ins at once (on two nodes) never both show it.
+ */
+export async function takeLoginNotices(deps: AppDeps, accountId: number, userId: number): Promise<LoginNotice[]> {
+  const rows = await many<LoginNotice & { id: number }>(
+    deps.storage.db,
+    sql`UPDATE login_notices SET seen_at = ${deps.clock.now().getTime()}
+         WHERE account_id = ${accountId} AND user_id = ${userId} AND seen_at IS NULL
+        RETURNING id, at, address, failures`,
+  );
+  return rows
+    .sort((a, b) => a.at - b.at || a.id - b.id)
+    .map(({ at, address, failures }) => ({ at, address, failures }));
 }
 
 /** "Try again in 15 minutes." style wording for the 429 message. */

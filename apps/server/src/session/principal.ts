@@ -31,7 +31,7 @@ export function sessionPrincipal(deps: AppDeps, options: SessionPrincipalOptions
       const id = readSessionCookie(c);
       const guarded = options.rawBody ? rawBodyProblem(c) : await csrfProblem(c);
       if (id && guarded === null) {
-        const session = findLiveSession(deps, id);
+        const session = await findLiveSession(deps, id);
         if (session) c.set('principal', { ...session, via: 'session', keyId: null });
       }
     }

@@ -1,6 +1,7 @@
 import { SESSION_COOKIE } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { limits } from '../platform/limits';
+import { many, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { consoleCall, PASSWORD, sessionCookieFrom, signIn } from './testClient';
 
@@ -45,7 +46,9 @@ describe('console sessions', () => {
     it('stores only a hash of the session id', async () => {
       const cookie = await signIn(h);
       const id = cookie.split('=')[1] as string;
-      const rows = h.deps.db.prepare('SELECT hex(id_hash) AS hash FROM console_sessions').all() as { hash: string }[];
+      const rows = (await many<{ id_hash: Buffer }>(h.deps.storage.db, sql`SELECT id_hash FROM console_sessions`)).map(
+        (r) => ({ hash: Buffer.from(r.id_hash).toString('hex').toUpperCase() }),
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]?.hash).not.toContain(Buffer.from(id).toString('hex').toUpperCase());
       expect(rows[0]?.hash).toHaveLength(64);
@@ -114,11 +117,11 @@ describe('console sessions', () => {
 
     it('tells the owner: an audit entry and a notice at the next sign-in', async () => {
       for (let i = 0; i < limits.loginAttempts; i++) await login(h.admin.email, 'wrong password', '192.0.2.77');
-      const audit = h.deps.db
-        .prepare(
-          "SELECT actor, action, target, outcome, reason FROM audit_events WHERE action = 'user.login_throttled'",
-        )
-        .all();
+      const audit = await many(
+        h.deps.storage.db,
+        sql`SELECT actor, action, target, outcome, reason FROM audit_events WHERE action = 'user.login_throttled'
+             ORDER BY id`,
+      );
       expect(audit).toEqual([
         {
           actor: '192.0.2.77',

@@ -78,7 +78,7 @@ function sessionRoutes() {
 
 /** The console's backend-for-frontend: sign-in, sign-out, the current user, and settings. */
 export function consoleRoutes(deps: AppDeps) {
-  const { db } = deps;
+  const { db } = deps.storage;
   const r = sessionRoutes();
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'consoleSession', {
@@ -91,56 +91,55 @@ export function consoleRoutes(deps: AppDeps) {
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid('json');
       const address = clientAddress(c, deps.config.trustedProxies);
-      const wait = loginRetryAfterSeconds(deps, email, address);
+      const wait = await loginRetryAfterSeconds(deps, email, address);
       if (wait !== null) {
         c.header('Retry-After', String(wait));
         throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`, wait);
       }
-      recordLoginAttempt(deps, email, address);
-      const user = findUserForLogin(db, email);
+      await recordLoginAttempt(deps, email, address);
+      const user = await findUserForLogin(db, email);
       // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
       if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
-        noteLoginFailure(deps, email, address, user);
+        await noteLoginFailure(deps, email, address, user);
         throw unauthorized(WRONG_CREDENTIALS);
       }
-      forgiveLoginAttempts(deps, email, address);
+      await forgiveLoginAttempts(deps, email, address);
       // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
       if (user.sso_mode === 'enforced') {
         throw forbidden('Your account signs in with single sign-on only. Use "Sign in with SSO" instead.');
       }
       const previous = readSessionCookie(c);
-      if (previous) revokeSession(deps, previous);
-      setSessionCookie(c, createSession(deps, user));
-      const notices = takeLoginNotices(deps, user.account_id, user.id).map((n) => ({
+      if (previous) await revokeSession(deps, previous);
+      setSessionCookie(c, await createSession(deps, user));
+      const notices = (await takeLoginNotices(deps, user.account_id, user.id)).map((n) => ({
         ...n,
         at: new Date(n.at).toISOString(),
       }));
-      return c.json(
-        { user: toMe(user, findAccount(db, user.account_id)), ...(notices.length ? { loginNotices: notices } : {}) },
-        200,
-      );
+      const account = await findAccount(db, user.account_id);
+      return c.json({ user: toMe(user, account), ...(notices.length ? { loginNotices: notices } : {}) }, 200);
     })
-    .openapi(logout, (c) => {
+    .openapi(logout, async (c) => {
       const id = readSessionCookie(c);
-      if (id) revokeSession(deps, id);
+      if (id) await revokeSession(deps, id);
       clearSessionCookie(c);
       return c.json({}, 200);
     })
-    .openapi(r.me, (c) => {
+    .openapi(r.me, async (c) => {
       const p = principalOf(c);
-      return c.json({ user: toMe(getUser(db, p.accountId, p.userId), findAccount(db, p.accountId)) }, 200);
+      const user = await getUser(db, p.accountId, p.userId);
+      return c.json({ user: toMe(user, await findAccount(db, p.accountId)) }, 200);
     })
     .openapi(r.password, async (c) => {
       const p = principalOf(c);
       const { currentPassword, newPassword } = c.req.valid('json');
-      const user = getUser(db, p.accountId, p.userId);
+      const user = await getUser(db, p.accountId, p.userId);
       if (!(await verifyPassword(currentPassword, user.password_hash))) {
         throw badRequest('The current password is incorrect.');
       }
       await setPassword(deps, user, newPassword);
       // Anyone else signed in as this user (perhaps with the old password) is signed out; this browser stays in.
-      revokeUserSessions(deps, user.account_id, user.id);
-      setSessionCookie(c, createSession(deps, user));
+      await revokeUserSessions(deps, user.account_id, user.id);
+      setSessionCookie(c, await createSession(deps, user));
       return c.json({}, 200);
     });
 }

@@ -5,6 +5,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { UserRow } from '../accounts/users';
 import type { AppDeps } from '../platform/context';
 import { hmac } from '../platform/secrets';
+import { one, run, sql, transaction } from '../platform/storage';
 
 /** Console sessions: a random id in the cookie, only its HMAC in `console_sessions` (DESIGN §6). */
 
@@ -28,48 +29,51 @@ export interface LiveSession {
 export type SessionMethod = 'password' | 'sso';
 
 /** Starts a session for the user and returns its id (for the cookie only; it is not stored). */
-export function createSession(deps: AppDeps, user: UserRow, method: SessionMethod = 'password'): string {
+export async function createSession(deps: AppDeps, user: UserRow, method: SessionMethod = 'password'): Promise<string> {
   const now = deps.clock.now().getTime();
   const id = randomBytes(32).toString('base64url');
-  deps.db.transaction(() => {
+  const hash = idHash(deps, id);
+  await transaction(deps.storage, async (tx) => {
     // The user's ended sessions are of no further use; clearing them here keeps the table small.
-    deps.db
-      .prepare(
-        `DELETE FROM console_sessions WHERE account_id = ? AND user_id = ?
-           AND (revoked_at IS NOT NULL OR last_seen_at <= ? OR created_at <= ?)`,
-      )
-      .run(user.account_id, user.id, now - deps.config.sessionIdleMs, now - sessionMaxMs(deps.config));
-    deps.db
-      .prepare(
-        `INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method, administrator)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(idHash(deps, id), user.account_id, user.id, now, now, method, user.administrator);
-  })();
+    await run(
+      tx,
+      sql`DELETE FROM console_sessions WHERE account_id = ${user.account_id} AND user_id = ${user.id}
+            AND (revoked_at IS NOT NULL OR last_seen_at <= ${now - deps.config.sessionIdleMs}
+                 OR created_at <= ${now - sessionMaxMs(deps.config)})`,
+    );
+    await run(
+      tx,
+      sql`INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method, administrator)
+          VALUES (${hash}, ${user.account_id}, ${user.id}, ${now}, ${now}, ${method}, ${user.administrator})`,
+    );
+  });
   return id;
 }
 
-/** The session an id names if it is neither revoked nor idle for too long; marks it as used. */
-export function findLiveSession(deps: AppDeps, id: string): LiveSession | null {
+interface SessionLookup {
+  account_id: number;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+  granted: number | null;
+  administrator: number;
+}
+
+/**
+ * The session an id names if it is neither revoked nor idle for too long; marks it as used. Read from the
+ * database on every request (no cache), so a session started or ended on another node counts at once.
+ */
+export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSession | null> {
   if (!ID_SHAPE.test(id)) return null;
-  const row = deps.db
-    .prepare(
-      `SELECT s.account_id, s.user_id, s.created_at, s.last_seen_at, s.revoked_at, s.administrator AS granted,
-              u.administrator
-         FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
-        WHERE s.id_hash = ?`,
-    )
-    .get(idHash(deps, id)) as
-    | {
-        account_id: number;
-        user_id: number;
-        created_at: number;
-        last_seen_at: number;
-        revoked_at: number | null;
-        granted: number | null;
-        administrator: number;
-      }
-    | undefined;
+  const hash = idHash(deps, id);
+  const row = await one<SessionLookup>(
+    deps.storage.db,
+    sql`SELECT s.account_id, s.user_id, s.created_at, s.last_seen_at, s.revoked_at, s.administrator AS granted,
+               u.administrator
+          FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
+         WHERE s.id_hash = ${hash}`,
+  );
   if (!row || row.revoked_at !== null) return null;
   // A session carries the privilege it began with: after a change, the user signs in again (a new id).
   if (row.granted !== row.administrator) return null;
@@ -77,47 +81,54 @@ export function findLiveSession(deps: AppDeps, id: string): LiveSession | null {
   if (now - row.last_seen_at >= deps.config.sessionIdleMs) return null;
   if (now - row.created_at >= sessionMaxMs(deps.config)) return null;
   if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
-    deps.db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, idHash(deps, id));
+    // Never moves last_seen_at back when another node touched it later.
+    await run(
+      deps.storage.db,
+      sql`UPDATE console_sessions SET last_seen_at = ${now} WHERE id_hash = ${hash} AND last_seen_at < ${now}`,
+    );
   }
   return { accountId: row.account_id, userId: row.user_id, administrator: row.administrator === 1 };
 }
 
-export function revokeSession(deps: AppDeps, id: string): void {
+export async function revokeSession(deps: AppDeps, id: string): Promise<void> {
   if (!ID_SHAPE.test(id)) return;
-  deps.db
-    .prepare('UPDATE console_sessions SET revoked_at = ? WHERE id_hash = ? AND revoked_at IS NULL')
-    .run(deps.clock.now().getTime(), idHash(deps, id));
+  await run(
+    deps.storage.db,
+    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
+         WHERE id_hash = ${idHash(deps, id)} AND revoked_at IS NULL`,
+  );
 }
 
 /** Ends every session of a user, e.g. after a password change. */
-export function revokeUserSessions(deps: AppDeps, accountId: number, userId: number): void {
-  deps.db
-    .prepare('UPDATE console_sessions SET revoked_at = ? WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL')
-    .run(deps.clock.now().getTime(), accountId, userId);
+export async function revokeUserSessions(deps: AppDeps, accountId: number, userId: number): Promise<void> {
+  await run(
+    deps.storage.db,
+    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
+         WHERE account_id = ${accountId} AND user_id = ${userId} AND revoked_at IS NULL`,
+  );
 }
 
 /** Ends a user's sessions started one way: enforcing SSO ends password sessions, disabling it SSO ones. */
-export function revokeUserSessionsByMethod(
+export async function revokeUserSessionsByMethod(
   deps: AppDeps,
   accountId: number,
   userId: number,
   method: SessionMethod,
-): void {
-  deps.db
-    .prepare(
-      `UPDATE console_sessions SET revoked_at = ?
-        WHERE account_id = ? AND user_id = ? AND method = ? AND revoked_at IS NULL`,
-    )
-    .run(deps.clock.now().getTime(), accountId, userId, method);
+): Promise<void> {
+  await run(
+    deps.storage.db,
+    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
+         WHERE account_id = ${accountId} AND user_id = ${userId} AND method = ${method} AND revoked_at IS NULL`,
+  );
 }
 
 /** Ends every SSO session of the account, when its SSO setting is deleted. */
-export function revokeAccountSsoSessions(deps: AppDeps, accountId: number): void {
-  deps.db
-    .prepare(
-      `UPDATE console_sessions SET revoked_at = ? WHERE account_id = ? AND method = 'sso' AND revoked_at IS NULL`,
-    )
-    .run(deps.clock.now().getTime(), accountId);
+export async function revokeAccountSsoSessions(deps: AppDeps, accountId: number): Promise<void> {
+  await run(
+    deps.storage.db,
+    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
+         WHERE account_id = ${accountId} AND method = 'sso' AND revoked_at IS NULL`,
+  );
 }
 
 export function readSessionCookie(c: Context): string | null {

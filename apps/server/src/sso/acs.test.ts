@@ -38,7 +38,7 @@ async function expectRefused(res: Response, reason: string) {
   expect(res.status).toBeGreaterThanOrEqual(400);
   expect(res.headers.get('set-cookie') ?? '').not.toContain(SESSION_COOKIE);
   expect(await res.text()).toMatch(/<p id="message">[^<]{10,}<\/p>/);
-  expect(lastAudit(h)).toMatchObject({ action: 'sso.sign_in', outcome: 'failure', reason });
+  expect(await lastAudit(h)).toMatchObject({ action: 'sso.sign_in', outcome: 'failure', reason });
 }
 
 describe('SAML sign-in', () => {
@@ -51,7 +51,7 @@ describe('SAML sign-in', () => {
     expect(cookie).not.toBeNull();
     const me = await consoleCall(h, 'GET', '/console-api/me', { cookie });
     expect(((await me.json()) as { user: { email: string } }).user.email).toBe(ALICE);
-    expect(lastAudit(h)).toMatchObject({ action: 'sso.sign_in', outcome: 'success', target: ALICE });
+    expect(await lastAudit(h)).toMatchObject({ action: 'sso.sign_in', outcome: 'success', target: ALICE });
   });
 
   it('redirects only to relative paths after sign-in', async () => {
@@ -239,7 +239,7 @@ describe('Test SSO', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/settings/sso?test=passed');
     expect(sessionCookieFrom(res)).toBeNull();
-    expect(lastAudit(h)).toMatchObject({ action: 'sso.test', outcome: 'success' });
+    expect(await lastAudit(h)).toMatchObject({ action: 'sso.test', outcome: 'success' });
     const setting = (await (await h.call('GET', '/v3/account/sso_setting')).json()) as {
       sso_setting: { tested_at: string | null };
     };

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Profile } from '@node-saml/node-saml';
 import type { UserRow } from '../accounts/users';
 import type { AppDeps } from '../platform/context';
+import { one, run, sql } from '../platform/storage';
 import { readCertificates, validNow } from './certificates';
 import {
   type ClaimedRequest,
@@ -240,17 +241,20 @@ export async function consumeResponse(
   if (!/^[A-Za-z0-9+/=\s]+$/.test(samlResponse)) throw new Refusal('malformed_response');
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   const shape = outline(xml);
-  const seen = deps.db
-    .prepare('SELECT 1 FROM saml_seen_assertions WHERE account_id = ? AND assertion_id = ?')
-    .get(accountId, shape.assertionId);
+  const db = deps.storage.db;
+  const seen = await one(
+    db,
+    sql`SELECT 1 AS seen FROM saml_seen_assertions
+         WHERE account_id = ${accountId} AND assertion_id = ${shape.assertionId}`,
+  );
   if (seen) throw new Refusal('replayed', { assertion_id: shape.assertionId });
 
-  const request = claimRequest(deps, relayState);
+  const request = await claimRequest(deps, accountId, relayState);
   if (!request || request.accountId !== accountId) throw new Refusal('unknown_request');
   if (now.getTime() - request.createdAt > REQUEST_TTL_MS) throw new Refusal('request_expired');
   const fail = (reason: RefusalReason, details: Record<string, unknown> = {}) => new Refusal(reason, details, request);
 
-  const setting = findSetting(deps.db, accountId);
+  const setting = await findSetting(db, accountId);
   if (!setting) throw fail('no_sso_setting');
   const trusted = validNow(readCertificates(setting.cert, now), now);
   if (trusted.length === 0) throw fail('certificate_expired');
@@ -277,11 +281,16 @@ export async function consumeResponse(
   if (setting.idp_entity_id !== null && profile.issuer !== setting.idp_entity_id) {
     throw fail('issuer_mismatch', { issuer: profile.issuer });
   }
-  deps.db
-    .prepare('INSERT OR IGNORE INTO saml_seen_assertions (account_id, assertion_id, seen_at) VALUES (?, ?, ?)')
-    .run(accountId, shape.assertionId, now.getTime());
+  // Recorded once: when another node consumed the same assertion meanwhile, this one is the replay.
+  const recorded = await run(
+    db,
+    sql`INSERT INTO saml_seen_assertions (account_id, assertion_id, seen_at)
+        VALUES (${accountId}, ${shape.assertionId}, ${now.getTime()})
+        ON CONFLICT DO NOTHING`,
+  );
+  if (recorded === 0) throw fail('replayed', { assertion_id: shape.assertionId });
 
-  const user = findUserByIdentifier(deps.db, accountId, profile.nameID);
+  const user = await findUserByIdentifier(db, accountId, profile.nameID);
   if (!user) throw fail('unknown_user', { name_id: profile.nameID });
   if (user.sso_mode === 'disabled') throw fail('user_sso_disabled', { name_id: profile.nameID, user: user.email });
   return { request, user, nameId: profile.nameID };

@@ -1,5 +1,6 @@
 import type { AuditEvent } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
+import { type Executor, many, run, sql } from '../platform/storage';
 import { isoTime } from '../platform/time';
 
 /**
@@ -19,23 +20,14 @@ export interface AuditEntry {
   details?: Record<string, unknown> | null;
 }
 
-export function recordAudit(deps: AppDeps, e: AuditEntry): void {
-  deps.db
-    .prepare(
-      `INSERT INTO audit_events (account_id, at, actor_user_id, actor, action, target, outcome, reason, details)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      e.accountId,
-      deps.clock.now().getTime(),
-      e.actorUserId,
-      e.actor,
-      e.action,
-      e.target ?? null,
-      e.outcome,
-      e.reason ?? null,
-      e.details ? JSON.stringify(e.details) : null,
-    );
+/** Appends an entry; `ex` is the open transaction when the change it records is made in one. */
+export async function recordAudit(deps: AppDeps, e: AuditEntry, ex: Executor = deps.storage.db): Promise<void> {
+  await run(
+    ex,
+    sql`INSERT INTO audit_events (account_id, at, actor_user_id, actor, action, target, outcome, reason, details)
+        VALUES (${e.accountId}, ${deps.clock.now().getTime()}, ${e.actorUserId}, ${e.actor}, ${e.action},
+                ${e.target ?? null}, ${e.outcome}, ${e.reason ?? null}, ${e.details ? JSON.stringify(e.details) : null})`,
+  );
 }
 
 interface AuditRow {
@@ -50,17 +42,17 @@ interface AuditRow {
 }
 
 /** Newest first, `limit` at a time; `before` (an event id) pages back. */
-export function listAudit(
+export async function listAudit(
   deps: AppDeps,
   accountId: number,
   opts: { limit: number; before?: number | undefined },
-): { events: AuditEvent[]; next_before: number | null } {
-  const rows = deps.db
-    .prepare(
-      `SELECT id, at, actor, action, target, outcome, reason, details FROM audit_events
-        WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
-    )
-    .all(accountId, opts.before ?? Number.MAX_SAFE_INTEGER, opts.limit + 1) as AuditRow[];
+): Promise<{ events: AuditEvent[]; next_before: number | null }> {
+  const rows = await many<AuditRow>(
+    deps.storage.db,
+    sql`SELECT id, at, actor, action, target, outcome, reason, details FROM audit_events
+         WHERE account_id = ${accountId} ${opts.before === undefined ? sql`` : sql`AND id < ${opts.before}`}
+         ORDER BY id DESC LIMIT ${opts.limit + 1}`,
+  );
   const page = rows.slice(0, opts.limit);
   return {
     events: page.map((r) => ({

@@ -175,12 +175,14 @@ function routes(deps: AppDeps) {
 /** `/v3` SSO setting and user SSO operations (spec: SSO settings, User SSO), and the audit log. */
 export function ssoRoutes(deps: AppDeps) {
   const r = routes(deps);
-  const { db } = deps;
+  const { db } = deps.storage;
   const origin = (url: string) => publicBase(deps.config, url);
-  const settingResponse = (url: string, accountId: number) =>
-    ({
-      sso_setting: toWireSetting(getSetting(db, accountId), deps.clock.now(), serviceProvider(origin(url), accountId)),
-    }) as const;
+  const settingResponse = async (url: string, accountId: number) => {
+    const setting = await getSetting(db, accountId);
+    return {
+      sso_setting: toWireSetting(setting, deps.clock.now(), serviceProvider(origin(url), accountId)),
+    } as const;
+  };
   const settingInput = async (c: Parameters<typeof readParams>[0]) => {
     const params = await readParams(c);
     if (!params.sso_setting || typeof params.sso_setting !== 'object' || Array.isArray(params.sso_setting)) {
@@ -189,25 +191,25 @@ export function ssoRoutes(deps: AppDeps) {
     return parse(settingFields, params.sso_setting);
   };
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.get, (c) => {
+    .openapi(r.get, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      return c.json(settingResponse(c.req.url, p.accountId), 200);
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
     })
     .openapi(r.create, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      saveSetting(deps, p, await settingInput(c), 'replace');
-      return c.json(settingResponse(c.req.url, p.accountId), 200);
+      await saveSetting(deps, p, await settingInput(c), 'replace');
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
     })
     .openapi(r.update, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
-      saveSetting(deps, p, await settingInput(c), 'update');
-      return c.json(settingResponse(c.req.url, p.accountId), 200);
+      await saveSetting(deps, p, await settingInput(c), 'update');
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
     })
-    .openapi(r.remove, (c) => {
-      deleteSetting(deps, principalOf(c));
+    .openapi(r.remove, async (c) => {
+      await deleteSetting(deps, principalOf(c));
       return c.json({}, 200);
     })
     .openapi(r.createWithSso, async (c) => {
@@ -219,7 +221,7 @@ export function ssoRoutes(deps: AppDeps) {
       }
       const body = parse(createFields, ssoFields(await readParams(c)), REQUIRED.create);
       samePerson(fromPath.data, body.user_first_name, 'user_first_name');
-      const user = createUserWithSso(deps, p, {
+      const user = await createUserWithSso(deps, p, {
         firstName: fromPath.data,
         email: body.email,
         identifier: body.identifier,
@@ -234,7 +236,7 @@ export function ssoRoutes(deps: AppDeps) {
       requireAdmin(p);
       const body = parse(identifiedModeFields, ssoFields(await readParams(c)), REQUIRED.identified);
       samePerson(pathValue(c.req.valid('param'), 'user_email'), body.user_email, 'user_email');
-      const user = setUserSsoMode(deps, p, body.user_email, 'enforced', body.identifier);
+      const user = await setUserSsoMode(deps, p, body.user_email, 'enforced', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
     })
     .openapi(r.enable, async (c) => {
@@ -242,7 +244,7 @@ export function ssoRoutes(deps: AppDeps) {
       requireAdmin(p);
       const body = parse(identifiedModeFields, ssoFields(await readParams(c)), REQUIRED.identified);
       samePerson(pathValue(c.req.valid('param'), 'user_email'), body.user_email, 'user_email');
-      const user = setUserSsoMode(deps, p, body.user_email, 'enabled', body.identifier);
+      const user = await setUserSsoMode(deps, p, body.user_email, 'enabled', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
     })
     .openapi(r.disable, async (c) => {
@@ -251,13 +253,13 @@ export function ssoRoutes(deps: AppDeps) {
       const pathEmail = pathValue(c.req.valid('param'), 'user_email');
       const body = parse(modeFields, ssoFields(await readParams(c)), REQUIRED.disable);
       samePerson(pathEmail, body.user_email, 'user_email');
-      const user = setUserSsoMode(deps, p, body.user_email, 'disabled', body.identifier);
+      const user = await setUserSsoMode(deps, p, body.user_email, 'disabled', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
     })
-    .openapi(r.audit, (c) => {
+    .openapi(r.audit, async (c) => {
       const p = principalOf(c);
       requireAdmin(p);
       const { limit, before } = c.req.valid('query');
-      return c.json(listAudit(deps, p.accountId, { limit, before }), 200);
+      return c.json(await listAudit(deps, p.accountId, { limit, before }), 200);
     });
 }

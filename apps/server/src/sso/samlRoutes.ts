@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { findUserForLogin } from '../accounts/users';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
+import { one, sql } from '../platform/storage';
 import {
   createSession,
   findLiveSession,
@@ -69,17 +70,17 @@ const r = {
   }),
 };
 
-function accountExists(deps: AppDeps, accountId: number): boolean {
-  return deps.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId) !== undefined;
+async function accountExists(deps: AppDeps, accountId: number): Promise<boolean> {
+  return (await one(deps.storage.db, sql`SELECT 1 AS found FROM accounts WHERE id = ${accountId}`)) !== undefined;
 }
 
 /** Browser-facing SAML endpoints. They answer pages and redirects, not JSON: a person is looking at them. */
 export function samlRoutes(deps: AppDeps) {
   const origin = (c: Context) => publicBase(deps.config, c.req.url);
-  const refuse = (c: Context, accountId: number, refusal: Refusal, status: 400 | 403 | 413) => {
+  const refuse = async (c: Context, accountId: number, refusal: Refusal, status: 400 | 403 | 413) => {
     const request = refusal.request;
     const test = request?.purpose === 'test';
-    recordAudit(deps, {
+    await recordAudit(deps, {
       accountId,
       actorUserId: test ? request.actorUserId : null,
       actor: test ? 'Test SSO' : 'identity provider',
@@ -92,9 +93,9 @@ export function samlRoutes(deps: AppDeps) {
     if (test) return c.redirect(`/settings/sso?test=failed&reason=${refusal.reason}`, 303);
     return c.html(messagePage('Sign-in refused', refusal.message), status);
   };
-  const succeed = (c: Context, accountId: number, ok: AcsSuccess) => {
+  const succeed = async (c: Context, accountId: number, ok: AcsSuccess) => {
     const test = ok.request.purpose === 'test';
-    recordAudit(deps, {
+    await recordAudit(deps, {
       accountId,
       actorUserId: test ? ok.request.actorUserId : ok.user.id,
       actor: test ? 'Test SSO' : ok.user.email,
@@ -104,12 +105,12 @@ export function samlRoutes(deps: AppDeps) {
       details: { name_id: ok.nameId },
     });
     if (test) {
-      markTested(deps, accountId);
+      await markTested(deps, accountId);
       return c.redirect('/settings/sso?test=passed', 303);
     }
     const previous = readSessionCookie(c);
-    if (previous) revokeSession(deps, previous);
-    setSessionCookie(c, createSession(deps, ok.user, 'sso'));
+    if (previous) await revokeSession(deps, previous);
+    setSessionCookie(c, await createSession(deps, ok.user, 'sso'));
     return c.redirect(safeReturnTo(ok.request.returnTo), 303);
   };
 
@@ -119,9 +120,9 @@ export function samlRoutes(deps: AppDeps) {
     bodyLimit({
       // Room for the form encoding of a response at the limit; the response itself is checked again.
       maxSize: MAX_SAML_RESPONSE_BYTES * 2,
-      onError: (c) => {
+      onError: async (c) => {
         const account = Number(c.req.query('account'));
-        if (!Number.isInteger(account) || !accountExists(deps, account)) {
+        if (!Number.isSafeInteger(account) || account <= 0 || !(await accountExists(deps, account))) {
           return c.html(messagePage('Sign-in refused', 'The sign-in response is too large.'), 413);
         }
         return refuse(c, account, new Refusal('response_too_large'), 413);
@@ -129,16 +130,17 @@ export function samlRoutes(deps: AppDeps) {
     }),
   );
   return app
-    .openapi(r.metadata, (c) => {
+    .openapi(r.metadata, async (c) => {
       const { account } = c.req.valid('query');
-      if (!accountExists(deps, account)) return c.html(messagePage('Not found', 'There is no such account.'), 404);
+      if (!(await accountExists(deps, account)))
+        return c.html(messagePage('Not found', 'There is no such account.'), 404);
       c.header('content-type', 'application/samlmetadata+xml; charset=utf-8');
       return c.body(metadataXml(serviceProvider(origin(c), account)), 200);
     })
     .openapi(r.login, async (c) => {
       const { email, return_to } = c.req.valid('query');
-      const user = email ? findUserForLogin(deps.db, email.trim()) : null;
-      const setting = user ? findSetting(deps.db, user.account_id) : null;
+      const user = email ? await findUserForLogin(deps.storage.db, email.trim()) : null;
+      const setting = user ? await findSetting(deps.storage.db, user.account_id) : null;
       if (!user || !setting || user.sso_mode === 'disabled' || user.sso_identifier === null) {
         return c.html(
           messagePage(
@@ -159,12 +161,12 @@ export function samlRoutes(deps: AppDeps) {
     })
     .openapi(r.test, async (c) => {
       const id = readSessionCookie(c);
-      const session = id ? findLiveSession(deps, id) : null;
+      const session = id ? await findLiveSession(deps, id) : null;
       if (!session) return c.html(messagePage('Not signed in', 'Sign in to the console first.'), 401);
       if (!session.administrator) {
         return c.html(messagePage('Not allowed', 'Only an administrator of the account can test SSO.'), 403);
       }
-      const setting = findSetting(deps.db, session.accountId);
+      const setting = await findSetting(deps.storage.db, session.accountId);
       if (!setting) return c.html(messagePage('No SSO setting', 'Configure single sign-on before testing it.'), 409);
       const url = await startRequest(deps, {
         sp: serviceProvider(origin(c), session.accountId),
@@ -177,7 +179,9 @@ export function samlRoutes(deps: AppDeps) {
     })
     .openapi(r.acs, async (c) => {
       const { account } = c.req.valid('query');
-      if (!accountExists(deps, account)) return c.html(messagePage('Not found', 'There is no such account.'), 404);
+      if (!(await accountExists(deps, account))) {
+        return c.html(messagePage('Not found', 'There is no such account.'), 404);
+      }
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const samlResponse = typeof form.SAMLResponse === 'string' ? form.SAMLResponse : '';
       const relayState = typeof form.RelayState === 'string' ? form.RelayState : '';

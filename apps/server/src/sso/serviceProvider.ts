@@ -3,6 +3,7 @@ import { type CacheProvider, SAML, type SamlConfig, ValidateInResponseTo } from 
 import type { SsoServiceProvider } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { hmac } from '../platform/secrets';
+import { one, run, sql } from '../platform/storage';
 import type { SettingRow } from './settings';
 
 /**
@@ -84,21 +85,14 @@ export async function startRequest(
   const now = deps.clock.now().getTime();
   const store: CacheProvider = {
     saveAsync: async (requestId, value) => {
-      deps.db.prepare('DELETE FROM saml_requests WHERE created_at <= ?').run(now - REQUEST_TTL_MS);
-      deps.db
-        .prepare(
-          `INSERT INTO saml_requests (relay_hash, account_id, request_id, purpose, return_to, actor_user_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          relayHash(deps, token),
-          opts.setting.account_id,
-          requestId,
-          opts.purpose,
-          opts.returnTo,
-          opts.actorUserId,
-          now,
-        );
+      const db = deps.storage.db;
+      await run(db, sql`DELETE FROM saml_requests WHERE created_at <= ${now - REQUEST_TTL_MS}`);
+      await run(
+        db,
+        sql`INSERT INTO saml_requests (relay_hash, account_id, request_id, purpose, return_to, actor_user_id, created_at)
+            VALUES (${relayHash(deps, token)}, ${opts.setting.account_id}, ${requestId}, ${opts.purpose},
+                    ${opts.returnTo}, ${opts.actorUserId}, ${now})`,
+      );
       return { value, createdAt: now };
     },
     getAsync: async () => null,
@@ -117,24 +111,24 @@ export interface ClaimedRequest {
   createdAt: number;
 }
 
-/** Takes the request a RelayState names out of the store: a second use finds nothing. */
-export function claimRequest(deps: AppDeps, token: string): ClaimedRequest | null {
+/**
+ * Takes the request a RelayState names for the account out of the store: a second use finds nothing, on any
+ * node (the DELETE … RETURNING gives the row to one statement only).
+ */
+export async function claimRequest(deps: AppDeps, accountId: number, token: string): Promise<ClaimedRequest | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = deps.db
-    .prepare(
-      `DELETE FROM saml_requests WHERE relay_hash = ?
-       RETURNING account_id, request_id, purpose, return_to, actor_user_id, created_at`,
-    )
-    .get(relayHash(deps, token)) as
-    | {
-        account_id: number;
-        request_id: string;
-        purpose: RequestPurpose;
-        return_to: string;
-        actor_user_id: number | null;
-        created_at: number;
-      }
-    | undefined;
+  const row = await one<{
+    account_id: number;
+    request_id: string;
+    purpose: RequestPurpose;
+    return_to: string;
+    actor_user_id: number | null;
+    created_at: number;
+  }>(
+    deps.storage.db,
+    sql`DELETE FROM saml_requests WHERE account_id = ${accountId} AND relay_hash = ${relayHash(deps, token)}
+        RETURNING account_id, request_id, purpose, return_to, actor_user_id, created_at`,
+  );
   if (!row) return null;
   return {
     accountId: row.account_id,

@@ -2,8 +2,8 @@ import type { SsoServiceProvider, SsoSetting, SsoSettingInput } from '@svc/contr
 import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { badRequest, conflict, notFound } from '../platform/errors';
+import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { revokeAccountSsoSessions } from '../session/sessions';
 import { recordAudit } from './audit';
@@ -24,14 +24,12 @@ export interface SettingRow {
   updated_at: number;
 }
 
-export function findSetting(db: Db, accountId: number): SettingRow | null {
-  return (
-    (db.prepare('SELECT * FROM sso_settings WHERE account_id = ?').get(accountId) as SettingRow | undefined) ?? null
-  );
+export async function findSetting(db: Executor, accountId: number): Promise<SettingRow | null> {
+  return (await one<SettingRow>(db, sql`SELECT * FROM sso_settings WHERE account_id = ${accountId}`)) ?? null;
 }
 
-export function getSetting(db: Db, accountId: number): SettingRow {
-  const row = findSetting(db, accountId);
+export async function getSetting(db: Executor, accountId: number): Promise<SettingRow> {
+  const row = await findSetting(db, accountId);
   if (!row) throw notFound('sso_setting');
   return row;
 }
@@ -98,11 +96,16 @@ export type SaveMode = 'replace' | 'update';
  * POST creates or replaces the setting; PUT updates the one there is (404 without one), keeping omitted
  * fields. Server-set fields (`updated_at`, `tested_at`) in the body are ignored; `strategy` may only be samlp.
  */
-export function saveSetting(deps: AppDeps, p: Principal, input: SsoSettingInput, mode: SaveMode): SettingRow {
+export async function saveSetting(
+  deps: AppDeps,
+  p: Principal,
+  input: SsoSettingInput,
+  mode: SaveMode,
+): Promise<SettingRow> {
   requireAdmin(p);
-  const { db } = deps;
+  const { db } = deps.storage;
   const now = deps.clock.now();
-  const existing = findSetting(db, p.accountId);
+  const existing = await findSetting(db, p.accountId);
   if (mode === 'update' && !existing) throw notFound('sso_setting');
   if (input.strategy !== undefined && input.strategy !== 'samlp') {
     throw badRequest(`"strategy" must be "samlp" (SAML); "${input.strategy.slice(0, 40)}" is not supported.`);
@@ -143,20 +146,21 @@ export function saveSetting(deps: AppDeps, p: Principal, input: SsoSettingInput,
     tested_at: sameTrust ? existing.tested_at : null,
     updated_at: now.getTime(),
   };
-  db.prepare(
-    `INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
-       sign_out_endpoint, strategy, tested_at, updated_at)
-     VALUES (@account_id, @cert, @identity_provider_name, @idp_entity_id, @sign_in_endpoint, @sign_out_endpoint,
-       @strategy, @tested_at, @updated_at)
-     ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
-       identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
-       sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
-       tested_at = excluded.tested_at, updated_at = excluded.updated_at`,
-  ).run(row);
-  recordAudit(deps, {
+  await run(
+    db,
+    sql`INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
+          sign_out_endpoint, strategy, tested_at, updated_at)
+        VALUES (${row.account_id}, ${row.cert}, ${row.identity_provider_name}, ${row.idp_entity_id},
+          ${row.sign_in_endpoint}, ${row.sign_out_endpoint}, ${row.strategy}, ${row.tested_at}, ${row.updated_at})
+        ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
+          identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
+          sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
+          tested_at = excluded.tested_at, updated_at = excluded.updated_at`,
+  );
+  await recordAudit(deps, {
     accountId: p.accountId,
     actorUserId: p.userId,
-    actor: actorName(db, p),
+    actor: await actorName(db, p),
     action: existing ? 'sso_setting.update' : 'sso_setting.create',
     outcome: 'success',
     details: {
@@ -169,42 +173,45 @@ export function saveSetting(deps: AppDeps, p: Principal, input: SsoSettingInput,
 }
 
 /** Deleting is refused while anyone depends on SSO alone; afterwards every SSO session of the account ends. */
-export function deleteSetting(deps: AppDeps, p: Principal): void {
+export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> {
   requireAdmin(p);
-  const { db } = deps;
-  getSetting(db, p.accountId);
-  const enforced = db
-    .prepare(`SELECT email FROM users WHERE account_id = ? AND sso_mode = 'enforced' ORDER BY id LIMIT 3`)
-    .all(p.accountId) as { email: string }[];
+  const { db } = deps.storage;
+  await getSetting(db, p.accountId);
+  const enforced = await many<{ email: string }>(
+    db,
+    sql`SELECT email FROM users WHERE account_id = ${p.accountId} AND sso_mode = 'enforced' ORDER BY id LIMIT 3`,
+  );
   if (enforced.length > 0) {
     throw conflict(
       `SSO is enforced for ${enforced.map((u) => u.email).join(', ')}${enforced.length === 3 ? ' and maybe others' : ''}. Enable or disable SSO for them first, or they could no longer sign in.`,
     );
   }
-  db.transaction(() => {
-    db.prepare('DELETE FROM sso_settings WHERE account_id = ?').run(p.accountId);
-    db.prepare('DELETE FROM saml_requests WHERE account_id = ?').run(p.accountId);
-  })();
-  revokeAccountSsoSessions(deps, p.accountId);
-  recordAudit(deps, {
+  await transaction(deps.storage, async (tx) => {
+    await run(tx, sql`DELETE FROM sso_settings WHERE account_id = ${p.accountId}`);
+    await run(tx, sql`DELETE FROM saml_requests WHERE account_id = ${p.accountId}`);
+  });
+  await revokeAccountSsoSessions(deps, p.accountId);
+  await recordAudit(deps, {
     accountId: p.accountId,
     actorUserId: p.userId,
-    actor: actorName(db, p),
+    actor: await actorName(db, p),
     action: 'sso_setting.delete',
     outcome: 'success',
   });
 }
 
-export function markTested(deps: AppDeps, accountId: number): void {
-  deps.db
-    .prepare('UPDATE sso_settings SET tested_at = ? WHERE account_id = ?')
-    .run(deps.clock.now().getTime(), accountId);
+export async function markTested(deps: AppDeps, accountId: number): Promise<void> {
+  await run(
+    deps.storage.db,
+    sql`UPDATE sso_settings SET tested_at = ${deps.clock.now().getTime()} WHERE account_id = ${accountId}`,
+  );
 }
 
 /** The acting user's e-mail, for the audit log. */
-export function actorName(db: Db, p: Principal): string {
-  const row = db.prepare('SELECT email FROM users WHERE id = ? AND account_id = ?').get(p.userId, p.accountId) as
-    | { email: string }
-    | undefined;
+export async function actorName(db: Executor, p: Principal): Promise<string> {
+  const row = await one<{ email: string }>(
+    db,
+    sql`SELECT email FROM users WHERE id = ${p.userId} AND account_id = ${p.accountId}`,
+  );
   return row?.email ?? `user ${p.userId}`;
 }

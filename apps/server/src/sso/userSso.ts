@@ -2,8 +2,8 @@ import type { SsoMode } from '@svc/contracts';
 import type { UserRow } from '../accounts/users';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { conflict, notFound } from '../platform/errors';
+import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
 import { revokeUserSessionsByMethod } from '../session/sessions';
 import { recordAudit } from './audit';
 import { actorName, findSetting } from './settings';
@@ -13,25 +13,30 @@ import { actorName, findSetting } from './settings';
  * (SSO only). SSO sign-ins match a user by (account, identifier) only; the e-mail is never used to link.
  */
 
-export function findUserByEmail(db: Db, accountId: number, email: string): UserRow {
-  const row = db.prepare('SELECT * FROM users WHERE account_id = ? AND email = ?').get(accountId, email) as
-    | UserRow
-    | undefined;
+export async function findUserByEmail(db: Executor, accountId: number, email: string): Promise<UserRow> {
+  const row = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${email}`);
   if (!row) throw notFound('user');
   return row;
 }
 
-function assertIdentifierFree(db: Db, accountId: number, identifier: string, exceptUserId: number | null): void {
-  const other = db
-    .prepare('SELECT id, email FROM users WHERE account_id = ? AND sso_identifier = ?')
-    .get(accountId, identifier) as { id: number; email: string } | undefined;
+async function assertIdentifierFree(
+  db: Executor,
+  accountId: number,
+  identifier: string,
+  exceptUserId: number | null,
+): Promise<void> {
+  const other = await one<{ id: number; email: string }>(
+    db,
+    sql`SELECT id, email FROM users WHERE account_id = ${accountId} AND sso_identifier = ${identifier}
+         ORDER BY id LIMIT 1`,
+  );
   if (other && other.id !== exceptUserId) {
     throw conflict(`The SSO identifier "${identifier}" already belongs to ${other.email}. Each user needs their own.`);
   }
 }
 
-function assertSettingExists(db: Db, accountId: number, action: string): void {
-  if (!findSetting(db, accountId)) {
+async function assertSettingExists(db: Executor, accountId: number, action: string): Promise<void> {
+  if (!(await findSetting(db, accountId))) {
     throw conflict(`Configure the account's SSO setting (PUT /v3/account/sso_setting) before you ${action}.`);
   }
 }
@@ -49,12 +54,13 @@ function canSignIn(u: SignInState, ssoProven: boolean): boolean {
 }
 
 /** Refuses (409) a change to an administrator that would leave the account with no administrator able to sign in. */
-function assertAdminsRemain(db: Db, target: UserRow, after: SignInState): void {
+async function assertAdminsRemain(db: Executor, target: UserRow, after: SignInState): Promise<void> {
   if (target.administrator !== 1) return;
-  const ssoProven = (findSetting(db, target.account_id)?.tested_at ?? null) !== null;
-  const admins = db
-    .prepare('SELECT * FROM users WHERE account_id = ? AND administrator = 1')
-    .all(target.account_id) as UserRow[];
+  const ssoProven = ((await findSetting(db, target.account_id))?.tested_at ?? null) !== null;
+  const admins = await many<UserRow>(
+    db,
+    sql`SELECT * FROM users WHERE account_id = ${target.account_id} AND administrator = 1 ORDER BY id`,
+  );
   const anyLeft = admins.some((a) => canSignIn(a.id === target.id ? after : a, ssoProven));
   if (!anyLeft) {
     const why = ssoProven
@@ -66,17 +72,17 @@ function assertAdminsRemain(db: Db, target: UserRow, after: SignInState): void {
   }
 }
 
-function audit(
+async function audit(
   deps: AppDeps,
   p: Principal,
   action: string,
   target: UserRow | string,
   details: Record<string, unknown>,
-) {
-  recordAudit(deps, {
+): Promise<void> {
+  await recordAudit(deps, {
     accountId: p.accountId,
     actorUserId: p.userId,
-    actor: actorName(deps.db, p),
+    actor: await actorName(deps.storage.db, p),
     action,
     target: typeof target === 'string' ? target : target.email,
     outcome: 'success',
@@ -91,29 +97,30 @@ export interface SsoUserInput {
 }
 
 /** Creates a user who signs in with SSO only: no password, mode enforced, not an administrator. */
-export function createUserWithSso(deps: AppDeps, p: Principal, input: SsoUserInput): UserRow {
+export async function createUserWithSso(deps: AppDeps, p: Principal, input: SsoUserInput): Promise<UserRow> {
   requireAdmin(p);
-  const { db } = deps;
-  assertSettingExists(db, p.accountId, 'create SSO users');
-  if (db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
+  const { db } = deps.storage;
+  await assertSettingExists(db, p.accountId, 'create SSO users');
+  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
     throw conflict(
       `A user with the e-mail address ${input.email} already exists. Use enable_sso or enforce_sso for them.`,
     );
   }
-  assertIdentifierFree(db, p.accountId, input.identifier, null);
-  if (db.prepare('SELECT 1 FROM users WHERE account_id = ? AND name = ?').get(p.accountId, input.email)) {
+  await assertIdentifierFree(db, p.accountId, input.identifier, null);
+  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${p.accountId} AND name = ${input.email}`)) {
     throw conflict(`A user named "${input.email}" already exists in this account.`);
   }
   const now = deps.clock.now().getTime();
-  const result = db
-    .prepare(
-      `INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash,
-         created_at, updated_at, sso_mode, sso_identifier)
-       VALUES (?, ?, ?, ?, 0, 0, NULL, ?, ?, 'enforced', ?)`,
-    )
-    .run(p.accountId, input.email, input.email, input.firstName, now, now, input.identifier);
-  const user = db.prepare('SELECT * FROM users WHERE id = ?').get(Number(result.lastInsertRowid)) as UserRow;
-  audit(deps, p, 'user.create_with_sso', user, { identifier: input.identifier, mode: 'enforced' });
+  const id = await insertId(
+    db,
+    sql`INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash,
+          created_at, updated_at, sso_mode, sso_identifier)
+        VALUES (${p.accountId}, ${input.email}, ${input.email}, ${input.firstName}, 0, 0, NULL, ${now}, ${now},
+          'enforced', ${input.identifier})
+        RETURNING id`,
+  );
+  const user = (await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${id}`)) as UserRow;
+  await audit(deps, p, 'user.create_with_sso', user, { identifier: input.identifier, mode: 'enforced' });
   return user;
 }
 
@@ -121,39 +128,42 @@ export function createUserWithSso(deps: AppDeps, p: Principal, input: SsoUserInp
  * Sets a user's mode. Enforcing ends their password sessions (password sign-in is refused from now on);
  * disabling ends their SSO sessions. Enabling ends nothing. API keys are untouched (docs/decisions).
  */
-export function setUserSsoMode(
+export async function setUserSsoMode(
   deps: AppDeps,
   p: Principal,
   email: string,
   mode: SsoMode,
   identifierIn: string | undefined,
-): UserRow {
+): Promise<UserRow> {
   requireAdmin(p);
-  const { db } = deps;
-  const user = findUserByEmail(db, p.accountId, email);
-  if (mode === 'enforced') assertSettingExists(db, p.accountId, 'enforce SSO');
+  const { db } = deps.storage;
+  const user = await findUserByEmail(db, p.accountId, email);
+  if (mode === 'enforced') await assertSettingExists(db, p.accountId, 'enforce SSO');
   const identifier = identifierIn ?? user.sso_identifier;
-  if (identifier !== null) assertIdentifierFree(db, p.accountId, identifier, user.id);
-  assertAdminsRemain(db, user, { ...user, sso_mode: mode, sso_identifier: identifier });
-  db.prepare('UPDATE users SET sso_mode = ?, sso_identifier = ?, updated_at = ? WHERE id = ? AND account_id = ?').run(
-    mode,
-    identifier,
-    deps.clock.now().getTime(),
-    user.id,
-    p.accountId,
+  if (identifier !== null) await assertIdentifierFree(db, p.accountId, identifier, user.id);
+  await assertAdminsRemain(db, user, { ...user, sso_mode: mode, sso_identifier: identifier });
+  await run(
+    db,
+    sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
+         WHERE id = ${user.id} AND account_id = ${p.accountId}`,
   );
-  if (mode === 'enforced') revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
-  if (mode === 'disabled') revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
+  if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
+  if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
   const action = { enforced: 'user.enforce_sso', enabled: 'user.enable_sso', disabled: 'user.disable_sso' }[mode];
-  audit(deps, p, action, user, { identifier, previous_mode: user.sso_mode, mode });
+  await audit(deps, p, action, user, { identifier, previous_mode: user.sso_mode, mode });
   return { ...user, sso_mode: mode, sso_identifier: identifier };
 }
 
 /** The user an SSO assertion names, in the account the request was made for; null if none. */
-export function findUserByIdentifier(db: Db, accountId: number, identifier: string): UserRow | null {
+export async function findUserByIdentifier(
+  db: Executor,
+  accountId: number,
+  identifier: string,
+): Promise<UserRow | null> {
   return (
-    (db.prepare('SELECT * FROM users WHERE account_id = ? AND sso_identifier = ?').get(accountId, identifier) as
-      | UserRow
-      | undefined) ?? null
+    (await one<UserRow>(
+      db,
+      sql`SELECT * FROM users WHERE account_id = ${accountId} AND sso_identifier = ${identifier} ORDER BY id LIMIT 1`,
+    )) ?? null
   );
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { one, run, sql } from '../platform/storage';
 import { consoleCall, sessionCookieFrom, signIn } from '../session/testClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { configureSso, postToAcs, startLogin } from './testing/ssoFlow';
@@ -28,8 +29,12 @@ async function errorOf(res: Response, status: number): Promise<string> {
   return ((await res.json()) as { message: string }).message;
 }
 
-const mode = (email: string) =>
-  (h.deps.db.prepare('SELECT sso_mode FROM users WHERE email = ?').get(email) as { sso_mode: string }).sso_mode;
+const mode = async (email: string) =>
+  (
+    (await one<{ sso_mode: string }>(h.deps.storage.db, sql`SELECT sso_mode FROM users WHERE email = ${email}`)) as {
+      sso_mode: string;
+    }
+  ).sso_mode;
 
 async function ssoSignIn(email: string, identifier: string): Promise<string> {
   const req = await startLogin(h, email);
@@ -56,7 +61,7 @@ describe('create_with_sso', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ first_name: 'Dana', email: 'dana@first.test', identifier: 'dana-1' });
-    expect(mode('dana@first.test')).toBe('enforced');
+    expect(await mode('dana@first.test')).toBe('enforced');
   });
 
   it('validates the first name in the path like every other name', async () => {
@@ -65,7 +70,9 @@ describe('create_with_sso', () => {
     expect(await errorOf(await op('create_with_sso', 'Z'.repeat(101), fields), 400)).toMatch(/user_first_name.*100/);
     expect(await errorOf(await op('create_with_sso', '  ', fields), 400)).toMatch(/user_first_name.*empty/);
     expect(await errorOf(await op('create_with_sso', 'Ze\u0007d', fields), 400)).toMatch(/control characters/);
-    expect(h.deps.db.prepare("SELECT 1 FROM users WHERE email = 'zed@first.test'").get()).toBeUndefined();
+    expect(
+      await one(h.deps.storage.db, sql`SELECT 1 AS found FROM users WHERE email = 'zed@first.test'`),
+    ).toBeUndefined();
   });
 
   it('accepts the fields at the top level of the body too', async () => {
@@ -131,7 +138,9 @@ describe('required body fields (spec: user_first_name, email, identifier; user_e
     }
     const none = await errorOf(await op('create_with_sso', 'Gus', {}), 400);
     expect(none).toContain('"sso_setting.user_first_name", "sso_setting.email", "sso_setting.identifier" are required');
-    expect(h.deps.db.prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').get('gus@first.test')).toEqual({
+    expect(
+      await one(h.deps.storage.db, sql`SELECT COUNT(*) AS n FROM users WHERE email = ${'gus@first.test'}`),
+    ).toEqual({
       n: 0,
     });
     expect((await op('create_with_sso', 'Gus', full)).status).toBe(200);
@@ -140,9 +149,9 @@ describe('required body fields (spec: user_first_name, email, identifier; user_e
     expect(await errorOf(await op('disable_sso', ANN, {}), 400)).toBe(
       '"sso_setting.user_email" is required: send it in the body\'s sso_setting object.',
     );
-    expect(mode(ANN)).toBe('enabled');
+    expect(await mode(ANN)).toBe('enabled');
     expect((await op('disable_sso', ANN, { user_email: ANN })).status).toBe(200);
-    expect(mode(ANN)).toBe('disabled');
+    expect(await mode(ANN)).toBe('disabled');
   });
 });
 
@@ -165,12 +174,12 @@ describe('enforce, enable and disable SSO', () => {
     await configureSso(h, idp);
     const passwordSession = await signIn(h, ANN, ANN_PASSWORD);
     expect((await op('enable_sso', ANN, { user_email: ANN, identifier: 'ann-1' })).status).toBe(200);
-    expect(mode(ANN)).toBe('enabled');
+    expect(await mode(ANN)).toBe('enabled');
     const ssoSession = await ssoSignIn(ANN, 'ann-1');
     expect(await alive(passwordSession)).toBe(true);
     const off = await op('disable_sso', ANN, { user_email: ANN });
     expect(off.status).toBe(200);
-    expect(mode(ANN)).toBe('disabled');
+    expect(await mode(ANN)).toBe('disabled');
     expect(await alive(ssoSession)).toBe(false);
     expect(await alive(passwordSession)).toBe(true);
   });
@@ -202,7 +211,7 @@ describe('enforce, enable and disable SSO', () => {
     await configureSso(h, idp);
     const res = await op('enforce_sso', h.admin.email, { user_email: h.admin.email, identifier: 'boss' });
     expect(await errorOf(res, 409)).toContain('no administrator able to sign in');
-    expect(mode(h.admin.email)).toBe('disabled');
+    expect(await mode(h.admin.email)).toBe('disabled');
     await h.call('POST', '/v3/user/add/second', {
       json: { email: 'second@first.test', password: 'a long password 2', administrator: true },
     });
@@ -219,7 +228,7 @@ describe('enforce, enable and disable SSO', () => {
   it('counts SSO as a way in once Test SSO has passed', async () => {
     await configureSso(h, idp);
     await op('enable_sso', h.admin.email, { user_email: h.admin.email, identifier: 'boss' });
-    h.deps.db.prepare('UPDATE sso_settings SET tested_at = ?').run(Date.now());
+    await run(h.deps.storage.db, sql`UPDATE sso_settings SET tested_at = ${Date.now()}`);
     expect((await op('enforce_sso', h.admin.email, { user_email: h.admin.email, identifier: 'boss' })).status).toBe(
       200,
     );

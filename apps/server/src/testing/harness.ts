@@ -8,8 +8,8 @@ import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
-import { sqliteHandleOf } from '../platform/storage';
-import { openTestStorage } from './storage';
+import { type OpenedStorage, sqliteHandleOf } from '../platform/storage';
+import { openTestStorage, type TestStorage } from './storage';
 
 export interface Harness {
   app: ReturnType<typeof createApp>;
@@ -23,6 +23,11 @@ export interface Harness {
   newAccount(name: string): Promise<NewAccount>;
   /** Calls the app in-process with an API key (or none). */
   call(method: string, path: string, opts?: CallOptions): Promise<Response>;
+  /**
+   * Starts a second node: another app with its own connection to the same database and data folder, the
+   * same secret, clock and first account (two nodes, one database). Close it before this harness.
+   */
+  secondNode(): Promise<Harness>;
   /** Stops this app as a crash would (jobs left as they are) and starts a new one on the same data. */
   restart(options?: HarnessOptions): Promise<Harness>;
   close(): Promise<void>;
@@ -80,10 +85,13 @@ async function start(
   clock: ManualClock,
   options: HarnessOptions,
   seeded: NewAccount | null,
+  sharing?: () => Promise<OpenedStorage>,
 ): Promise<Harness> {
   const { dataDir } = config;
   const logger = memoryLogger();
-  const storage = await openTestStorage(dataDir);
+  const opened = sharing ? await sharing() : await openTestStorage(dataDir);
+  const openAgain = sharing ?? (opened as TestStorage).openAgain;
+  const storage: OpenedStorage = opened;
   const db = sqliteHandleOf(storage);
   const deps: AppDeps = { db, storage, config, clock, logger };
   // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
@@ -115,13 +123,15 @@ async function start(
     admin,
     newAccount,
     call,
+    secondNode: () => start(config, clock, options, admin, openAgain),
     restart: async (next = options) => {
       await stop();
       return start(config, clock, next, admin);
     },
     close: async () => {
       await stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // A second node leaves the shared data to the first.
+      if (!sharing) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

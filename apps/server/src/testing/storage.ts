@@ -98,12 +98,20 @@ export async function freshTestDatabase(): Promise<{ url: string; drop(): Promis
   };
 }
 
-export async function openTestStorage(dataDir: string): Promise<OpenedStorage> {
-  if (testBackend() === 'sqlite') return openStorage({ backend: 'sqlite', file: join(dataDir, 'control.sqlite') });
+/** A test app's storage, and how another node opens the same database (its own connection, no drop on close). */
+export type TestStorage = OpenedStorage & { openAgain(): Promise<OpenedStorage> };
+
+export async function openTestStorage(dataDir: string): Promise<TestStorage> {
+  if (testBackend() === 'sqlite') {
+    const target = { backend: 'sqlite', file: join(dataDir, 'control.sqlite') } as const;
+    return Object.assign(await openStorage(target), { openAgain: () => openStorage(target) });
+  }
   const database = await freshTestDatabase();
-  const storage = await openStorage({ backend: 'postgres', url: database.url });
+  const target = { backend: 'postgres', url: database.url } as const;
+  const storage = await openStorage(target);
   const close = storage.close;
   return Object.assign(storage, {
+    openAgain: () => openStorage(target),
     close: async () => {
       await close();
       await database.drop();

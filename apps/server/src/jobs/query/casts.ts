@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db';
 import { parseTime, timestampText } from './timeFormats';
+import type { CastTarget } from './tokens';
 
 /**
  * Presto CAST semantics for the types SQLite's affinity gets wrong: a fraction cast to bigint rounds
@@ -7,10 +8,10 @@ import { parseTime, timestampText } from './timeFormats';
  * TRY_CAST. The dialect rewrite (dialect.ts) turns `CAST(x AS bigint)` into `presto_cast(x, 'bigint')`.
  */
 
-export type CastTarget = 'bigint' | 'double' | 'boolean' | 'timestamp' | 'date' | 'json';
+export type { CastTarget };
 
-const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
-const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
+export const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+export const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
 
 class CastFailure extends Error {}
 

@@ -1,97 +1,19 @@
 /**
- * The Presto dialect on SQLite: a tokenizer and the few rewrites SQLite cannot express itself. Everything
- * else (functions) is registered on the connection; see docs/query-dialect.md. Rewrites never touch
- * string literals, quoted identifiers or comments.
+ * The Presto dialect on SQLite: the few rewrites SQLite cannot express itself. Everything else (functions)
+ * is registered on the connection; see docs/query-dialect.md. The tokenizer is shared (tokens.ts).
  */
+import {
+  castKind,
+  matching,
+  nextSignificant,
+  QueryRefused,
+  sameName,
+  significant,
+  type Token,
+  tokenize,
+} from './tokens';
 
-export interface Token {
-  kind: 'word' | 'string' | 'quoted' | 'number' | 'punct' | 'space' | 'comment';
-  text: string;
-}
-
-/** A query the dialect cannot run, with a message for the person who wrote it. */
-export class QueryRefused extends Error {
-  override name = 'QueryRefused';
-}
-
-function scanQuoted(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) i += 2;
-      else return i + 1;
-    } else i++;
-  }
-  return sql.length;
-}
-
-export function tokenize(sql: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i] as string;
-    let end = i + 1;
-    let kind: Token['kind'] = 'punct';
-    if (/\s/.test(c)) {
-      while (end < sql.length && /\s/.test(sql[end] as string)) end++;
-      kind = 'space';
-    } else if (c === '-' && sql[i + 1] === '-') {
-      end = sql.indexOf('\n', i);
-      end = end < 0 ? sql.length : end;
-      kind = 'comment';
-    } else if (c === '/' && sql[i + 1] === '*') {
-      end = sql.indexOf('*/', i + 2);
-      end = end < 0 ? sql.length : end + 2;
-      kind = 'comment';
-    } else if (c === "'") {
-      end = scanQuoted(sql, i, "'");
-      kind = 'string';
-    } else if (c === '"' || c === '`') {
-      end = scanQuoted(sql, i, c);
-      kind = 'quoted';
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(sql[i + 1] ?? ''))) {
-      const m = /^(\d*\.?\d*([eE][+-]?\d+)?)/.exec(sql.slice(i)) as RegExpExecArray;
-      end = i + Math.max(1, (m[1] as string).length);
-      kind = 'number';
-    } else if (/[A-Za-z_]/.test(c)) {
-      while (end < sql.length && /[A-Za-z0-9_$]/.test(sql[end] as string)) end++;
-      kind = 'word';
-    }
-    tokens.push({ kind, text: sql.slice(i, end) });
-    i = end;
-  }
-  return tokens;
-}
-
-const significant = (t: Token) => t.kind !== 'space' && t.kind !== 'comment';
-
-function nextSignificant(tokens: Token[], from: number): number {
-  let i = from;
-  while (i < tokens.length && !significant(tokens[i] as Token)) i++;
-  return i;
-}
-
-/** Index of the token closing the bracket opened at `open`, or -1. */
-function matching(tokens: Token[], open: number, opener: string, closer: string): number {
-  let depth = 0;
-  for (let i = open; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    if (t.kind !== 'punct') continue;
-    if (t.text === opener) depth++;
-    else if (t.text === closer && --depth === 0) return i;
-  }
-  return -1;
-}
-
-const TEXT_TYPES = /^(varchar|char|varbinary|string)(\(\d+\))?$/;
-const CAST_TARGETS: [RegExp, string][] = [
-  [/^(bigint|integer|int|smallint|tinyint)$/, 'bigint'],
-  [/^(double|real|float|doubleprecision|decimal(\(\d+(,\d+)?\))?|numeric(\(\d+(,\d+)?\))?)$/, 'double'],
-  [/^boolean$/, 'boolean'],
-  [/^timestamp(\(\d\))?(withtimezone)?$/, 'timestamp'],
-  [/^date$/, 'date'],
-  [/^json$/, 'json'],
-];
+export { QueryRefused, type Token, tokenize };
 
 function rewriteCast(tokens: Token[], word: number, open: number, close: number, database: string): string | null {
   let depth = 0;
@@ -111,25 +33,13 @@ function rewriteCast(tokens: Token[], word: number, open: number, close: number,
     .join('')
     .toLowerCase();
   const tryCast = (tokens[word] as Token).text.toUpperCase() === 'TRY_CAST';
-  if (TEXT_TYPES.test(typeText)) return `CAST(${expr} AS TEXT)`;
-  for (const [pattern, target] of CAST_TARGETS) {
-    if (pattern.test(typeText)) return `${tryCast ? 'presto_try_cast' : 'presto_cast'}(${expr}, '${target}')`;
-  }
-  if (/^(array|map|row)\b/.test(typeText)) {
-    throw new QueryRefused(
-      `CAST to ${typeText} is not supported: arrays and maps are JSON text here; read them with json_extract_scalar, element_at or cardinality.`,
-    );
-  }
+  const kind = castKind(typeText);
+  if (kind === 'text') return `CAST(${expr} AS TEXT)`;
+  if (kind !== null) return `${tryCast ? 'presto_try_cast' : 'presto_cast'}(${expr}, '${kind}')`;
   return `CAST(${expr} AS ${tokens
     .slice(as + 1, close)
     .map((t) => t.text)
     .join('')})`;
-}
-
-function sameName(token: Token | undefined, name: string): boolean {
-  if (!token) return false;
-  if (token.kind === 'word') return token.text.toLowerCase() === name;
-  return token.kind === 'quoted' && token.text.slice(1, -1).toLowerCase() === name;
 }
 
 function translateTokens(tokens: Token[], database: string): string {

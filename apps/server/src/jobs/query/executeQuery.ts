@@ -1,12 +1,10 @@
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, statSync, writeSync } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { Packr } from 'msgpackr';
 import { readAs } from '../../data/columns';
 import { META_TABLE } from '../../data/dataFiles';
 import { type Db, openSqlite } from '../../platform/db';
 import { checkPrepared } from './guard';
+import { ResultWriter } from './resultWriter';
 import { registerFunctions } from './sqlFunctions';
 
 /**
@@ -35,10 +33,6 @@ export interface QueryOutcome {
   gzipBytes: number;
 }
 
-/** Plain msgpack arrays, strings as str (wire-compat §2.3: Python reads them with raw=False). */
-const packr = new Packr({ useRecords: false, variableMapSize: true });
-const CHUNK = 256 * 1024;
-
 /** Opens a database file read-only with the query functions registered (an empty database if none). */
 export function openForQuery(file: string | null, nowMs: number): Db {
   const db = file && existsSync(file) ? openSqlite(file, { readonly: true }) : new Database(':memory:');
@@ -46,7 +40,7 @@ export function openForQuery(file: string | null, nowMs: number): Db {
   return db;
 }
 
-function prestoType(schemaType: string): string {
+export function prestoType(schemaType: string): string {
   const t = schemaType.trim().toLowerCase();
   const nested = /^(array|map)<(.+)>$/.exec(t);
   if (nested) {
@@ -99,7 +93,7 @@ function observedType(o: Observed): string {
 
 export async function executeQuery(task: QueryTask): Promise<QueryOutcome> {
   const db = openForQuery(task.file, task.nowMs);
-  let fd: number | null = null;
+  let writer: ResultWriter | null = null;
   try {
     const stmt = db.prepare(task.sql);
     checkPrepared(stmt);
@@ -114,11 +108,7 @@ export async function executeQuery(task: QueryTask): Promise<QueryOutcome> {
     );
     const observed: Observed[] = columns.map(() => ({ ints: false, floats: false, strings: false, blobs: false }));
 
-    fd = openSync(task.msgpackPath, 'w');
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    let used = 0;
-    let bytes = 0;
-    let numRecords = 0;
+    writer = new ResultWriter(task.msgpackPath, task.maxResultBytes);
     for (const raw of stmt.iterate() as Iterable<unknown[]>) {
       for (let i = 0; i < raw.length; i++) {
         let v = raw[i];
@@ -133,35 +123,16 @@ export async function executeQuery(task: QueryTask): Promise<QueryOutcome> {
         const decoder = decoders[i];
         raw[i] = decoder ? readAs(decoder, v) : v;
       }
-      const packed = packr.pack(raw);
-      bytes += packed.length;
-      if (bytes > task.maxResultBytes) {
-        const limit = task.maxResultBytes;
-        const size = limit >= 1048576 ? `${Math.round(limit / 1048576)} MiB` : `${limit} bytes`;
-        throw new Error(`The result is larger than ${size}: add a LIMIT, filter or aggregate.`);
-      }
-      if (used + packed.length > CHUNK) {
-        writeSync(fd, chunk, 0, used);
-        used = 0;
-      }
-      if (packed.length > CHUNK) writeSync(fd, packed);
-      else {
-        packed.copy(chunk, used);
-        used += packed.length;
-      }
-      numRecords++;
+      writer.write(raw);
     }
-    if (used > 0) writeSync(fd, chunk, 0, used);
-    closeSync(fd);
-    fd = null;
-    await pipeline(createReadStream(task.msgpackPath), createGzip(), createWriteStream(task.gzipPath));
+    const gzipBytes = await writer.finish(task.gzipPath);
     const schema = columns.map((c, i): [string, string] => {
       const type = declared[i];
       return [c.name, type ? prestoType(type) : (fallback[i] ?? observedType(observed[i] as Observed))];
     });
-    return { schema, numRecords, bytes, gzipBytes: statSync(task.gzipPath).size };
+    return { schema, numRecords: writer.rows, bytes: writer.bytes, gzipBytes };
   } finally {
-    if (fd !== null) closeSync(fd);
+    writer?.close();
     db.close();
   }
 }

@@ -49,20 +49,28 @@ function toSql(v: unknown): unknown {
 
 const JSON_PATH_STEP = /^(?:\.([A-Za-z_$][\w$]*)|\[\s*(\d+)\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*'([^']*)'\s*\])/;
 
-/** Walks a JSONPath of the Presto kind: `$.a.b`, `$[0]`, `$["key with space"]`. */
-function walkJsonPath(doc: unknown, path: string): unknown {
+/** The steps of a JSONPath of the Presto kind: `$.a.b`, `$[0]`, `$["key with space"]` (numbers index arrays). */
+export function jsonPathSteps(path: string): (string | number)[] {
   let rest = path.trim();
   if (!rest.startsWith('$')) throw new TypeError(`json_extract_scalar: the path must start with "$", not "${path}".`);
   rest = rest.slice(1);
-  let node = doc;
+  const steps: (string | number)[] = [];
   while (rest.length > 0) {
     const m = JSON_PATH_STEP.exec(rest);
     if (!m) throw new TypeError(`json_extract_scalar: cannot read the path "${path}".`);
     rest = rest.slice(m[0].length);
+    steps.push(m[2] !== undefined ? Number(m[2]) : ((m[1] ?? m[3] ?? m[4]) as string));
+  }
+  return steps;
+}
+
+/** Walks a JSONPath of the Presto kind over a parsed document. */
+function walkJsonPath(doc: unknown, path: string): unknown {
+  let node = doc;
+  for (const step of jsonPathSteps(path)) {
     if (node === null || typeof node !== 'object') return undefined;
-    const key = m[1] ?? m[3] ?? m[4];
-    if (m[2] !== undefined) node = Array.isArray(node) ? node[Number(m[2])] : undefined;
-    else node = Array.isArray(node) ? undefined : (node as Record<string, unknown>)[key as string];
+    if (typeof step === 'number') node = Array.isArray(node) ? node[step] : undefined;
+    else node = Array.isArray(node) ? undefined : (node as Record<string, unknown>)[step];
   }
   return node;
 }

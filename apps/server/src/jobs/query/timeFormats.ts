@@ -8,7 +8,8 @@ import { instantOf, offsetText, type Wall, wallOf, type Zone, zoneOf } from './t
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-const TIMESTAMP =
+/** Timestamp text: date, optional time with fraction, optional zone (group 8). */
+export const TIMESTAMP =
   /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?|[A-Za-z][A-Za-z0-9_/+-]*)?\s*$/;
 const UNIX_SECONDS = /^\s*-?\d{1,12}\s*$/;
 
@@ -89,31 +90,43 @@ function dayOfYear(w: Wall): number {
 type Piece = (w: Wall, zone: Zone, utcMs: number) => string;
 const javaCache = new Map<string, Piece[]>();
 
-/** Compiles a Java `SimpleDateFormat` pattern (TD_TIME_FORMAT, format_datetime). */
-function compileJava(pattern: string): Piece[] {
-  const cached = javaCache.get(pattern);
-  if (cached) return cached;
-  const pieces: Piece[] = [];
+/** A Java pattern split into literal text and runs of one pattern letter (`yyyy` is y × 4). */
+export type JavaPart = { text: string } | { letter: string; n: number };
+
+/** Splits a Java `SimpleDateFormat` pattern: quoted text ('' is a quote), other non-letters, letter runs. */
+export function javaPatternParts(pattern: string): JavaPart[] {
+  const parts: JavaPart[] = [];
   let i = 0;
   while (i < pattern.length) {
     const ch = pattern[i] as string;
     if (ch === "'") {
       const end = pattern.indexOf("'", i + 1);
       const text = end < 0 ? pattern.slice(i + 1) : pattern.slice(i + 1, end);
-      pieces.push(() => (text === '' ? "'" : text));
+      parts.push({ text: text === '' ? "'" : text });
       i = end < 0 ? pattern.length : end + 1;
       continue;
     }
     if (!/[A-Za-z]/.test(ch)) {
-      pieces.push(() => ch);
+      parts.push({ text: ch });
       i++;
       continue;
     }
     let n = 1;
     while (pattern[i + n] === ch) n++;
     i += n;
-    pieces.push(javaField(ch, n));
+    parts.push({ letter: ch, n });
   }
+  return parts;
+}
+
+/** Compiles a Java `SimpleDateFormat` pattern (TD_TIME_FORMAT, format_datetime). */
+function compileJava(pattern: string): Piece[] {
+  const cached = javaCache.get(pattern);
+  if (cached) return cached;
+  const pieces = javaPatternParts(pattern).map((part): Piece => {
+    if ('text' in part) return () => part.text;
+    return javaField(part.letter, part.n);
+  });
   if (javaCache.size > 1000) javaCache.clear();
   javaCache.set(pattern, pieces);
   return pieces;
@@ -232,8 +245,8 @@ export function formatMysql(ms: number, pattern: string, zone: Zone): string {
 
 const mysqlParsers = new Map<string, { regex: RegExp; fields: string[] }>();
 
-/** Parses text with MySQL `%` specifiers (Presto `date_parse`), in UTC. Null when it does not match. */
-export function parseMysql(text: string, pattern: string): number | null {
+/** The regular expression (anchored) and the specifier of each group that read MySQL `%` text. */
+export function mysqlParser(pattern: string): { regex: RegExp; fields: string[] } {
   let parser = mysqlParsers.get(pattern);
   if (!parser) {
     const fields: string[] = [];
@@ -267,6 +280,12 @@ export function parseMysql(text: string, pattern: string): number | null {
     parser = { regex: new RegExp(`^${source}$`), fields };
     mysqlParsers.set(pattern, parser);
   }
+  return parser;
+}
+
+/** Parses text with MySQL `%` specifiers (Presto `date_parse`), in UTC. Null when it does not match. */
+export function parseMysql(text: string, pattern: string): number | null {
+  const parser = mysqlParser(pattern);
   const m = parser.regex.exec(text.trim());
   if (!m) return null;
   let [year, month, day, hour, minute, second, ms] = [1970, 1, 1, 0, 0, 0, 0];

@@ -11,7 +11,8 @@ export interface Zone {
   abbreviationAt(utcMs: number): string | null;
 }
 
-const ABBREVIATIONS: Record<string, string> = {
+/** Abbreviations TD users write, and the IANA zone each stands for. */
+export const ABBREVIATIONS: Record<string, string> = {
   UTC: 'UTC',
   GMT: 'UTC',
   Z: 'UTC',
@@ -38,7 +39,8 @@ const ABBREVIATIONS: Record<string, string> = {
   AEDT: 'Australia/Sydney',
 };
 
-const FIXED = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/i;
+/** A fixed offset: `+09:00`, `-0500`, `UTC+9`. */
+export const FIXED = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/i;
 const zones = new Map<string, Zone>();
 // Offsets only change on quarter-hour boundaries of UTC in modern zone data, so a quarter-hour cache is exact.
 const QUARTER_HOUR = 15 * 60 * 1000;

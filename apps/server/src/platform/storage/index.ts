@@ -15,5 +15,6 @@ export { appliedVersions, migrateStorage } from './migrate';
 export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
 export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
 export { backendOf, dialectOf, insertId, many, one, run, syncIdentity, transaction } from './query';
+export { claimSlot, pruneSlots } from './slots';
 export { type SqliteStorage, sqliteStorage } from './sqlite';
 export type { Backend, ControlDb, Executor, SqlDialect, Storage } from './types';

@@ -9,6 +9,8 @@ export const postgresDialect: SqlDialect = {
   groupConcat: (expr, separator) => `string_agg((${expr})::text, '${separator.replace(/'/g, "''")}')`,
   syncIdentity: (table) =>
     `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM ${table}), 1))`,
+  forUpdate: ' FOR UPDATE',
+  forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
 };
 
 /**

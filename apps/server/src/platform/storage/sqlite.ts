@@ -7,6 +7,8 @@ export const sqliteDialect: SqlDialect = {
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   groupConcat: (expr, separator) => `group_concat(${expr}, '${separator.replace(/'/g, "''")}')`,
   syncIdentity: () => null,
+  forUpdate: '',
+  forUpdateSkipLocked: '',
 };
 
 export interface SqliteStorage extends Storage {

@@ -23,6 +23,13 @@ export interface SqlDialect {
    * explicit ids (PostgreSQL identities do not follow them; SQLite's rowid does, so null there).
    */
   syncIdentity(table: string): string | null;
+  /**
+   * What ends a SELECT that locks the rows it reads until the transaction ends (` FOR UPDATE`), so two
+   * nodes serialise on them; empty on SQLite, whose transactions already run one at a time.
+   */
+  readonly forUpdate: string;
+  /** As `forUpdate`, but rows another transaction holds are skipped rather than waited for. */
+  readonly forUpdateSkipLocked: string;
 }
 
 export interface Storage {

@@ -1,3 +1,4 @@
+import { one, sql } from '../../platform/storage';
 import type { Harness } from '../../testing/harness';
 import { type AuthnRequestInfo, readAuthnRequest, type TestIdp } from './testIdp';
 
@@ -51,10 +52,12 @@ export interface AuditRow {
   target: string | null;
 }
 
-export function lastAudit(h: Harness, accountId = h.admin.accountId): AuditRow | undefined {
-  return h.deps.db
-    .prepare('SELECT action, outcome, reason, target FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1')
-    .get(accountId) as AuditRow | undefined;
+export function lastAudit(h: Harness, accountId = h.admin.accountId): Promise<AuditRow | undefined> {
+  return one<AuditRow>(
+    h.deps.storage.db,
+    sql`SELECT action, outcome, reason, target FROM audit_events WHERE account_id = ${accountId}
+         ORDER BY id DESC LIMIT 1`,
+  );
 }
 
 export const b64 = {

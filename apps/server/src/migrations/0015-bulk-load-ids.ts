@@ -6,7 +6,7 @@ import type { Migration } from '../platform/db';
  * job history (`GET /v3/bulk_loads/:name/jobs` finds jobs by session id). No table refers to bulk_loads.
  */
 export const bulkLoadIds: Migration = {
-  version: 14,
+  version: 15,
   name: 'bulk load session ids are never reused',
   sqlite: `
     CREATE TABLE bulk_loads_new (

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openSqlite } from '../platform/db';
 import { migrations } from './index';
 
-describe('migration 14: bulk load session ids are never reused', () => {
+describe('migration 15: bulk load session ids are never reused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-migration-'));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -13,7 +13,7 @@ describe('migration 14: bulk load session ids are never reused', () => {
     const db = openSqlite(join(dir, 'control.sqlite'));
     migrate(
       db,
-      migrations.filter((m) => m.version < 14),
+      migrations.filter((m) => m.version < 15),
     );
     db.exec(`
       INSERT INTO accounts (id, name, created_at) VALUES (1, 'a', 0);
@@ -22,7 +22,7 @@ describe('migration 14: bulk load session ids are never reused', () => {
       INSERT INTO jobs (account_id, type, status, params_json, created_at, updated_at)
         VALUES (1, 'bulkload', 'success', '{"bulk_load_id":9}', 0, 0);
     `);
-    expect(migrate(db)).toEqual([14]);
+    expect(migrate(db)).toEqual([15]);
     expect(db.prepare('SELECT id, name FROM bulk_loads').all()).toEqual([{ id: 5, name: 'kept' }]);
     const insert = db.prepare(
       `INSERT INTO bulk_loads (account_id, name, database_name, table_name, config_json, created_at, updated_at)

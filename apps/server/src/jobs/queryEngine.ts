@@ -1,0 +1,150 @@
+import { SqliteError } from 'better-sqlite3';
+import { type DatabaseRow, databaseFile, listTables } from '../data/catalog';
+import type { AppDeps } from '../platform/context';
+import { customerSchema, type PostgresStorage } from '../platform/storage';
+import { translate } from './query/dialect';
+import { openForQuery, type QueryOutcome } from './query/executeQuery';
+import { checkPrepared, checkQueryText } from './query/guard';
+import { installQueryFunctions } from './query/postgres/functions';
+import { runPostgresQuery } from './query/postgres/runQuery';
+import { translateToPostgres } from './query/postgres/translate';
+import { QueryPool } from './query/queryPool';
+import { ResultWriter } from './query/resultWriter';
+
+/**
+ * Where a query job's SQL runs: the engine of the storage backend. SQLite runs the Presto dialect translated
+ * to SQLite in query processes over the customer database's file (query/); PostgreSQL runs it translated
+ * to PostgreSQL over the database's schema (query/postgres/).
+ */
+export interface QueryEngine {
+  /**
+   * Checks a query before it is queued: one statement that only reads (QueryRefused otherwise). SQL the
+   * engine cannot prepare (a typo, an unknown table) is queued anyway and ends in error with its message.
+   */
+  inspect(database: DatabaseRow, query: string): Promise<void>;
+  /** Runs the query and writes its rows as msgpack and gzip to `target`; aborting `signal` kills it. */
+  run(query: string, target: QueryTarget, signal: AbortSignal): Promise<QueryOutcome>;
+  close(): void;
+}
+
+export interface QueryTarget {
+  database: DatabaseRow;
+  msgpackPath: string;
+  gzipPath: string;
+  /** The job's "now", for TD_SCHEDULED_TIME, TD_INTERVAL and now(). */
+  nowMs: number;
+  maxResultBytes: number;
+  /** Seconds the query may run once the engine has it. */
+  timeLimitSeconds: number;
+}
+
+/** SQLite: the query processes of query/queryPool.ts, started on first use. */
+export function sqliteQueryEngine(deps: AppDeps): QueryEngine {
+  let pool: QueryPool | null = null;
+  const fileOf = (database: DatabaseRow) => databaseFile(deps.config.dataDir, database.account_id, database.id);
+  return {
+    async inspect(database, query) {
+      checkQueryText(query);
+      const sql = translate(query, database.name);
+      const db = openForQuery(fileOf(database), deps.clock.now().getTime());
+      try {
+        checkPrepared(db.prepare(sql));
+      } catch (e) {
+        if (!(e instanceof SqliteError)) throw e;
+      } finally {
+        db.close();
+      }
+    },
+    run(query, target, signal) {
+      pool ??= new QueryPool();
+      return pool.run(
+        {
+          file: fileOf(target.database),
+          sql: translate(query, target.database.name),
+          msgpackPath: target.msgpackPath,
+          gzipPath: target.gzipPath,
+          nowMs: target.nowMs,
+          maxResultBytes: target.maxResultBytes,
+        },
+        signal,
+        target.timeLimitSeconds,
+      );
+    },
+    close() {
+      pool?.close();
+    },
+  };
+}
+
+/**
+ * PostgreSQL: the Presto dialect translated to PostgreSQL (query/postgres/), run over the database's schema in a
+ * read-only transaction as the schema's read role, with the job's time limit; the rows stream into the same
+ * result files as on SQLite.
+ */
+export function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngine {
+  let functions: Promise<void> | null = null;
+  const installFunctions = () => {
+    functions ??= (async () => {
+      const client = await storage.pool.connect();
+      try {
+        await installQueryFunctions(client);
+      } finally {
+        client.release();
+      }
+    })();
+    // A failed install is tried again by the next query rather than remembered.
+    functions.catch(() => {
+      functions = null;
+    });
+    return functions;
+  };
+  return {
+    async inspect(database, query) {
+      checkQueryText(query);
+      translateToPostgres(query, { database: database.name, nowMs: deps.clock.now().getTime() });
+    },
+    async run(query, target, signal) {
+      await installFunctions();
+      const { database } = target;
+      const tables = await listTables(deps.db, database.account_id, database.id);
+      const tableTypes = new Map(
+        tables.map((t) => [
+          t.name,
+          new Map([
+            ['time', 'long'],
+            ...(JSON.parse(t.schema_json) as [string, string][]).map(([n, ty]) => [n, ty] as [string, string]),
+          ]),
+        ]),
+      );
+      const writer = new ResultWriter(target.msgpackPath, target.maxResultBytes);
+      try {
+        const result = await runPostgresQuery({
+          pool: storage.pool,
+          schema: customerSchema(database.id),
+          database: database.name,
+          sql: query,
+          nowMs: target.nowMs,
+          timeoutMs: target.timeLimitSeconds * 1000,
+          maxRows: Number.MAX_SAFE_INTEGER,
+          tableTypes,
+          signal,
+          onRows: (rows) => {
+            for (const row of rows) writer.write(row);
+          },
+        });
+        const gzipBytes = await writer.finish(target.gzipPath);
+        return { schema: result.schema, numRecords: writer.rows, bytes: writer.bytes, gzipBytes };
+      } finally {
+        writer.close();
+      }
+    },
+    close() {},
+  };
+}
+
+/** The engine of the app's storage backend. */
+export function queryEngineFor(deps: AppDeps): QueryEngine {
+  return deps.storage.backend === 'postgres'
+    ? postgresQueryEngine(deps, deps.storage as PostgresStorage)
+    : sqliteQueryEngine(deps);
+}

@@ -1,0 +1,24 @@
+import { sql } from 'kysely';
+import { one } from './query';
+import type { Executor } from './types';
+
+/**
+ * Schedules that fire once across nodes: every node that sees a schedule come due claims its firing, the
+ * slot `(key, slotAt)`; the primary key lets exactly one of them win. `key` names the schedule (e.g.
+ * `bulk_load:12`), `slotAt` the firing's due time in Unix milliseconds (the same on every node, computed
+ * from the schedule, never from the node's clock). Returns true only for the node that claimed it.
+ */
+export async function claimSlot(ex: Executor, key: string, slotAt: number, now: number = Date.now()): Promise<boolean> {
+  const row = await one<{ key: string }>(
+    ex,
+    sql`INSERT INTO schedule_slots (key, slot_at, claimed_at) VALUES (${key}, ${slotAt}, ${now})
+        ON CONFLICT DO NOTHING RETURNING key`,
+  );
+  return row !== undefined;
+}
+
+/** Forgets slots claimed before `before` (their schedules have long moved on); returns how many. */
+export async function pruneSlots(ex: Executor, before: number): Promise<number> {
+  const { numAffectedRows } = await sql`DELETE FROM schedule_slots WHERE claimed_at < ${before}`.execute(ex);
+  return Number(numAffectedRows ?? 0n);
+}
