@@ -26,7 +26,11 @@ test('an administrator adds a user, who is no administrator, and removes them', 
   await dialog.getByLabel('E-mail', { exact: true }).fill(email);
   await dialog.getByLabel('Password', { exact: true }).fill('short');
   await dialog.getByRole('button', { name: 'Add user' }).click();
-  await expect(dialog.getByText('Use at least 10 characters for the password.')).toBeVisible();
+  await expect(dialog.getByText('Use at least 8 characters for the password.')).toBeVisible();
+  await dialog.getByLabel('Password', { exact: true }).fill('Password123');
+  await dialog.getByRole('button', { name: 'Add user' }).click();
+  await expect(dialog.getByText(/This password is too common/)).toBeVisible();
+  await expect(dialog.getByText(/At least 8 characters, and not a commonly used password/)).toBeVisible();
 
   await dialog.getByLabel('Password', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Add user' }).click();

@@ -37,6 +37,7 @@ import {
 import { limits } from './platform/limits';
 import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
+import { routePath } from './platform/routePath';
 import { consoleStatic } from './platform/static';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
@@ -46,6 +47,7 @@ import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
+import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
 
@@ -68,6 +70,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   attachWork(deps, workers);
   if (options.workers?.prewarm) workers.prewarm();
   const app = new OpenAPIHono<AppEnv>({
+    getPath: routePath,
     defaultHook: (result) => {
       if (!result.success) throw badRequest(describeIssues(result.error), { issues: result.error.issues });
     },
@@ -112,6 +115,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 
   app.route('/', systemRoutes());
+  mountNotOffered(app, deps);
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
@@ -163,7 +167,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'The word SVC1 (any case), a space and the API key: `SVC1 1/0123…`.',
+    description: 'The word SVC1 (any case; TD1 is an alias), a space and the API key: `SVC1 1/0123…`.',
   });
 
   app.route(

@@ -1,6 +1,6 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { decodeBatch, recordBytes } from './decode';
+import { decodeBatch, decodeRecord, recordBytes } from './decode';
 import { encodeRecords } from './encode';
 import { BulkFormatError } from './errors';
 import { defaultPartLimits, type RecordLimits } from './limits';
@@ -125,5 +125,50 @@ describe('RecordScanner', () => {
     // array32 declaring 100 items with 1 present.
     const e = failure(() => scanInChunks(Uint8Array.from([0x81, 0xa1, 0x61, 0xdd, 0, 0, 0, 100, 0x01]), 3));
     expect(e.message).toMatch(/truncated/);
+  });
+});
+
+describe('binary keys and values (td bulk_import:prepare_parts writes Ruby strings as msgpack bin)', () => {
+  const bin = (text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    return [0xc4, bytes.length, ...bytes];
+  };
+  // {bin "name": bin "Ada Lovelace", bin "time": 1700000000, bin "raw": bin [0, 255]}
+  const record = new Uint8Array([
+    0x83,
+    ...bin('name'),
+    ...bin('Ada Lovelace ✓'),
+    ...bin('time'),
+    0xce,
+    0x65,
+    0x53,
+    0xf1,
+    0x00,
+    ...bin('raw'),
+    0xc4,
+    2,
+    0,
+    255,
+  ]);
+
+  it('reads binary keys and UTF-8 binary values as text, and keeps other binary as bytes', () => {
+    for (const size of [1, 5, record.length]) {
+      const { records } = scanInChunks(new Uint8Array([...record, ...encodeRecords([{ plain: 'x' }])]), size);
+      expect(records).toEqual([
+        { name: 'Ada Lovelace ✓', time: 1700000000, raw: new Uint8Array([0, 255]) },
+        { plain: 'x' },
+      ]);
+    }
+  });
+
+  it('refuses a binary key that is not UTF-8', () => {
+    const bad = new Uint8Array([0x81, 0xc4, 2, 0xff, 0xfe, 1]);
+    const e = failure(() => scanInChunks(bad, bad.length));
+    expect(e.code).toBe('corrupt');
+    expect(e.message).toMatch(/key is binary data that is not UTF-8/);
+  });
+
+  it('decodeRecord reads one record the same way', () => {
+    expect(decodeRecord(record)).toEqual({ name: 'Ada Lovelace ✓', time: 1700000000, raw: new Uint8Array([0, 255]) });
   });
 });

@@ -7,6 +7,8 @@ export interface RecordBatch {
   ends: number[];
   /** Index of the batch's first record in the whole stream (0-based). */
   firstIndex: number;
+  /** Whether a record of the batch holds binary (bin) data, which `decodeBatch` then reads as text where it is. */
+  binary?: boolean;
 }
 
 /** The msgpack timestamp extension is the only extension a record may carry. */
@@ -36,7 +38,7 @@ function describe(byte: number): string {
 
 /**
  * Splits a stream of concatenated msgpack values into records without decoding them, checking as it
- * goes that each is a map with string keys and that no length, size or depth goes past the limits.
+ * goes that each is a map with string (or binary, as Ruby's msgpack writes them) keys and that no length, size or depth goes past the limits.
  * Lengths are checked on the headers, so a hostile length never makes anything allocate. It is
  * resumable: bytes arrive in chunks of any size and a record may straddle chunks.
  *
@@ -51,6 +53,9 @@ export class RecordScanner {
   private pos = 0;
   private stack: number[] = [];
   private index = 0;
+  /** The record being scanned holds bin data; `batchBinary` whether a record of the current batch did. */
+  private recordBinary = false;
+  private batchBinary = false;
 
   constructor(private readonly limits: RecordLimits) {}
 
@@ -61,6 +66,7 @@ export class RecordScanner {
 
   push(chunk: Uint8Array): RecordBatch {
     const firstIndex = this.index;
+    this.batchBinary = false;
     if (this.len === this.start) {
       // Nothing pending: scan the chunk in place, and keep only an incomplete tail.
       this.buf = chunk;
@@ -70,11 +76,11 @@ export class RecordScanner {
       const ends = this.scan();
       const bytes = chunk.subarray(0, this.start);
       this.keepTail();
-      return { bytes, ends, firstIndex };
+      return { bytes, ends, firstIndex, binary: this.batchBinary };
     }
     this.append(chunk);
     const ends = this.scan();
-    return { bytes: this.buf.subarray(0, this.start), ends, firstIndex };
+    return { bytes: this.buf.subarray(0, this.start), ends, firstIndex, binary: this.batchBinary };
   }
 
   /** Call at the end of the stream: a record cut short is a corrupt part. */
@@ -138,7 +144,7 @@ export class RecordScanner {
       if (stack.length === 0 && !(b >= 0x80 && b <= 0x8f) && b !== 0xde && b !== 0xdf) {
         this.fail('corrupt', `each record must be a msgpack map, but this one is ${describe(b)}.`);
       }
-      if (atKey && !(b >= 0xa0 && b <= 0xbf) && !(b >= 0xd9 && b <= 0xdb)) {
+      if (atKey && !(b >= 0xa0 && b <= 0xbf) && !(b >= 0xd9 && b <= 0xdb) && !(b >= 0xc4 && b <= 0xc6)) {
         this.fail('corrupt', `every key of a record must be a string, but one is ${describe(b)}.`);
       }
       // Header size, payload size, and for containers the number of items they hold.
@@ -167,6 +173,7 @@ export class RecordScanner {
           case 0xda:
           case 0xdb: {
             const n = b === 0xc4 || b === 0xd9 ? 1 : b === 0xc5 || b === 0xda ? 2 : 4;
+            if (b <= 0xc6) this.recordBinary = true;
             header = 1 + n;
             v = readSize(buf, pos, n, len);
             if (v !== null) {
@@ -250,6 +257,8 @@ export class RecordScanner {
       if (stack.length === 0) {
         if (pos - this.start > limits.maxRecordBytes) this.tooBig();
         ends.push(pos - base);
+        if (this.recordBinary) this.batchBinary = true;
+        this.recordBinary = false;
         this.start = pos;
         this.index++;
       }

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { createApiKeyRequest, createUserRequest } from './console';
+import { changePasswordRequest, createApiKeyRequest, createUserRequest } from './console';
+import { passwordProblem } from './password';
 
 describe('console contracts', () => {
-  it('rejects a password shorter than ten characters with a message a person can act on', () => {
-    const r = createUserRequest.safeParse({ name: 'Ann', email: 'ann@example.com', password: 'short' });
+  it('rejects a password shorter than eight characters with a message a person can act on', () => {
+    const r = createUserRequest.safeParse({ name: 'Ann', email: 'ann@example.com', password: 'short12' });
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.message).toBe('Use at least 10 characters for the password.');
+    expect(r.error?.issues[0]?.message).toBe('Use at least 8 characters for the password.');
+  });
+
+  it('accepts eight characters, as td user:create -R generates, and refuses common passwords in any case', () => {
+    const user = (password: string) => ({ name: 'Ann', email: 'ann@example.com', password });
+    expect(createUserRequest.safeParse(user('k3Jq9xZp')).success).toBe(true);
+    for (const common of ['password1', 'Password123', '12345678', ' qwerty123 ', 'ILOVEYOU']) {
+      const r = createUserRequest.safeParse(user(common));
+      expect(r.success, common).toBe(false);
+      expect(r.error?.issues[0]?.message).toMatch(/too common/);
+    }
+    expect(changePasswordRequest.safeParse({ currentPassword: 'x', newPassword: 'iloveyou1' }).success).toBe(false);
+    expect(passwordProblem('a'.repeat(201))).toBe('Use at most 200 characters for the password.');
   });
 
   it('defaults a new user to a non-administrator', () => {

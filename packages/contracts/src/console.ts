@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPassword } from './password';
 
 /**
  * Wire shapes of the console's backend-for-frontend routes (`/console-api/*`), authenticated by the
@@ -45,10 +46,7 @@ export const usersResponse = z.object({ users: z.array(consoleUser) });
 export const createUserRequest = z.object({
   name: z.string().trim().min(1, 'Enter a name.').max(100, 'Use at most 100 characters for the name.'),
   email: z.email('Enter a valid e-mail address.').max(254),
-  password: z
-    .string()
-    .min(10, 'Use at least 10 characters for the password.')
-    .max(200, 'Use at most 200 characters for the password.'),
+  password: newPassword,
   administrator: z.boolean().default(false),
 });
 export type CreateUserRequest = z.input<typeof createUserRequest>;
@@ -77,9 +75,6 @@ export const okResponse = z.object({});
 /** Changing one's own password signs out every other session of the user (DESIGN §6). */
 export const changePasswordRequest = z.object({
   currentPassword: z.string().min(1, 'Enter your current password.').max(200),
-  newPassword: z
-    .string()
-    .min(10, 'Use at least 10 characters for the password.')
-    .max(200, 'Use at most 200 characters for the password.'),
+  newPassword,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

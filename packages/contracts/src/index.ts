@@ -8,4 +8,5 @@ export * from './errors';
 export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';
+export * from './password';
 export * from './sso';

@@ -24,7 +24,8 @@ describe('API key authentication', () => {
       'SVC1',
       'SVC1 ',
       'SVC1 not-a-key',
-      `TD1 ${h.admin.masterKey}`,
+      'TD1 not-a-key',
+      'TD2 x',
       `SVC1 ${id}/${'a'.repeat(40)}`,
       `SVC1 ${revoked}`,
       `SVC1 999999/${'b'.repeat(40)}`,
@@ -39,8 +40,8 @@ describe('API key authentication', () => {
     expect(bodies[0]).toMatchObject({ error: 'Unauthorized', severity: 'error', status_code: 401 });
   });
 
-  it('accepts the scheme word in any case', async () => {
-    for (const scheme of ['svc1', 'Svc1', 'SVC1']) {
+  it('accepts the scheme word in any case, and TD1 as its alias', async () => {
+    for (const scheme of ['svc1', 'Svc1', 'SVC1', 'TD1', 'td1']) {
       expect((await withHeader(`${scheme} ${h.admin.masterKey}`)).status, scheme).toBe(200);
     }
   });

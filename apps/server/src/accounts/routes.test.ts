@@ -122,12 +122,20 @@ describe('/v3 account and users', () => {
       expect(await me.json()).toMatchObject({ email: 'ann@first.test', administrator: false, account_owner: false });
     });
 
+    it('takes an 8-character password, as td user:create -R generates, and refuses a common one', async () => {
+      const res = await addUser('gen', { email: 'gen@first.test', password: 'k3Jq9xZp' });
+      expect(res.status).toBe(200);
+      const common = await addUser('com', { email: 'com@first.test', password: '12345678' });
+      expect(common.status).toBe(400);
+      expect(((await common.json()) as { message: string }).message).toContain('too common');
+    });
+
     it('names each bad parameter in a 400', async () => {
       const res = await addUser('ann', { email: 'not-an-email', password: 'short' });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { message: string };
       expect(body.message).toContain('Enter a valid e-mail address.');
-      expect(body.message).toContain('Use at least 10 characters for the password.');
+      expect(body.message).toContain('Use at least 8 characters for the password.');
     });
 
     it('refuses an e-mail address already in use with 409', async () => {

@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { unpackMultiple } from 'msgpackr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
@@ -12,6 +12,7 @@ import {
   performAndWait,
   show,
   tableRows,
+  upload,
   uploadRows,
 } from './testing/bulkImport';
 
@@ -218,6 +219,33 @@ describe('bulk import, the whole flow through HTTP', () => {
       ['amount', 'long'],
       ['score', 'double'],
       ['tags', 'array<string>'],
+    ]);
+  });
+
+  it('takes a part whose keys and text values are msgpack bin, as td bulk_import:prepare_parts writes them', async () => {
+    await databaseAndTable(h, 'shop', 'rb_parts');
+    await ok(h.call('POST', '/v3/bulk_import/create/rb1/shop/rb_parts'));
+    const bin = (text: string) => {
+      const bytes = Buffer.from(text, 'utf8');
+      return [0xc4, bytes.length, ...bytes];
+    };
+    // Two records {time: 1700000000 + i, user: "ann"/"bøb"} with every string written as bin 8.
+    const records = ['ann', 'bøb'].map((user, i) => [
+      0x82,
+      ...bin('time'),
+      0xce,
+      ...Buffer.from((1700000000 + i).toString(16).padStart(8, '0'), 'hex'),
+      ...bin('user'),
+      ...bin(user),
+    ]);
+    await ok(upload(h, 'rb1', 'part1', gzipSync(Buffer.from(records.flat()))));
+    await ok(h.call('POST', '/v3/bulk_import/freeze/rb1'));
+    expect((await performAndWait(h, 'rb1')).status).toBe('success');
+    expect(await show(h, 'rb1')).toMatchObject({ valid_records: 2, error_records: 0 });
+    await ok(h.call('POST', '/v3/bulk_import/commit/rb1'));
+    expect(tableRows(h, 'shop', 'rb_parts')).toEqual([
+      { time: 1700000000, user: 'ann' },
+      { time: 1700000001, user: 'bøb' },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
-import { badRequest } from '../platform/errors';
+import { checkSchemaColumnName } from '../data/columns';
+import { ApiError, badRequest } from '../platform/errors';
 import { canonicalTimeZone } from '../platform/timeZone';
 
 /** Checks and masking of bulk load session settings. */
@@ -137,6 +138,15 @@ export function checkFilters(filters: unknown, where: string): void {
       const cols = f.columns;
       if (!cols || typeof cols !== 'object' || Object.values(cols).some((v) => typeof v !== 'string')) {
         throw badRequest(`"${at}.columns" must map source column names to new names, e.g. {"Name": "name"}.`);
+      }
+      // Targets become columns as they are: they follow the schema rule (which keeps `v` free, decision 0019).
+      for (const to of Object.values(cols) as string[]) {
+        try {
+          checkSchemaColumnName(to);
+        } catch (err) {
+          if (err instanceof ApiError) throw badRequest(`"${at}.columns": ${err.message}`);
+          throw err;
+        }
       }
       return;
     }

@@ -284,6 +284,27 @@ describe('bulk load sessions', () => {
     expect((await h.call('DELETE', '/v3/bulk_loads/daily_pg')).status).toBe(404);
   });
 
+  it("never reuses a deleted session's id, so a new session of the same name has none of its jobs", async () => {
+    const first = (await body(await create())).id as number;
+    await insertJob(
+      h.deps.storage.db,
+      {
+        accountId: h.admin.accountId,
+        userId: h.admin.userId,
+        type: 'bulkload',
+        database: 'sales',
+        query: null,
+        params: { bulk_load_id: first },
+      },
+      h.clock.now().getTime(),
+    );
+    expect(await body(await h.call('GET', '/v3/bulk_loads/daily_pg/jobs'))).toHaveLength(1);
+    expect((await h.call('DELETE', '/v3/bulk_loads/daily_pg')).status).toBe(200);
+    const second = (await body(await create())).id as number;
+    expect(second).toBeGreaterThan(first);
+    expect(await body(await h.call('GET', '/v3/bulk_loads/daily_pg/jobs'))).toEqual([]);
+  });
+
   it('refuses invalid settings with a message naming the problem', async () => {
     const cases: [unknown, number, RegExp][] = [
       [{ ...settings, config: { in: {} } }, 400, /config\.in\.type/],
@@ -298,6 +319,11 @@ describe('bulk load sessions', () => {
       [{ ...settings, database: 'Bad-Name' }, 400, /"database" must be/],
       [{ ...settings, database: 'missing_db' }, 404, /Resource not found/],
       [{ ...settings, table: 'missing_table' }, 404, /Resource not found/],
+      [
+        { ...settings, config: { ...settings.config, filters: [{ type: 'rename', columns: { a: 'v' } }] } },
+        400,
+        /"config\.filters\[0\]\.columns": "v" is not a valid column name/,
+      ],
     ];
     for (const [json, status, message] of cases) {
       const res = await create(json);

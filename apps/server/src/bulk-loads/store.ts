@@ -291,10 +291,12 @@ const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 100
 /** The jobs of kind `bulkload` that ran for this session, newest first: only what really ran. */
 export async function listBulkLoadJobs(deps: AppDeps, row: BulkLoadRow): Promise<BulkLoadJob[]> {
   const ex = deps.storage.db;
+  // Not before the session was created: ids reused before migration 15 could name an older session's jobs.
   const jobs = await many<JobRow>(
     ex,
     sql`SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
         FROM jobs WHERE account_id = ${row.account_id} AND type = 'bulkload' AND ${bulkLoadIdOfJob(ex)} = ${row.id}
+          AND created_at >= ${row.created_at}
         ORDER BY id DESC`,
   );
   // Jobs recorded before queued jobs kept their facts: fill in what is known now.

@@ -17,9 +17,16 @@ export const COLUMN_RULE_TEXT =
 const RESERVED = new Set(['rowid', 'oid', '_rowid_']);
 
 /**
+ * `v` is the Treasure Data clients' name for a table's whole-record column: td-client-ruby builds its
+ * schema with a `v` entry of its own, so a real column of that name breaks `td table:list` for the whole
+ * account. A key that maps to `v` is stored under this column instead (decision 0019).
+ */
+export const V_KEY_COLUMN = '_v';
+
+/**
  * Maps a record key to its column name: lowercased, and every character other than a letter, digit or
  * underscore replaced by `_`; a leading digit gets a `_` in front. `userId` → `userid`, `page-url` →
- * `page_url`, `1st` → `_1st`. Keys that are empty, longer than 128 characters or name the row id are refused.
+ * `page_url`, `1st` → `_1st`, and `v` (or `V`) → `_v` (V_KEY_COLUMN). Keys that are empty, longer than 128 characters or name the row id are refused.
  */
 export function columnNameForKey(key: string): string {
   const known = knownColumns.get(key);
@@ -42,14 +49,14 @@ function mapKey(key: string): string {
     );
   }
   if (RESERVED.has(name)) throw badRequest(`The key "${key}" is reserved and cannot be a column name.`);
-  return name;
+  return name === 'v' ? V_KEY_COLUMN : name;
 }
 
 /** A schema column name given by a client must already be in the column form (no silent renames). */
 export function checkSchemaColumnName(name: string): void {
-  if (!COLUMN_RULE.test(name) || RESERVED.has(name) || name === 'time') {
+  if (!COLUMN_RULE.test(name) || RESERVED.has(name) || name === 'time' || name === 'v') {
     throw badRequest(
-      `"${name.slice(0, 64)}" is not a valid column name: use ${COLUMN_RULE_TEXT}; "time", "rowid", "oid" and "_rowid_" are reserved.`,
+      `"${name.slice(0, 64)}" is not a valid column name: use ${COLUMN_RULE_TEXT}; "time", "v", "rowid", "oid" and "_rowid_" are reserved.`,
     );
   }
 }

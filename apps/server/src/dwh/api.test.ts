@@ -257,6 +257,33 @@ describe('data-warehouse sync API', () => {
     await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
   });
 
+  it('honours ssl: false in a typed-in PostgreSQL input (the test server has no TLS)', async () => {
+    await h.call('POST', '/v3/table/create/dwh_target/events_nossl');
+    const input = {
+      type: 'postgresql',
+      host: server.host,
+      port: server.port,
+      database: DB,
+      user: creds.user,
+      password: creds.password,
+      schema: 'public',
+      table: 'events',
+    };
+    const run = async (name: string, extra: Json) => {
+      await ok(
+        h.call('POST', '/v3/bulk_loads', {
+          json: { name, database: 'dwh_target', table: 'events_nossl', config: { in: { ...input, ...extra } } },
+        }),
+      );
+      const job = await ok(h.call('POST', `/v3/bulk_loads/${name}/jobs`));
+      return h.app.services.jobs.whenSettled(job.job_id as number);
+    };
+    // Without it TLS is required, which this server cannot give; with it the rows land.
+    expect(await run('nossl_default', {})).toBe('error');
+    expect(await run('nossl_bool', { ssl: false })).toBe('success');
+    expect(targetRows(h, 'events_nossl').map((r) => r.kind)).toEqual(['a', 'b']);
+  });
+
   it('lists the integrations of the current user; administrators list all with all=true and alone touch others’', async () => {
     const authId = await addAuthentication(h, server, DB, creds);
     const integration = (name: string) => ({

@@ -58,15 +58,26 @@ async function resolveSpec(deps: AppDeps, accountId: number, input: Record<strin
       throw err;
     }
   }
-  const ssl = input.ssl_mode;
   return {
     host: str(input.host, 'host'),
     port: Number(input.port ?? 5432),
     database: str(input.database, 'database'),
     user: str(input.user, 'user'),
     password: typeof input.password === 'string' ? input.password : '',
-    ssl_mode: ssl === 'disable' || ssl === 'verify-full' ? ssl : 'require',
+    ssl_mode: sslMode(input),
   };
+}
+
+/**
+ * The TLS mode of a typed-in source: `ssl_mode` when given, else the reference's boolean `ssl`
+ * (Embulk's input-postgresql: `ssl: false` connects without TLS, also sent as the text "false"), else require.
+ */
+export function sslMode(input: Record<string, unknown>): ConnectionSpec['ssl_mode'] {
+  const mode = input.ssl_mode;
+  if (mode === 'disable' || mode === 'verify-full' || mode === 'require') return mode;
+  const ssl = input.ssl;
+  if (ssl === false || (typeof ssl === 'string' && ssl.trim().toLowerCase() === 'false')) return 'disable';
+  return 'require';
 }
 
 const digest = (values: unknown[]) => createHash('sha1').update(JSON.stringify(values)).digest('base64');

@@ -8,6 +8,7 @@ import { badRequest, unsupportedMediaType } from '../platform/errors';
 import { checkRecord, ingestBodyLimit, ingestPrincipal, readJson } from './body';
 import { ingestCors } from './cors';
 import { commitRecords } from './groupCommit';
+import { placeholders } from './placeholders';
 
 /** Path names of postback: letters, digits and underscore (spec). */
 const POSTBACK_NAME = /^[A-Za-z0-9_]+$/;
@@ -74,8 +75,10 @@ export function postbackRoutes(deps: AppDeps) {
     const principal = await ingestPrincipal(deps, c, key);
     const database = await requireDatabase(deps.storage.db, principal.accountId, dbName);
     await checkWritableTable(deps.storage.db, database, tableName);
-    const record = prepareRecord(await readRecord(c), receivedAt);
+    const filler = placeholders(deps, c);
+    const record = prepareRecord(filler.fill(await readRecord(c)), receivedAt);
     await commitRecords(deps, database, tableName, [record]);
+    filler.finish();
     return c.json({}, 200);
   });
 }

@@ -9,6 +9,7 @@ import { badRequest, payloadTooLarge, unsupportedMediaType } from '../platform/e
 import { checkRecord, ingestBodyLimit, ingestPrincipal } from './body';
 import { ingestCors } from './cors';
 import { commitRecords } from './groupCommit';
+import { placeholders } from './placeholders';
 
 /**
  * The records (Data Ingestion) API that browser SDKs post to (wire-compat §2.9): `POST /:db/:table` on
@@ -82,8 +83,9 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
   const events = readEvents(raw);
   // Only a body larger than the record limit can hold a record larger than it: measure only then.
   const measure = raw.length > ingestLimits.recordBytes;
+  const filler = placeholders(deps, c);
   const records = events.map((event, i) => {
-    const record = checkRecord(event, `Event ${i}`);
+    const record = filler.fill(checkRecord(event, `Event ${i}`));
     if (measure && JSON.stringify(record).length > ingestLimits.recordBytes) {
       throw payloadTooLarge(`Event ${i} is larger than the limit of ${ingestLimits.recordBytes} bytes.`);
     }
@@ -95,6 +97,7 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
     }
   });
   await commitRecords(deps, database, tableName, records);
+  filler.finish();
   return c.json({ database: database.name, table: tableName, imported: records.length }, 200);
 }
 

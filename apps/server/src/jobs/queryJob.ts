@@ -3,13 +3,22 @@ import { join } from 'node:path';
 import { type DatabaseRow, findDatabase } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
 import type { JobRow } from './jobStore';
+import { hiveToPresto } from './query/hive';
 import { queryEngineFor } from './queryEngine';
 import { resultStoreFor } from './resultStore';
 import type { JobKind } from './runner';
 
-/** Query jobs (`presto`, `trino`): the SQL runs on the storage backend's query engine (queryEngine.ts). */
+/**
+ * Query jobs (`presto`, `trino`, and `hive`, the clients' default): the SQL runs on the storage backend's
+ * query engine (queryEngine.ts). HiveQL is first rewritten into the Presto dialect (query/hive.ts).
+ */
 
-export const QUERY_TYPES = ['presto', 'trino'] as const;
+export const QUERY_TYPES = ['presto', 'trino', 'hive'] as const;
+
+/** A job's query as Presto-dialect text, whatever its type; QueryRefused for HiveQL with no translation. */
+export function prestoText(type: string, query: string): string {
+  return type === 'hive' ? hiveToPresto(query) : query;
+}
 
 export interface QueryJobOptions {
   timeLimitSeconds: number;
@@ -24,8 +33,8 @@ export function resultFiles(dataDir: string, job: Pick<JobRow, 'id' | 'account_i
 }
 
 /** Checks a query before it is queued (QueryEngine.inspect). */
-export function inspectQuery(deps: AppDeps, database: DatabaseRow, query: string): Promise<void> {
-  return queryEngineFor(deps).inspect(database, query);
+export async function inspectQuery(deps: AppDeps, database: DatabaseRow, type: string, query: string): Promise<void> {
+  await queryEngineFor(deps).inspect(database, prestoText(type, query));
 }
 
 export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
@@ -42,7 +51,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
       mkdirSync(files.dir, { recursive: true });
       const started = performance.now();
       const outcome = await engine.run(
-        job.query ?? '',
+        prestoText(job.type, job.query ?? ''),
         {
           database,
           msgpackPath: files.msgpack,

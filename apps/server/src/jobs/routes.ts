@@ -28,8 +28,9 @@ function routes(deps: AppDeps) {
       path: '/v3/job/issue/{type}/{db}',
       summary: 'Issue a query job',
       description:
-        '`type` is presto or trino. Parameters arrive as JSON, form, multipart or the query string: `query` (one ' +
-        'read-only statement, Presto dialect: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`.',
+        '`type` is presto, trino or hive (HiveQL, rewritten into the Presto dialect; an untranslatable construct is a ' +
+        '400 naming it). Parameters arrive as JSON, form, multipart or the query string: `query` (one read-only ' +
+        'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`.',
       request: {
         params: z.object({ type: z.string().openapi({ example: 'presto' }), db: dataName }),
         body: wireBody(issueParams, 'query, and optionally priority, domain_key, retry_limit'),
@@ -104,11 +105,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
       const p = principalOf(c);
       const { type, db } = c.req.valid('param');
       if (!(QUERY_TYPES as readonly string[]).includes(type)) {
-        throw unprocessable(
-          type === 'hive'
-            ? 'Hive jobs are not supported: issue the query as presto or trino (POST /v3/job/issue/presto/<database>).'
-            : `Jobs of type "${type.slice(0, 40)}" cannot be issued here: use presto or trino.`,
-        );
+        throw unprocessable(`Jobs of type "${type.slice(0, 40)}" cannot be issued here: use hive, presto or trino.`);
       }
       const database = await requireDatabase(deps.storage.db, p.accountId, db);
       const params = await input(c, issueParams);
@@ -116,7 +113,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');
       }
       try {
-        await inspectQuery(deps, database, params.query);
+        await inspectQuery(deps, database, type, params.query);
       } catch (e) {
         if (e instanceof QueryRefused) throw badRequest(e.message);
         throw e;

@@ -13,6 +13,7 @@ import { securityHardening } from './0011-security-hardening';
 import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
 import { jobRunners } from './0014-job-runners';
+import { bulkLoadIds } from './0015-bulk-load-ids';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   deliveryResponse,
   demo,
   jobRunners,
+  bulkLoadIds,
 ];

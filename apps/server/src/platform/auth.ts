@@ -15,9 +15,13 @@ export interface Principal {
   keyId: number | null;
 }
 
-const SCHEME = /^svc1\s+(\S+)\s*$/i;
+/** `SVC1`, or `TD1` as the Treasure Data clients hard-code it (td-client-node uploads, the CLI's `connector:*`). */
+const SCHEME = /^(?:svc1|td1)\s+(\S+)\s*$/i;
 
-/** Extracts the key from `Authorization: SVC1 <key>` (scheme word in any case); null when malformed. */
+/**
+ * Extracts the key from `Authorization: SVC1 <key>` or its alias `TD1 <key>` (scheme word in any case);
+ * null when malformed. Every place that reads a key from the header goes through here.
+ */
 export function keyFromAuthorization(header: string | undefined): string | null {
   if (!header) return null;
   const m = SCHEME.exec(header.trim());

@@ -1,5 +1,8 @@
+import type { BlockList } from 'node:net';
 import { resolve } from 'node:path';
+import { passwordProblem } from '@svc/contracts';
 import { type OutboundSwitches, outboundSwitches } from './addressPolicy';
+import { trustedProxiesFromEnv } from './clientAddress';
 
 export interface Config {
   port: number;
@@ -22,6 +25,8 @@ export interface Config {
    * entity ID, the ACS and links in messages; without it they follow the request's Host header.
    */
   publicUrl?: string | null;
+  /** `SVC_TRUSTED_PROXIES`: proxies whose X-Forwarded-For names the caller (platform/clientAddress.ts); absent: none. */
+  trustedProxies?: BlockList | null;
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -67,7 +72,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
   }
   const seed: Config['seed'] = {};
   if (env.SVC_ADMIN_EMAIL) seed.email = env.SVC_ADMIN_EMAIL;
-  if (env.SVC_ADMIN_PASSWORD) seed.password = env.SVC_ADMIN_PASSWORD;
+  if (env.SVC_ADMIN_PASSWORD) {
+    const problem = passwordProblem(env.SVC_ADMIN_PASSWORD);
+    if (problem) throw new Error(`SVC_ADMIN_PASSWORD: ${problem}`);
+    seed.password = env.SVC_ADMIN_PASSWORD;
+  }
   if (env.SVC_ADMIN_API_KEY) seed.apiKey = env.SVC_ADMIN_API_KEY;
   return {
     port,
@@ -79,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     sessionMaxMs: hours(env.SVC_SESSION_MAX_HOURS, 'SVC_SESSION_MAX_HOURS', 24),
     outbound: outboundSwitches(env),
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
+    trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),
   };
 }
 

@@ -34,7 +34,7 @@ function recent(deps: AppDeps, address: string, now: number): number[] {
 /** Throws 429 (with the Retry-After header) while the request's address is throttled. */
 export function checkKeyThrottle(deps: AppDeps, c: Context): void {
   const now = deps.clock.now().getTime();
-  const list = recent(deps, clientAddress(c), now);
+  const list = recent(deps, clientAddress(c, deps.config.trustedProxies), now);
   if (list.length < BAD_KEYS) return;
   const oldest = list[list.length - BAD_KEYS] as number;
   const wait = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
@@ -48,7 +48,7 @@ export function checkKeyThrottle(deps: AppDeps, c: Context): void {
 /** Counts a key that did not authenticate. */
 export function recordBadKey(deps: AppDeps, c: Context): void {
   const now = deps.clock.now().getTime();
-  const address = clientAddress(c);
+  const address = clientAddress(c, deps.config.trustedProxies);
   const map = failuresOf(deps);
   const list = recent(deps, address, now);
   list.push(now);

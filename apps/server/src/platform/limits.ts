@@ -6,8 +6,6 @@ export const limits = {
   namePattern: /^[a-z0-9_]{3,255}$/,
   namePatternText: 'lowercase letters, digits and underscores, 3 to 255 characters',
   emailMaxLength: 254,
-  passwordMinLength: 10,
-  passwordMaxLength: 200,
   /** Failed sign-ins allowed per (e-mail, client address) before a backoff that doubles each time. */
   loginAttempts: 5,
   loginBackoffBaseMs: 60 * 1000,

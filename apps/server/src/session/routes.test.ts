@@ -242,7 +242,11 @@ describe('console sessions', () => {
       expect(((await wrong.json()) as { message: string }).message).toBe('The current password is incorrect.');
       const short = await change(cookie, PASSWORD, 'short');
       expect(short.status).toBe(400);
-      expect(((await short.json()) as { message: string }).message).toContain('at least 10 characters');
+      expect(((await short.json()) as { message: string }).message).toContain('at least 8 characters');
+      const common = await change(cookie, PASSWORD, 'Password123');
+      expect(common.status).toBe(400);
+      expect(((await common.json()) as { message: string }).message).toContain('too common');
+      expect((await login(h.admin.email, PASSWORD)).status).toBe(200);
     });
   });
 });

@@ -90,7 +90,7 @@ export function consoleRoutes(deps: AppDeps) {
   return app
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid('json');
-      const address = clientAddress(c);
+      const address = clientAddress(c, deps.config.trustedProxies);
       const wait = await loginRetryAfterSeconds(deps, email, address);
       if (wait !== null) {
         c.header('Retry-After', String(wait));

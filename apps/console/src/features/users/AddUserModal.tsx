@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type CreateUserRequest, createUserRequest } from '@svc/contracts';
+import { type CreateUserRequest, createUserRequest, PASSWORD_HINT } from '@svc/contracts';
 import { type FormEvent, useState } from 'react';
 import { fieldOfError } from '../../lib/api';
 import { useCreateUser } from './api';
@@ -90,7 +90,7 @@ export function AddUserModal({ opened, onClose }: AddUserModalProps) {
           />
           <PasswordInput
             label="Password"
-            description="At least 10 characters. Tell it to the new user; they sign in with it."
+            description={`${PASSWORD_HINT} Tell it to the new user; they sign in with it.`}
             autoComplete="new-password"
             value={values.password}
             onChange={(e) => set('password', e.currentTarget.value)}

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { QueryRefused, translate } from './dialect';
 import { checkPrepared, checkQueryText } from './guard';
+import { registerFunctions } from './sqlFunctions';
 
 describe('translate', () => {
   it('maps CAST type names SQLite misreads to Presto casts, keeping text casts native', () => {
@@ -86,6 +87,31 @@ describe('checkQueryText', () => {
     expect(refused('BEGIN')).toMatch(/Transactions/);
     expect(refused('VACUUM')).toMatch(/VACUUM/);
     expect(refused('EXPLAIN SELECT 1')).toMatch(/must be one SELECT statement/);
+  });
+});
+
+describe('CROSS JOIN UNNEST', () => {
+  it('reads JSON arrays and maps through presto_unnest, keeping the column names', () => {
+    expect(translate('SELECT id, tag FROM t CROSS JOIN UNNEST(tags) AS x(tag)', 'db')).toBe(
+      'SELECT id, x.unnest_value AS tag FROM t CROSS JOIN presto_unnest(tags) AS x',
+    );
+    const db = new Database(':memory:');
+    registerFunctions(db, 0);
+    db.exec(`CREATE TABLE t (id, tags, attrs); INSERT INTO t VALUES (1, '["a","b"]', '{"k":2}'), (2, '[]', '{}')`);
+    const run = (sql: string) => db.prepare(translate(sql, 'db')).all();
+    expect(run("SELECT id, tag FROM t CROSS JOIN UNNEST(tags) AS x (tag) WHERE tag <> 'b'")).toEqual([
+      { id: 1, tag: 'a' },
+    ]);
+    expect(run('SELECT x.k, upper(x.k) AS u, v FROM t CROSS JOIN UNNEST(attrs) x(k, v)')).toEqual([
+      { k: 'k', u: 'K', v: 2 },
+    ]);
+    db.close();
+  });
+
+  it('refuses WITH ORDINALITY and an UNNEST without names', () => {
+    const refused = (sql: string) => () => translate(sql, 'db');
+    expect(refused('SELECT * FROM t CROSS JOIN UNNEST(a) WITH ORDINALITY AS x(v, n)')).toThrow(QueryRefused);
+    expect(refused('SELECT * FROM t CROSS JOIN UNNEST(a)')).toThrow(/Name the rows and columns of UNNEST/);
   });
 });
 

@@ -89,7 +89,110 @@ function translateTokens(tokens: Token[], database: string): string {
   return out;
 }
 
+const word = (text: string): Token => ({ kind: 'word', text });
+const nameOf = (t: Token | undefined) =>
+  t?.kind === 'word' ? t.text.toLowerCase() : t?.kind === 'quoted' ? t.text.slice(1, -1).toLowerCase() : null;
+
+/**
+ * `CROSS JOIN UNNEST(x) AS t(c)` (or `t(k, v)` for a map) becomes the table function `presto_unnest(x) AS t`
+ * (sqlFunctions.ts; arrays and maps are JSON text): references to `c` (or `t.c`) read `t.unnest_value`
+ * (`k` reads `t.unnest_key`), and a select item that is just the column keeps its name.
+ */
+function rewriteUnnest(tokens: Token[]): Token[] {
+  const renames = new Map<string, { alias: string; column: 'unnest_key' | 'unnest_value' }>();
+  const replaced = new Map<number, { end: number; tokens: Token[] }>();
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'word' || t.text.toUpperCase() !== 'UNNEST') return;
+    const open = nextSignificant(tokens, i + 1);
+    if (tokens[open]?.text !== '(') return;
+    const close = matching(tokens, open, '(', ')');
+    let at = nextSignificant(tokens, close + 1);
+    if (tokens[at]?.kind === 'word' && (tokens[at] as Token).text.toUpperCase() === 'WITH') {
+      throw new QueryRefused('UNNEST … WITH ORDINALITY is not supported: unnest the array alone.');
+    }
+    if (tokens[at]?.kind === 'word' && (tokens[at] as Token).text.toUpperCase() === 'AS') {
+      at = nextSignificant(tokens, at + 1);
+    }
+    const alias = tokens[at];
+    const listOpen = nextSignificant(tokens, at + 1);
+    if (close < 0 || nameOf(alias) === null || tokens[listOpen]?.text !== '(') {
+      throw new QueryRefused(
+        'Name the rows and columns of UNNEST: UNNEST(array) AS t(element), or AS t(key, value) for a map.',
+      );
+    }
+    const listClose = matching(tokens, listOpen, '(', ')');
+    const columns = tokens.slice(listOpen + 1, listClose).filter((c) => significant(c) && c.text !== ',');
+    if (columns.length < 1 || columns.length > 2 || columns.some((c) => nameOf(c) === null)) {
+      throw new QueryRefused('UNNEST gives one column for an array, or two (key, value) for a map.');
+    }
+    const aliasText = (alias as Token).text;
+    columns.forEach((c, n) => {
+      renames.set(nameOf(c) as string, {
+        alias: aliasText,
+        column: columns.length === 2 && n === 0 ? 'unnest_key' : 'unnest_value',
+      });
+    });
+    replaced.set(i, {
+      end: listClose + 1,
+      tokens: [word('presto_unnest'), ...tokens.slice(open, close + 1), word(' AS '), { ...(alias as Token) }],
+    });
+  });
+  if (replaced.size === 0) return tokens;
+
+  const out: Token[] = [];
+  const prevOf = (i: number) => {
+    let j = i - 1;
+    while (j >= 0 && !significant(tokens[j] as Token)) j--;
+    return j;
+  };
+  const selectAt: boolean[] = [false];
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const swap = replaced.get(i);
+    if (swap) {
+      out.push(...swap.tokens);
+      i = swap.end - 1;
+      continue;
+    }
+    const t = tokens[i] as Token;
+    const upperText = t.kind === 'word' ? t.text.toUpperCase() : '';
+    if (t.kind === 'punct' && t.text === '(') selectAt[++depth] = false;
+    else if (t.kind === 'punct' && t.text === ')') depth = Math.max(0, depth - 1);
+    else if (upperText === 'SELECT') selectAt[depth] = true;
+    else if (upperText === 'FROM') selectAt[depth] = false;
+    const rename = renames.get(nameOf(t) ?? '');
+    const prev = prevOf(i);
+    const next = nextSignificant(tokens, i + 1);
+    if (
+      !rename ||
+      tokens[next]?.text === '(' ||
+      (tokens[prev]?.kind === 'word' && (tokens[prev] as Token).text.toUpperCase() === 'AS')
+    ) {
+      out.push(t);
+      continue;
+    }
+    let itemStart = prev;
+    if (tokens[prev]?.text === '.') {
+      // `t.c`: only the unnest's own alias is rewritten; the qualifier is already in the output.
+      const qualifier = prevOf(prev);
+      if (nameOf(tokens[qualifier]) !== nameOf(word(rename.alias))) {
+        out.push(t);
+        continue;
+      }
+      out.push(word(rename.column));
+      itemStart = prevOf(qualifier);
+    } else out.push(word(`${rename.alias}.${rename.column}`));
+    const before = tokens[itemStart];
+    const after = tokens[next];
+    const startsItem =
+      before && (before.text === ',' || ['SELECT', 'DISTINCT', 'ALL'].includes(before.text.toUpperCase()));
+    const endsItem = !after || after.text === ',' || after.text.toUpperCase() === 'FROM';
+    if (selectAt[depth] && startsItem && endsItem) out.push(word(` AS ${t.text}`));
+  }
+  return out;
+}
+
 /** The query rewritten for SQLite. `database` is the job's database name, which may qualify tables. */
 export function translate(sql: string, database: string): string {
-  return translateTokens(tokenize(sql), database.toLowerCase());
+  return translateTokens(rewriteUnnest(tokenize(sql)), database.toLowerCase());
 }

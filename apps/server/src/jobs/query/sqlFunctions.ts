@@ -260,6 +260,16 @@ const aggregates: Record<string, Aggregate> = {
     },
     result: (s: { value: unknown }) => s.value,
   },
+  /** The values (NULLs included, as Presto) as a JSON array; `array_agg(DISTINCT x)` is SQLite's DISTINCT. */
+  array_agg: {
+    arity: [1, 1],
+    start: () => [] as unknown[],
+    step: (list: unknown[], v: unknown) => {
+      list.push(typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v);
+      return list;
+    },
+    result: (list: unknown[]) => JSON.stringify(list.map((v) => (v instanceof Uint8Array ? null : v))),
+  },
   max_by: byAggregate((a, b) => a > b),
   min_by: byAggregate((a, b) => a < b),
 };
@@ -285,9 +295,37 @@ export const functionNames = {
   aggregates: Object.keys(aggregates),
 };
 
+/** A JSON value as SQLite stores it: booleans 1/0, arrays and objects JSON text. */
+function sqlValue(v: unknown): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  return v ?? null;
+}
+
+/**
+ * `presto_unnest(x)`: the rows of UNNEST (dialect.ts rewrites `UNNEST(x) AS t(c)` to it), one per element of
+ * a JSON array (`unnest_key` its 1-based position) or entry of a JSON object. NULL gives no rows.
+ */
+function* unnestRows(input: unknown): Generator<[unknown, unknown]> {
+  if (input === null || input === undefined) return;
+  const value = parseJson(input);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield [i + 1, sqlValue(value[i])];
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) yield [k, sqlValue(v)];
+  } else {
+    throw new TypeError('UNNEST: the value is not an array or a map.');
+  }
+}
+
 /** Registers the whole Presto/TD surface on a connection. */
 export function registerFunctions(db: Db, nowMs: number): void {
   registerTimeFunctions(db, nowMs);
+  db.table('presto_unnest', {
+    columns: ['unnest_key', 'unnest_value'],
+    parameters: ['unnest_input'],
+    rows: unnestRows,
+  });
   registerCasts(db);
   for (const [name, fn] of Object.entries(scalars)) db.function(name, { varargs: true, deterministic: true }, fn);
   for (const [name, agg] of Object.entries(aggregates)) {

@@ -6,6 +6,7 @@ describe('jobTypeOptions', () => {
     expect(jobTypeOptions([]).map((o) => o.value)).toEqual([
       'presto',
       'trino',
+      'hive',
       'bulk_import',
       'bulkload',
       'audience_build',

@@ -1,10 +1,11 @@
 /**
- * Job types the server runs (apps/server: QUERY_TYPES presto and trino, bulk_import, bulkload,
+ * Job types the server runs (apps/server: QUERY_TYPES presto, trino and hive, bulk_import, bulkload,
  * audience_build), labelled for people. Types the server reports that are not listed here still appear.
  */
 const KNOWN: { value: string; label: string }[] = [
   { value: 'presto', label: 'Query (presto)' },
   { value: 'trino', label: 'Query (trino)' },
+  { value: 'hive', label: 'Query (hive)' },
   { value: 'bulk_import', label: 'Bulk import' },
   { value: 'bulkload', label: 'Bulk load' },
   { value: 'audience_build', label: 'Audience build' },
