@@ -40,6 +40,41 @@ describe('readRows: streamed in chunks', () => {
     ]);
   });
 
+  it('never reads more than a chunk of the file at a time', async () => {
+    const slices: number[] = [];
+    let whole = 0;
+    class WatchedFile extends File {
+      override slice(start?: number, end?: number) {
+        slices.push((end ?? this.size) - (start ?? 0));
+        return super.slice(start, end);
+      }
+      override arrayBuffer() {
+        whole += 1;
+        return super.arrayBuffer();
+      }
+    }
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      JSON.stringify({ n: i + 1, late: i === 4999 ? 'x' : undefined }),
+    );
+    const file = new WatchedFile([lines.join('\n')], 'big.jsonl');
+    let rows = 0;
+    await readRows(file, { ...csv, kind: 'jsonl' }, { row: () => rows++, problem: () => {}, chunk: () => {} }, 4096);
+    expect(rows).toBe(5000);
+    expect(whole).toBe(0);
+    expect(slices.length).toBe(Math.ceil(file.size / 4096));
+    expect(Math.max(...slices)).toBe(4096);
+  });
+
+  it('reads a stray quote inside an unquoted field as text, whatever the chunks', async () => {
+    const text = 'size,name\n5" screen,tv\n7,radio\n';
+    for (const size of [2, 5, 64]) {
+      expect((await read(text, csv, size)).rows).toEqual([
+        [1, { size: '5" screen', name: 'tv' }],
+        [2, { size: '7', name: 'radio' }],
+      ]);
+    }
+  });
+
   it('names the cells of rows wider than the header instead of dropping them', async () => {
     const { rows } = await read('a,b\n1,2\n3,4,5\n', csv, 4);
     expect(rows).toEqual([
