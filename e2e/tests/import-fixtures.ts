@@ -157,11 +157,11 @@ export function csvWithBadNumbers(rows: number): FixtureFile {
   return { name: 'amounts.csv', mimeType: 'text/csv', buffer: Buffer.from(`${lines.join('\n')}\n`) };
 }
 
-/** Fires a drag event carrying files on an element, as dragging them from the desktop does (no drop). */
+/** Fires one drag event carrying files on an element, as dragging them from the desktop does. */
 export async function dragFiles(
   page: Page,
   on: Locator,
-  type: 'dragenter' | 'dragover' | 'dragleave',
+  type: 'dragenter' | 'dragover' | 'dragleave' | 'drop',
   files: FixtureFile[],
 ) {
   const payload = files.map((f) => ({ name: f.name, type: f.mimeType, text: f.buffer.toString('utf8') }));

@@ -182,4 +182,9 @@ test('dragging a file over any data page highlights the drop, and it goes away w
   await expect(area).not.toHaveAttribute('data-highlighted');
   await dragFiles(page, page.getByRole('button', { name: 'Sign out' }), 'dragenter', [file]);
   await expect(area).toHaveAttribute('data-highlighted', 'true');
+  // Dropped: the file is added once, and the highlight ends.
+  await dragFiles(page, area, 'dragenter', [file]);
+  await dragFiles(page, area, 'drop', [file]);
+  await expect(page.getByRole('table', { name: 'Files to import' }).getByRole('row')).toHaveCount(2);
+  await expect(area).not.toHaveAttribute('data-highlighted');
 });

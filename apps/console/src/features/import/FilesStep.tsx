@@ -142,8 +142,8 @@ export function FilesStep({ dragging = false }: { dragging?: boolean }) {
   const addFiles = useWizard((s) => s.addFiles);
   const [over, setOver] = useState(false);
   const onDrop = (event: DragEvent) => {
+    // Taken here (the window's handler sees it prevented and only ends its highlight).
     event.preventDefault();
-    event.stopPropagation();
     setOver(false);
     addFiles(Array.from(event.dataTransfer.files));
   };
