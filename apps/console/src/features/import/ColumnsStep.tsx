@@ -4,8 +4,9 @@ import { BadCellsPanel } from './BadCellsPanel';
 import { KeysTable } from './KeysTable';
 import { columnNameProblem } from './model/columnName';
 import { planProblems } from './model/convert';
+import { convertValue } from './model/infer';
 import { leftOutKeys } from './model/match';
-import { COLUMN_TYPES, type ColumnType, type SourceValue } from './model/types';
+import { COLUMN_TYPES, type ColumnPlan, type ColumnType, type SourceValue } from './model/types';
 import { keysLeftOutText } from './summaryText';
 import { sampleRows, useWizard, wholeProfile } from './wizardStore';
 
@@ -13,6 +14,19 @@ const PREVIEW_ROWS = 20;
 
 export const cellText = (v: SourceValue) =>
   v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+
+/** A preview cell; one that will not convert to its column's type is marked, with the reason. */
+function PreviewCell({ plan, value, isTime }: { plan: ColumnPlan; value: SourceValue; isTime: boolean }) {
+  const converted = plan.skip || isTime ? null : convertValue(value, plan.type);
+  const bad = converted !== null && !converted.ok;
+  return (
+    <Table.Td c={plan.skip ? 'dimmed' : bad ? 'red' : undefined} data-bad={bad || undefined}>
+      <Text size="xs" truncate="end" maw={240} title={bad ? `Will not convert: ${converted.reason}` : undefined}>
+        {cellText(value)}
+      </Text>
+    </Table.Td>
+  );
+}
 
 /** Preview of the first rows, with each column's name, type and whether it is imported. */
 export function ColumnsStep() {
@@ -122,11 +136,7 @@ export function ColumnsStep() {
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are a fixed sample
               <Table.Tr key={i}>
                 {columns.map((c) => (
-                  <Table.Td key={c.source} c={c.skip ? 'dimmed' : undefined}>
-                    <Text size="xs" truncate="end" maw={240}>
-                      {cellText(row[c.source])}
-                    </Text>
-                  </Table.Td>
+                  <PreviewCell key={c.source} plan={c} value={row[c.source]} isTime={c.source === timeColumn} />
                 ))}
               </Table.Tr>
             ))}
