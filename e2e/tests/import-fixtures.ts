@@ -138,3 +138,37 @@ export async function bulkImportSessions(page: Page): Promise<string[]> {
   expect(res.status()).toBe(200);
   return ((await res.json()) as { bulk_imports: { name: string }[] }).bulk_imports.map((s) => s.name);
 }
+
+/** JSON Lines whose key `extra_note` first appears in row `from` (then in every other row). */
+export function jsonLinesWithLateKey(rows: number, from: number): FixtureFile {
+  const lines = Array.from({ length: rows }, (_, i) => {
+    const n = i + 1;
+    const row: Record<string, string | number> = { ts: 1704067200 + n, id: n };
+    if (n >= from && (n - from) % 2 === 0) row.extra_note = `note ${n}`;
+    return JSON.stringify(row);
+  });
+  return { name: 'events.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) };
+}
+
+/** A CSV with Unix-second times whose `amount` is `N/A` in every hundredth row: 1 % bad numbers. */
+export function csvWithBadNumbers(rows: number): FixtureFile {
+  const lines = ['ts,id,amount'];
+  for (let n = 1; n <= rows; n++) lines.push(`${1704067200 + n},${n},${n % 100 === 0 ? 'N/A' : n * 3}`);
+  return { name: 'amounts.csv', mimeType: 'text/csv', buffer: Buffer.from(`${lines.join('\n')}\n`) };
+}
+
+/** Fires one drag event carrying files on an element, as dragging them from the desktop does. */
+export async function dragFiles(
+  page: Page,
+  on: Locator,
+  type: 'dragenter' | 'dragover' | 'dragleave' | 'drop',
+  files: FixtureFile[],
+) {
+  const payload = files.map((f) => ({ name: f.name, type: f.mimeType, text: f.buffer.toString('utf8') }));
+  const dataTransfer = await page.evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const f of items) dt.items.add(new File([f.text], f.name, { type: f.type }));
+    return dt;
+  }, payload);
+  await on.dispatchEvent(type, { dataTransfer });
+}

@@ -23,6 +23,18 @@ export const ACCEPT = '.csv,.tsv,.tab,.txt,.json,.jsonl,.ndjson,.gz';
 
 const megabytes = (n: number) => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
+/** How far the whole-file scan of a file is, or what it found. */
+function scanText(entry: WizardFile): string | null {
+  if (entry.profile) {
+    const { rows, fields } = entry.profile;
+    return `${rows.toLocaleString('en-US')} rows, ${fields.length} keys`;
+  }
+  if (entry.scan) {
+    return `reading every row: ${Math.floor((entry.scan.bytesDone / Math.max(1, entry.scan.bytesTotal)) * 100)} %`;
+  }
+  return null;
+}
+
 function FileRow({ entry }: { entry: WizardFile }) {
   const setOverrides = useWizard((s) => s.setOverrides);
   const removeFile = useWizard((s) => s.removeFile);
@@ -38,7 +50,7 @@ function FileRow({ entry }: { entry: WizardFile }) {
         </Text>
         <Text size="xs" c="dimmed">
           {megabytes(entry.file.size)}
-          {a && a.settings.kind !== 'msgpack' ? ` · ${a.columns.length} columns` : ''}
+          {a && a.settings.kind !== 'msgpack' ? ` · ${scanText(entry) ?? `${a.columns.length} columns`}` : ''}
         </Text>
       </Table.Td>
       <Table.Td>
@@ -98,6 +110,11 @@ function FileWarnings({ entry }: { entry: WizardFile }) {
           {a.error}
         </Alert>
       )}
+      {entry.scanError && (
+        <Alert color="red" title={`${name} could not be read to the end`}>
+          {entry.scanError}
+        </Alert>
+      )}
       {a.invalid > 0 && (
         <Alert color="orange" title={`${name} is not valid ${a.settings.encoding.toUpperCase()}`}>
           {a.invalid} byte sequence{a.invalid === 1 ? '' : 's'} could not be read (first on line {a.firstInvalidLine});
@@ -119,13 +136,14 @@ function FileWarnings({ entry }: { entry: WizardFile }) {
   );
 }
 
-export function FilesStep() {
+/** The files step; `dragging`: files are dragged over the window and a drop anywhere would add them. */
+export function FilesStep({ dragging = false }: { dragging?: boolean }) {
   const files = useWizard((s) => s.files);
   const addFiles = useWizard((s) => s.addFiles);
   const [over, setOver] = useState(false);
   const onDrop = (event: DragEvent) => {
+    // Taken here (the window's handler sees it prevented and only ends its highlight).
     event.preventDefault();
-    event.stopPropagation();
     setOver(false);
     addFiles(Array.from(event.dataTransfer.files));
   };
@@ -136,8 +154,12 @@ export function FilesStep() {
         radius="md"
         p="xl"
         data-testid="wizard-drop-area"
-        bg={over ? 'var(--mantine-color-blue-light)' : undefined}
-        style={{ borderStyle: 'dashed' }}
+        data-highlighted={over || dragging || undefined}
+        bg={over || dragging ? 'var(--mantine-color-blue-light)' : undefined}
+        style={{
+          borderStyle: 'dashed',
+          borderColor: over || dragging ? 'var(--mantine-color-blue-filled)' : undefined,
+        }}
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);

@@ -1,11 +1,14 @@
 import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { bulkImport } from './api';
 import { errorRecordsAsJsonLines, saveFile } from './download';
 import type { ColumnType } from './model/types';
 import { PerformPanel } from './PerformPanel';
+import { fixesText, keysLeftOutText } from './summaryText';
 import { useFinish } from './useFinish';
+import type { PrepareSummary } from './worker/prepare';
 
 export interface FinishStepProps {
   session: string;
@@ -13,6 +16,12 @@ export interface FinishStepProps {
   table: string;
   /** The wizard's columns with their types: the ones the table lacks are added just before the commit. */
   columns: [string, ColumnType][];
+  /** What the worker prepared: rows skipped and cells nulled by the user's fixes. */
+  prepared: PrepareSummary;
+  /** Keys found in the files that the user left out. */
+  leftOut: string[];
+  /** Called once the rows are committed (the stepper then marks every step complete). */
+  onCommitted: () => void;
   onAnother: () => void;
 }
 
@@ -21,6 +30,10 @@ const count = (n: number | null | undefined) => (n ?? 0).toLocaleString('en-US')
 /** Table page of the data area (the data pages feature owns the route). */
 export const tablePath = (database: string, table: string) =>
   `/data/databases/${encodeURIComponent(database)}/tables/${encodeURIComponent(table)}`;
+
+/** The query page with the table's database chosen and a query of its newest rows in the editor. */
+export const queryPath = (database: string, table: string) =>
+  `/data/query?${new URLSearchParams({ database, table }).toString()}`;
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -58,13 +71,25 @@ function ErrorRecords({ session }: { session: string }) {
 }
 
 /** Freeze, perform (a job, its progress shown as it runs), the valid and error counts, then commit or discard. */
-export function FinishStep({ session, database, table, columns, onAnother }: FinishStepProps) {
+export function FinishStep({
+  session,
+  database,
+  table,
+  columns,
+  prepared,
+  leftOut,
+  onCommitted,
+  onAnother,
+}: FinishStepProps) {
   const { jobId, startedAt, perform, status, job, commit, discard } = useFinish(session, database, table, columns);
   const s = status.data;
   const jobStatus = job.data?.status;
   const failed = jobStatus === 'error' || jobStatus === 'killed';
   const error = perform.error ?? status.error ?? commit.error ?? discard.error;
   const committed = s?.status === 'committed';
+  useEffect(() => {
+    if (committed) onCommitted();
+  }, [committed, onCommitted]);
   const discarded = discard.isSuccess;
 
   if (discarded) {
@@ -164,12 +189,18 @@ export function FinishStep({ session, database, table, columns, onAnother }: Fin
       {committed && (
         <Alert color="teal" title="Import complete">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">
+            <Text size="sm" aria-label="Rows imported">
               {count(s.valid_records)} records were added to {database}.{table}.
+            </Text>
+            <Text size="sm" aria-label="Import summary">
+              {count(prepared.rejected)} rows rejected, {fixesText(prepared)}. {keysLeftOutText(leftOut)}.
             </Text>
             <Group>
               <Button component={Link} to={tablePath(database, table)}>
                 Open {database}.{table}
+              </Button>
+              <Button component={Link} variant="light" to={queryPath(database, table)}>
+                Query {table}
               </Button>
               <Button variant="default" onClick={onAnother}>
                 Import more files

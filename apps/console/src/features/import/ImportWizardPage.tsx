@@ -7,7 +7,7 @@ import { FilesStep } from './FilesStep';
 import { FinishStep } from './FinishStep';
 import { columnNameProblem } from './model/columnName';
 import { planProblems } from './model/convert';
-import { keptColumns } from './model/match';
+import { keptColumns, leftOutKeys } from './model/match';
 import { checkFileSize } from './model/sizeLimits';
 import { compileFormat } from './model/time';
 import { usePendingFiles } from './pendingFiles';
@@ -16,6 +16,7 @@ import { TimeStep } from './TimeStep';
 import { UploadStep } from './UploadStep';
 import { useWindowFileDrop } from './windowDrop';
 import { DEFAULT_PART_ROWS, useWizard } from './wizardStore';
+import type { PrepareSummary } from './worker/prepare';
 
 const STEPS = ['Files', 'Columns', 'Time', 'Target', 'Upload', 'Import'] as const;
 
@@ -40,6 +41,13 @@ function blocker(step: number, w: ReturnType<typeof useWizard.getState>): string
     }
     const broken = w.files.find((f) => f.analysis?.error);
     if (broken) return `${broken.file.name} cannot be read as it is set.`;
+    const failed = w.files.find((f) => f.scanError);
+    if (failed) return `${failed.file.name} could not be read to the end: ${failed.scanError}`;
+    const scanning = w.files.find((f) => f.scan);
+    if (scanning?.scan) {
+      const share = Math.floor((scanning.scan.bytesDone / Math.max(1, scanning.scan.bytesTotal)) * 100);
+      return `Reading every row of ${scanning.file.name} for its keys and types (${share} %)…`;
+    }
   }
   if (step === 1 && textFiles.length > 0) {
     if (w.columns.every((c) => c.skip)) return 'Import at least one column.';
@@ -55,7 +63,8 @@ export function ImportWizardPage() {
   const [params] = useSearchParams();
   const wizard = useWizard();
   const [step, setStep] = useState(0);
-  const [uploaded, setUploaded] = useState<{ session: string; rows: number } | null>(null);
+  const [uploaded, setUploaded] = useState<{ session: string; summary: PrepareSummary } | null>(null);
+  const [committed, setCommitted] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
   // Take files dropped on another page (and the target it named) once per visit of the wizard.
@@ -74,17 +83,19 @@ export function ImportWizardPage() {
 
   // A file dropped beside the drop area must not replace the wizard with the file: on the files step it is
   // added, later it is refused.
-  useWindowFileDrop(step === 0 ? (files) => useWizard.getState().addFiles(files) : undefined);
+  const dragging = useWindowFileDrop(step === 0 ? (files) => useWizard.getState().addFiles(files) : undefined);
 
-  const onUploaded = useCallback((session: string, rows: number) => {
-    setUploaded({ session, rows });
+  const onUploaded = useCallback((session: string, summary: PrepareSummary) => {
+    setUploaded({ session, summary });
     setStep(5);
   }, []);
+  const onCommitted = useCallback(() => setCommitted(true), []);
   const restartUpload = useCallback(() => setAttempt((n) => n + 1), []);
   const backToTarget = useCallback(() => setStep(3), []);
   const startOver = () => {
     wizard.reset({});
     setUploaded(null);
+    setCommitted(false);
     setStep(0);
   };
 
@@ -100,7 +111,8 @@ export function ImportWizardPage() {
         description="Drop CSV, TSV, JSON or JSON Lines files (or ready-made msgpack.gz parts). They are read and encoded in your browser, then uploaded as a bulk import."
       />
       <Stepper
-        active={step}
+        // After the commit every step is complete, "Import" included.
+        active={committed ? STEPS.length : step}
         size="sm"
         mb="lg"
         allowNextStepsSelect={false}
@@ -115,7 +127,7 @@ export function ImportWizardPage() {
         ))}
       </Stepper>
       <Paper withBorder radius="md" p="md">
-        {step === 0 && <FilesStep />}
+        {step === 0 && <FilesStep dragging={dragging} />}
         {step === 1 && <ColumnsStep />}
         {step === 2 && <TimeStep />}
         {step === 3 && <TargetStep />}
@@ -128,6 +140,9 @@ export function ImportWizardPage() {
             database={wizard.database}
             table={wizard.table}
             columns={keptColumns(wizard.columns, wizard.time)}
+            prepared={uploaded.summary}
+            leftOut={leftOutKeys(wizard.columns, wizard.time)}
+            onCommitted={onCommitted}
             onAnother={startOver}
           />
         )}

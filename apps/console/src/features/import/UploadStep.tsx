@@ -1,14 +1,16 @@
 import { Alert, Button, Group, Progress, Radio, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { rejectionsCsv, saveFile } from './download';
+import { leftOutKeys } from './model/match';
 import { PartsTable } from './PartsTable';
+import { fixesText, keysLeftOutText } from './summaryText';
 import { useUpload } from './useUpload';
 import { useWizard } from './wizardStore';
 import type { PrepareSummary } from './worker/prepare';
 import { startPrepare } from './workerClient';
 
 export interface UploadStepProps {
-  onUploaded: (session: string, rows: number) => void;
+  onUploaded: (session: string, summary: PrepareSummary) => void;
   onRestart: () => void;
   /** Back to the target step; offered only while nothing is on the server. */
   onBack: () => void;
@@ -24,6 +26,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  */
 export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
   const { files, columns, time, database, table, partRows } = useWizard();
+  const leftOut = leftOutKeys(columns, time);
   const upload = useUpload(database, table);
   const [progress, setProgress] = useState({ rows: 0, rejected: 0, done: 0, total: 1 });
   const [summary, setSummary] = useState<PrepareSummary | null>(null);
@@ -58,7 +61,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
 
   const { phase, parts } = upload;
   useEffect(() => {
-    if (phase === 'uploaded' && upload.session && summary) onUploaded(upload.session, summary.accepted);
+    if (phase === 'uploaded' && upload.session && summary) onUploaded(upload.session, summary);
   }, [phase, upload.session, summary, onUploaded]);
 
   // Closing the tab mid-upload would leave a half-filled session: ask first.
@@ -96,7 +99,10 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
         {count(summary.rows)} rows read: {count(summary.accepted)} to import, {count(summary.rejected)} rejected
         {` (${summary.parts} part${summary.parts === 1 ? '' : 's'}, prepared in ${(summary.millis / 1000).toFixed(1)} s)`}
       </Text>
-      {summary.rejected > 0 && (
+      <Text size="sm" aria-label="Fixes and keys left out">
+        {fixesText(summary)} (your fixes for cells that would not convert) · {keysLeftOutText(leftOut)}
+      </Text>
+      {summary.rejected + summary.skipped > 0 && (
         <Stack gap="xs">
           <Table aria-label="Rejected rows" maw={900} verticalSpacing={4}>
             <Table.Thead>
@@ -123,7 +129,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
               onClick={() => saveFile('rejected-rows.csv', rejectionsCsv(summary.kept), 'text/csv')}
             >
               Download rejected rows (CSV
-              {summary.rejected > summary.kept.length ? `, first ${summary.kept.length}` : ''})
+              {summary.rejected + summary.skipped > summary.kept.length ? `, first ${summary.kept.length}` : ''})
             </Button>
           </Group>
           <Radio.Group label="Rejected rows" value={policy} onChange={(v) => setPolicy(v as Policy)}>

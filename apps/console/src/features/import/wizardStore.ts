@@ -1,15 +1,22 @@
 import { create } from 'zustand';
 import { analyzeFile, type FileAnalysis } from './model/analyze';
 import { columnNameFor } from './model/columnName';
-import { inferColumnType } from './model/infer';
+import { type FileProfile, inferredType, mergeProfiles } from './model/profile';
+import { checkFileSize } from './model/sizeLimits';
 import { detectTimeForm, suggestTimeColumn } from './model/time';
 import type { ColumnPlan, ReadSettings, SourceRow, TimePlan } from './model/types';
+import { startProfile } from './workerClient';
 
 export interface WizardFile {
   id: number;
   file: File;
   overrides: Partial<ReadSettings>;
   analysis: FileAnalysis | null;
+  /** The whole-file scan: every key, how many rows have it, which cells fit which type. */
+  profile: FileProfile | null;
+  /** How far the scan is, while it runs. */
+  scan: { bytesDone: number; bytesTotal: number; rows: number } | null;
+  scanError: string | null;
 }
 
 export const DEFAULT_PART_ROWS = 100_000;
@@ -41,21 +48,34 @@ export function sampleRows(files: WizardFile[]): SourceRow[] {
   return files.flatMap((f) => (f.analysis && f.analysis.settings.kind !== 'msgpack' ? f.analysis.sample : []));
 }
 
-/** The union of the files' columns, keeping the user's choices for columns already planned. */
-function planColumns(files: WizardFile[], previous: ColumnPlan[]): ColumnPlan[] {
-  const sources: string[] = [];
-  for (const f of files) {
-    if (!f.analysis || f.analysis.settings.kind === 'msgpack') continue;
-    for (const c of f.analysis.columns) if (!sources.includes(c)) sources.push(c);
+/** Text files: the ones with rows to plan (ready-made parts carry their own columns and time). */
+const textFiles = (files: WizardFile[]) => files.filter((f) => f.analysis?.settings.kind !== 'msgpack');
+
+/** The whole-file scans of the text files as one, or null while one is missing. */
+export function wholeProfile(files: WizardFile[]): FileProfile | null {
+  const profiles: FileProfile[] = [];
+  for (const f of textFiles(files)) {
+    if (!f.profile) return null;
+    profiles.push(f.profile);
   }
-  const rows = sampleRows(files);
-  return sources.map(
-    (source) =>
-      previous.find((p) => p.source === source) ?? {
-        source,
-        name: columnNameFor(source),
-        type: inferColumnType(rows.map((r) => r[source])),
+  return mergeProfiles(profiles);
+}
+
+/**
+ * Every key or column found anywhere in the files (from the whole-file scans), keeping the user's choices
+ * for columns already planned; types are inferred from every cell. Empty until every scan is done.
+ */
+function planColumns(files: WizardFile[], previous: ColumnPlan[]): ColumnPlan[] {
+  const profile = wholeProfile(files);
+  if (!profile) return [];
+  return profile.fields.map(
+    (f) =>
+      previous.find((p) => p.source === f.name) ?? {
+        source: f.name,
+        name: columnNameFor(f.name),
+        type: inferredType(f),
         skip: false,
+        onInvalid: 'skip',
       },
   );
 }
@@ -78,11 +98,40 @@ export const useWizard = create<WizardState>((set, get) => {
     const planned = planColumns(files, columns);
     set({ columns: planned, time: timeTouched ? time : suggestTime(planned, sampleRows(files)) });
   };
+  const scans = new Map<number, { stop: () => void }>();
+  const stopScan = (id: number) => {
+    scans.get(id)?.stop();
+    scans.delete(id);
+  };
+  const patchFile = (id: number, patch: Partial<WizardFile>) =>
+    set({ files: get().files.map((f) => (f.id === id ? { ...f, ...patch } : f)) });
+  /** Scans the whole file in a worker; the columns are planned when every scan is done. */
+  const scan = (entry: WizardFile, analysis: FileAnalysis) => {
+    const { settings } = analysis;
+    if (settings.kind === 'msgpack' || analysis.error) return;
+    if (checkFileSize(entry.file.name, entry.file.size, settings.kind).level === 'refuse') return;
+    const id = entry.id;
+    patchFile(id, { scan: { bytesDone: 0, bytesTotal: entry.file.size, rows: 0 } });
+    const job = startProfile({ file: entry.file, settings }, (event) => {
+      if (scans.get(id) !== job) return;
+      if (event.type === 'progress') patchFile(id, { scan: event });
+      else {
+        stopScan(id);
+        if (event.type === 'done') patchFile(id, { profile: event.profile, scan: null });
+        else patchFile(id, { scanError: event.message, scan: null });
+        replan();
+      }
+    });
+    scans.set(id, job);
+  };
   const analyze = (id: number) => {
     const entry = get().files.find((f) => f.id === id);
     if (!entry) return;
     void analyzeFile(entry.file, entry.overrides).then((analysis) => {
-      set({ files: get().files.map((f) => (f.id === id ? { ...f, analysis } : f)) });
+      const current = get().files.find((f) => f.id === id);
+      if (!current || current.analysis !== null) return;
+      patchFile(id, { analysis });
+      scan(current, analysis);
       replan();
     });
   };
@@ -94,7 +143,8 @@ export const useWizard = create<WizardState>((set, get) => {
     database: '',
     table: '',
     partRows: DEFAULT_PART_ROWS,
-    reset: (target) =>
+    reset: (target) => {
+      for (const id of [...scans.keys()]) stopScan(id);
       set({
         files: [],
         columns: [],
@@ -103,20 +153,33 @@ export const useWizard = create<WizardState>((set, get) => {
         database: target.database ?? '',
         table: target.table ?? '',
         partRows: DEFAULT_PART_ROWS,
-      }),
+      });
+    },
     addFiles: (files) => {
-      const added = files.map((file) => ({ id: nextId++, file, overrides: {}, analysis: null }));
+      const added: WizardFile[] = files.map((file) => ({
+        id: nextId++,
+        file,
+        overrides: {},
+        analysis: null,
+        profile: null,
+        scan: null,
+        scanError: null,
+      }));
       set({ files: [...get().files, ...added] });
       for (const f of added) analyze(f.id);
     },
     removeFile: (id) => {
+      stopScan(id);
       set({ files: get().files.filter((f) => f.id !== id) });
       replan();
     },
     setOverrides: (id, overrides) => {
+      stopScan(id);
       set({
         files: get().files.map((f) =>
-          f.id === id ? { ...f, overrides: { ...f.overrides, ...overrides }, analysis: null } : f,
+          f.id === id
+            ? { ...f, overrides: { ...f.overrides, ...overrides }, analysis: null, profile: null, scanError: null }
+            : f,
         ),
         // Different settings can mean different columns: plan them afresh.
         columns: [],

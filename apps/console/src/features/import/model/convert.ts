@@ -2,8 +2,14 @@ import { convertValue } from './infer';
 import { convertTime, type TimeSettings } from './time';
 import type { ColumnPlan, SourceRow, TimePlan } from './types';
 
-/** A row ready to encode (`time` in Unix seconds plus the kept columns), or why it is rejected. */
-export type RowResult = { ok: true; record: Record<string, unknown> } | { ok: false; reason: string };
+/**
+ * A row ready to encode (`time` in Unix seconds plus the kept columns, `nulled` cells set to null by the
+ * user's fix), or why it is not imported: `skipped` when a cell did not convert and the fix says "skip the
+ * row", otherwise rejected (a time that cannot be read).
+ */
+export type RowResult =
+  | { ok: true; record: Record<string, unknown>; nulled: number }
+  | { ok: false; reason: string; skipped: boolean };
 
 export type RowConverter = (row: SourceRow) => RowResult;
 
@@ -21,16 +27,20 @@ export function rowConverter(columns: ColumnPlan[], time: TimePlan, importTime: 
     let t = importTime;
     if (timeColumn !== null && settings !== null) {
       const converted = convertTime(row[timeColumn], settings);
-      if (!converted.ok) return { ok: false, reason: `time (${timeColumn}): ${converted.reason}` };
+      if (!converted.ok) return { ok: false, reason: `time (${timeColumn}): ${converted.reason}`, skipped: false };
       t = converted.time;
     }
     const record: Record<string, unknown> = { time: t };
+    let nulled = 0;
     for (const c of kept) {
       const v = convertValue(row[c.source], c.type);
-      if (!v.ok) return { ok: false, reason: `${c.name}: ${v.reason}` };
-      record[c.name] = v.value;
+      if (v.ok) record[c.name] = v.value;
+      else if (c.onInvalid === 'null') {
+        record[c.name] = null;
+        nulled += 1;
+      } else return { ok: false, reason: `${c.name}: ${v.reason}`, skipped: true };
     }
-    return { ok: true, record };
+    return { ok: true, record, nulled };
   };
 }
 

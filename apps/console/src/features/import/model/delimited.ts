@@ -80,6 +80,23 @@ export function delimitedColumns(first: string[] | undefined, header: boolean, w
   return names;
 }
 
+/**
+ * The column names widened for a row with more cells than the header: the extra cells are named
+ * `column_N` after their position (made unique), so no cell is dropped unseen.
+ */
+export function widenColumns(columns: string[], width: number): string[] {
+  if (width <= columns.length) return columns;
+  const names = [...columns];
+  const taken = new Set(columns);
+  for (let i = columns.length; i < width; i++) {
+    let name = `column_${i + 1}`;
+    for (let k = 2; taken.has(name); k++) name = `column_${i + 1}_${k}`;
+    taken.add(name);
+    names.push(name);
+  }
+  return names;
+}
+
 /** A row of cells keyed by column name; missing cells are empty. */
 export function rowFromCells(columns: string[], cells: string[]): Record<string, string> {
   const row: Record<string, string> = {};

@@ -18,22 +18,28 @@ export function typeOfValue(value: SourceValue): ColumnType | null {
   return 'string';
 }
 
-/** The type of a column from sample values: long if all are whole, double if all are numbers, else string. */
+/** The type of a column from how many values are written as each type: long if all are whole, double if all are numbers, else string. */
+export function typeFromCounts(written: Record<ColumnType, number>): ColumnType {
+  if (written.string > 0) return 'string';
+  if (written.double > 0) return 'double';
+  return written.long > 0 ? 'long' : 'string';
+}
+
+/** The type of a column from its values (see `typeFromCounts`). */
 export function inferColumnType(values: Iterable<SourceValue>): ColumnType {
-  let seen: ColumnType | null = null;
+  const written: Record<ColumnType, number> = { long: 0, double: 0, string: 0 };
   for (const value of values) {
     const t = typeOfValue(value);
-    if (t === null) continue;
-    if (t === 'string') return 'string';
-    if (t === 'double' || seen === null) seen = t;
+    if (t !== null) written[t] += 1;
   }
-  return seen ?? 'string';
+  return typeFromCounts(written);
 }
 
 /** A value converted to a column type, or why it cannot be. Empty values become null. */
 export type Converted = { ok: true; value: string | number | null } | { ok: false; reason: string };
 
-const show = (v: SourceValue) => {
+/** A value for a message: quoted, shortened to 40 characters. */
+export const showValue = (v: SourceValue) => {
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 };
@@ -50,8 +56,8 @@ export function convertValue(value: SourceValue, type: ColumnType): Converted {
   const numeric = typeof value === 'number' || (DOUBLE_TEXT.test(text) && text !== '');
   if (type === 'long') {
     if (numeric && Number.isSafeInteger(n)) return { ok: true, value: n };
-    return { ok: false, reason: `${show(value)} is not a whole number` };
+    return { ok: false, reason: `${showValue(value)} is not a whole number` };
   }
   if (numeric && Number.isFinite(n)) return { ok: true, value: n };
-  return { ok: false, reason: `${show(value)} is not a number` };
+  return { ok: false, reason: `${showValue(value)} is not a number` };
 }

@@ -47,17 +47,22 @@ export function forEachJsonLine(
     start = end + 1;
     if (line === '') continue;
     index += 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      onProblem({ row: index, reason: `Not valid JSON: ${(err as Error).message}` }, line);
-      continue;
-    }
-    if (isObject(value)) onRow(value, index);
-    else onProblem({ row: index, reason: 'This line is not a JSON object.' }, line);
+    const read = readJsonLine(line);
+    if ('row' in read) onRow(read.row, index);
+    else onProblem({ row: index, reason: read.reason }, line);
   }
   return index;
+}
+
+/** One trimmed, non-blank line of JSON Lines: the object it holds, or why it is not one. */
+export function readJsonLine(line: string): { row: SourceRow } | { reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { reason: `Not valid JSON: ${(err as Error).message}` };
+  }
+  return isObject(value) ? { row: value } : { reason: 'This line is not a JSON object.' };
 }
 
 /** Keys of the rows in first-seen order. */

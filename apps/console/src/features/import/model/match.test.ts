@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsToAdd, keptColumns, matchColumns, parseSchema } from './match';
+import { columnsToAdd, keptColumns, leftOutKeys, matchColumns, parseSchema } from './match';
 
 describe('keptColumns', () => {
   it('leaves out skipped columns and the time column, and uses the new names', () => {
@@ -14,6 +14,17 @@ describe('keptColumns', () => {
       ['ts', 'long'],
       ['page', 'string'],
     ]);
+  });
+
+  it('lists the keys left out by the user, but not a time column left unchecked', () => {
+    const columns = [
+      { source: 'ts', name: 'ts', type: 'long' as const, skip: true },
+      { source: 'Page', name: 'page', type: 'string' as const, skip: false },
+      { source: 'junk', name: 'junk', type: 'string' as const, skip: true },
+    ];
+    const time = { mode: 'column' as const, column: 'ts', form: 'unix_s' as const, format: '', timeZone: 'UTC' };
+    expect(leftOutKeys(columns, time)).toEqual(['junk']);
+    expect(leftOutKeys(columns, { mode: 'import' })).toEqual(['ts', 'junk']);
   });
 });
 

@@ -7,6 +7,11 @@ export function keptColumns(columns: ColumnPlan[], time: TimePlan): [string, Col
     .map((c) => [c.name, c.type]);
 }
 
+/** The keys or columns found in the files that the user left out (the time column is used, not left out). */
+export function leftOutKeys(columns: ColumnPlan[], time: TimePlan): string[] {
+  return columns.filter((c) => c.skip && !(time.mode === 'column' && c.source === time.column)).map((c) => c.source);
+}
+
 /** A table's schema as the API gives it: a JSON array of `[name, type]` (and sometimes an alias). */
 export function parseSchema(schema: string | null | undefined): [string, string][] {
   try {

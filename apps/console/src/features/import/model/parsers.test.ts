@@ -167,14 +167,27 @@ describe('column names and row conversion', () => {
     expect(convert({ ts: '2024-01-01T00:00:00Z', User: 'ann', n: '3', junk: 'x' })).toEqual({
       ok: true,
       record: { time: 1704067200, user: 'ann', amount: 3 },
+      nulled: 0,
     });
     expect(convert({ ts: 'yesterday', User: 'bob', n: '1' })).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/^time \(ts\)/),
+      skipped: false,
     });
     expect(convert({ ts: '2024-01-01', User: 'bob', n: 'x' })).toEqual({
       ok: false,
       reason: 'amount: "x" is not a whole number',
+      skipped: true,
+    });
+  });
+
+  it('sets a cell that will not convert to null when the column says so, and counts it', () => {
+    const nulling = columns.map((c) => (c.source === 'n' ? { ...c, onInvalid: 'null' as const } : c));
+    const convert = rowConverter(nulling, { mode: 'import' }, 5);
+    expect(convert({ ts: 't', User: 'bob', n: 'N/A' })).toEqual({
+      ok: true,
+      record: { time: 5, ts: 't', user: 'bob', amount: null },
+      nulled: 1,
     });
   });
 
@@ -183,6 +196,7 @@ describe('column names and row conversion', () => {
     expect(convert({ ts: 'whatever', User: 'ann', n: '' })).toEqual({
       ok: true,
       record: { time: 1700000000, ts: 'whatever', user: 'ann', amount: null },
+      nulled: 0,
     });
   });
 

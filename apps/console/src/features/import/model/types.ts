@@ -28,7 +28,12 @@ export interface ColumnPlan {
   name: string;
   type: ColumnType;
   skip: boolean;
+  /** What happens to a row whose cell will not convert to `type`: left out (the default), or the cell set to null. */
+  onInvalid?: InvalidFix;
 }
+
+/** The bulk fixes for cells that will not convert (the third, changing the type, changes `type`). */
+export type InvalidFix = 'skip' | 'null';
 
 /** The forms a time value may take. */
 export type TimeForm = 'unix_s' | 'unix_ms' | 'unix_us' | 'unix_ns' | 'iso8601' | 'custom';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FILE_LIMITS } from '../model/sizeLimits';
 import type { ColumnPlan, ReadSettings } from '../model/types';
 import { type PreparedPart, type PrepareEvent, type PrepareRequest, prepareParts } from './prepare';
+import { csvWithBadNumbers } from './testFiles';
 
 const csv: ReadSettings = { kind: 'csv', encoding: 'utf-8', delimiter: ',', header: true };
 const plan = (...cols: [string, ColumnPlan['type']][]): ColumnPlan[] =>
@@ -130,5 +131,46 @@ describe('header rows and file size', () => {
     await expect(run({ files: [{ file, settings: csv }], columns: plan(['a', 'long']) })).rejects.toThrow(
       /huge\.csv is 512 MB; the browser imports text files of up to 512 MB/,
     );
+  });
+});
+
+describe('the fix for cells that will not convert', () => {
+  const file = () => new File([csvWithBadNumbers(1000)], 'amounts.csv');
+  const columns = (amount: ColumnPlan) => [
+    { source: 'id', name: 'id', type: 'long' as const, skip: false },
+    amount,
+    { source: 'code', name: 'code', type: 'string' as const, skip: true },
+  ];
+
+  it('skips the rows: counted as skipped, kept with the reason', async () => {
+    const { summary, parts } = await run({
+      files: [{ file: file(), settings: csv }],
+      columns: columns({ source: 'amount', name: 'amount', type: 'long', skip: false, onInvalid: 'skip' }),
+    });
+    expect(summary).toMatchObject({ rows: 1000, accepted: 990, rejected: 0, skipped: 10, nulled: 0 });
+    expect(summary.kept[0]).toMatchObject({ row: 100, reason: 'amount: "N/A" is not a whole number' });
+    const records = await decode(parts[0] as PreparedPart);
+    expect(records).toHaveLength(990);
+    expect(records.some((r) => (r as { id: number }).id === 100)).toBe(false);
+  });
+
+  it('sets the cells to null and imports every row', async () => {
+    const { summary, parts } = await run({
+      files: [{ file: file(), settings: csv }],
+      columns: columns({ source: 'amount', name: 'amount', type: 'long', skip: false, onInvalid: 'null' }),
+    });
+    expect(summary).toMatchObject({ rows: 1000, accepted: 1000, rejected: 0, skipped: 0, nulled: 10 });
+    const records = await decode(parts[0] as PreparedPart);
+    expect(records[99]).toEqual({ time: 1700000000, id: 100, amount: null });
+    expect(records[98]).toEqual({ time: 1700000000, id: 99, amount: 297 });
+  });
+
+  it('with the type changed to string, keeps every cell as it is written', async () => {
+    const { summary, parts } = await run({
+      files: [{ file: file(), settings: csv }],
+      columns: columns({ source: 'amount', name: 'amount', type: 'string', skip: false }),
+    });
+    expect(summary).toMatchObject({ accepted: 1000, skipped: 0, nulled: 0 });
+    expect((await decode(parts[0] as PreparedPart))[99]).toEqual({ time: 1700000000, id: 100, amount: 'N/A' });
   });
 });

@@ -1,11 +1,8 @@
 import { defaultPartLimits, encodeRecords, gzip, RecordScanner } from '@svc/bulk-format';
-import Papa from 'papaparse';
 import { rowConverter } from '../model/convert';
-import { delimitedColumns, rowFromCells } from '../model/delimited';
-import { decodeText } from '../model/detect';
-import { forEachJsonLine, parseJsonArray } from '../model/json';
 import { checkFileSize } from '../model/sizeLimits';
 import type { ColumnPlan, ReadSettings, Rejection, SourceRow, TimePlan } from '../model/types';
+import { readRows } from './readRows';
 
 /** What the wizard asks the worker to read, convert and encode. */
 export interface PrepareRequest {
@@ -33,7 +30,13 @@ export interface PreparedPart {
 export interface PrepareSummary {
   rows: number;
   accepted: number;
+  /** Rows that cannot be read or have no valid time. */
   rejected: number;
+  /** Rows left out by the user's fix for cells that will not convert. */
+  skipped: number;
+  /** Cells set to null by the user's fix. */
+  nulled: number;
+  /** The first rejected and skipped rows, with their values and why. */
   kept: Rejection[];
   parts: number;
   millis: number;
@@ -44,8 +47,6 @@ export type PrepareEvent =
   | { type: 'part'; part: PreparedPart }
   | { type: 'done'; summary: PrepareSummary }
   | { type: 'error'; message: string };
-
-const PROGRESS_EVERY = 20_000;
 
 /**
  * Reads every file, converts each row with the plan, and emits gzip msgpack parts of bounded size as
@@ -64,6 +65,8 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
   let rows = 0;
   let accepted = 0;
   let rejected = 0;
+  let skipped = 0;
+  let nulled = 0;
   let partIndex = 0;
   const kept: Rejection[] = [];
   const pending: Promise<void>[] = [];
@@ -93,21 +96,20 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
     const all = pending.splice(0);
     await Promise.all(all);
   };
-  const take = (fileIndex: number, row: SourceRow, n: number, size: number, bytesDone: number) => {
+  const take = (row: SourceRow, n: number, size: number) => {
     rows += 1;
     const result = convert(row);
     if (result.ok) {
       accepted += 1;
+      nulled += result.nulled;
       records.push(result.record);
       partSource += size;
       if (records.length >= req.partRows || partSource >= req.partBytes) flush();
-    } else {
-      rejected += 1;
-      if (kept.length < req.keepRejected) kept.push({ row: n, file: fileName, reason: result.reason, values: row });
+      return;
     }
-    if (rows % PROGRESS_EVERY === 0) {
-      emit({ type: 'progress', file: fileIndex, bytesDone: bytesBefore + bytesDone, bytesTotal, rows, rejected });
-    }
+    if (result.skipped) skipped += 1;
+    else rejected += 1;
+    if (kept.length < req.keepRejected) kept.push({ row: n, file: fileName, reason: result.reason, values: row });
   };
 
   for (const [fileIndex, { file, settings }] of req.files.entries()) {
@@ -122,36 +124,31 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
       const name = `part-${String(partIndex).padStart(5, '0')}-${file.name.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
       emit({ type: 'part', part: { index: partIndex, name, file: file.name, rows: count, bytes } });
     } else {
-      const text = decodeText(new Uint8Array(await file.arrayBuffer()), settings.encoding).text;
-      const scale = text.length > 0 ? file.size / text.length : 1;
-      if (settings.kind === 'json') {
-        const { rows: items, problems } = parseJsonArray(text);
-        for (const [i, row] of items.entries()) {
-          take(fileIndex, row, i + 1, 64, Math.round(((i + 1) / items.length) * file.size));
-        }
-        for (const p of problems) rejectRaw(p.row, p.reason, {});
-      } else if (settings.kind === 'jsonl') {
-        let at = 0;
-        forEachJsonLine(
-          text,
-          (row, n) => {
-            at += 64;
-            take(fileIndex, row, n, 64, Math.min(file.size, Math.round(at * scale)));
-          },
-          (p, line) => rejectRaw(p.row, p.reason, { line }),
-        );
-      } else {
-        await readDelimited(text, settings, (row, n, size, offset) =>
-          take(fileIndex, row, n, size, Math.round(offset * scale)),
-        );
-      }
+      await readRows(file, settings, {
+        row: (row, n, size) => take(row, n, size),
+        problem: (n, reason, values) => rejectRaw(n, reason, values),
+        // Between chunks: let finished parts be compressed and sent on the way, and say how far it got.
+        chunk: async (bytesDone) => {
+          await drain();
+          emit({ type: 'progress', file: fileIndex, bytesDone: bytesBefore + bytesDone, bytesTotal, rows, rejected });
+        },
+      });
     }
     bytesBefore += file.size;
     emit({ type: 'progress', file: fileIndex, bytesDone: bytesBefore, bytesTotal, rows, rejected });
   }
   flush();
   await drain();
-  const summary = { rows, accepted, rejected, kept, parts: partIndex, millis: Math.round(performance.now() - started) };
+  const summary = {
+    rows,
+    accepted,
+    rejected,
+    skipped,
+    nulled,
+    kept,
+    parts: partIndex,
+    millis: Math.round(performance.now() - started),
+  };
   emit({ type: 'done', summary });
   return summary;
 
@@ -159,45 +156,6 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
     rows += 1;
     rejected += 1;
     if (kept.length < req.keepRejected) kept.push({ row: n, file: fileName, reason, values });
-  }
-
-  /** Delimited text in chunks, pausing after each so finished parts are compressed and sent on the way. */
-  function readDelimited(
-    text: string,
-    settings: ReadSettings,
-    onRow: (row: SourceRow, n: number, size: number, offset: number) => void,
-  ): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let columns: string[] | null = null;
-      let n = 0;
-      let skip = settings.skipRows ?? 0;
-      Papa.parse<string[]>(text, {
-        delimiter: settings.delimiter,
-        skipEmptyLines: 'greedy',
-        chunkSize: 4 * 1024 * 1024,
-        chunk: (result: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
-          parser.pause();
-          const offset = result.meta.cursor;
-          for (const cells of result.data) {
-            if (skip > 0) {
-              skip -= 1;
-              continue;
-            }
-            if (columns === null) {
-              columns = delimitedColumns(cells, settings.header, cells.length);
-              if (settings.header) continue;
-            }
-            n += 1;
-            let size = cells.length;
-            for (const c of cells) size += c.length;
-            onRow(rowFromCells(columns, cells), n, size, offset);
-          }
-          drain().then(() => parser.resume(), reject);
-        },
-        complete: () => resolve(),
-        error: (err: Error) => reject(err),
-      });
-    });
   }
 }
 
