@@ -243,7 +243,7 @@ describe('bulk import, the whole flow through HTTP', () => {
     expect((await performAndWait(h, 'rb1')).status).toBe('success');
     expect(await show(h, 'rb1')).toMatchObject({ valid_records: 2, error_records: 0 });
     await ok(h.call('POST', '/v3/bulk_import/commit/rb1'));
-    expect(tableRows(h, 'shop', 'rb_parts')).toEqual([
+    expect(await tableRows(h, 'shop', 'rb_parts')).toEqual([
       { time: 1700000000, user: 'ann' },
       { time: 1700000001, user: 'bøb' },
     ]);

@@ -60,7 +60,8 @@ export function createBulkLoadService(
 
   const service: BulkLoadService = {
     async enqueue(row, userId, priority = 0, ex = db) {
-      const params = await queuedJobParams(deps, row);
+      // Read with the caller's executor: inside its transaction, another statement would wait for it.
+      const params = await queuedJobParams(deps, row, ex);
       // The check and the insert run in one transaction with the session's row locked, so no other request
       // (or node) slips a second run in between.
       return transaction(ex, async (tx) => {

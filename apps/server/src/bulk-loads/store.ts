@@ -274,9 +274,13 @@ export async function inFlightJob(
 }
 
 /** What a job records when it is queued, so a job that never lands still shows its target, config and schema. */
-export async function queuedJobParams(deps: AppDeps, row: BulkLoadRow): Promise<BulkLoadJobParams> {
-  const database = await findDatabase(deps.storage.db, row.account_id, row.database_name);
-  const table = database ? await findTable(deps.storage.db, row.account_id, database.id, row.table_name) : null;
+export async function queuedJobParams(
+  deps: AppDeps,
+  row: BulkLoadRow,
+  ex: Executor = deps.storage.db,
+): Promise<BulkLoadJobParams> {
+  const database = await findDatabase(ex, row.account_id, row.database_name);
+  const table = database ? await findTable(ex, row.account_id, database.id, row.table_name) : null;
   return {
     bulk_load_id: row.id,
     ...(database ? { database: { id: database.id, name: database.name } } : {}),
