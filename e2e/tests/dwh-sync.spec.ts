@@ -56,8 +56,11 @@ test('the sync wizard goes from a new authentication to a finished run and the l
   await page.getByRole('link', { name: 'Warehouse sync' }).click();
   await expect(page.getByRole('heading', { name: 'Warehouse sync' })).toBeVisible();
   const enable = page.getByRole('button', { name: 'Enable warehouse sync' });
+  const newSync = page.getByRole('link', { name: 'New sync' });
+  // The page shows one or the other once the account's switch has loaded: wait for it before choosing.
+  await expect(enable.or(newSync)).toBeVisible();
   if (await enable.isVisible()) await enable.click();
-  await page.getByRole('link', { name: 'New sync' }).click();
+  await newSync.click();
   await expect(page.getByRole('heading', { name: 'New warehouse sync' })).toBeVisible();
 
   const form = page.locator('form[aria-label="New authentication"]');
