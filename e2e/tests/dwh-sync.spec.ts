@@ -57,9 +57,12 @@ test('the sync wizard goes from a new authentication to a finished run and the l
   await expect(page.getByRole('heading', { name: 'Warehouse sync' })).toBeVisible();
   const enable = page.getByRole('button', { name: 'Enable warehouse sync' });
   const newSync = page.getByRole('link', { name: 'New sync' });
-  // The page shows one or the other once the account's switch has loaded: wait for it before choosing.
-  await expect(enable.or(newSync)).toBeVisible();
-  if (await enable.isVisible()) await enable.click();
+  // Whether the switch is on is known once the gate's check has ended: wait for it before choosing.
+  await expect(page.getByRole('status', { name: 'Checking the warehouse sync feature' })).toHaveCount(0);
+  if (await enable.isVisible()) {
+    await enable.click();
+    await expect(enable).toBeHidden();
+  }
   await newSync.click();
   await expect(page.getByRole('heading', { name: 'New warehouse sync' })).toBeVisible();
 
