@@ -242,7 +242,7 @@ describe('data-warehouse sync API', () => {
       controlSql`SELECT params_json FROM jobs WHERE id = ${job.job_id}`,
     )) as { params_json: string };
     expect(jobRow.params_json).not.toContain(creds.password);
-    expect(targetRows(h, 'events_direct').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'events_direct')).map((r) => r.kind)).toEqual(['a', 'b']);
     expect((await h.call('POST', '/v3/bulk_loads/nope/jobs')).status).toBe(404);
 
     // The harness clock is 2026-11-22 09:00 UTC = 18:00 in Tokyo; 09:30 Tokyo is 00:30 UTC the next day.
@@ -281,7 +281,7 @@ describe('data-warehouse sync API', () => {
     // Without it TLS is required, which this server cannot give; with it the rows land.
     expect(await run('nossl_default', {})).toBe('error');
     expect(await run('nossl_bool', { ssl: false })).toBe('success');
-    expect(targetRows(h, 'events_nossl').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'events_nossl')).map((r) => r.kind)).toEqual(['a', 'b']);
   });
 
   it('lists the integrations of the current user; administrators list all with all=true and alone touch others’', async () => {
@@ -439,7 +439,7 @@ describe('data-warehouse sync API', () => {
     const [attempt] = attempts.items as Json[];
     expect(attempt).toMatchObject({ trigger: 'schedule' });
     for (const t of (attempt as Json).tables as Json[]) await h.app.services.jobs.whenSettled(t.job_id as number);
-    expect(targetRows(h, 'events_daily').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'events_daily')).map((r) => r.kind)).toEqual(['a', 'b']);
 
     const other = await h.newAccount('Other');
     await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
@@ -447,6 +447,6 @@ describe('data-warehouse sync API', () => {
     expect((await h.call('PUT', `/v1/dwh/${dwh_id}/run_workflow`, { key: other.masterKey })).status).toBe(404);
     await ok(h.call('DELETE', `/v1/dwh/${dwh_id}`));
     expect((await h.call('GET', `/v3/bulk_loads/dwh_${dwh_id}_events_daily`)).status).toBe(404);
-    expect(targetRows(h, 'events_daily')).toHaveLength(2);
+    expect(await targetRows(h, 'events_daily')).toHaveLength(2);
   });
 });
