@@ -257,7 +257,7 @@ describe('data-warehouse sync API', () => {
     await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
   });
 
-  it('honours ssl: false in a typed-in PostgreSQL input (the test server has no TLS)', async () => {
+  it('connects a typed-in PostgreSQL input with ssl_mode prefer by default, ssl: false too; ssl: true needs TLS', async () => {
     await h.call('POST', '/v3/table/create/dwh_target/events_nossl');
     const input = {
       type: 'postgresql',
@@ -276,12 +276,19 @@ describe('data-warehouse sync API', () => {
         }),
       );
       const job = await ok(h.call('POST', `/v3/bulk_loads/${name}/jobs`));
-      return h.app.services.jobs.whenSettled(job.job_id as number);
+      const status = await h.app.services.jobs.whenSettled(job.job_id as number);
+      const shown = await ok(h.call('GET', `/v3/job/show/${job.job_id}`));
+      return { status, error: (shown.debug as Json | undefined)?.stderr };
     };
-    // Without it TLS is required, which this server cannot give; with it the rows land.
-    expect(await run('nossl_default', {})).toBe('error');
-    expect(await run('nossl_bool', { ssl: false })).toBe('success');
-    expect((await targetRows(h, 'events_nossl')).map((r) => r.kind)).toEqual(['a', 'b']);
+    // The test server offers no TLS: "require" (ssl: true) fails saying so and loads nothing.
+    const required = await run('tls_required', { ssl: true });
+    expect(required.status).toBe('error');
+    expect(required.error).toMatch(/does not offer TLS.*use "prefer"/);
+    expect(await targetRows(h, 'events_nossl')).toEqual([]);
+    // The default is libpq's "prefer": TLS when offered, else without; ssl: false never asks.
+    expect((await run('tls_default', {})).status).toBe('success');
+    expect((await run('tls_off', { ssl: false })).status).toBe('success');
+    expect((await targetRows(h, 'events_nossl')).map((r) => r.kind)).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('lists the integrations of the current user; administrators list all with all=true and alone touch others’', async () => {
