@@ -226,7 +226,7 @@ describe('warehouse sync, day two', () => {
       expect((attempts.items as Json[])[0]?.attempt_id).toBe(Number(run.id));
       while (sockets.size === 0) await new Promise((resolve) => setImmediate(resolve));
       for (const s of sockets) s.destroy();
-      for (const t of (attempts.items as Json[])[0]?.tables as Json[]) {
+      for (const t of ((attempts.items as Json[])[0] as Json).tables as Json[]) {
         expect(await h.app.services.jobs.whenSettled(t.job_id as number)).toBe('error');
       }
 
