@@ -72,7 +72,7 @@ export function AuthenticationForm({ editing, onSaved, saveLabel = 'Save authent
           <TextInput label="User" value={form.user} onChange={(e) => set('user', e.currentTarget.value)} />
           <PasswordInput
             label="Password"
-            placeholder={editing?.password_set ? 'Leave empty to keep the stored one' : undefined}
+            placeholder={editing?.password_set ? 'unchanged' : undefined}
             value={form.password}
             onChange={(e) => set('password', e.currentTarget.value)}
           />
