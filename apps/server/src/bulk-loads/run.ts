@@ -50,6 +50,16 @@ function timeSource(config: Record<string, unknown>, filters: Filters, row: Bulk
   return wanted;
 }
 
+/** `config.out.mode`: replace, merge (with `merge_keys`, target column names) or append. */
+function outputMode(config: Record<string, unknown>): { mode: 'append' | 'replace' | 'merge'; mergeKeys: string[] } {
+  const out = (config.out ?? {}) as { mode?: unknown; merge_keys?: unknown };
+  if (out.mode === 'replace') return { mode: 'replace', mergeKeys: [] };
+  if (out.mode !== 'merge') return { mode: 'append', mergeKeys: [] };
+  const keys = Array.isArray(out.merge_keys) ? out.merge_keys.filter((k): k is string => typeof k === 'string') : [];
+  if (keys.length === 0) throw new SourceError('Merge mode needs "out.merge_keys": the columns that identify a row.');
+  return { mode: 'merge', mergeKeys: keys };
+}
+
 export interface BulkLoadKindOptions {
   sources: Map<string, BulkLoadSource>;
 }
@@ -70,18 +80,27 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const table = await findTable(deps.storage.db, job.account_id, database.id, row.table_name);
   if (!table) throw new SourceError(`The target table "${row.database_name}.${row.table_name}" does not exist.`);
   const filters = readFilters(config);
-  const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';
+  const { mode, mergeKeys } = outputMode(config);
   const stored = JSON.parse(row.config_diff_json) as { in?: Record<string, unknown> };
   const landed = await landedState(deps, database, row);
-  // Replace reads every row each time; append continues from the last landed state.
-  const state = mode === 'replace' ? undefined : (landed?.state ?? stored.in) || undefined;
+  // A re-sync from scratch reads every row and replaces the table, whatever the mode.
+  const resync = row.resync_requested_at !== null;
+  // Replace reads every row each time; append and merge continue from the last landed state.
+  const state = mode === 'replace' || resync ? undefined : (landed?.state ?? stored.in) || undefined;
   const timeColumn = timeSource(config, filters, row);
   const uploadTime = Math.floor(deps.clock.now().getTime() / 1000);
 
   const dir = join(deps.config.dataDir, 'bulk-loads');
   mkdirSync(dir, { recursive: true });
   const stagePath = join(dir, `job-${job.id}.stage`);
-  const stream = await source.open({ accountId: job.account_id, input, state, timeColumn, signal });
+  const stream = await source.open({
+    accountId: job.account_id,
+    input,
+    state,
+    timeColumn,
+    signal,
+    orderByIncremental: mode === 'merge',
+  });
   const writer = new StageWriter(stagePath);
   try {
     for await (const batch of stream.batches()) {
@@ -98,11 +117,17 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       }
       names.add(name);
     }
+    const missingKey = mergeKeys.find((k) => !names.has(k));
+    if (missingKey) {
+      throw new SourceError(`The key column "${missingKey}" of merge mode is not one of the loaded columns.`);
+    }
     if (signal.aborted) throw signal.reason;
-    const { inserted } = await landInWorker(deps, {
+    const { inserted, replaced } = await landInWorker(deps, {
       database,
       table,
       mode,
+      mergeKeys,
+      resync,
       schema: schema.map(([n, t]) => [n, t]),
       hasTime: timeColumn !== null,
       uploadTime,
@@ -113,7 +138,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       nextState,
       basedOnJobId: landed?.jobId ?? null,
     });
-    return { row, config, database, table, schema, inserted, nextState, uploadTime };
+    return { row, config, database, table, schema, inserted, replaced, nextState, uploadTime };
   } finally {
     await stream.close().catch(() => {});
     writer.close();
@@ -149,6 +174,14 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
       sql`UPDATE bulk_loads SET config_diff_json = ${diff}, updated_at = ${now.getTime()}
           WHERE id = ${r.row.id} AND account_id = ${r.row.account_id}`,
     );
+    // The re-sync this run did is done; one asked for while it ran stays for the next run.
+    if (r.row.resync_requested_at !== null) {
+      await run(
+        tx,
+        sql`UPDATE bulk_loads SET resync_requested_at = NULL
+            WHERE id = ${r.row.id} AND account_id = ${r.row.account_id} AND resync_requested_at = ${r.row.resync_requested_at}`,
+      );
+    }
   });
 }
 
@@ -160,7 +193,8 @@ export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): Jo
       try {
         const result = await runOne(deps, job, ctx.signal, options);
         await record(deps, job, result);
-        ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}`);
+        const replaced = result.replaced > 0 ? ` (${result.replaced} older rows of their keys replaced)` : '';
+        ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}${replaced}`);
         const cpu = process.cpuUsage(started);
         return {
           numRecords: result.inserted,

@@ -112,7 +112,16 @@ export function createBulkLoadService(
           });
         }
       }
-      for (const hook of hooks) queued += await hook(now);
+      // Each feature's schedule runs on its own: one that fails is logged and never holds up the others.
+      for (const hook of hooks) {
+        try {
+          queued += await hook(now);
+        } catch (err) {
+          deps.logger.warn('a schedule of the tick failed', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      }
       await pruneSlots(db, now - SLOT_KEEP_MS);
       return queued;
     },

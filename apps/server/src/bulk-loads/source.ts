@@ -19,6 +19,8 @@ export interface SourceRequest {
   state: Record<string, unknown> | undefined;
   /** Source column whose value becomes `time` (Unix seconds), or null for the upload time. */
   timeColumn: string | null;
+  /** Rows in the order of the incremental column (merge mode: the last row of a key is the newest). */
+  orderByIncremental?: boolean;
   signal: AbortSignal;
 }
 

@@ -5,8 +5,10 @@ import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { runDueIntegrations } from './attempts';
 import { dwhAuthRoutes } from './authRoutes';
+import { dwhBrowseRoutes } from './browseRoutes';
 import type { ConnectOptions } from './connection';
 import { dwhIntegrationRoutes } from './integrationRoutes';
+import { dwhOperationRoutes } from './operationRoutes';
 import { postgresSource } from './postgresSource';
 
 /** Settings of the data-warehouse sync. */
@@ -33,5 +35,7 @@ export function dwhRoutes(deps: AppDeps, service: BulkLoadService, options: DwhO
   service.onTick((now) => runDueIntegrations(deps, service, now, nextFire));
   return new OpenAPIHono<AppEnv>()
     .route('/', dwhAuthRoutes(deps, dwhConnectOptions(deps, options)))
-    .route('/', dwhIntegrationRoutes(deps, service));
+    .route('/', dwhBrowseRoutes(deps, dwhConnectOptions(deps, options)))
+    .route('/', dwhOperationRoutes(deps, service))
+    .route('/', dwhIntegrationRoutes(deps));
 }
