@@ -127,7 +127,7 @@ const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(
 export const tableDigest = (a: AdvancedConfig) => digestOf(a).slice(0, 16);
 
 /** The column a source column lands in; `time` is the table's own, so a source `time` becomes `source_time`. */
-function landedName(source: string): string {
+export function landedName(source: string): string {
   const name = columnNameForKey(source);
   return name === 'time' ? 'source_time' : name;
 }
