@@ -62,7 +62,7 @@ describe('td-client-node', () => {
     await ok((cb) => td.createDatabase('node_db', cb));
     await ok((cb) => td.createLogTable('node_db', 'events', cb));
     expect(await ok((cb) => td.createBulkImport('s1', 'node_db', 'events', cb))).toMatchObject({ name: 's1' });
-    const part = encodePart([
+    const part = await encodePart([
       { time: 1_700_000_000, page: '/a' },
       { time: 1_700_000_001, page: '/b' },
       { page: '/no-time' },
