@@ -42,6 +42,7 @@ import { consoleStatic } from './platform/static';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
+import { credentialRoutes } from './session/credentialRoutes';
 import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   mountNotOffered(app, deps);
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
+  app.route('/', credentialRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));

@@ -37,8 +37,9 @@ export interface Landing {
   hasTime: boolean;
   uploadTime: number;
   stagePath: string;
-  bulkLoadId: number;
-  sessionCreatedAt: number;
+  /** The session whose incremental state lands with the rows; null for a one-off job (it keeps no state). */
+  bulkLoadId: number | null;
+  sessionCreatedAt: number | null;
   jobId: number;
   nextState: Record<string, unknown>;
   /**
@@ -96,16 +97,18 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
   const now = deps.clock.now().getTime();
   try {
     await dataPlane(deps).transaction(l.database, async (t) => {
-      await t.ensureTable(STATE, STATE_COLUMNS);
-      const saved = await one<{ job_id: number }>(
-        t.ex,
-        sql`SELECT job_id FROM ${t.table(STATE)} WHERE bulk_load_id = ${l.bulkLoadId} AND session_created_at = ${l.sessionCreatedAt}`,
-      );
-      const savedJob = saved ? Number(saved.job_id) : null;
-      if (savedJob !== l.basedOnJobId) {
-        throw new StateChangedError(
-          `Another run of this bulk load session${saved ? ` (job ${savedJob})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+      if (l.bulkLoadId !== null) {
+        await t.ensureTable(STATE, STATE_COLUMNS);
+        const saved = await one<{ job_id: number }>(
+          t.ex,
+          sql`SELECT job_id FROM ${t.table(STATE)} WHERE bulk_load_id = ${l.bulkLoadId} AND session_created_at = ${l.sessionCreatedAt}`,
         );
+        const savedJob = saved ? Number(saved.job_id) : null;
+        if (savedJob !== l.basedOnJobId) {
+          throw new StateChangedError(
+            `Another run of this bulk load session${saved ? ` (job ${savedJob})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+          );
+        }
       }
       let table = current;
       if (l.mode === 'replace' || l.resync) {
@@ -128,6 +131,7 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
           inserted += records.length;
         }
       }
+      if (l.bulkLoadId === null) return;
       await run(
         t.ex,
         sql`INSERT INTO ${t.table(STATE)} (bulk_load_id, session_created_at, table_name, job_id, state_json)

@@ -4,6 +4,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { claimSlot, type Executor, pruneSlots, transaction } from '../platform/storage';
+import { issueOneOff } from './adhoc';
 import { bulkLoadJobKind } from './run';
 import type { BulkLoadSource } from './source';
 import { type BulkLoadRow, inFlightJob, lockBulkLoad, markFired, queuedJobParams, scheduledBulkLoads } from './store';
@@ -23,6 +24,8 @@ export interface BulkLoadService {
   /** Queues the runs whose schedule came due since the last tick; returns how many. */
   tick(): Promise<number>;
   onTick(fn: (now: number) => number | Promise<number>): void;
+  /** The source kinds runs read, by `config.in.type`. */
+  readonly sources: ReadonlyMap<string, BulkLoadSource>;
 }
 
 /** The next time a cron fires strictly after `after` (ms), in its time zone; null when it never does. */
@@ -48,7 +51,10 @@ export function createBulkLoadService(
 ): BulkLoadService {
   const hooks: ((now: number) => number | Promise<number>)[] = [];
   let timer: NodeJS.Timeout | null = null;
-  const kind = bulkLoadJobKind(deps, { sources: new Map(sources.map((s) => [s.type, s])) });
+  const byType = new Map(sources.map((s) => [s.type, s]));
+  const kind = bulkLoadJobKind(deps, { sources: byType });
+  // `td connector:issue`: a one-off run without a session (adhoc.ts).
+  jobs.registerIssuer('bulkload', (request) => issueOneOff(deps, jobs, byType, request));
   jobs.register({
     ...kind,
     close() {
@@ -59,6 +65,7 @@ export function createBulkLoadService(
   const db = deps.storage.db;
 
   const service: BulkLoadService = {
+    sources: byType,
     async enqueue(row, userId, priority = 0, ex = db) {
       // Read with the caller's executor: inside its transaction, another statement would wait for it.
       const params = await queuedJobParams(deps, row, ex);

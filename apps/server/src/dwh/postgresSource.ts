@@ -45,7 +45,11 @@ function str(v: unknown, what: string): string {
   return v;
 }
 
-async function resolveSpec(deps: AppDeps, accountId: number, input: Record<string, unknown>): Promise<ConnectionSpec> {
+export async function resolveSpec(
+  deps: AppDeps,
+  accountId: number,
+  input: Record<string, unknown>,
+): Promise<ConnectionSpec> {
   if (input.svc_authentication_id !== undefined) {
     try {
       const spec = connectionSpec(deps, await requireAuthentication(deps, accountId, input.svc_authentication_id));
