@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run, sql } from '../platform/storage';
 import { CRASH_WORKER } from '../platform/workerPool';
 import { createHarness, type Harness } from '../testing/harness';
 import type { CrashPoint } from './options';
@@ -108,11 +109,19 @@ describe('bulk import across a restart', () => {
     await expectEveryRowOnce();
   });
 
-  it('a worker thread that dies inside the commit transaction leaves nothing written and the session committable', async () => {
+  it('losing what holds the commit transaction (a worker thread, a database connection) leaves nothing written and the session committable', async () => {
     await performAndWait(h, 's1');
     bulkDeps(h).bulkImport = {
-      crashPoint: (point) => {
-        if (point === 'commit:rows-written') throw new Error(CRASH_WORKER);
+      crashPoint: async (point) => {
+        if (point !== 'commit:rows-written') return;
+        // SQLite: the worker thread writing the file dies. PostgreSQL: the server ends the connection that
+        // holds the transaction (the only one idle inside a transaction now), as a database restart would.
+        if (h.deps.storage.backend === 'sqlite') throw new Error(CRASH_WORKER);
+        await run(
+          h.deps.storage.db,
+          sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        );
       },
     };
     const message = await failure(h.call('POST', '/v3/bulk_import/commit/s1'), 503);

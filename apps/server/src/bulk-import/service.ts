@@ -4,7 +4,7 @@ import { refreshCatalog } from '../data/tableStore';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
-import { run, sql, transaction } from '../platform/storage';
+import { isStorageUnavailable, run, sql, transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
 import { newPartFile, removeDir, removeFile, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
@@ -189,7 +189,9 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
     // Whatever the worker got to, the catalog shows what the file holds.
     const database = await findDatabase(deps.storage.db, session.account_id, session.database_name);
     if (database) await refreshCatalog(deps, database);
-    if (err instanceof WorkerCrashed) {
+    // The thread holding the data transaction died (SQLite), or the connection holding it dropped
+    // (PostgreSQL): either way the transaction rolled back, and committing again is safe.
+    if (err instanceof WorkerCrashed || isStorageUnavailable(err)) {
       throw serviceUnavailable(
         `The commit of "${session.name}" was interrupted before its rows were saved; nothing was written. Commit it again.`,
       );
