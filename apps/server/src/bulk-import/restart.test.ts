@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run, sql } from '../platform/storage';
+import { many, run, sql } from '../platform/storage';
 import { CRASH_WORKER } from '../platform/workerPool';
 import { createHarness, type Harness } from '../testing/harness';
 import type { CrashPoint } from './options';
@@ -38,9 +38,15 @@ function crashAt(target: CrashPoint) {
   };
 }
 
-function performDirs(): string[] {
+/** The perform folders holding files: on disk, or kept in the database for every node (PostgreSQL). */
+async function performDirs(): Promise<string[]> {
   const root = join(h.dataDir, 'bulk_import', String(h.admin.accountId));
-  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /perform-[^/]+$/.test(f));
+  const local = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /perform-[^/]+\/.+$/.test(f))
+    .map((f) => join(root, f));
+  const kept = await many<{ path: string }>(h.deps.storage.db, sql`SELECT DISTINCT path FROM bulk_import_files`);
+  const dirs = [...local, ...kept.map((r) => r.path)].flatMap((f) => /perform-[^/]+(?=\/)/.exec(f) ?? []);
+  return [...new Set(dirs)];
 }
 
 /** The table's rows are exactly the 500 valid ones, each once. */
@@ -76,7 +82,7 @@ describe('bulk import across a restart', () => {
 
     expect((await performAndWait(h, 's1')).status).toBe('success');
     expect(await show(h, 's1')).toMatchObject({ status: 'ready', valid_records: 500, error_records: 1 });
-    expect(performDirs()).toHaveLength(1);
+    expect(await performDirs()).toHaveLength(1);
     await ok(h.call('POST', '/v3/bulk_import/commit/s1'));
     await expectEveryRowOnce();
   });
