@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
-import { journeyEngineOptions, loadConfig } from './platform/config';
+import { journeyEngineOptions, loadConfig, scheduleOptions } from './platform/config';
 import { createLogger } from './platform/logger';
 import { randomHex } from './platform/secrets';
 import { type OpenedStorage, openStorage, sqliteHandleOf, storageTarget } from './platform/storage';
@@ -49,6 +49,7 @@ if (!config.publicUrl) {
 const app = createApp(deps, {
   journeyEngine: journeyEngineOptions(process.env),
   jobs: jobOptionsFromEnv(process.env),
+  bulkLoads: scheduleOptions(process.env),
   workers: { prewarm: true },
 });
 await app.ready;
