@@ -14,7 +14,7 @@ import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
 import { jobRunners } from './0014-job-runners';
 import { bulkLoadIds } from './0015-bulk-load-ids';
-import { sharedBulkImportFiles } from './0022-shared-bulk-import-files';
+import { sharedByNodes } from './0022-shared-by-nodes';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -33,5 +33,5 @@ export const migrations: readonly Migration[] = [
   demo,
   jobRunners,
   bulkLoadIds,
-  sharedBulkImportFiles,
+  sharedByNodes,
 ];
