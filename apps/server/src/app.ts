@@ -8,7 +8,7 @@ import { audienceScheduleTick } from './audiences/schedule';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
-import { createBulkLoadService } from './bulk-loads/service';
+import { type BulkLoadServiceOptions, createBulkLoadService } from './bulk-loads/service';
 import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
 import { tableRoutes } from './data/tableRoutes';
@@ -60,6 +60,8 @@ export interface AppOptions {
   dwh?: DwhOptions;
   /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
   journeyEngine?: JourneySchedulerOptions;
+  /** How often schedules are checked (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
+  bulkLoads?: BulkLoadServiceOptions;
   /** Most background worker threads (default from SVC_WORKERS); `prewarm` starts them with the app. */
   workers?: { size?: number; prewarm?: boolean };
 }
@@ -134,7 +136,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', bulkImportRoutes(deps, jobs));
   app.route('/', audienceRoutes(deps, jobs));
   app.route('/', folderRoutes(deps));
-  const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh));
+  const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh), options.bulkLoads);
   // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
   bulkLoads.onTick(audienceScheduleTick(deps, jobs));
   app.route('/', bulkLoadRunRoutes(deps, bulkLoads));

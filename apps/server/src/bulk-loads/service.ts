@@ -36,7 +36,8 @@ export function nextFire(cron: string, timezone: string, after: number): number 
   return next ? next.getTime() : null;
 }
 
-const TICK_MS = 30_000;
+/** How often the schedules are checked by default (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
+export const TICK_MS = 30_000;
 
 /** The key of a session's schedule slots (ids can be reused after a delete: the creation time tells them apart). */
 const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;
@@ -44,10 +45,16 @@ const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;
 /** Slots older than this are forgotten: their schedules moved on long ago. */
 const SLOT_KEEP_MS = 7 * 24 * 3600 * 1000;
 
+export interface BulkLoadServiceOptions {
+  /** How often this node checks the schedules (default TICK_MS). */
+  tickMs?: number;
+}
+
 export function createBulkLoadService(
   deps: AppDeps,
   jobs: JobRunner,
   sources: readonly BulkLoadSource[],
+  options: BulkLoadServiceOptions = {},
 ): BulkLoadService {
   const hooks: ((now: number) => number | Promise<number>)[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -101,7 +108,10 @@ export function createBulkLoadService(
         const next = nextFire(row.cron as string, row.timezone, since);
         if (next === null || next + row.delay * 1000 > now) continue;
         // Every node sees the firing come due; the one that claims its slot queues it.
-        if (!(await claimSlot(db, slotKey(row), next, now))) continue;
+        if (!(await claimSlot(db, slotKey(row), next, now))) {
+          deps.logger.info('bulk load schedule fired on another node', { session: row.name, due: next });
+          continue;
+        }
         await markFired(db, row, now);
         // A run still in flight takes this firing's place: the next run continues from where it ends.
         const busy = await inFlightJob(db, row);
@@ -140,7 +150,7 @@ export function createBulkLoadService(
     service.tick().catch((err) => {
       deps.logger.warn('bulk load schedule tick failed', { error: err instanceof Error ? err.message : String(err) });
     });
-  }, TICK_MS);
+  }, options.tickMs ?? TICK_MS);
   timer.unref();
   return service;
 }

@@ -5,7 +5,6 @@ import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { databaseFile, findDatabase } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { appendRows } from './tableStore';
 
 const NOT_FOUND = {
@@ -21,10 +20,7 @@ describe('databases', () => {
   beforeEach(async () => {
     h = await createHarness();
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const create = (name: string, key?: string) => h.call('POST', `/v3/database/create/${name}`, { key });
 
