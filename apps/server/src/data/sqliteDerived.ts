@@ -10,9 +10,9 @@ import { databaseFile } from './catalog';
 import type { DerivedSetRef, DerivedSets, DerivedSource } from './derived';
 
 /**
- * Derived sets on SQLite (derived.ts): one file each. A build writes a new file with journaling off (a
- * crash leaves only a `.building` file, deleted by the next build), the sources ATTACHed to it, and renames
- * it over the current file inside the control transaction that publishes it.
+ * Derived sets on SQLite (derived.ts): one file each. A build writes a new file (`<file>.<random>.building`)
+ * with journaling off, the sources ATTACHed to it, and renames it over the current file inside the control
+ * transaction that publishes it; a build that fails deletes its file (a process killed mid-build leaves it).
  */
 
 /** The file of a derived set: `<dataDir>/<kind>s/<accountId>/<id>.sqlite`. */

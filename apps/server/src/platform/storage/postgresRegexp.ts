@@ -93,18 +93,27 @@ const unsupported = (what: string) =>
 let orbits: Map<number, number[]> | null = null;
 function caseOrbit(cp: number): number[] {
   if (!orbits) {
-    const single = (s: string) => ([...s].length === 1 ? (s.codePointAt(0) as number) : null);
+    /** The code point of a one-character string, or null (a mapping to several characters is no simple fold). */
+    const single = (text: string) => {
+      const code = text.codePointAt(0) as number;
+      return text.length === (code > 0xffff ? 2 : 1) ? code : null;
+    };
     const groups = new Map<number, number[]>();
     for (let c = 0; c <= 0x1ffff; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;
-      const up = single(String.fromCodePoint(c).toUpperCase()) ?? c;
+      const text = String.fromCodePoint(c);
+      const upper = text.toUpperCase();
+      if (upper === text && text.toLowerCase() === text) continue;
+      const up = single(upper) ?? c;
       const key = single(String.fromCodePoint(up).toLowerCase()) ?? up;
       const group = groups.get(key);
       if (group) group.push(c);
       else groups.set(key, [c]);
     }
     orbits = new Map();
-    for (const members of groups.values()) {
+    for (const [key, members] of groups) {
+      // A lower-case key with no mapping of its own (σ of ς) joins its group too.
+      if (!members.includes(key)) members.push(key);
       if (members.length > 1) for (const m of members) orbits.set(m, members);
     }
   }
