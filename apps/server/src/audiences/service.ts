@@ -27,11 +27,21 @@ type ParentInput = z.output<typeof parentSegmentInput>;
 export const segmentBody = segmentInput.extend({ rule: z.unknown() });
 type SegmentInputOut = z.output<typeof segmentBody>;
 
+/** Names and descriptions are stored as text, which on PostgreSQL cannot hold the NUL character. */
+function checkText(values: Record<string, string | null | undefined>): void {
+  for (const [field, value] of Object.entries(values)) {
+    if (value?.includes('\u0000')) {
+      throw badRequest(`"${field}" contains the NUL character (\\u0000), which text cannot hold; remove it.`);
+    }
+  }
+}
+
 function fields(
   input: ParentInput,
   definition: Definition,
   before?: store.ParentSegmentRow,
 ): store.ParentSegmentFields {
+  checkText({ name: input.name, description: input.description });
   const schedule = {
     schedule_type: input.scheduleType ?? before?.schedule_type ?? 'none',
     schedule_option: input.scheduleOption === undefined ? (before?.schedule_option ?? null) : input.scheduleOption,
@@ -211,6 +221,7 @@ async function segmentFields(
     folder,
     self ? 'move or change segments here' : 'create segments here',
   );
+  checkText({ name: input.name, description: input.description });
   const rule = parseRule(input.rule);
   await checkRule(deps, parent, rule, self?.id ?? null);
   return {

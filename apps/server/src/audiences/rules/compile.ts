@@ -62,6 +62,9 @@ class Compiler {
   }
 
   text(v: string): Sql {
+    if (v.includes('\u0000')) {
+      throw badRequest("A rule's text value contains the NUL character (\\u0000); remove it.");
+    }
     return sql`CAST(${v} AS TEXT)`;
   }
 
