@@ -3,8 +3,8 @@ import { withBody } from '../src/testing/harness';
 import { benchApp, benchBackend, expectOk, report } from './common';
 
 /**
- * A parent segment build over ROWS master rows (PROFILES customers, four attributes) and a behavior over
- * ROWS event rows, on the backend of `SVC_BENCH_BACKEND` (SQLite by default): the build job's time from
+ * A parent segment build over ROWS master rows (PROFILES customers, four attributes), an attribute and a
+ * behavior from ROWS event rows, on the backend of `SVC_BENCH_BACKEND` (SQLite by default): the build job's time from
  * queue to success, then one population count of a rule with an attribute and a behavior condition.
  * Run: `npx tsx bench/audienceBuild.ts` in apps/server (`SVC_BENCH_BACKEND=postgres` and `SVC_TEST_PG_URL`
  * for PostgreSQL).
@@ -76,6 +76,13 @@ try {
           { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
           { name: 'city', parentColumn: 'city' },
           { name: 'amount', parentColumn: 'amount' },
+          {
+            name: 'last action',
+            parentDatabaseName: 'shop',
+            parentTableName: 'events',
+            parentColumn: 'action',
+            foreignKey: 'who',
+          },
         ],
         behaviors: [
           {
