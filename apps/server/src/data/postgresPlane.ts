@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
-import { customerSchema, type Executor, many, one, run, transaction } from '../platform/storage';
+import { customerSchema, type Executor, many, one, pgIdentifier, run, transaction } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { tableLimits } from './dataTables';
@@ -16,15 +15,6 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
  */
 
 const FIGURES = '_svc$tables';
-
-/**
- * A name as a PostgreSQL identifier: names longer than PostgreSQL's 63 bytes (tables may have 255
- * characters, columns 128) become their first 50 characters and a hash, so they never collide when cut.
- */
-export function pgIdentifier(name: string): string {
-  if (name.length <= 63) return name;
-  return `${name.slice(0, 50)}_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
-}
 
 /** The PostgreSQL type of a schema type. */
 export function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {

@@ -1,4 +1,4 @@
-import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookupSync';
 import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activationStore';
 import type { JourneyRow } from '../journeys/store';
 import type { AppDeps } from '../platform/context';

@@ -50,7 +50,7 @@ export async function seedParentSegment(h: Harness, people: Person[]): Promise<s
       },
     }),
   );
-  const row = parentSegmentRow(h.deps.db, h.admin.accountId, Number(parent.id));
+  const row = await parentSegmentRow(h.deps.storage.db, h.admin.accountId, Number(parent.id));
   if (row?.build_job_id) await h.app.services.jobs.whenSettled(row.build_job_id);
   return parent.id;
 }

@@ -1,6 +1,6 @@
 import type { Journey } from '@svc/journey';
 import type { EngineProfile, MembershipOracle } from '@svc/journey-engine';
-import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookupSync';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict } from '../platform/errors';
 

@@ -1,4 +1,4 @@
-import { findParentSegment, missingSegments } from '../audiences/lookup';
+import { findParentSegment, missingSegments } from '../audiences/lookupSync';
 import type { AppDeps } from '../platform/context';
 
 /**

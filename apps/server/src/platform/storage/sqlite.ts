@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { type Db, openSqlite } from '../db';
 import type { SqlDialect, Storage } from './types';
 
@@ -9,6 +9,16 @@ export const sqliteDialect: SqlDialect = {
   syncIdentity: () => null,
   forUpdate: '',
   forUpdateSkipLocked: '',
+  ident: (name) => `"${name}"`,
+  position: (haystack, needle) => sql`instr(${haystack}, ${needle})`,
+  regexpMatch: (value, pattern) => sql`svc_regexp(${value}, ${pattern})`,
+  listValues: (values) => sql`SELECT value FROM json_each(${JSON.stringify(values)})`,
+  binaryOrder: (expr) => expr,
+  // SQLite takes the other columns of a MAX() aggregate from the row holding the maximum.
+  newestPerKey: ({ key, values, time, from, where }) =>
+    `SELECT k${values.map((_, i) => `, v${i}`).join('')} FROM (
+       SELECT ${key} AS k${values.map((v, i) => `, ${v} AS v${i}`).join('')}, MAX(${time})
+       FROM ${from} WHERE ${where} GROUP BY 1)`,
 };
 
 export interface SqliteStorage extends Storage {
