@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parentSegmentInput } from '@svc/contracts';
+import { creatorGetsFullControl } from '../folder-permissions';
 import { registerFolderEntries } from '../folders/entries';
 import type { JobRunner } from '../jobs/runner';
 import { apiKeyAuth, principalOf } from '../platform/auth';
@@ -161,6 +162,7 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
     .openapi(r.list, (c) => c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200))
     .openapi(r.create, async (c) => {
       const row = await service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
+      await creatorGetsFullControl(deps, principalOf(c), row);
       return c.json(toWireParentSegment(row), 200);
     })
     .openapi(r.show, (c) => c.json(toWireParentSegment(parent(c, c.req.valid('param').id)), 200))

@@ -12,6 +12,7 @@ import {
   workflowRun,
 } from '@svc/contracts';
 import type { Context } from 'hono';
+import { about, auditAction } from '../audit';
 import type { BulkLoadService } from '../bulk-loads/service';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { forbidden } from '../platform/errors';
@@ -98,8 +99,9 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
     return c.json({ items, pagination: page(items.length) }, 200);
   };
   const createOne = async (c: Context<AppEnv>) => {
-    const { accountId, userId } = await enabledPrincipal(deps, c);
-    const row = await createIntegration(deps, accountId, userId, await input(c, integrationCreate));
+    const p = await enabledPrincipal(deps, c);
+    const row = await createIntegration(deps, p.accountId, p.userId, await input(c, integrationCreate));
+    await auditAction(deps, p, 'dwh.integration_create', about('integration', row.id, row.name));
     return c.json({ dwh_id: row.id }, 200);
   };
   const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
@@ -116,13 +118,22 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       const p = await enabledPrincipal(deps, c);
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'change');
-      return c.json(toWireIntegration(await updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
+      const body = await input(c, integrationUpdate);
+      const changed = await updateIntegration(deps, row, body);
+      await auditAction(
+        deps,
+        p,
+        'dwh.integration_update',
+        about('integration', row.id, changed.name, { fields: Object.keys(body) }),
+      );
+      return c.json(toWireIntegration(changed), 200);
     })
     .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), async (c) => {
       const p = await enabledPrincipal(deps, c);
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'delete');
       await deleteIntegration(deps, row);
+      await auditAction(deps, p, 'dwh.integration_delete', about('integration', row.id, row.name));
       return c.json(toWireIntegration(row), 200);
     })
     .openapi(

@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_COOKIE } from '@svc/contracts';
 import { errorResponses } from '../accounts/openapi';
-import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts/users';
+import { findAccount, findUserForLogin, getUser, setPassword, type UserRow } from '../accounts/users';
 import { toMe } from '../accounts/wire';
+import { auditAction, recordAudit } from '../audit';
 import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
@@ -32,6 +33,20 @@ const jsonBody = <S extends z.ZodType>(schema: S) => ({
 });
 
 const consoleSecurity = [{ consoleSession: [] }];
+
+/** A password sign-in, or its refusal with a reason code (`wrong_password`, `sso_enforced`), in the user's log. */
+function signInAudit(deps: AppDeps, user: UserRow, address: string, refused: string | null): Promise<void> {
+  return recordAudit(deps, {
+    accountId: user.account_id,
+    actorUserId: user.id,
+    actor: user.email,
+    action: 'user.sign_in',
+    target: user.email,
+    outcome: refused === null ? 'success' : 'failure',
+    reason: refused,
+    details: { method: 'password', address },
+  });
+}
 const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
 
 const login = createRoute({
@@ -100,14 +115,18 @@ export function consoleRoutes(deps: AppDeps) {
       const user = await findUserForLogin(db, email);
       // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
       if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+        // An e-mail of no user belongs to no account, so no account's log has a place for it.
+        if (user) await signInAudit(deps, user, address, 'wrong_password');
         await noteLoginFailure(deps, email, address, user);
         throw unauthorized(WRONG_CREDENTIALS);
       }
       await forgiveLoginAttempts(deps, email, address);
       // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
       if (user.sso_mode === 'enforced') {
+        await signInAudit(deps, user, address, 'sso_enforced');
         throw forbidden('Your account signs in with single sign-on only. Use "Sign in with SSO" instead.');
       }
+      await signInAudit(deps, user, address, null);
       const previous = readSessionCookie(c);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(c, await createSession(deps, user));
@@ -140,6 +159,10 @@ export function consoleRoutes(deps: AppDeps) {
       // Anyone else signed in as this user (perhaps with the old password) is signed out; this browser stays in.
       await revokeUserSessions(deps, user.account_id, user.id);
       setSessionCookie(c, await createSession(deps, user));
+      await auditAction(deps, p, 'user.password_change', {
+        target: user.email,
+        details: { other_sessions_ended: true },
+      });
       return c.json({}, 200);
     });
 }
