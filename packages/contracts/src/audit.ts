@@ -94,13 +94,3 @@ export interface AuditFilter {
   from?: string;
   to?: string;
 }
-
-/** The query string of a filtered read: `actor=…&action=a,b&from=…&to=…`. */
-export function auditQuery(filter: AuditFilter): URLSearchParams {
-  const q = new URLSearchParams();
-  if (filter.actor?.trim()) q.set('actor', filter.actor.trim());
-  if (filter.action?.length) q.set('action', filter.action.join(','));
-  if (filter.from) q.set('from', filter.from);
-  if (filter.to) q.set('to', filter.to);
-  return q;
-}

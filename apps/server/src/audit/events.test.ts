@@ -14,7 +14,7 @@ describe('audit entries of users, keys, sign-ins and SSO', () => {
   let cookie: string;
   const ANN = 'ann@first.test';
   const ANN_PASSWORD = 'long enough pw';
-  const ok = async (res: Promise<Response>) => {
+  const ok = async (res: Response | Promise<Response>) => {
     const r = await res;
     expect(r.status, await r.clone().text()).toBe(200);
     return r;
