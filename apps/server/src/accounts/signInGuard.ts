@@ -16,7 +16,7 @@ export type SignInState = Pick<UserRow, 'administrator' | 'password_hash' | 'sso
 export type SsoProof = (db: Executor, accountId: number) => Promise<boolean>;
 
 /** Whether a user could sign in: an untested identity provider is no way in. */
-export function canSignIn(u: SignInState, ssoProven: boolean): boolean {
+function canSignIn(u: SignInState, ssoProven: boolean): boolean {
   const byPassword = u.password_hash !== null && u.sso_mode !== 'enforced';
   const bySso = ssoProven && u.sso_mode !== 'disabled' && u.sso_identifier !== null;
   return byPassword || bySso;

@@ -112,12 +112,15 @@ export async function addUser(deps: AppDeps, principal: Principal, input: NewUse
   return getUser(db, principal.accountId, id);
 }
 
+const nameTaken = (name: string) =>
+  conflict(`A user named "${name}" already exists in this account. Choose another name.`);
+
 async function assertFree(db: Executor, accountId: number, input: NewUser): Promise<void> {
   if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
     throw conflict(`A user with the e-mail address ${input.email} already exists. Use another address.`);
   }
   if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${accountId} AND name = ${input.name}`)) {
-    throw conflict(`A user named "${input.name}" already exists in this account. Choose another name.`);
+    throw nameTaken(input.name);
   }
 }
 
@@ -192,7 +195,7 @@ export async function updateUser(
     renamed &&
     (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${target.account_id} AND name = ${name}`))
   ) {
-    throw conflict(`A user named "${name}" already exists in this account. Choose another name.`);
+    throw nameTaken(name);
   }
   if (roleChanged) {
     await assertAdminsRemain(db, target, { ...target, administrator }, await ssoProven(db, principal.accountId));
@@ -221,8 +224,8 @@ export async function updateUser(
       }
     });
   } catch (err) {
-    if (isUniqueViolation(err))
-      throw conflict(`A user named "${name}" already exists in this account. Choose another name.`);
+    // Another request took the name between the check and the update.
+    if (isUniqueViolation(err)) throw nameTaken(name);
     throw err;
   }
   return { user: await getUser(db, target.account_id, target.id), roleChanged };

@@ -1,4 +1,4 @@
 /** The audit log: other features append entries here, and read nothing else from it. */
 
 export { auditRoutes } from './routes';
-export { type ActionRecord, type AuditEntry, about, auditAction, recordAudit } from './store';
+export { about, auditAction, recordAudit } from './store';
