@@ -58,7 +58,7 @@ test('a new write-only key is named, shown once, then only masked, and can be re
   await expect(page.getByText(masked)).toHaveCount(0);
 });
 
-test('the create dialog opens on Write-only again after a master key was made', async ({ page }) => {
+test('the create dialog opens on Write-only again after a master key was made', async ({ page }, testInfo) => {
   await signIn(page);
   await page.goto('/settings/api-keys');
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -75,4 +75,14 @@ test('the create dialog opens on Write-only again after a master key was made', 
   create = page.getByRole('dialog', { name: 'Create API key' });
   await expect(create.getByRole('radio', { name: /^Write-only/ })).toBeChecked();
   await expect(create.getByLabel('Name')).toHaveValue('');
+  const dialog = testInfo.outputPath('api-key-create.png');
+  await page.screenshot({ path: dialog, animations: 'disabled' });
+  await testInfo.attach('api-key-create', { path: dialog, contentType: 'image/png' });
+  await create.getByRole('button', { name: 'Cancel' }).click();
+  // Administrators choose whose keys they see.
+  await page.getByLabel('Keys of').selectOption({ label: 'Everyone’s keys' });
+  await expect(page.getByRole('columnheader', { name: 'Acts as' })).toBeVisible();
+  const list = testInfo.outputPath('api-keys-everyone.png');
+  await page.screenshot({ path: list, animations: 'disabled', fullPage: true });
+  await testInfo.attach('api-keys-everyone', { path: list, contentType: 'image/png' });
 });

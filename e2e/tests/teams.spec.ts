@@ -71,6 +71,18 @@ test('a member with View sees why Save is disabled before trying; granted Full C
   await expect(access.getByRole('row').filter({ hasText: parentName })).toContainText('View');
   await shot(mia, testInfo, 'overview-member');
 
+  // The parent segment's page says so too: creating segments and folders is disabled, with the reason.
+  await access.getByRole('link', { name: parentName }).click();
+  await expect(mia.getByRole('heading', { name: parentName })).toBeVisible();
+  const create = mia.getByRole('link', { name: 'Create segment' });
+  await expect(create).toHaveAttribute('aria-disabled', 'true');
+  await expect(create).toHaveAccessibleDescription(/so you cannot create segments here/);
+  await expect(mia.getByRole('button', { name: `New folder in ${parentName}` })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
+  await shot(mia, testInfo, 'parent-segment-view-permission');
+
   // The builder says why she cannot save as soon as it opens; Save is disabled with the reason.
   await mia.goto(`/parent-segments/${parent.id}/segments/new`);
   await expect(mia.getByRole('heading', { name: 'New segment' })).toBeVisible();

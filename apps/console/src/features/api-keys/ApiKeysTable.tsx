@@ -35,7 +35,7 @@ export function ApiKeysTable({ apiKeys, showOwner, onRevoke, empty }: ApiKeysTab
     );
   }
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
+    <Table.ScrollContainer minWidth={showOwner ? 960 : 820} type="native">
       <Table verticalSpacing="sm" highlightOnHover aria-label="API keys">
         <Table.Thead>
           <Table.Tr>
@@ -56,12 +56,12 @@ export function ApiKeysTable({ apiKeys, showOwner, onRevoke, empty }: ApiKeysTab
             <Table.Tr key={key.id}>
               <Table.Td fw={500}>{key.name}</Table.Td>
               <Table.Td>
-                <Badge color={keyTypes[key.type].color} variant="light">
+                <Badge color={keyTypes[key.type].color} variant="light" style={{ flexShrink: 0 }} miw="max-content">
                   {keyTypes[key.type].label}
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Code>{key.masked}</Code>
+                <Code style={{ whiteSpace: 'nowrap' }}>{key.masked}</Code>
               </Table.Td>
               {showOwner && <Table.Td>{key.ownerEmail}</Table.Td>}
               <Table.Td>
