@@ -5,6 +5,7 @@ import { accountConsoleRoutes } from './accounts/consoleRoutes';
 import { accountRoutes } from './accounts/routes';
 import { audienceRoutes } from './audiences/routes';
 import { audienceScheduleTick } from './audiences/schedule';
+import { auditRoutes } from './audit';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
@@ -15,7 +16,7 @@ import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
 import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
-import { folderPermissionRoutes } from './folder-permissions/routes';
+import { folderPermissionRoutes } from './folder-permissions';
 import { folderRoutes } from './folders/routes';
 import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
@@ -46,8 +47,10 @@ import { credentialRoutes } from './session/credentialRoutes';
 import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
+import { rotateOnPrivilegeChange } from './session/sessions';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
+import { ssoProven } from './sso/userSso';
 import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
@@ -119,10 +122,18 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   app.route('/', systemRoutes());
   mountNotOffered(app, deps);
-  app.route('/', accountRoutes(deps));
+  // accounts/ cannot import sso/ or session/ (they import it): their answers are handed in here.
+  app.route('/', accountRoutes(deps, ssoProven));
   app.route('/', consoleRoutes(deps));
   app.route('/', credentialRoutes(deps));
-  app.route('/', accountConsoleRoutes(deps));
+  app.route(
+    '/',
+    accountConsoleRoutes(deps, {
+      ssoProven,
+      privilegeChanged: (c, user) => rotateOnPrivilegeChange(deps, c, user),
+    }),
+  );
+  app.route('/', auditRoutes(deps));
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));

@@ -1,4 +1,5 @@
 export * from './audiences';
+export * from './audit';
 export * from './bulk';
 export * from './console';
 export * from './data';

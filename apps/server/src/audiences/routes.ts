@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parentSegmentInput } from '@svc/contracts';
+import { creatorGetsFullControl } from '../folder-permissions';
 import { registerFolderEntries } from '../folders/entries';
 import type { JobRunner } from '../jobs/runner';
 import { apiKeyAuth, principalOf } from '../platform/auth';
@@ -163,6 +164,7 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
     .openapi(r.list, async (c) => c.json(await list(c), 200))
     .openapi(r.create, async (c) => {
       const row = await service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
+      await creatorGetsFullControl(deps, principalOf(c), row);
       return c.json(toWireParentSegment(row), 200);
     })
     .openapi(r.show, async (c) => c.json(toWireParentSegment(await parent(c, c.req.valid('param').id)), 200))

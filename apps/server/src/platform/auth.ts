@@ -9,9 +9,14 @@ import { one, sql } from './storage';
 export interface Principal {
   accountId: number;
   userId: number;
+  /** The user's e-mail, as the audit log names the actor. */
+  email: string;
   administrator: boolean;
-  /** How the caller proved itself: an API key of a type, or a console session. */
-  via: 'master' | 'write-only' | 'session';
+  /**
+   * How the caller proved itself: an API key of a type, a console session, or an e-mail and password sent
+   * to `/v3/user/authenticate` (`td account`).
+   */
+  via: 'master' | 'write-only' | 'session' | 'password';
   keyId: number | null;
 }
 
@@ -28,20 +33,31 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   return m ? (m[1] as string) : null;
 }
 
-/** Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). */
+/**
+ * Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). An expired key
+ * whose secret matches is a 401 saying so: the holder proved they have the key, so telling them why it no
+ * longer works reveals nothing, and it is not counted as a guess.
+ */
 export async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
   const row = await findLiveKey(db, deps.config.secret, key);
   if (!row) return null;
-  const user = await one<{ administrator: number }>(
+  const now = deps.clock.now().getTime();
+  if (row.expires_at !== null && row.expires_at <= now) {
+    throw unauthorized(
+      `This API key ("${row.name}") expired at ${new Date(row.expires_at).toISOString()}. Create a new key in the console under Settings › API keys, and use it instead.`,
+    );
+  }
+  const user = await one<{ administrator: number; email: string }>(
     db,
-    sql`SELECT administrator FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
+    sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
   );
   if (!user) return null;
-  await touchKey(db, row.id, deps.clock.now().getTime());
+  await touchKey(db, row.id, now);
   return {
     accountId: row.account_id,
     userId: row.user_id,
+    email: user.email,
     administrator: user.administrator === 1,
     via: row.type,
     keyId: row.id,
