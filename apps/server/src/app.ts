@@ -11,6 +11,7 @@ import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
 import { createBulkLoadService } from './bulk-loads/service';
 import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
+import { tableChangeRoutes } from './data/tableChangeRoutes';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
 import { demoRoutes } from './demo';
@@ -122,6 +123,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
+  app.route('/', tableChangeRoutes(deps));
   app.route('/', postbackRoutes(deps));
   app.route('/', resultRoutes(deps));
   app.route('/', bulkLoadRoutes(deps));
