@@ -18,6 +18,7 @@ import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
 import { folderPermissionRoutes } from './folder-permissions/routes';
 import { folderRoutes } from './folders/routes';
+import { tableImportRoutes } from './ingest/importRoutes';
 import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
 import { jobRoutes } from './jobs/routes';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // The console uploads import parts with its session: a raw body, so only the console header guards it.
   app.use('/v3/bulk_import/upload_part/*', sessionPrincipal(deps, { rawBody: true }));
   app.route('/', bulkImportUploadRoutes(deps));
+  app.route('/', tableImportRoutes(deps));
   for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
     app.use(path, ordinaryBody);
   }

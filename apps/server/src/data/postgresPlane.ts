@@ -62,7 +62,16 @@ function schemaTx(schema: string, ex: Executor): DataTx {
             max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`,
     );
 
+  /**
+   * Writers of one table on different nodes take turns until their transactions end: each reads the figures
+   * and columns, then may add columns or create the table, which the other must see first. (Within a node
+   * the lane already orders them.)
+   */
+  const lockTable = (name: string) =>
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${schema}.${name}`}, 0))`.execute(ex);
+
   async function ensureDataTable(table: TableRow): Promise<Meta> {
+    await lockTable(table.name);
     const existing = await readMeta(table.name);
     if (existing) return existing;
     const schema = JSON.parse(table.schema_json) as SchemaEntry[];
@@ -134,6 +143,7 @@ function schemaTx(schema: string, ex: Executor): DataTx {
       return found?.r != null;
     },
     async ensureTable(name, columns) {
+      await lockTable(name);
       await sql.raw(`CREATE TABLE IF NOT EXISTS ${tableSql(name)} (${columns})`).execute(ex);
     },
     ensureDataTable,
@@ -252,8 +262,8 @@ export function postgresPlane(deps: AppDeps): DataPlane {
       if (!(await exists(schema))) await createDatabase(database);
       await transaction(db, async (tx) => {
         const t = schemaTx(schema, tx);
-        await t.ensureDataTable(a);
-        await t.ensureDataTable(b);
+        // In name order, as any two writers of both take their locks, so they never wait on each other.
+        for (const row of [a, b].sort((x, y) => (x.name < y.name ? -1 : 1))) await t.ensureDataTable(row);
         for (const [from, to] of [
           [a.name, SWAP_NAME],
           [b.name, a.name],
