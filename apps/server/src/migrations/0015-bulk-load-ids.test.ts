@@ -22,7 +22,12 @@ describe('migration 15: bulk load session ids are never reused', () => {
       INSERT INTO jobs (account_id, type, status, params_json, created_at, updated_at)
         VALUES (1, 'bulkload', 'success', '{"bulk_load_id":9}', 0, 0);
     `);
-    expect(migrate(db)).toEqual([15]);
+    expect(
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 15),
+      ),
+    ).toEqual([15]);
     expect(db.prepare('SELECT id, name FROM bulk_loads').all()).toEqual([{ id: 5, name: 'kept' }]);
     const insert = db.prepare(
       `INSERT INTO bulk_loads (account_id, name, database_name, table_name, config_json, created_at, updated_at)

@@ -14,6 +14,7 @@ import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
 import { jobRunners } from './0014-job-runners';
 import { bulkLoadIds } from './0015-bulk-load-ids';
+import { schedules } from './0016-schedules';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   demo,
   jobRunners,
   bulkLoadIds,
+  schedules,
 ];
