@@ -44,6 +44,7 @@ import { consoleStatic } from './platform/static';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
+import { createScheduler, type SchedulerOptions, scheduleRoutes } from './schedules';
 import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
@@ -61,6 +62,8 @@ export interface AppOptions {
   dwh?: DwhOptions;
   /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
   journeyEngine?: JourneySchedulerOptions;
+  /** The scheduler of scheduled queries (tests turn its timer off and tick by hand). */
+  schedules?: SchedulerOptions;
   /** Most background worker threads (default from SVC_WORKERS); `prewarm` starts them with the app. */
   workers?: { size?: number; prewarm?: boolean };
 }
@@ -135,6 +138,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', jobRoutes(deps, jobs));
   app.route('/', bulkImportRoutes(deps, jobs));
   app.route('/', audienceRoutes(deps, jobs));
+  app.route('/', scheduleRoutes(deps, jobs));
+  const schedules = createScheduler(deps, jobs, options.schedules);
   app.route('/', folderRoutes(deps));
   const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh));
   // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
@@ -188,14 +193,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     jobs.start().catch((err) => deps.logger.error('job runner start failed', { error: String(err) })),
   );
   journeyEngine.start();
+  schedules.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {
-    services: { jobs, bulkLoads, journeyEngine, workers },
+    services: { jobs, bulkLoads, journeyEngine, schedules, workers },
     /** Resolves once start-up recovery (commits a crash left half done) has ended. */
     ready: startupDone(deps),
     /** Stops timers and jobs at once; the promise ends when the worker threads have. */
     stop: (): Promise<void> => {
       journeyEngine.stop();
+      schedules.stop();
       jobs.stop();
       closeDataFiles(deps);
       return workers.close();
