@@ -29,7 +29,7 @@ beforeEach(async () => {
     },
   );
   await appendRows(h.deps, web, 'clicks', [{ time: 30, button: 'buy', n: 1 }], { createTable: true });
-});
+}, 30_000);
 afterEach(async () => {
   closeDataFiles(h.deps);
   await h.close();

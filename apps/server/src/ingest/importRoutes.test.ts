@@ -12,7 +12,7 @@ beforeEach(async () => {
   h = await createHarness();
   expect((await h.call('POST', '/v3/database/create/web')).status).toBe(200);
   expect((await h.call('POST', '/v3/table/create/web/events/log')).status).toBe(200);
-});
+}, 30_000);
 afterEach(async () => {
   closeDataFiles(h.deps);
   await h.close();
@@ -132,7 +132,7 @@ describe('PUT /v3/table/import/:db/:table/msgpack.gz', () => {
     expect(expanded.status).toBe(413);
     expect(await message(expanded)).toContain('decompressed');
     expect(await count()).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe('PUT /v3/table/import_with_id/:db/:table/:unique_id/msgpack.gz', () => {
