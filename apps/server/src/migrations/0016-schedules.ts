@@ -7,7 +7,8 @@ import type { Migration } from '../platform/db';
  * (`schedule_slots`). Ids are never reused, so a new schedule never inherits a deleted one's history.
  * A schedule's runs are ordinary jobs with `schedule_id`, `schedule_name` (as it was when the job was
  * queued), `scheduled_at` (the slot, Unix ms) and `result_url` (where a successful run's rows go, as
- * given; shown masked). Times are Unix milliseconds.
+ * given; shown masked). `jobs_ended` serves the scheduler's look for failed runs to retry. Times are Unix
+ * milliseconds.
  */
 export const schedules: Migration = {
   version: 16,
@@ -39,6 +40,7 @@ export const schedules: Migration = {
     ALTER TABLE jobs ADD COLUMN scheduled_at INTEGER;
     ALTER TABLE jobs ADD COLUMN result_url TEXT;
     CREATE INDEX jobs_schedule ON jobs(account_id, schedule_id, scheduled_at);
+    CREATE INDEX jobs_ended ON jobs(status, end_at);
   `,
   postgres: `
     CREATE TABLE schedules (
@@ -69,5 +71,6 @@ export const schedules: Migration = {
     ALTER TABLE jobs ADD COLUMN scheduled_at BIGINT;
     ALTER TABLE jobs ADD COLUMN result_url TEXT;
     CREATE INDEX jobs_schedule ON jobs(account_id, schedule_id, scheduled_at);
+    CREATE INDEX jobs_ended ON jobs(status, end_at);
   `,
 };

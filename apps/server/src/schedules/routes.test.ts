@@ -4,6 +4,8 @@ import { closeDataFiles } from '../data/dataFiles';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors } from '../testing/oasContract';
+import { MAX_SCHEDULES } from './service';
+import { insertSchedule } from './store';
 
 /** The /v3/schedule routes as the clients call them (the scheduler itself: scheduler.test.ts). */
 
@@ -113,6 +115,23 @@ describe('POST /v3/schedule/create/:name', () => {
     expect(await message(s3)).toContain('td://@/<database>/<table>');
     await h.call('POST', '/v3/result/create/hook', { form: { url: 'https://example.com/in' } });
     expect((await create('a', { cron: '@daily', query: QUERY, database: 'web', result: 'hook' })).status).toBe(422);
+  });
+
+  it('refuses a schedule past the account’s limit of 1000 with 422', async () => {
+    const settings = { cron: null, timezone: 'UTC', delay: 0, type: 'hive', database_name: 'web', query: QUERY };
+    const rest = { priority: 0, retry_limit: 0, result: '', engine_version: null };
+    for (let i = 0; i < MAX_SCHEDULES; i++) {
+      await insertSchedule(
+        h.deps.storage.db,
+        h.admin.accountId,
+        h.admin.userId,
+        { name: `s${i}`, ...settings, ...rest },
+        0,
+      );
+    }
+    const res = await create('one_more', { cron: '@daily', query: QUERY, database: 'web' });
+    expect(res.status).toBe(422);
+    expect(await message(res)).toContain('at most 1000 schedules');
   });
 
   it('refuses write-only keys with 403 and keeps accounts apart', async () => {

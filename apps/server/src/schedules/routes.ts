@@ -28,7 +28,7 @@ const errors = errorResponsesFrom({
   403: 'A write-only key',
   404: 'No such schedule, or no such database, in the caller’s account',
   409: 'A schedule of that name exists',
-  422: 'A result output this server does not offer; the message names what to use',
+  422: 'A result output this server does not offer (the message names what to use), or 1000 schedules already',
 });
 const name = z.string().openapi({ description: 'Schedule name', example: 'daily_revenue' });
 const nameParams = z.object({ name });

@@ -6,11 +6,12 @@ import { resultTarget } from '../jobs/resultOutput';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
-import { badRequest } from '../platform/errors';
+import { badRequest, unprocessable } from '../platform/errors';
 import { type Executor, transaction } from '../platform/storage';
 import { checkScheduleName, scheduleSettings } from './settings';
 import { runSlots } from './slots';
 import {
+  countSchedules,
   deleteSchedule,
   insertSchedule,
   requireSchedule,
@@ -37,6 +38,9 @@ async function checkInAccount(deps: AppDeps, accountId: number, s: ScheduleSetti
   return database;
 }
 
+/** Schedules one account may have: the scheduler looks at every one of them at each tick. */
+export const MAX_SCHEDULES = 1000;
+
 export async function createSchedule(
   deps: AppDeps,
   p: Principal,
@@ -45,6 +49,9 @@ export async function createSchedule(
 ): Promise<ScheduleView> {
   const settings = scheduleSettings(checkScheduleName(name), raw, null);
   await checkInAccount(deps, p.accountId, settings);
+  if ((await countSchedules(deps.storage.db, p.accountId)) >= MAX_SCHEDULES) {
+    throw unprocessable(`An account can have at most ${MAX_SCHEDULES} schedules: delete ones no longer used.`);
+  }
   await insertSchedule(deps.storage.db, p.accountId, p.userId, settings, now(deps));
   return requireSchedule(deps.storage.db, p.accountId, settings.name);
 }

@@ -71,6 +71,11 @@ export function listSchedules(ex: Executor, accountId: number): Promise<Schedule
   return many<ScheduleView>(ex, sql`${VIEW} WHERE schedules.account_id = ${accountId} ORDER BY schedules.name`);
 }
 
+export async function countSchedules(ex: Executor, accountId: number): Promise<number> {
+  const row = await one<{ n: number }>(ex, sql`SELECT COUNT(*) AS n FROM schedules WHERE account_id = ${accountId}`);
+  return Number(row?.n ?? 0);
+}
+
 export async function insertSchedule(
   ex: Executor,
   accountId: number,
