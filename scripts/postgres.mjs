@@ -1,6 +1,6 @@
 // A private, throwaway PostgreSQL server for the tests of the data-warehouse sync.
 //
-//   node scripts/postgres.mjs start   → prints one JSON line {url, dir, port, pid} and leaves the server running
+//   node scripts/postgres.mjs start [--durable] → prints one JSON line {url, dir, port, pid} and leaves the server running
 //   node scripts/postgres.mjs stop DIR → stops the server whose data directory is DIR and removes DIR
 //
 // Installs Debian's `postgresql` with apt-get when initdb is missing (as root, or with `sudo -n`). The cluster
@@ -78,8 +78,12 @@ function asOwner(bin, args) {
   return isRoot ? run('runuser', ['-u', 'postgres', '--', path, ...args]) : run(path, args);
 }
 
-/** Creates and starts a private cluster; returns its connection URL (superuser with a password). */
-export async function startPostgres() {
+/**
+ * Creates and starts a private cluster; returns its connection URL (superuser with a password). For tests it
+ * does not wait for the disk (fsync and synchronous commit off); `durable` keeps PostgreSQL's defaults, as
+ * the benchmarks need to compare with SQLite's synced writes.
+ */
+export async function startPostgres({ durable = false } = {}) {
   ensureInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   const data = join(dir, 'data');
@@ -106,7 +110,8 @@ export async function startPostgres() {
     '--no-sync',
   ]);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
+  const fast = durable ? '' : ' -c fsync=off -c full_page_writes=off -c synchronous_commit=off';
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast}`;
   asOwner('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const url = `postgres://${SUPERUSER}:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/postgres`;
   return { url, dir, port };
@@ -129,7 +134,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, arg] = process.argv.slice(2);
   try {
     if (command === 'start') {
-      process.stdout.write(`${JSON.stringify(await startPostgres())}\n`);
+      process.stdout.write(`${JSON.stringify(await startPostgres({ durable: arg === '--durable' }))}\n`);
     } else if (command === 'stop' && arg) {
       stopPostgres(arg);
     } else {

@@ -73,11 +73,15 @@ test('the sync wizard goes from a new authentication to a finished run and the l
   await form.getByLabel('Database', { exact: true }).fill('e2e_shop');
   await form.getByLabel('User', { exact: true }).fill(decodeURIComponent(pg.username));
   await form.getByLabel('Password', { exact: true }).fill(decodeURIComponent(pg.password));
-  await choose(page, 'SSL mode', 'disable');
+  // The default SSL mode is prefer, explained on the form; the test server offers no TLS, so it connects without.
+  await expect(form.getByRole('combobox', { name: 'SSL mode' })).toHaveValue(/^prefer \(default\)/);
+  await expect(form.getByText("prefer is PostgreSQL's own default")).toBeVisible();
+  // Tested before anything is saved.
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByText('Connection works')).toBeVisible();
+  await expect(form.getByText(/without TLS \(the server offers none/)).toBeVisible();
   await form.getByRole('button', { name: 'Save authentication' }).click();
   await expect(page.getByRole('combobox', { name: 'Authentication', exact: true })).toHaveValue(/^e2e warehouse/);
-  await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText('Connection works')).toBeVisible();
   await page.getByRole('button', { name: 'Next: choose tables' }).click();
 
   await page.getByRole('checkbox', { name: 'customers' }).check();
@@ -100,4 +104,109 @@ test('the sync wizard goes from a new authentication to a finished run and the l
   await expect(page).toHaveURL(/\/data\/databases\/e2e_sync\/tables\/customers$/);
   await expect(page.getByText('alice').first()).toBeVisible();
   await expect(page.getByText('carol').first()).toBeVisible();
+});
+
+/** A call with the page's console session (the CSRF header on every method, as the console sends it). */
+async function call(page: Page, method: string, path: string, data?: unknown): Promise<Record<string, unknown>> {
+  const res = await page.request.fetch(path, { method, headers: { 'x-svc-console': '1' }, data });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+test('a sync is edited, paused, resumed and deleted with its tables; its authentication edited and deleted', async ({
+  page,
+}) => {
+  const pg = new URL(url);
+  await signIn(page);
+  await call(page, 'PUT', '/v1/dwh/feature', { enabled: true });
+  await call(page, 'POST', '/v3/database/create/e2e_day2');
+  const auth = await call(page, 'POST', '/v1/authentications', {
+    name: 'day two warehouse',
+    host: pg.hostname,
+    port: Number(pg.port),
+    database: 'e2e_shop',
+    user: decodeURIComponent(pg.username),
+    password: decodeURIComponent(pg.password),
+  });
+  const guessed = await call(page, 'POST', '/v1/guess', {
+    svc_authentication_id: auth.id,
+    schema: 'public',
+    tables: ['customers'],
+  });
+  const { dwh_id: id } = await call(page, 'POST', '/v1/dwh/', {
+    name: 'Day two customers',
+    basic_configs: guessed.basic_configs,
+    advanced_configs: guessed.advanced_configs,
+    output_config: { database: 'e2e_day2' },
+  });
+
+  // The authentication is listed; deleting it is refused while the sync uses it, naming the sync.
+  await page.goto('/data/sync');
+  await page.getByRole('link', { name: 'Authentications' }).click();
+  const auths = page.getByRole('table', { name: 'Warehouse authentications' });
+  await expect(auths.getByRole('row', { name: /day two warehouse/ })).toContainText('prefer');
+  await auths.getByRole('button', { name: 'Delete day two warehouse' }).click();
+  await page.getByRole('button', { name: 'Delete authentication' }).click();
+  await expect(page.getByRole('dialog')).toContainText('used by the integration "Day two customers"');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  // Edited, and tested with the stored password before the change is saved.
+  await auths.getByRole('button', { name: 'Edit day two warehouse' }).click();
+  const editAuth = page.locator('form[aria-label="Edit authentication day two warehouse"]');
+  await editAuth.getByLabel('Name', { exact: true }).fill('shop warehouse');
+  await editAuth.getByRole('button', { name: 'Test connection' }).click();
+  await expect(editAuth.getByText('Connection works')).toBeVisible();
+  await editAuth.getByRole('button', { name: 'Save authentication' }).click();
+  await expect(auths.getByRole('row', { name: /shop warehouse/ })).toBeVisible();
+
+  // Edit: the schedule, and the table's mode to append + dedup by key with its incremental column.
+  await page.goto(`/data/sync/${id}`);
+  await expect(page.getByRole('heading', { name: 'Day two customers' })).toBeVisible();
+  await page.getByRole('link', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Edit Day two customers' })).toBeVisible();
+  await choose(page, 'Schedule', 'Daily (HH:MM)');
+  await page.getByRole('textbox', { name: 'Schedule option' }).fill('10:00');
+  await choose(page, 'Mode for public.customers', 'Incremental append + dedup by key');
+  await expect(page.getByText('Deletes are not copied')).toBeVisible();
+  await choose(page, 'Incremental column for public.customers', 'signed_up');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Into e2e_day2; daily 10:00 (UTC).')).toBeVisible();
+  const configs = await call(page, 'GET', `/v1/dwh/${id}/configs`);
+  expect((configs.advanced_configs as { config: Record<string, unknown> }[])[0]?.config).toMatchObject({
+    mode: 'merge',
+    merge_keys: ['id'],
+    incremental_columns: ['signed_up'],
+  });
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const run = page.getByRole('table', { name: /^Tables of run \d+$/ });
+  await expect(run.getByRole('row', { name: /e2e_day2\.customers/ })).toContainText('success', { timeout: 20_000 });
+  await expect(run.getByRole('row', { name: /e2e_day2\.customers/ })).toContainText('3');
+
+  // Pause: the schedule stops, the list says so; resume brings the next run back.
+  const summary = page.getByRole('table', { name: 'Sync status' });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(summary).toContainText('paused');
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await page.getByRole('link', { name: 'Warehouse sync' }).click();
+  const row = page.getByRole('table', { name: 'Warehouse syncs' }).getByRole('row', { name: /Day two customers/ });
+  await expect(row).toContainText('paused');
+  await expect(row).toContainText('success');
+  await row.getByRole('link', { name: 'Day two customers' }).click();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect(summary).not.toContainText('paused');
+
+  // Delete with its target tables.
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('checkbox', { name: /Also delete its target tables .*e2e_day2\.customers/ }).check();
+  await page.getByRole('button', { name: 'Delete sync' }).click();
+  await expect(page).toHaveURL(/\/data\/sync$/);
+  await expect(page.getByRole('link', { name: 'Day two customers' })).toHaveCount(0);
+  const gone = await page.request.get('/v3/table/show/e2e_day2/customers');
+  expect(gone.status()).toBe(404);
+
+  // Unused now, the authentication can be deleted.
+  await page.getByRole('link', { name: 'Authentications' }).click();
+  await auths.getByRole('button', { name: 'Delete shop warehouse' }).click();
+  await page.getByRole('button', { name: 'Delete authentication' }).click();
+  await expect(auths.getByRole('row', { name: /shop warehouse/ })).toHaveCount(0);
 });

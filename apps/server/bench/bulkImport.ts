@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { encodePart } from '@svc/bulk-format';
 import Database from 'better-sqlite3';
+import type pg from 'pg';
+import type { PostgresStorage } from '../src/platform/storage';
 import { benchApp, expectOk, report, seconds } from './common';
 
 /**
- * Bulk import perform + commit, timed from the perform request to the end of the commit, against a
- * bare better-sqlite3 loop inserting the same rows, in one transaction, into a table of the same typed
- * columns with the same `time` index and the same durability settings as the service's data files.
+ * Bulk import perform + commit, timed from the perform request to the end of the commit, against a bare
+ * loop inserting the same rows, in one transaction, into a table of the same typed columns with the same
+ * `time` index: better-sqlite3 with the durability settings of the service's data files, or on PostgreSQL
+ * multi-row INSERTs of the same size as the data plane's (at most 30,000 parameters) on the bench's database.
  */
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 300_000);
@@ -22,6 +25,35 @@ let rows: Row[] = Array.from({ length: ROWS }, (_, i) => ({
   count: i % 97,
   page: `/products/${i % 800}`,
 }));
+
+async function barePostgresLoop(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query(`CREATE TABLE bare (time BIGINT NOT NULL, "user" TEXT, action TEXT, amount DOUBLE PRECISION,
+      count BIGINT, page TEXT); CREATE INDEX bare_time ON bare (time)`);
+    const perStatement = Math.floor(30_000 / 6);
+    const started = process.hrtime.bigint();
+    await client.query('BEGIN');
+    for (let at = 0; at < rows.length; at += perStatement) {
+      const batch = rows.slice(at, at + perStatement);
+      const values: unknown[] = [];
+      const tuples = batch.map((r, i) => {
+        values.push(r.time, r.user, r.action, r.amount, r.count, r.page);
+        return `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6})`;
+      });
+      await client.query(
+        `INSERT INTO bare (time, "user", action, amount, count, page) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+    }
+    await client.query('COMMIT');
+    const elapsed = seconds(started);
+    await client.query('DROP TABLE bare');
+    return ROWS / elapsed;
+  } finally {
+    client.release();
+  }
+}
 
 function bareInsertLoop(dir: string): number {
   const db = new Database(join(dir, 'bare.sqlite'));
@@ -53,7 +85,11 @@ try {
       }),
     );
   }
-  const bare = bareInsertLoop(bench.dataDir);
+  const storage = bench.deps.storage;
+  const bare =
+    storage.backend === 'postgres'
+      ? await barePostgresLoop((storage as PostgresStorage).pool)
+      : bareInsertLoop(bench.dataDir);
   // The rows are in the parts now; holding them would make every garbage collection of the import slower.
   rows = [];
 

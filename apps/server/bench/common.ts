@@ -157,9 +157,13 @@ export async function load(opts: {
   return { ok, failed, seconds: elapsed, perSecond: ok / elapsed };
 }
 
-/** Every bench ends by printing one line the runner reads: its figures as JSON. */
+/**
+ * Every bench ends by printing one line the runner reads: its figures as JSON. The process then ends within
+ * seconds even if something still holds it open (a PostgreSQL pool waiting for a cancelled query's connection).
+ */
 export function report(result: Record<string, unknown>): void {
   process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
+  setTimeout(() => process.exit(0), 5000).unref();
 }
 
 /**

@@ -8,7 +8,7 @@ import { audienceScheduleTick } from './audiences/schedule';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
-import { createBulkLoadService } from './bulk-loads/service';
+import { type BulkLoadServiceOptions, createBulkLoadService } from './bulk-loads/service';
 import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
 import { tableChangeRoutes } from './data/tableChangeRoutes';
@@ -45,6 +45,7 @@ import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
 import { createScheduler, type SchedulerOptions, scheduleRoutes } from './schedules';
+import { credentialRoutes } from './session/credentialRoutes';
 import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
@@ -64,6 +65,8 @@ export interface AppOptions {
   journeyEngine?: JourneySchedulerOptions;
   /** The scheduler of scheduled queries (tests turn its timer off and tick by hand). */
   schedules?: SchedulerOptions;
+  /** How often schedules are checked (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
+  bulkLoads?: BulkLoadServiceOptions;
   /** Most background worker threads (default from SVC_WORKERS); `prewarm` starts them with the app. */
   workers?: { size?: number; prewarm?: boolean };
 }
@@ -124,6 +127,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   mountNotOffered(app, deps);
   app.route('/', accountRoutes(deps));
   app.route('/', consoleRoutes(deps));
+  app.route('/', credentialRoutes(deps));
   app.route('/', accountConsoleRoutes(deps));
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
@@ -141,7 +145,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', scheduleRoutes(deps, jobs));
   const schedules = createScheduler(deps, jobs, options.schedules);
   app.route('/', folderRoutes(deps));
-  const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh));
+  const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh), options.bulkLoads);
   // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
   bulkLoads.onTick(audienceScheduleTick(deps, jobs));
   app.route('/', bulkLoadRunRoutes(deps, bulkLoads));

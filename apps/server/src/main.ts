@@ -8,8 +8,9 @@ import { createApp } from './app';
 import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
-import { journeyEngineOptions, loadConfig } from './platform/config';
+import { journeyEngineOptions, loadConfig, scheduleOptions } from './platform/config';
 import { createLogger } from './platform/logger';
+import { checkSecret } from './platform/secretCheck';
 import { randomHex } from './platform/secrets';
 import { type OpenedStorage, openStorage, sqliteHandleOf, storageTarget } from './platform/storage';
 
@@ -31,9 +32,11 @@ const logger = createLogger();
 let storage: OpenedStorage;
 try {
   storage = await openStorage(storageTarget(process.env, config.dataDir));
+  await checkSecret(storage, config.secret);
 } catch (err) {
-  // PostgreSQL down or refusing the credentials: one line without the password, and a non-zero exit.
-  logger.error('the database could not be opened', { error: err instanceof Error ? err.message : String(err) });
+  // PostgreSQL down or refusing the credentials, or another secret than the data's: one line without the
+  // password, and a non-zero exit.
+  logger.error('the server cannot start', { error: err instanceof Error ? err.message : String(err) });
   process.exit(1);
 }
 logger.info('storage', { backend: storage.backend, at: storage.describe });
@@ -49,6 +52,8 @@ if (!config.publicUrl) {
 const app = createApp(deps, {
   journeyEngine: journeyEngineOptions(process.env),
   jobs: jobOptionsFromEnv(process.env),
+  bulkLoads: scheduleOptions(process.env),
+  schedules: { intervalMs: scheduleOptions(process.env).tickMs ?? 15_000 },
   workers: { prewarm: true },
 });
 await app.ready;

@@ -49,14 +49,18 @@ export const databaseObject = z.object({
 });
 export type Database = z.infer<typeof databaseObject>;
 
-/** An item of GET /v3/database/list (OAS `DatabaseWithoutIdAndDatatank`). */
-/** A database list item: the spec lists exactly name, count, created_at, updated_at and organization. */
+/**
+ * An item of GET /v3/database/list: the spec's name, count, created_at, updated_at and organization, and
+ * `permission`, without which td-client-ruby's Database model fails (`permission.to_sym` on nil), and with it
+ * `td db:list` and every CLI command that names a database (decision 0024).
+ */
 export const databaseListItem = z.strictObject({
   name: z.string(),
   count: z.number().int(),
   created_at: v3OffsetTimestamp,
   updated_at: v3OffsetTimestamp,
   organization: z.string().nullable(),
+  permission: z.string(),
 });
 export type DatabaseListItem = z.infer<typeof databaseListItem>;
 export const databaseList = z.object({ databases: z.array(databaseListItem) });

@@ -6,8 +6,27 @@ import { z } from 'zod';
  * the rest open ("not shown"), and these shapes fill it. Secrets are accepted and never returned.
  */
 
-export const SSL_MODES = ['disable', 'require', 'verify-full'] as const;
-export const sslMode = z.enum(SSL_MODES, { error: '"ssl_mode" must be "disable", "require" or "verify-full".' });
+/**
+ * TLS to the warehouse, as libpq names it: `prefer` (libpq's default, and ours) uses TLS when the server
+ * offers it and connects without otherwise; `require` always uses TLS without checking the certificate;
+ * `verify-full` checks the certificate and the host name; `disable` never uses TLS.
+ */
+export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-full'] as const;
+export const sslMode = z.enum(SSL_MODES, {
+  error: '"ssl_mode" must be "disable", "prefer", "require" or "verify-full".',
+});
+export type SslMode = z.infer<typeof sslMode>;
+
+/**
+ * How a table's runs land: `replace` (full refresh: every run reads every row and swaps the table),
+ * `append` (incremental: new rows are added), `merge` (incremental + dedup: one row per key, the newest by
+ * the incremental column; rows deleted in the warehouse stay).
+ */
+export const SYNC_MODES = ['append', 'replace', 'merge'] as const;
+export const syncMode = z.enum(SYNC_MODES, {
+  error: '"mode" must be "append", "replace" or "merge" (append and keep one row per key).',
+});
+export type SyncMode = z.infer<typeof syncMode>;
 
 /** The types a warehouse column can land as (DESIGN §4): whole numbers, floating point, text. */
 export const TARGET_TYPES = ['long', 'double', 'string'] as const;
@@ -58,6 +77,8 @@ export const connectionTest = z.object({
   ok: z.boolean(),
   message: z.string(),
   server_version: z.string().nullable(),
+  /** Whether the connection used TLS; null when it failed. */
+  tls: z.boolean().nullable(),
 });
 export type ConnectionTest = z.infer<typeof connectionTest>;
 
@@ -106,7 +127,9 @@ export const tableConfig = z.object({
     )
     .min(1, 'Pick at least one column to load.'),
   skipped: z.array(z.object({ column: z.string(), source_type: z.string(), reason: z.string() })).optional(),
-  mode: z.enum(['append', 'replace'], { error: '"mode" must be "append" or "replace".' }).optional(),
+  mode: syncMode.optional(),
+  /** The key of `merge` mode: source columns (loaded ones); the guess proposes the primary key. */
+  merge_keys: z.array(z.string().min(1)).max(32, 'A key has at most 32 columns.').optional(),
   incremental: z.boolean().optional(),
   incremental_columns: z.array(z.string()).max(1, 'Incremental loads follow one column.').optional(),
   incremental_candidates: z.array(z.string()).optional(),
@@ -164,7 +187,7 @@ export type GuessResult = z.infer<typeof guessResult>;
 export const outputConfig = z.looseObject({
   type: z.string().optional(),
   database: z.string(),
-  mode: z.enum(['append', 'replace']).optional(),
+  mode: syncMode.optional(),
   time_column: z.string().optional(),
 });
 export const filterConfigs = z.array(z.looseObject({ type: z.string() }));
@@ -240,6 +263,10 @@ export const attemptTable = z.object({
   status: z.string(),
   records: z.number().int().nullable(),
   error: z.string().nullable(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** Seconds from the job's start to its end (or to now while it runs); null before it starts. */
+  duration_seconds: z.number().nullable(),
 });
 export type AttemptTable = z.infer<typeof attemptTable>;
 
@@ -252,8 +279,13 @@ export const sessionAttempt = z.object({
   status: z.enum(RUN_STATUSES),
   done: z.boolean(),
   trigger: z.enum(['manual', 'schedule']),
+  /** A re-sync from scratch: every table read whole and its target replaced. */
+  resync: z.boolean(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
+  /** Rows the run's tables wrote so far. */
+  records: z.number().int(),
+  duration_seconds: z.number().nullable(),
   tables: z.array(attemptTable),
 });
 export type SessionAttempt = z.infer<typeof sessionAttempt>;
@@ -289,3 +321,46 @@ export const workflowRun = z.object({
   already_running: z.array(busyTable).optional(),
 });
 export type WorkflowRun = z.infer<typeof workflowRun>;
+
+/** POST /v1/authentications/test: the settings of an authentication to try before saving it. */
+export const authenticationTest = authenticationCreate.partial({ name: true });
+
+/** DELETE /v1/dwh/:id query: `drop_tables=true` also deletes the target tables and their rows. */
+export const integrationDeleteQuery = z.object({
+  drop_tables: z.enum(['true', 'false', '1', '0'], { error: '"drop_tables" must be true or false.' }).optional(),
+});
+
+/** The latest run of an integration, in its status. */
+export const runSummary = z.object({
+  attempt_id: z.number().int(),
+  status: z.enum(RUN_STATUSES),
+  trigger: z.enum(['manual', 'schedule']),
+  resync: z.boolean(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_seconds: z.number().nullable(),
+  records: z.number().int(),
+});
+
+/**
+ * GET /v1/dwh/:id/status (and each item of GET /v1/dwh/status): whether it runs on its schedule or is
+ * paused, its next scheduled run, its latest run, and the rows its runs moved.
+ */
+export const integrationStatus = z.object({
+  dwh_id: z.number().int(),
+  name: z.string(),
+  user_id: z.number().int().nullable(),
+  state: z.enum(['active', 'paused']),
+  paused_at: z.string().nullable(),
+  schedule_type: z.enum(SCHEDULE_TYPES),
+  schedule_option: z.string(),
+  timezone: z.string(),
+  /** The next scheduled run; null when paused or run by hand only. */
+  next_run_at: z.string().nullable(),
+  last_run: runSummary.nullable(),
+  /** Rows written by every run still in the history (the latest 100). */
+  rows_moved: z.number().int(),
+  created_at: z.string(),
+});
+export type IntegrationStatus = z.infer<typeof integrationStatus>;
+export const integrationStatusList = z.object({ items: z.array(integrationStatus) });

@@ -30,6 +30,7 @@ const database = (name: string) => ({
   created_at: '2026-11-22 09:00:00 +0000',
   updated_at: '2026-11-22 09:00:00 +0000',
   organization: null,
+  permission: 'owner',
 });
 
 afterEach(() => vi.unstubAllGlobals());

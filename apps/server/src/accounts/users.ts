@@ -148,3 +148,26 @@ export async function setPassword(deps: AppDeps, user: UserRow, password: string
          WHERE id = ${user.id} AND account_id = ${user.account_id}`,
   );
 }
+
+/**
+ * Gives a user another e-mail address (the sign-in name). E-mail addresses are unique across accounts,
+ * so a taken one is 409 whichever account has it.
+ */
+export async function changeEmail(deps: AppDeps, user: UserRow, email: string): Promise<UserRow> {
+  const { db } = deps.storage;
+  const taken = () => conflict(`A user with the e-mail address ${email} already exists. Use another address.`);
+  const other = await one<{ id: number }>(db, sql`SELECT id FROM users WHERE email = ${email}`);
+  if (other && Number(other.id) !== user.id) throw taken();
+  try {
+    await run(
+      db,
+      sql`UPDATE users SET email = ${email}, updated_at = ${deps.clock.now().getTime()}
+           WHERE id = ${user.id} AND account_id = ${user.account_id}`,
+    );
+  } catch (err) {
+    // Another request (perhaps on another node) took the address between the check and the write.
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+  return getUser(db, user.account_id, user.id);
+}

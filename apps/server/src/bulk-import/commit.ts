@@ -6,9 +6,10 @@ import { type PreparedRecord, refreshCatalog } from '../data/tableStore';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { one, run, sql } from '../platform/storage';
-import { abs, performFiles } from './files';
+import { performFiles } from './files';
 import { RecordRules } from './records';
 import type { SessionRow } from './sessions';
+import { localCopy } from './sharedFiles';
 
 /**
  * Which performs have landed, kept in the customer database's own data and written in the same
@@ -64,14 +65,15 @@ export async function landStagedRows(
   if (!token) throw conflict(`The bulk import session "${session.name}" has not been performed yet.`);
   const database = await requireDatabase(deps.storage.db, session.account_id, session.database_name);
   const table = await requireTable(deps.storage.db, session.account_id, database.id, session.table_name);
-  const staged = abs(deps.config.dataDir, performFiles(session, token).staged);
+  // Read synchronously into one transaction: a local copy when another node performed the session.
+  const staged = await localCopy(deps, session.account_id, performFiles(session, token).staged);
   let inserted = 0;
   try {
     await dataPlane(deps).transaction(database, async (t) => {
       await t.ensureTable(COMMITS, COMMITS_COLUMNS);
       if (await one(t.ex, sql`SELECT 1 AS one FROM ${t.table(COMMITS)} WHERE token = ${token}`)) return;
       const now = deps.clock.now().getTime();
-      for (const records of stagedRecords(staged, limits)) {
+      for (const records of stagedRecords(staged.path, limits)) {
         await t.append(table, records, now);
         inserted += records.length;
       }
@@ -83,6 +85,7 @@ export async function landStagedRows(
       );
     });
   } finally {
+    await staged.release();
     // Committed or rolled back, the catalog shows what the data holds.
     await refreshCatalog(deps, database);
   }

@@ -68,13 +68,5 @@ export async function writePartFile(
   }
 }
 
-export async function removeFile(dataDir: string, rel: string | null): Promise<void> {
-  if (rel) await rm(abs(dataDir, rel), { force: true });
-}
-
-export async function removeDir(dataDir: string, rel: string): Promise<void> {
-  await rm(abs(dataDir, rel), { recursive: true, force: true });
-}
-
 /** True for errors a client caused (their message is meant for people). */
 export const isClientError = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500;

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { many, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import {
   databaseAndTable,
@@ -23,14 +24,19 @@ afterEach(() => h.close());
 
 const rows = (n: number, from = 1700000000) => Array.from({ length: n }, (_, i) => ({ time: from + i, n: i }));
 
-/** Every part file on disk, of every session. */
-function partFiles(): string[] {
-  const root = join(h.dataDir, 'bulk_import');
+/** Every part file of every session: on disk, and kept in the database for every node (PostgreSQL). */
+async function partFiles(): Promise<string[]> {
+  let local: string[] = [];
   try {
-    return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.includes('/parts/'));
-  } catch {
-    return [];
-  }
+    local = readdirSync(join(h.dataDir, 'bulk_import'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.includes('/parts/'))
+      .map((f) => `bulk_import/${f}`);
+  } catch {}
+  const kept = await many<{ path: string }>(
+    h.deps.storage.db,
+    sql`SELECT DISTINCT path FROM bulk_import_files WHERE path LIKE ${'%/parts/%'}`,
+  );
+  return [...new Set([...local, ...kept.map((r) => r.path)])];
 }
 
 describe('bulk import session life cycle', () => {
@@ -57,7 +63,7 @@ describe('bulk import session life cycle', () => {
     await uploadRows(h, 's1', 'p1', rows(5));
     await uploadRows(h, 's1', 'p1', rows(2, 1800000000));
     expect((await ok(h.call('GET', '/v3/bulk_import/list_parts/s1'))).parts).toEqual(['p1']);
-    expect(partFiles()).toHaveLength(1);
+    expect(await partFiles()).toHaveLength(1);
     await performAndWait(h, 's1');
     expect(await show(h, 's1')).toMatchObject({ valid_records: 2, valid_parts: 1 });
   });
@@ -68,7 +74,7 @@ describe('bulk import session life cycle', () => {
     await ok(h.call('PUT', '/v3/bulk_import/delete_part/s1/p1'));
     await ok(h.call('POST', '/v3/bulk_import/delete_part/s1/p2'));
     expect((await ok(h.call('GET', '/v3/bulk_import/list_parts/s1'))).parts).toEqual([]);
-    expect(partFiles()).toEqual([]);
+    expect(await partFiles()).toEqual([]);
     await failure(h.call('POST', '/v3/bulk_import/delete_part/s1/p1'), 404);
   });
 
@@ -117,7 +123,7 @@ describe('bulk import session life cycle', () => {
     await failure(h.call('POST', '/v3/bulk_import/perform/s1'), 409);
     await failure(h.call('POST', '/v3/bulk_import/unfreeze/s1'), 409);
     // The parts are gone from disk after commit; their names stay listed.
-    expect(partFiles()).toEqual([]);
+    expect(await partFiles()).toEqual([]);
     expect((await ok(h.call('GET', '/v3/bulk_import/list_parts/s1'))).parts).toEqual(['p1']);
     await ok(h.call('POST', '/v3/bulk_import/delete/s1'));
     await failure(h.call('GET', '/v3/bulk_import/show/s1'), 404);

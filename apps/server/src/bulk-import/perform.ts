@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -9,6 +9,7 @@ import type { AppDeps } from '../platform/context';
 import { abs, performFiles, writeAll } from './files';
 import { RecordRules } from './records';
 import { listParts, type SessionRow } from './sessions';
+import { keepFiles, openFile } from './sharedFiles';
 
 /** How far a perform has got: parts read of all, and records sorted so far. */
 export interface PerformProgress {
@@ -105,7 +106,9 @@ export async function performSession(
     progress(0);
     for (const [i, part] of parts.entries()) {
       let partErrors = 0;
-      await readGzipPart(createReadStream(abs(dataDir, part.file)), {
+      const file = await openFile(deps, session.account_id, part.file);
+      if (!file) throw new Error(`The file of part "${part.name}" is missing; upload the part again.`);
+      await readGzipPart(file.read(), {
         limits,
         onBatch: async (batch) => {
           partErrors += await sortBatch(batch);
@@ -122,6 +125,8 @@ export async function performSession(
     // Durable before the session points at these files.
     await staged.sync();
     await syncFile(abs(dataDir, files.errors));
+    // Any node may commit the session or serve its error records.
+    await keepFiles(deps, session.account_id, [files.staged, files.errors]);
     return counts;
   } catch (err) {
     errorsGzip.destroy();

@@ -1,10 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import type { JobRow } from '../jobs/jobStore';
 import type { JobKind } from '../jobs/runner';
-import { abs, removeDir } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import type { PerformProgress } from './perform';
 import { type SessionRow, sessionById, updateSession } from './sessions';
+import { listDir, removeDir } from './sharedFiles';
 import { performInWorker } from './tasks';
 
 export const BULK_IMPORT_JOB = 'bulk_import';
@@ -46,10 +45,9 @@ const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as Perform
 
 /** Removes every perform folder of the session except the one of `keep` (the published perform). */
 export async function removeStalePerforms(deps: BulkImportDeps, session: SessionRow, keep: string | null) {
-  const names = await readdir(abs(deps.config.dataDir, session.dir)).catch(() => [] as string[]);
-  for (const name of names) {
+  for (const name of await listDir(deps, session.account_id, session.dir)) {
     if (name.startsWith('perform-') && name !== `perform-${keep}`) {
-      await removeDir(deps.config.dataDir, `${session.dir}/${name}`);
+      await removeDir(deps, session.account_id, `${session.dir}/${name}`);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { many, run, sql } from '../platform/storage';
 import { CRASH_WORKER } from '../platform/workerPool';
 import { createHarness, type Harness } from '../testing/harness';
 import type { CrashPoint } from './options';
@@ -37,9 +38,15 @@ function crashAt(target: CrashPoint) {
   };
 }
 
-function performDirs(): string[] {
+/** The perform folders holding files: on disk, or kept in the database for every node (PostgreSQL). */
+async function performDirs(): Promise<string[]> {
   const root = join(h.dataDir, 'bulk_import', String(h.admin.accountId));
-  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /perform-[^/]+$/.test(f));
+  const local = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /perform-[^/]+\/.+$/.test(f))
+    .map((f) => join(root, f));
+  const kept = await many<{ path: string }>(h.deps.storage.db, sql`SELECT DISTINCT path FROM bulk_import_files`);
+  const dirs = [...local, ...kept.map((r) => r.path)].flatMap((f) => /perform-[^/]+(?=\/)/.exec(f) ?? []);
+  return [...new Set(dirs)];
 }
 
 /** The table's rows are exactly the 500 valid ones, each once. */
@@ -75,7 +82,7 @@ describe('bulk import across a restart', () => {
 
     expect((await performAndWait(h, 's1')).status).toBe('success');
     expect(await show(h, 's1')).toMatchObject({ status: 'ready', valid_records: 500, error_records: 1 });
-    expect(performDirs()).toHaveLength(1);
+    expect(await performDirs()).toHaveLength(1);
     await ok(h.call('POST', '/v3/bulk_import/commit/s1'));
     await expectEveryRowOnce();
   });
@@ -108,11 +115,19 @@ describe('bulk import across a restart', () => {
     await expectEveryRowOnce();
   });
 
-  it('a worker thread that dies inside the commit transaction leaves nothing written and the session committable', async () => {
+  it('losing what holds the commit transaction (a worker thread, a database connection) leaves nothing written and the session committable', async () => {
     await performAndWait(h, 's1');
     bulkDeps(h).bulkImport = {
-      crashPoint: (point) => {
-        if (point === 'commit:rows-written') throw new Error(CRASH_WORKER);
+      crashPoint: async (point) => {
+        if (point !== 'commit:rows-written') return;
+        // SQLite: the worker thread writing the file dies. PostgreSQL: the server ends the connection that
+        // holds the transaction (the only one idle inside a transaction now), as a database restart would.
+        if (h.deps.storage.backend === 'sqlite') throw new Error(CRASH_WORKER);
+        await run(
+          h.deps.storage.db,
+          sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        );
       },
     };
     const message = await failure(h.call('POST', '/v3/bulk_import/commit/s1'), 503);

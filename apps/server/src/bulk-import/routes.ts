@@ -1,4 +1,3 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
@@ -21,11 +20,12 @@ import { badRequest, conflict, payloadTooLarge } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
 import { atStartup } from '../platform/work';
-import { abs, performFiles } from './files';
+import { performFiles } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import { bulkImportJobKind } from './performJob';
 import * as ops from './service';
 import { listParts, listSessions, toWireSession } from './sessions';
+import { openFile } from './sharedFiles';
 
 const security = [{ SVC1: [] }];
 const errors = (...codes: [number, string][]) =>
@@ -241,10 +241,12 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
       if (row.status === 'performing') {
         throw conflict(`The bulk import session "${row.name}" is still performing; its error records come after.`);
       }
-      const file = row.perform_token ? abs(deps.config.dataDir, performFiles(row, row.perform_token).errors) : null;
+      const file = row.perform_token
+        ? await openFile(deps, row.account_id, performFiles(row, row.perform_token).errors)
+        : null;
       c.header('content-type', 'application/octet-stream');
-      if (!file || !existsSync(file)) return c.body(new Uint8Array(gzipSync(Buffer.alloc(0))), 200);
-      c.header('content-length', String(statSync(file).size));
-      return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, 200);
+      if (!file) return c.body(new Uint8Array(gzipSync(Buffer.alloc(0))), 200);
+      c.header('content-length', String(file.size));
+      return c.body(Readable.toWeb(Readable.from(file.read())) as ReadableStream<Uint8Array>, 200);
     });
 }

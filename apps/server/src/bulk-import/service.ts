@@ -4,9 +4,9 @@ import { refreshCatalog } from '../data/tableStore';
 import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
-import { run, sql, transaction } from '../platform/storage';
+import { isStorageUnavailable, run, sql, transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
-import { newPartFile, removeDir, removeFile, writePartFile } from './files';
+import { newPartFile, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import { BULK_IMPORT_JOB, type PerformParams } from './performJob';
 import {
@@ -22,6 +22,7 @@ import {
   sessionsInState,
   updateSession,
 } from './sessions';
+import { keepFiles, removeDir, removeFile } from './sharedFiles';
 import { commitInWorker } from './tasks';
 
 /** The operations of bulk import sessions, in the order of their life cycle (wire-compat §2.5). */
@@ -59,12 +60,14 @@ export async function uploadPart(
   const { bytes, records } = await writePartFile(deps.config.dataDir, rel, body, bulkImportOptions(deps).limits);
   let replaced: string | null;
   try {
+    // Every node may perform the session: the part is kept where they all read it before it is listed.
+    await keepFiles(deps, session.account_id, [rel]);
     replaced = await putPart(deps.storage.db, session, { name: part, file: rel, bytes, records, now: now(deps) });
   } catch (err) {
-    await removeFile(deps.config.dataDir, rel);
+    await removeFile(deps, session.account_id, rel);
     throw err;
   }
-  await removeFile(deps.config.dataDir, replaced);
+  await removeFile(deps, session.account_id, replaced);
 }
 
 export async function deletePart(deps: BulkImportDeps, session: SessionRow, name: string): Promise<void> {
@@ -72,7 +75,7 @@ export async function deletePart(deps: BulkImportDeps, session: SessionRow, name
   const part = await findPart(deps.storage.db, session, name);
   if (!part) throw notFound('bulk import part');
   await deletePartRow(deps.storage.db, part);
-  await removeFile(deps.config.dataDir, part.file);
+  await removeFile(deps, session.account_id, part.file);
 }
 
 const busy = (s: SessionRow) =>
@@ -104,7 +107,8 @@ export async function unfreeze(deps: BulkImportDeps, session: SessionRow): Promi
     [session.status],
     now(deps),
   );
-  if (session.perform_token) await removeDir(deps.config.dataDir, `${session.dir}/perform-${session.perform_token}`);
+  if (session.perform_token)
+    await removeDir(deps, session.account_id, `${session.dir}/perform-${session.perform_token}`);
 }
 
 /** Queues the perform job (off the request) and moves the session to performing, in one transaction. */
@@ -189,7 +193,9 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
     // Whatever the worker got to, the catalog shows what the file holds.
     const database = await findDatabase(deps.storage.db, session.account_id, session.database_name);
     if (database) await refreshCatalog(deps, database);
-    if (err instanceof WorkerCrashed) {
+    // The thread holding the data transaction died (SQLite), or the connection holding it dropped
+    // (PostgreSQL): either way the transaction rolled back, and committing again is safe.
+    if (err instanceof WorkerCrashed || isStorageUnavailable(err)) {
       throw serviceUnavailable(
         `The commit of "${session.name}" was interrupted before its rows were saved; nothing was written. Commit it again.`,
       );
@@ -203,7 +209,10 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
   await updateSession(deps.storage.db, session, { status: 'committed' }, ['committing'], now(deps));
   // The rows are in the table now; the parts and staged rows are not needed any more.
   const staged = session.perform_token ? `${session.dir}/perform-${session.perform_token}/valid.msgpack` : null;
-  await Promise.all([removeDir(deps.config.dataDir, `${session.dir}/parts`), removeFile(deps.config.dataDir, staged)]);
+  await Promise.all([
+    removeDir(deps, session.account_id, `${session.dir}/parts`),
+    removeFile(deps, session.account_id, staged),
+  ]);
 }
 
 export async function deleteSession(deps: BulkImportDeps, session: SessionRow): Promise<void> {
@@ -213,7 +222,7 @@ export async function deleteSession(deps: BulkImportDeps, session: SessionRow): 
     );
   }
   await deleteSessionRow(deps.storage.db, session);
-  await removeDir(deps.config.dataDir, session.dir);
+  await removeDir(deps, session.account_id, session.dir);
 }
 
 /** At start-up: finishes commits a stopped process left half done (in workers; resolves when all have ended). */

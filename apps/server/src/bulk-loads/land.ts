@@ -13,8 +13,9 @@ import { readStage } from './staging';
 /**
  * Lands a run's staged rows in its table in ONE transaction of the database's data (data/plane.ts), together with the
  * session's incremental state: either all of it is there afterwards or none of it (a failed run changes
- * nothing), and the cursor can never be saved without its rows or the other way round. `replace` drops
- * the rows and sets the schema inside the same transaction, so readers see the old table or the new one.
+ * nothing), and the cursor can never be saved without its rows or the other way round. `replace` (and a
+ * re-sync from scratch) drops the rows and sets the schema inside the same transaction, so readers see the
+ * old table or the new one. `merge` upserts each batch by key through the data plane (`DataTx.merge`).
  */
 
 /** Incremental state kept next to the rows; `$` cannot appear in a table name, so nothing collides. */
@@ -25,15 +26,20 @@ const STATE_COLUMNS = `bulk_load_id BIGINT PRIMARY KEY, session_created_at BIGIN
 export interface Landing {
   database: DatabaseRow;
   table: TableRow;
-  mode: 'append' | 'replace';
+  /** `merge`: each row replaces the rows of its key (`mergeKeys`, target column names). */
+  mode: 'append' | 'replace' | 'merge';
+  mergeKeys: string[];
+  /** Load from scratch: the table is emptied first, whatever the mode. */
+  resync: boolean;
   /** Target columns in the order of the staged values. */
   schema: SchemaEntry[];
   /** Whether each staged row ends with a time value. */
   hasTime: boolean;
   uploadTime: number;
   stagePath: string;
-  bulkLoadId: number;
-  sessionCreatedAt: number;
+  /** The session whose incremental state lands with the rows; null for a one-off job (it keeps no state). */
+  bulkLoadId: number | null;
+  sessionCreatedAt: number | null;
   jobId: number;
   nextState: Record<string, unknown>;
   /**
@@ -84,25 +90,28 @@ export async function landedState(
   return row ? { jobId: Number(row.job_id), state: JSON.parse(row.state_json) as Record<string, unknown> } : null;
 }
 
-export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: number }> {
+export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
   let inserted = 0;
+  let replaced = 0;
   const current = (await findTable(deps.storage.db, l.database.account_id, l.database.id, l.table.name)) ?? l.table;
   const now = deps.clock.now().getTime();
   try {
     await dataPlane(deps).transaction(l.database, async (t) => {
-      await t.ensureTable(STATE, STATE_COLUMNS);
-      const saved = await one<{ job_id: number }>(
-        t.ex,
-        sql`SELECT job_id FROM ${t.table(STATE)} WHERE bulk_load_id = ${l.bulkLoadId} AND session_created_at = ${l.sessionCreatedAt}`,
-      );
-      const savedJob = saved ? Number(saved.job_id) : null;
-      if (savedJob !== l.basedOnJobId) {
-        throw new StateChangedError(
-          `Another run of this bulk load session${saved ? ` (job ${savedJob})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+      if (l.bulkLoadId !== null) {
+        await t.ensureTable(STATE, STATE_COLUMNS);
+        const saved = await one<{ job_id: number }>(
+          t.ex,
+          sql`SELECT job_id FROM ${t.table(STATE)} WHERE bulk_load_id = ${l.bulkLoadId} AND session_created_at = ${l.sessionCreatedAt}`,
         );
+        const savedJob = saved ? Number(saved.job_id) : null;
+        if (savedJob !== l.basedOnJobId) {
+          throw new StateChangedError(
+            `Another run of this bulk load session${saved ? ` (job ${savedJob})` : ''} landed while this one was reading, so its rows may overlap; nothing was loaded. Run it again to continue from there.`,
+          );
+        }
       }
       let table = current;
-      if (l.mode === 'replace') {
+      if (l.mode === 'replace' || l.resync) {
         await t.dropTable(table.name);
         await t.changeSchema({ ...table, schema_json: '[]' }, l.schema, 'replace');
         table = { ...table, schema_json: JSON.stringify(l.schema) };
@@ -113,9 +122,16 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
       }
       for (const batch of readStage(l.stagePath)) {
         const records = batch.map((row) => toRecord(row, l));
-        await t.append(table, records, now);
-        inserted += records.length;
+        if (l.mode === 'merge') {
+          const merged = await t.merge(table, records, l.mergeKeys, now);
+          inserted += merged.inserted;
+          replaced += merged.replaced;
+        } else {
+          await t.append(table, records, now);
+          inserted += records.length;
+        }
       }
+      if (l.bulkLoadId === null) return;
       await run(
         t.ex,
         sql`INSERT INTO ${t.table(STATE)} (bulk_load_id, session_created_at, table_name, job_id, state_json)
@@ -128,7 +144,7 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
     // Landed or rolled back, the catalog shows what the data holds (schema and figures).
     await refreshCatalog(deps, l.database);
   }
-  return { inserted };
+  return { inserted, replaced };
 }
 
 /** Landing runs in a background worker, in the lane of the database's file. */
@@ -137,9 +153,11 @@ export const bulkLoadTasks = {
 };
 
 /** Lands a run's staged rows in a worker; a refusal because another run landed meanwhile keeps its class. */
-export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number }> {
+export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
   try {
-    return await work(deps).run<{ inserted: number }>('bulk-loads.land', l, { lane: dataLane(deps, l.database) });
+    return await work(deps).run<{ inserted: number; replaced: number }>('bulk-loads.land', l, {
+      lane: dataLane(deps, l.database),
+    });
   } catch (err) {
     if (err instanceof Error && err.name === 'StateChangedError') throw new StateChangedError(err.message);
     throw err;

@@ -372,6 +372,8 @@ describe('landing a run', () => {
         database,
         table,
         mode: 'append',
+        mergeKeys: [],
+        resync: false,
         schema: [['n', 'long']],
         hasTime: false,
         uploadTime: 1,

@@ -8,6 +8,7 @@ import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { run, sql, transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
+import { maskConfig } from './config';
 import { landedState, landInWorker } from './land';
 import { openCredentials } from './secrets';
 import { type BulkLoadSource, SourceError } from './source';
@@ -20,11 +21,11 @@ import { type BulkLoadJobParams, type BulkLoadRow, bulkLoadById, summariseDiffIn
  * Anything that fails before or during landing leaves the target exactly as it was.
  */
 
-interface Filters {
+export interface Filters {
   rename: Map<string, string>;
 }
 
-function readFilters(config: Record<string, unknown>): Filters {
+export function readFilters(config: Record<string, unknown>): Filters {
   const rename = new Map<string, string>();
   const filters = Array.isArray(config.filters) ? (config.filters as Record<string, unknown>[]) : [];
   for (const f of filters) {
@@ -37,12 +38,16 @@ function readFilters(config: Record<string, unknown>): Filters {
   return { rename };
 }
 
-function targetName(source: string, filters: Filters): string {
+export function targetName(source: string, filters: Filters): string {
   return filters.rename.get(source) ?? columnNameForKey(source);
 }
 
 /** The source column behind `out.time_column` (a target name), or null for the upload time. */
-function timeSource(config: Record<string, unknown>, filters: Filters, row: BulkLoadRow): string | null {
+export function timeSource(
+  config: Record<string, unknown>,
+  filters: Filters,
+  row: Pick<BulkLoadRow, 'time_column'>,
+): string | null {
   const out = (config.out ?? {}) as Record<string, unknown>;
   const wanted = (typeof out.time_column === 'string' ? out.time_column : null) ?? row.time_column;
   if (!wanted) return null;
@@ -50,14 +55,44 @@ function timeSource(config: Record<string, unknown>, filters: Filters, row: Bulk
   return wanted;
 }
 
+/** `config.out.mode`: replace, merge (with `merge_keys`, target column names) or append. */
+function outputMode(config: Record<string, unknown>): { mode: 'append' | 'replace' | 'merge'; mergeKeys: string[] } {
+  const out = (config.out ?? {}) as { mode?: unknown; merge_keys?: unknown };
+  if (out.mode === 'replace') return { mode: 'replace', mergeKeys: [] };
+  if (out.mode !== 'merge') return { mode: 'append', mergeKeys: [] };
+  const keys = Array.isArray(out.merge_keys) ? out.merge_keys.filter((k): k is string => typeof k === 'string') : [];
+  if (keys.length === 0) throw new SourceError('Merge mode needs "out.merge_keys": the columns that identify a row.');
+  return { mode: 'merge', mergeKeys: keys };
+}
+
 export interface BulkLoadKindOptions {
   sources: Map<string, BulkLoadSource>;
 }
 
-async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: BulkLoadKindOptions) {
-  const params = JSON.parse(job.params_json ?? '{}') as { bulk_load_id?: number };
+/**
+ * A one-off job's own settings (`POST /v3/job/issue/bulkload/:db`, adhoc.ts): its config with credentials
+ * sealed, kept in the job's params only until the job ends.
+ */
+export interface OneOffRun {
+  config_json: string;
+  database_name: string;
+  table_name: string;
+  time_column: string | null;
+}
+
+/** What a run reads and where it lands: a session's settings, or a one-off job's (then `session` is null). */
+type RunTarget = OneOffRun & { session: BulkLoadRow | null };
+
+async function runTarget(deps: AppDeps, job: JobRow): Promise<RunTarget> {
+  const params = JSON.parse(job.params_json ?? '{}') as { bulk_load_id?: number; oneoff?: OneOffRun };
+  if (params.oneoff) return { ...params.oneoff, session: null };
   const row = await bulkLoadById(deps.storage.db, job.account_id, Number(params.bulk_load_id));
   if (!row) throw new Error('The bulk load session of this job was deleted.');
+  return { ...row, session: row };
+}
+
+async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: BulkLoadKindOptions) {
+  const row = await runTarget(deps, job);
   const config = JSON.parse(row.config_json) as Record<string, unknown>;
   const input = openCredentials(deps.config.secret, (config.in ?? {}) as Record<string, unknown>);
   const source = options.sources.get(String(input.type));
@@ -70,18 +105,29 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const table = await findTable(deps.storage.db, job.account_id, database.id, row.table_name);
   if (!table) throw new SourceError(`The target table "${row.database_name}.${row.table_name}" does not exist.`);
   const filters = readFilters(config);
-  const mode = ((config.out ?? {}) as { mode?: string }).mode === 'replace' ? 'replace' : 'append';
-  const stored = JSON.parse(row.config_diff_json) as { in?: Record<string, unknown> };
-  const landed = await landedState(deps, database, row);
-  // Replace reads every row each time; append continues from the last landed state.
-  const state = mode === 'replace' ? undefined : (landed?.state ?? stored.in) || undefined;
+  const { mode, mergeKeys } = outputMode(config);
+  const session = row.session;
+  const stored = JSON.parse(session?.config_diff_json ?? '{}') as { in?: Record<string, unknown> };
+  const landed = session ? await landedState(deps, database, session) : null;
+  // A re-sync from scratch reads every row and replaces the table, whatever the mode.
+  const resync = session !== null && session.resync_requested_at !== null;
+  // Replace reads every row each time; append and merge continue from the last landed state (one-off jobs
+  // keep none).
+  const state = mode === 'replace' || resync || !session ? undefined : (landed?.state ?? stored.in) || undefined;
   const timeColumn = timeSource(config, filters, row);
   const uploadTime = Math.floor(deps.clock.now().getTime() / 1000);
 
   const dir = join(deps.config.dataDir, 'bulk-loads');
   mkdirSync(dir, { recursive: true });
   const stagePath = join(dir, `job-${job.id}.stage`);
-  const stream = await source.open({ accountId: job.account_id, input, state, timeColumn, signal });
+  const stream = await source.open({
+    accountId: job.account_id,
+    input,
+    state,
+    timeColumn,
+    signal,
+    orderByIncremental: mode === 'merge',
+  });
   const writer = new StageWriter(stagePath);
   try {
     for await (const batch of stream.batches()) {
@@ -98,22 +144,28 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
       }
       names.add(name);
     }
+    const missingKey = mergeKeys.find((k) => !names.has(k));
+    if (missingKey) {
+      throw new SourceError(`The key column "${missingKey}" of merge mode is not one of the loaded columns.`);
+    }
     if (signal.aborted) throw signal.reason;
-    const { inserted } = await landInWorker(deps, {
+    const { inserted, replaced } = await landInWorker(deps, {
       database,
       table,
       mode,
+      mergeKeys,
+      resync,
       schema: schema.map(([n, t]) => [n, t]),
       hasTime: timeColumn !== null,
       uploadTime,
       stagePath,
-      bulkLoadId: row.id,
-      sessionCreatedAt: row.created_at,
+      bulkLoadId: session?.id ?? null,
+      sessionCreatedAt: session?.created_at ?? null,
       jobId: job.id,
       nextState,
       basedOnJobId: landed?.jobId ?? null,
     });
-    return { row, config, database, table, schema, inserted, nextState, uploadTime };
+    return { row, config, database, table, schema, inserted, replaced, nextState, uploadTime };
   } finally {
     await stream.close().catch(() => {});
     writer.close();
@@ -131,11 +183,12 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
     out: { unique_transaction_name: `svc_bulkload_${job.id}`, encrypt_start_at: r.uploadTime },
   };
   // The job keeps the masked config only: its record is for reading, never for running.
-  const params: BulkLoadJobParams = {
-    bulk_load_id: r.row.id,
+  const session = r.row.session;
+  const params: Omit<BulkLoadJobParams, 'bulk_load_id'> & { bulk_load_id?: number } = {
+    ...(session ? { bulk_load_id: session.id } : {}),
     database: { id: r.database.id, name: r.database.name },
     table: { id: r.table.id, name: r.table.name },
-    config: { embulk_config: wireConfig(r.row), config_diff: configDiff },
+    config: { embulk_config: session ? wireConfig(session) : maskConfig(r.config), config_diff: configDiff },
     schema: r.schema,
   };
   const diff = JSON.stringify({ in: { ...r.nextState, start_time: startTime } });
@@ -144,23 +197,45 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
       tx,
       sql`UPDATE jobs SET params_json = ${JSON.stringify(params)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
     );
+    if (!session) return;
     await run(
       tx,
       sql`UPDATE bulk_loads SET config_diff_json = ${diff}, updated_at = ${now.getTime()}
-          WHERE id = ${r.row.id} AND account_id = ${r.row.account_id}`,
+          WHERE id = ${session.id} AND account_id = ${session.account_id}`,
     );
+    // The re-sync this run did is done; one asked for while it ran stays for the next run.
+    if (session.resync_requested_at !== null) {
+      await run(
+        tx,
+        sql`UPDATE bulk_loads SET resync_requested_at = NULL
+            WHERE id = ${session.id} AND account_id = ${session.account_id} AND resync_requested_at = ${session.resync_requested_at}`,
+      );
+    }
   });
+}
+
+/** A one-off job that did not land forgets its sealed credentials; its record keeps the masked config. */
+async function forgetOneOff(deps: AppDeps, job: JobRow): Promise<void> {
+  const params = JSON.parse(job.params_json ?? '{}') as { oneoff?: OneOffRun };
+  if (!params.oneoff) return;
+  const { oneoff, ...rest } = params;
+  await run(
+    deps.storage.db,
+    sql`UPDATE jobs SET params_json = ${JSON.stringify(rest)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
+  );
 }
 
 export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): JobKind {
   return {
     types: ['bulkload'],
+    onFailed: (job) => forgetOneOff(deps, job),
     async run(job, ctx): Promise<JobOutcome> {
       const started = process.cpuUsage();
       try {
         const result = await runOne(deps, job, ctx.signal, options);
         await record(deps, job, result);
-        ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}`);
+        const replaced = result.replaced > 0 ? ` (${result.replaced} older rows of their keys replaced)` : '';
+        ctx.log(`loaded ${result.inserted} rows into ${result.database.name}.${result.table.name}${replaced}`);
         const cpu = process.cpuUsage(started);
         return {
           numRecords: result.inserted,

@@ -4,6 +4,7 @@ import type { AppDeps } from '../platform/context';
 import { nextFire } from '../platform/cron';
 import { conflict } from '../platform/errors';
 import { claimSlot, type Executor, pruneSlots, transaction } from '../platform/storage';
+import { issueOneOff } from './adhoc';
 import { bulkLoadJobKind } from './run';
 import type { BulkLoadSource } from './source';
 import { type BulkLoadRow, inFlightJob, lockBulkLoad, markFired, queuedJobParams, scheduledBulkLoads } from './store';
@@ -23,11 +24,14 @@ export interface BulkLoadService {
   /** Queues the runs whose schedule came due since the last tick; returns how many. */
   tick(): Promise<number>;
   onTick(fn: (now: number) => number | Promise<number>): void;
+  /** The source kinds runs read, by `config.in.type`. */
+  readonly sources: ReadonlyMap<string, BulkLoadSource>;
 }
 
 export { nextFire } from '../platform/cron';
 
-const TICK_MS = 30_000;
+/** How often the schedules are checked by default (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
+export const TICK_MS = 30_000;
 
 /** The key of a session's schedule slots (ids can be reused after a delete: the creation time tells them apart). */
 const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;
@@ -35,14 +39,23 @@ const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;
 /** Slots older than this are forgotten: their schedules moved on long ago. */
 const SLOT_KEEP_MS = 7 * 24 * 3600 * 1000;
 
+export interface BulkLoadServiceOptions {
+  /** How often this node checks the schedules (default TICK_MS). */
+  tickMs?: number;
+}
+
 export function createBulkLoadService(
   deps: AppDeps,
   jobs: JobRunner,
   sources: readonly BulkLoadSource[],
+  options: BulkLoadServiceOptions = {},
 ): BulkLoadService {
   const hooks: ((now: number) => number | Promise<number>)[] = [];
   let timer: NodeJS.Timeout | null = null;
-  const kind = bulkLoadJobKind(deps, { sources: new Map(sources.map((s) => [s.type, s])) });
+  const byType = new Map(sources.map((s) => [s.type, s]));
+  const kind = bulkLoadJobKind(deps, { sources: byType });
+  // `td connector:issue`: a one-off run without a session (adhoc.ts).
+  jobs.registerIssuer('bulkload', (request) => issueOneOff(deps, jobs, byType, request));
   jobs.register({
     ...kind,
     close() {
@@ -53,6 +66,7 @@ export function createBulkLoadService(
   const db = deps.storage.db;
 
   const service: BulkLoadService = {
+    sources: byType,
     async enqueue(row, userId, priority = 0, ex = db) {
       // Read with the caller's executor: inside its transaction, another statement would wait for it.
       const params = await queuedJobParams(deps, row, ex);
@@ -88,7 +102,10 @@ export function createBulkLoadService(
         const next = nextFire(row.cron as string, row.timezone, since);
         if (next === null || next + row.delay * 1000 > now) continue;
         // Every node sees the firing come due; the one that claims its slot queues it.
-        if (!(await claimSlot(db, slotKey(row), next, now))) continue;
+        if (!(await claimSlot(db, slotKey(row), next, now))) {
+          deps.logger.info('bulk load schedule fired on another node', { session: row.name, due: next });
+          continue;
+        }
         await markFired(db, row, now);
         // A run still in flight takes this firing's place: the next run continues from where it ends.
         const busy = await inFlightJob(db, row);
@@ -106,7 +123,16 @@ export function createBulkLoadService(
           });
         }
       }
-      for (const hook of hooks) queued += await hook(now);
+      // Each feature's schedule runs on its own: one that fails is logged and never holds up the others.
+      for (const hook of hooks) {
+        try {
+          queued += await hook(now);
+        } catch (err) {
+          deps.logger.warn('a schedule of the tick failed', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      }
       await pruneSlots(db, now - SLOT_KEEP_MS);
       return queued;
     },
@@ -118,7 +144,7 @@ export function createBulkLoadService(
     service.tick().catch((err) => {
       deps.logger.warn('bulk load schedule tick failed', { error: err instanceof Error ? err.message : String(err) });
     });
-  }, TICK_MS);
+  }, options.tickMs ?? TICK_MS);
   timer.unref();
   return service;
 }

@@ -30,6 +30,8 @@ export interface BulkLoadRow {
   integration_id: number | null;
   /** When its cron last queued a run. */
   last_fired_at: number | null;
+  /** When a load from scratch was asked for (the next run replaces the table and clears it), or null. */
+  resync_requested_at: number | null;
 }
 
 export type BulkLoadValues = Pick<

@@ -4,7 +4,7 @@ import type { DatabaseRow, TableRow } from './catalog';
 
 /**
  * TRANSITIONAL (issue 16): catalog lookups on the SQLite connection `deps.db`, only for synchronous code of
- * features still being converted to the storage layer (audiences, bulk-loads, dwh). Use catalog.ts; this
+ * features still being converted to the storage layer (audiences, the dwh test fixture). Use catalog.ts; this
  * file goes with `deps.db` once those callers await `findDatabase(deps.storage.db, …)`.
  */
 

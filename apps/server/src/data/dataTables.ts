@@ -78,12 +78,31 @@ export function fromSafe(v: unknown): unknown {
   return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
 }
 
+/** Our index on a merge key: its name holds the columns, so another key gets its own. */
+export const keyIndexName = (table: string, key: string[]) => `${table}$key:${key.join(',')}`;
+
+/** Creates the index a merge by `key` finds rows with, once. */
+export function ensureKeyIndex(f: DataFile, table: string, key: string[]): void {
+  f.db.exec(`CREATE INDEX IF NOT EXISTS ${q(keyIndexName(table, key))} ON ${q(table)} (${key.map(q).join(', ')})`);
+}
+
+/** Drops the table's key indexes: SQLite refuses to drop an indexed column; the next merge makes them again. */
+function dropKeyIndexes(f: DataFile, table: string): void {
+  const prefix = `${table}$key:`;
+  const names = f.db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND substr(name, 1, ?) = ?")
+    .pluck()
+    .all(table, prefix.length, prefix) as string[];
+  for (const name of names) f.db.exec(`DROP INDEX ${q(name)}`);
+}
+
 /**
  * Makes the file's table match `schema` (rows.ts `planSchema`): new columns added, changed types
  * converted, and with `dropMissing` columns not listed dropped with their data.
  */
 export function applySchema(f: DataFile, meta: Meta, schema: SchemaEntry[], dropMissing: boolean): SchemaEntry[] {
   const plan = planSchema(JSON.parse(meta.schema_json) as SchemaEntry[], schema, dropMissing, tableLimits.maxColumns);
+  if (plan.convert.length > 0 || plan.drop.length > 0) dropKeyIndexes(f, meta.name);
   for (const [name, type] of plan.add)
     f.db.exec(`ALTER TABLE ${q(meta.name)} ADD COLUMN ${q(name)} ${sqliteType(type)}`);
   for (const c of plan.convert) convertColumn(f, meta.name, c.name, c.from, c.to);

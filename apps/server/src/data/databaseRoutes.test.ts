@@ -5,7 +5,6 @@ import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { databaseFile, findDatabase } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { appendRows } from './tableStore';
 
 const NOT_FOUND = {
@@ -21,10 +20,7 @@ describe('databases', () => {
   beforeEach(async () => {
     h = await createHarness();
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const create = (name: string, key?: string) => h.call('POST', `/v3/database/create/${name}`, { key });
 
@@ -113,26 +109,32 @@ describe('databases', () => {
           created_at: '2026-11-22 09:01:01 +0000',
           updated_at: '2026-11-22 09:01:01 +0000',
           organization: null,
+          permission: 'owner',
         },
         expect.objectContaining({ name: 'web_events', created_at: '2026-11-22 09:00:00 +0000' }),
       ],
     });
-    // Exactly the spec's five fields per item; the record itself keeps permission and delete_protection.
+    // The spec's five fields per item and the permission td-client-ruby needs; the record keeps delete_protection.
     for (const item of (body as { databases: object[] }).databases) {
-      expect(Object.keys(item).sort()).toEqual(['count', 'created_at', 'name', 'organization', 'updated_at']);
+      expect(Object.keys(item).sort()).toEqual([
+        'count',
+        'created_at',
+        'name',
+        'organization',
+        'permission',
+        'updated_at',
+      ]);
     }
     expect(await (await h.call('GET', '/v3/database/show/crm')).json()).toMatchObject({
       permission: 'owner',
       delete_protected: false,
     });
     expect(databaseList.parse(body)).toBeTruthy();
-    // The service contract (list items: name, count, created_at, updated_at, organization) wins over the
-    // public OAS, which also requires permission and delete_protected: those are the only differences.
+    // The service contract's five fields and permission (decision 0024); the public OAS also requires
+    // delete_protected: that is the only difference.
     expect(responseErrors('get', '/database/list', body)).toEqual(
-      [0, 1].flatMap((i) =>
-        ['delete_protected', 'permission'].map(
-          (field) => `/databases/${i} must have required property '${field}' {"missingProperty":"${field}"}`,
-        ),
+      [0, 1].map(
+        (i) => `/databases/${i} must have required property 'delete_protected' {"missingProperty":"delete_protected"}`,
       ),
     );
   });

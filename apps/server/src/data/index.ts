@@ -21,7 +21,7 @@ export { dataLane } from './dataFiles';
 export { dataPlane } from './dataPlane';
 export { appendRowsInWorker } from './fileWrites';
 export { dataLocation } from './location';
-export type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+export type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
 export { pgIdentifier, postgresType } from './postgresPlane';
 export {
   appendRows,
@@ -36,3 +36,4 @@ export {
   validTime,
   writeBatches,
 } from './tableStore';
+export { deleteTable } from './tables';

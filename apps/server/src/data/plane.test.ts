@@ -177,6 +177,93 @@ describe(`data plane (${testBackend()})`, () => {
     expect((await dataPlane(deps).rows(database, 'users')).map((r) => r.age)).toEqual(['42', null]);
   });
 
+  const merge = (t: TableRow, rows: Record<string, unknown>[], key: string[]) =>
+    dataPlane(deps).transaction(database, (tx) =>
+      tx.merge(
+        t,
+        rows.map((r) => prepareRecord(r)),
+        key,
+        3000,
+      ),
+    );
+
+  it('merges by key: one row per key, the last record of a key wins, other keys stay, figures follow', async () => {
+    const t = table('customers');
+    await append(t, [
+      { time: 10, id: 1, name: 'ann' },
+      { time: 20, id: 2, name: 'bob' },
+      { time: 30, id: 3, name: 'cid' },
+    ]);
+    const before = (await dataPlane(deps).figures(database))[0];
+    const result = await merge(
+      t,
+      [
+        { time: 5, id: 3, name: 'cid v2' },
+        { time: 6, id: 4, name: 'dan', city: 'Oslo' },
+        { time: 7, id: 3, name: 'cid v3' },
+      ],
+      ['id'],
+    );
+    expect(result).toMatchObject({ inserted: 2, replaced: 1 });
+    const rows = await dataPlane(deps).rows(database, 'customers');
+    expect(rows).toEqual([
+      { time: 6, id: 4, name: 'dan', city: 'Oslo' },
+      { time: 7, id: 3, name: 'cid v3', city: null },
+      { time: 10, id: 1, name: 'ann', city: null },
+      { time: 20, id: 2, name: 'bob', city: null },
+    ]);
+    const after = (await dataPlane(deps).figures(database))[0];
+    // The newest row (time 30) was replaced by one of time 7: the newest time is read again.
+    expect(after).toMatchObject({ row_count: 4, max_time: 20, updated_at: 3000 });
+    expect(after).toEqual(result.meta);
+    expect(after?.bytes).toBeGreaterThan(before?.bytes ?? 0);
+    // Merging the same records again changes nothing but the write time.
+    await merge(t, [{ time: 7, id: 3, name: 'cid v3' }], ['id']);
+    expect(await dataPlane(deps).rows(database, 'customers')).toEqual(rows);
+    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 4, bytes: after?.bytes });
+  });
+
+  it('merges by a composite key of text and numbers, and after the key column changed type', async () => {
+    const t = table('prices');
+    await merge(
+      t,
+      [
+        { time: 1, shop: 'a', sku: 1, price: 1.5 },
+        { time: 1, shop: 'b', sku: 1, price: 2.5 },
+      ],
+      ['shop', 'sku'],
+    );
+    await merge(t, [{ time: 2, shop: 'b', sku: 1, price: 3 }], ['shop', 'sku']);
+    expect((await dataPlane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
+      ['a', 1, 1.5],
+      ['b', 1, 3],
+    ]);
+    // A key column converted to text keeps merging (its index is made again).
+    await dataPlane(deps).transaction(database, (tx) => tx.changeSchema(t, [['sku', 'string']], 'append'));
+    await merge(t, [{ time: 3, shop: 'a', sku: '1', price: 9 }], ['shop', 'sku']);
+    expect((await dataPlane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
+      ['b', '1', 3],
+      ['a', '1', 9],
+    ]);
+  });
+
+  it('refuses a record with an empty key column and writes nothing of the call', async () => {
+    const t = table('keyed');
+    await merge(t, [{ time: 1, id: 1, label: 'a' }], ['id']);
+    await expect(
+      merge(
+        t,
+        [
+          { time: 2, id: 2, label: 'b' },
+          { time: 3, label: 'no key' },
+        ],
+        ['id'],
+      ),
+    ).rejects.toThrow('no value in the key column "id" of "keyed"');
+    expect(await dataPlane(deps).rows(database, 'keyed')).toEqual([{ time: 1, id: 1, label: 'a' }]);
+    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 1 });
+  });
+
   it('tails the newest rows first, ties by the latest write', async () => {
     const t = table('tailed');
     await append(t, [{ time: 5, i: 1 }]);

@@ -28,6 +28,13 @@ export interface PreparedRecord {
   values: [string, unknown][];
 }
 
+/** What a merge did: the figures afterwards, rows written, and rows they replaced. */
+export interface MergeResult {
+  meta: Meta;
+  inserted: number;
+  replaced: number;
+}
+
 /** One transaction on a customer database's data: everything in it lands together or not at all. */
 export interface DataTx {
   /** For the caller's own statements in the same transaction (markers, incremental state). */
@@ -40,6 +47,13 @@ export interface DataTx {
   ensureTable(name: string, columns: string): Promise<void>;
   /** Appends records (adding and widening columns as they need) and updates the figures. */
   append(table: TableRow, records: PreparedRecord[], now: number): Promise<Meta>;
+  /**
+   * Upserts by `key` (column names): each record replaces every row whose key columns hold the same
+   * values, the last record of a key winning within the call; rows of other keys stay. Columns are added
+   * as `append` adds them, and an index on the key is made on first use. A record with an empty key
+   * column is refused (NULL is no key).
+   */
+  merge(table: TableRow, records: PreparedRecord[], key: string[], now: number): Promise<MergeResult>;
   /** Sets (`replace`) or extends the table's columns with real ALTERs. */
   changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append'): Promise<Meta>;
   /** Creates the table from its catalog row when it has no data yet (a leftover of the name is dropped). */

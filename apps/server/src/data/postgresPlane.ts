@@ -6,7 +6,7 @@ import type { DatabaseRow, TableRow } from './catalog';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
-import { grownMeta, planSchema, schemaGrowth, storedRows } from './rows';
+import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
 /**
  * The PostgreSQL data plane: one schema per customer database (`customerSchema(id)`, named from the id,
@@ -135,6 +135,37 @@ function schemaTx(schema: string, ex: Executor): DataTx {
     return plan.next;
   }
 
+  /** The schema once the records' new columns are added (and whole-number columns widened). */
+  async function grown(meta: Meta, records: PreparedRecord[]): Promise<SchemaEntry[]> {
+    const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+    const growth = schemaGrowth(schema, records);
+    return growth.length > 0 ? applySchema(meta, growth, false) : schema;
+  }
+
+  /** Multi-row INSERTs of at most PARAMS_PER_INSERT parameters, then the figures. */
+  async function insertRecords(meta: Meta, schema: SchemaEntry[], records: PreparedRecord[], now: number) {
+    const columns = sql.raw(['time', ...schema.map(([name]) => col(name))].join(', '));
+    const perStatement = Math.max(1, Math.floor(PARAMS_PER_INSERT / (schema.length + 1)));
+    const target = sql.raw(tableSql(meta.name));
+    const chunks: Stored[][][] = [[]];
+    const figures = storedRows(schema, records, (row) => {
+      let last = chunks[chunks.length - 1] as Stored[][];
+      if (last.length >= perStatement) {
+        last = [];
+        chunks.push(last);
+      }
+      last.push(row);
+    });
+    for (const chunk of chunks) {
+      if (chunk.length === 0) continue;
+      const values = chunk.map((row) => sql`(${sql.join(row.map(pgValue))})`);
+      await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
+    }
+    Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+    await saveMeta(meta);
+    return meta;
+  }
+
   return {
     ex,
     table: (name) => sql.raw(tableSql(name)),
@@ -149,29 +180,44 @@ function schemaTx(schema: string, ex: Executor): DataTx {
     ensureDataTable,
     async append(table: TableRow, records: PreparedRecord[], now: number) {
       const meta = await ensureDataTable(table);
-      let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
-      const growth = schemaGrowth(schema, records);
-      if (growth.length > 0) schema = await applySchema(meta, growth, false);
-      const columns = sql.raw(['time', ...schema.map(([name]) => col(name))].join(', '));
-      const perStatement = Math.max(1, Math.floor(PARAMS_PER_INSERT / (schema.length + 1)));
-      const target = sql.raw(tableSql(meta.name));
-      const chunks: Stored[][][] = [[]];
-      const figures = storedRows(schema, records, (row) => {
-        let last = chunks[chunks.length - 1] as Stored[][];
-        if (last.length >= perStatement) {
-          last = [];
-          chunks.push(last);
-        }
-        last.push(row);
-      });
-      for (const chunk of chunks) {
-        if (chunk.length === 0) continue;
-        const values = chunk.map((row) => sql`(${sql.join(row.map(pgValue))})`);
-        await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
+      return insertRecords(meta, await grown(meta, records), records, now);
+    },
+    async merge(table: TableRow, records: PreparedRecord[], key: string[], now: number) {
+      const meta = await ensureDataTable(table);
+      const schema = await grown(meta, records);
+      const keyed = lastPerKey(table.name, schema, records, key);
+      const target = tableSql(meta.name);
+      await sql
+        .raw(
+          `CREATE INDEX IF NOT EXISTS ${quote(pgIdentifier(`${meta.name}$key:${key.join(',')}`))} ON ${target} (${key.map(col).join(', ')})`,
+        )
+        .execute(ex);
+      const types = new Map(schema.map(([name, type]) => [name, postgresType(type)]));
+      const columns = sql.raw(key.map((_, i) => `k${i}`).join(', '));
+      const match = sql.raw(key.map((k, i) => `t.${col(k)} = u.k${i}`).join(' AND '));
+      let replaced = 0;
+      let bytes = 0;
+      for (let at = 0; at < keyed.keys.length; at += 10_000) {
+        const page = keyed.keys.slice(at, at + 10_000);
+        const arrays = key.map(
+          (k, i) =>
+            sql`${page.map((values) => pgValue(values[i] as Stored))}::${sql.raw(`${types.get(k) ?? 'TEXT'}[]`)}`,
+        );
+        const removed = await many<Record<string, unknown>>(
+          ex,
+          sql`DELETE FROM ${sql.raw(target)} AS t USING unnest(${sql.join(arrays)}) AS u(${columns})
+              WHERE ${match} RETURNING t.*`,
+        );
+        replaced += removed.length;
+        for (const row of removed) bytes += rowBytes(row);
       }
-      Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
-      await saveMeta(meta);
-      return meta;
+      await insertRecords(meta, schema, keyed.records, now);
+      if (replaced > 0) {
+        const max = await one<{ m: number | null }>(ex, sql`SELECT max(time) AS m FROM ${sql.raw(target)}`);
+        Object.assign(meta, shrunkMeta(meta, replaced, bytes, max?.m ?? null));
+        await saveMeta(meta);
+      }
+      return { meta, inserted: keyed.records.length, replaced };
     },
     async changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append') {
       const meta = await ensureDataTable(table);

@@ -122,3 +122,87 @@ export function planSchema(
   }
   return plan;
 }
+
+/** A merge's records reduced to the last of each key, with each one's key as stored values. */
+export interface KeyedRecords {
+  records: PreparedRecord[];
+  keys: Stored[][];
+}
+
+/** One text per key tuple, so equal stored values (numbers, big integers, text, bytes) compare equal. */
+function keyText(values: Stored[]): string {
+  return values
+    .map((v) =>
+      typeof v === 'bigint'
+        ? `n${v}`
+        : Buffer.isBuffer(v)
+          ? `b${v.toString('base64')}`
+          : typeof v === 'number'
+            ? `n${v}`
+            : `s${String(v)}`,
+    )
+    .join('\u0000');
+}
+
+/**
+ * For an upsert by `key`: the last record of each key in the order given (later records are newer), and
+ * each one's key values as the columns store them. A key column without a value is refused: NULL is no
+ * key, and a row keyed by it could never be replaced.
+ */
+export function lastPerKey(
+  table: string,
+  schema: SchemaEntry[],
+  records: PreparedRecord[],
+  key: string[],
+): KeyedRecords {
+  const types = new Map(schema.map(([name, type]) => [name, type]));
+  const byKey = new Map<string, { record: PreparedRecord; key: Stored[] }>();
+  for (const r of records) {
+    const values = new Map(r.values);
+    const stored = key.map((column) => {
+      const type = types.get(column);
+      const v = type === undefined ? null : storeAs(type, values.get(column));
+      if (v === null) {
+        throw badRequest(
+          `A row has no value in the key column "${column}" of "${table}": key columns must never be empty. Choose key columns that always hold a value (the source's primary key does).`,
+        );
+      }
+      return v;
+    });
+    const text = keyText(stored);
+    // Deleted first, so the record takes its place at the end: the map keeps the newest in arrival order.
+    byKey.delete(text);
+    byKey.set(text, { record: r, key: stored });
+  }
+  const out: KeyedRecords = { records: [], keys: [] };
+  for (const { record, key: k } of byKey.values()) {
+    out.records.push(record);
+    out.keys.push(k);
+  }
+  return out;
+}
+
+/** The bytes a stored row counts for in the figures: `time` and each value it holds. */
+export function rowBytes(row: Record<string, unknown>): number {
+  let bytes = 0;
+  for (const [column, v] of Object.entries(row)) {
+    if (column === 'time') bytes += 8;
+    else if (v !== null && v !== undefined) bytes += storedBytes(v as Stored);
+  }
+  return bytes;
+}
+
+/** The figures after a merge replaced rows: their count and bytes taken off, the newest time read again. */
+export function shrunkMeta<M extends { row_count: number; bytes: number; max_time: number | null }>(
+  meta: M,
+  replaced: number,
+  bytes: number,
+  maxTime: number | null,
+): M {
+  return {
+    ...meta,
+    row_count: Math.max(0, meta.row_count - replaced),
+    bytes: Math.max(0, meta.bytes - bytes),
+    max_time: maxTime,
+  };
+}

@@ -17,14 +17,15 @@ import {
   applySchema,
   copyDataTable,
   ensureDataTable,
+  ensureKeyIndex,
   fromSafe,
   type Meta,
   q,
   readMeta,
   swapDataTables,
 } from './dataTables';
-import type { DataPlane, DataTx, PreparedRecord } from './plane';
-import { grownMeta, schemaGrowth, storedRows } from './rows';
+import type { DataPlane, DataTx, MergeResult, PreparedRecord } from './plane';
+import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
 /**
  * The SQLite data plane: one file per customer database (dataFiles.ts), written only by background
@@ -54,11 +55,51 @@ function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: n
   const insert = statement(f, text);
   const figures = storedRows(schema, records, (row) => insert.run(row));
   Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+  saveMeta(f, meta);
+  return meta;
+}
+
+function saveMeta(f: DataFile, meta: Meta): void {
   statement(
     f,
     `UPDATE ${META_TABLE} SET schema_json = ?, row_count = ?, bytes = ?, max_time = ?, updated_at = ? WHERE name = ?`,
   ).run(meta.schema_json, meta.row_count, meta.bytes, meta.max_time, meta.updated_at, meta.name);
-  return meta;
+}
+
+/** Upserts by key (plane.ts `merge`): the rows of each key deleted through the key index, then the records written. */
+function mergeRecords(
+  f: DataFile,
+  table: TableRow,
+  records: PreparedRecord[],
+  key: string[],
+  now: number,
+): MergeResult {
+  const meta = ensureDataTable(f, table);
+  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const growth = schemaGrowth(schema, records);
+  if (growth.length > 0) schema = applySchema(f, meta, growth, false);
+  const keyed = lastPerKey(table.name, schema, records, key);
+  ensureKeyIndex(f, meta.name, key);
+  const where = key.map((k) => `${q(k)} = ?`).join(' AND ');
+  const remove = statement(f, `DELETE FROM ${q(meta.name)} WHERE ${where} RETURNING *`);
+  let replaced = 0;
+  let bytes = 0;
+  for (const k of keyed.keys) {
+    for (const row of remove.all(...k) as Record<string, unknown>[]) {
+      replaced++;
+      bytes += rowBytes(row);
+    }
+  }
+  writeRecords(f, meta, keyed.records, now);
+  if (replaced > 0) {
+    const max = f.db
+      .prepare(`SELECT max(time) FROM ${q(meta.name)}`)
+      .pluck()
+      .get() as number | null;
+    Object.assign(meta, shrunkMeta(meta, replaced, bytes, max));
+    saveMeta(f, meta);
+  }
+  return { meta, inserted: keyed.records.length, replaced };
 }
 
 function dataTx(f: DataFile, ex: Executor): DataTx {
@@ -73,6 +114,9 @@ function dataTx(f: DataFile, ex: Executor): DataTx {
     },
     async append(table: TableRow, records: PreparedRecord[], now: number) {
       return writeRecords(f, ensureDataTable(f, table), records, now);
+    },
+    async merge(table: TableRow, records: PreparedRecord[], key: string[], now: number) {
+      return mergeRecords(f, table, records, key, now);
     },
     async changeSchema(table: TableRow, schema: SchemaEntry[], mode: 'replace' | 'append') {
       const m = ensureDataTable(f, table);

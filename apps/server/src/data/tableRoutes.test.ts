@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { type DatabaseRow, findDatabase } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { appendRows } from './tableStore';
 
 describe('tables', () => {
@@ -15,10 +14,7 @@ describe('tables', () => {
     await h.call('POST', '/v3/database/create/web_events');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const show = async (table: string) =>
     (await (await h.call('GET', `/v3/table/show/web_events/${table}`)).json()) as Record<string, unknown>;

@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
 import { openSqlite } from '../platform/db';
 import { customerSchema, many, run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { type DatabaseRow, databaseFile, findDatabase, findTable, requireTable } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
 import { appendRows, prepareRecord, tailRows } from './tableStore';
 
@@ -18,10 +16,7 @@ describe('table store', () => {
     await h.call('POST', '/v3/database/create/store_test');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const postgres = () => h.deps.storage.backend === 'postgres';
   const file = () => openSqlite(databaseFile(h.dataDir, h.admin.accountId, database.id), { readonly: true });
@@ -233,18 +228,13 @@ describe('table store', () => {
       h.deps.storage.db,
       sql`UPDATE tables SET count = 0, estimated_storage_size = 0, last_log_timestamp = NULL, schema_json = '[]'`,
     );
-    closeDataFiles(h.deps);
-    const restarted = { ...h.deps };
-    const app = createApp(restarted);
-    await app.ready;
+    h = await h.restart();
     const db = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
     expect(await requireTable(h.deps.storage.db, h.admin.accountId, db.id, 'crash')).toMatchObject({
       count: 1,
       last_log_timestamp: 5,
       schema_json: '[["a","long"]]',
     });
-    closeDataFiles(restarted);
-    await app.stop();
   });
 
   it('runs an extra step inside the same transaction as the rows', async () => {

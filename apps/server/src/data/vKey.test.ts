@@ -1,7 +1,6 @@
 import { encodePart } from '@svc/bulk-format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
-import { closeDataFiles } from './dataFiles';
 
 /**
  * A record key `v` never becomes a column: td-client-ruby adds its own `v` entry to every table's schema,
@@ -13,10 +12,7 @@ describe('a record key named v', () => {
     h = await createHarness();
     await h.call('POST', '/v3/database/create/web_events');
   });
-  afterEach(() => {
-    closeDataFiles(h.deps);
-    h.close();
-  });
+  afterEach(() => h.close());
 
   const schemas = async () => {
     const body = (await (await h.call('GET', '/v3/table/list/web_events')).json()) as {

@@ -18,7 +18,7 @@ export function toV3Database(row: DatabaseRow, records: number): Database {
   };
 }
 
-/** The list shows the numeric-offset time form and no id (OAS `DatabaseWithoutIdAndDatatank`). */
+/** The list shows the numeric-offset time form, no id, and the permission td-client-ruby needs (decision 0024). */
 export function toV3DatabaseListItem(row: DatabaseRow, records: number): DatabaseListItem {
   return {
     name: row.name,
@@ -26,6 +26,7 @@ export function toV3DatabaseListItem(row: DatabaseRow, records: number): Databas
     created_at: v3OffsetTime(new Date(row.created_at)),
     updated_at: v3OffsetTime(new Date(row.updated_at)),
     organization: null,
+    permission: 'owner',
   };
 }
 

@@ -242,7 +242,7 @@ describe('data-warehouse sync API', () => {
       controlSql`SELECT params_json FROM jobs WHERE id = ${job.job_id}`,
     )) as { params_json: string };
     expect(jobRow.params_json).not.toContain(creds.password);
-    expect(targetRows(h, 'events_direct').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'events_direct')).map((r) => r.kind)).toEqual(['a', 'b']);
     expect((await h.call('POST', '/v3/bulk_loads/nope/jobs')).status).toBe(404);
 
     // The harness clock is 2026-11-22 09:00 UTC = 18:00 in Tokyo; 09:30 Tokyo is 00:30 UTC the next day.
@@ -257,7 +257,7 @@ describe('data-warehouse sync API', () => {
     await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number);
   });
 
-  it('honours ssl: false in a typed-in PostgreSQL input (the test server has no TLS)', async () => {
+  it('connects a typed-in PostgreSQL input with ssl_mode prefer by default, ssl: false too; ssl: true needs TLS', async () => {
     await h.call('POST', '/v3/table/create/dwh_target/events_nossl');
     const input = {
       type: 'postgresql',
@@ -276,12 +276,19 @@ describe('data-warehouse sync API', () => {
         }),
       );
       const job = await ok(h.call('POST', `/v3/bulk_loads/${name}/jobs`));
-      return h.app.services.jobs.whenSettled(job.job_id as number);
+      const status = await h.app.services.jobs.whenSettled(job.job_id as number);
+      const shown = await ok(h.call('GET', `/v3/job/show/${job.job_id}`));
+      return { status, error: (shown.debug as Json | undefined)?.stderr };
     };
-    // Without it TLS is required, which this server cannot give; with it the rows land.
-    expect(await run('nossl_default', {})).toBe('error');
-    expect(await run('nossl_bool', { ssl: false })).toBe('success');
-    expect(targetRows(h, 'events_nossl').map((r) => r.kind)).toEqual(['a', 'b']);
+    // The test server offers no TLS: "require" (ssl: true) fails saying so and loads nothing.
+    const required = await run('tls_required', { ssl: true });
+    expect(required.status).toBe('error');
+    expect(required.error).toMatch(/does not offer TLS.*use "prefer"/);
+    expect(await targetRows(h, 'events_nossl')).toEqual([]);
+    // The default is libpq's "prefer": TLS when offered, else without; ssl: false never asks.
+    expect((await run('tls_default', {})).status).toBe('success');
+    expect((await run('tls_off', { ssl: false })).status).toBe('success');
+    expect((await targetRows(h, 'events_nossl')).map((r) => r.kind)).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('lists the integrations of the current user; administrators list all with all=true and alone touch others’', async () => {
@@ -439,7 +446,7 @@ describe('data-warehouse sync API', () => {
     const [attempt] = attempts.items as Json[];
     expect(attempt).toMatchObject({ trigger: 'schedule' });
     for (const t of (attempt as Json).tables as Json[]) await h.app.services.jobs.whenSettled(t.job_id as number);
-    expect(targetRows(h, 'events_daily').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'events_daily')).map((r) => r.kind)).toEqual(['a', 'b']);
 
     const other = await h.newAccount('Other');
     await ok(h.call('PUT', '/v1/dwh/feature', { key: other.masterKey, json: { enabled: true } }));
@@ -447,6 +454,6 @@ describe('data-warehouse sync API', () => {
     expect((await h.call('PUT', `/v1/dwh/${dwh_id}/run_workflow`, { key: other.masterKey })).status).toBe(404);
     await ok(h.call('DELETE', `/v1/dwh/${dwh_id}`));
     expect((await h.call('GET', `/v3/bulk_loads/dwh_${dwh_id}_events_daily`)).status).toBe(404);
-    expect(targetRows(h, 'events_daily')).toHaveLength(2);
+    expect(await targetRows(h, 'events_daily')).toHaveLength(2);
   });
 });

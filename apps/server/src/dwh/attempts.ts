@@ -2,10 +2,10 @@ import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
 import type { BulkLoadService } from '../bulk-loads/service';
 import { inFlightJob, lockBulkLoad } from '../bulk-loads/store';
 import type { AppDeps } from '../platform/context';
-import { badRequest, conflict } from '../platform/errors';
+import { badRequest, conflict, notFound } from '../platform/errors';
 import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
-import { type IntegrationRow, integrationSessions } from './integrations';
+import { type IntegrationRow, integrationSessions, requestResync } from './integrations';
 
 /** Runs of an integration (session attempts): one bulk load job per table, the status derived from them. */
 
@@ -14,6 +14,7 @@ interface AttemptRow {
   account_id: number;
   integration_id: number;
   trigger: 'manual' | 'schedule';
+  resync: number;
   jobs_json: string;
   created_at: number;
 }
@@ -29,6 +30,7 @@ interface JobFacts {
   status: string;
   num_records: number | null;
   stderr: string | null;
+  start_at: number | null;
   end_at: number | null;
 }
 
@@ -51,15 +53,19 @@ export async function startAttempt(
   row: IntegrationRow,
   userId: number,
   trigger: AttemptRow['trigger'],
+  options: { resync?: boolean } = {},
 ): Promise<{ attempt: AttemptRow | null; busy: BusyTable[] }> {
   const sessions = await integrationSessions(deps, row);
   if (sessions.length === 0)
     throw badRequest('The integration has no tables to load; add one to its advanced configs.');
+  const now = deps.clock.now().getTime();
   return transaction(deps.storage, async (tx) => {
     const busy: BusyTable[] = [];
     const jobs: AttemptJob[] = [];
     for (const s of sessions) {
       await lockBulkLoad(tx, s);
+      // A table still loading takes the request too: its next run starts from scratch.
+      if (options.resync) await requestResync(tx, s, now);
       const job = await inFlightJob(tx, s);
       if (job) {
         busy.push({ target_table: s.table_name, bulk_load_name: s.name, job_id: job.id, status: job.status });
@@ -77,8 +83,8 @@ export async function startAttempt(
     }
     const id = await insertId(
       tx,
-      sql`INSERT INTO dwh_attempts (account_id, integration_id, trigger, jobs_json, created_at)
-          VALUES (${row.account_id}, ${row.id}, ${trigger}, ${JSON.stringify(jobs)}, ${deps.clock.now().getTime()})
+      sql`INSERT INTO dwh_attempts (account_id, integration_id, trigger, resync, jobs_json, created_at)
+          VALUES (${row.account_id}, ${row.id}, ${trigger}, ${options.resync ? 1 : 0}, ${JSON.stringify(jobs)}, ${now})
           RETURNING id`,
     );
     return {
@@ -96,13 +102,16 @@ async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
       ? []
       : await many<JobFacts>(
           deps.storage.db,
-          sql`SELECT id, status, num_records, stderr, end_at FROM jobs
+          sql`SELECT id, status, num_records, stderr, start_at, end_at FROM jobs
               WHERE account_id = ${a.account_id} AND id IN (${sql.join(ids)}) ORDER BY id`,
         );
   const byId = new Map(found.map((f) => [Number(f.id), f]));
   const facts = jobs.map((j) => byId.get(j.job_id));
+  const now = deps.clock.now().getTime();
   const tables: AttemptTable[] = jobs.map((j, i) => {
     const f = facts[i];
+    const start = f?.start_at ?? null;
+    const end = f?.end_at ?? null;
     return {
       target_table: j.target_table,
       bulk_load_name: j.bulk_load_name,
@@ -110,6 +119,9 @@ async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
       status: f?.status ?? 'error',
       records: f?.num_records ?? null,
       error: f ? (f.status === 'success' ? null : f.stderr) : 'The job of this table is gone.',
+      started_at: start === null ? null : isoTime(new Date(start)),
+      finished_at: end === null ? null : isoTime(new Date(end)),
+      duration_seconds: start === null ? null : seconds((end ?? now) - start),
     };
   });
   const statuses = tables.map((t) => t.status);
@@ -122,6 +134,7 @@ async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
       ? 'success'
       : 'error';
   const ends = facts.map((f) => f?.end_at ?? 0);
+  const finished = done ? Math.max(a.created_at, ...ends) : null;
   return {
     attempt_id: a.id,
     attempt_name: `dwh_${a.integration_id}_attempt_${a.id}`,
@@ -130,10 +143,29 @@ async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
     status,
     done,
     trigger: a.trigger,
+    resync: Number(a.resync) === 1,
     created_at: isoTime(new Date(a.created_at)),
-    finished_at: done ? isoTime(new Date(Math.max(a.created_at, ...ends))) : null,
+    finished_at: finished === null ? null : isoTime(new Date(finished)),
+    records: tables.reduce((sum, t) => sum + (t.records ?? 0), 0),
+    duration_seconds: seconds((finished ?? now) - a.created_at),
     tables,
   };
+}
+
+/** Seconds to a tenth, never negative (clocks of two nodes may disagree a little). */
+const seconds = (ms: number) => Math.max(0, Math.round(ms / 100) / 10);
+
+/** One run of the integration, or 404. */
+export async function getAttempt(deps: AppDeps, row: IntegrationRow, attemptId: unknown): Promise<SessionAttempt> {
+  const n = Number(attemptId);
+  const a = Number.isSafeInteger(n)
+    ? await one<AttemptRow>(
+        deps.storage.db,
+        sql`SELECT * FROM dwh_attempts WHERE account_id = ${row.account_id} AND integration_id = ${row.id} AND id = ${n}`,
+      )
+    : undefined;
+  if (!a) throw notFound('run');
+  return describe(deps, a);
 }
 
 export async function listAttempts(deps: AppDeps, row: IntegrationRow, limit = 100): Promise<SessionAttempt[]> {
@@ -177,7 +209,7 @@ export async function runDueIntegrations(
   const db = deps.storage.db;
   const due = await many<IntegrationRow>(
     db,
-    sql`SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL ORDER BY id`,
+    sql`SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL AND paused_at IS NULL ORDER BY id`,
   );
   let queued = 0;
   for (const row of due) {

@@ -1,17 +1,13 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import {
   authentication,
   authenticationCreate,
   authenticationList,
+  authenticationTest,
   authenticationUpdate,
+  type ConnectionTest,
   connectionTest,
   dwhFeature,
-  guessRequest,
-  guessResult,
-  warehouseDatabases,
-  warehouseSchemas,
-  warehouseTableSchema,
-  warehouseTables,
 } from '@svc/contracts';
 import { hostProblem } from '../platform/addressPolicy';
 import { principalOf, requireAdmin } from '../platform/auth';
@@ -19,6 +15,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { input } from '../platform/params';
 import {
+  type AuthRow,
   connectionSpec,
   deleteAuthentication,
   insertAuthentication,
@@ -27,28 +24,30 @@ import {
   toWireAuthentication,
   updateAuthentication,
 } from './authentications';
-import { type ConnectOptions, WarehouseError, withConnection } from './connection';
+import { type ConnectionSpec, type ConnectOptions, WarehouseError, withConnection } from './connection';
 import { featureEnabled, setFeature } from './feature';
-import { guess } from './guess';
-import { base, commonErrors, enabledPrincipal, error, idParam, json, jsonBody, warehouse } from './routeKit';
-import { mapColumn } from './typeMap';
-import { describeTable, listDatabases, listSchemas, listTables } from './warehouse';
+import { base, commonErrors, enabledPrincipal, error, idParam, json, jsonBody } from './routeKit';
 
-const databaseQuery = z.object({
-  database: z.string().optional().meta({ description: 'Another database of the warehouse server to browse' }),
-});
+type Changes = Partial<Omit<ConnectionSpec, 'password'>> & { password?: string };
 
-/** A database name to connect to; the server decides whether the authentication's user may. */
-export function checkDatabaseName(name: string): string {
-  if (name.length > 63 || name.trim() === '' || /\0/.test(name)) {
-    throw badRequest('"database" must be a PostgreSQL database name (1 to 63 characters).');
+/** The settings to try: the stored ones (when there are) with the changes sent; no password sent keeps the stored one. */
+function specToTry(deps: AppDeps, row: AuthRow | null, v: Changes & { user?: string }): ConnectionSpec {
+  const stored = row ? connectionSpec(deps, row) : null;
+  const spec = {
+    host: v.host ?? stored?.host,
+    port: v.port ?? stored?.port ?? 5432,
+    database: v.database ?? stored?.database,
+    user: v.user ?? stored?.user,
+    password: v.password ?? stored?.password ?? '',
+    ssl_mode: v.ssl_mode ?? stored?.ssl_mode ?? 'prefer',
+  };
+  for (const field of ['host', 'database', 'user'] as const) {
+    if (!spec[field]) throw badRequest(`Give the warehouse "${field}" to test the connection.`);
   }
-  return name;
+  return spec as ConnectionSpec;
 }
 
-const tableParams = z.object({ id: z.string(), schema: z.string(), table: z.string() });
-
-/** The feature switch, warehouse authentications, browsing and the guess (`/v1`). */
+/** The feature switch and warehouse authentications: store, change, test (saved or not) and delete (`/v1`). */
 export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
   const b = base(deps, 'Data-warehouse sync');
   /** The outbound address policy at save: a host that is refused now would be refused at every connection. */
@@ -56,11 +55,24 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
     const problem = host === undefined ? null : await hostProblem(host, 'warehouse', options.outbound, 'save');
     if (problem) throw badRequest(problem);
   };
-  /** A connection with the authentication, to its own database or to `?database=` on the same server. */
-  const connectTo = async (accountId: number, id: string, database?: string) => {
-    const row = await requireAuthentication(deps, accountId, id);
-    const spec = { ...connectionSpec(deps, row), ...(database ? { database: checkDatabaseName(database) } : {}) };
-    return <T>(work: Parameters<typeof withConnection<T>>[2]) => warehouse(() => withConnection(spec, options, work));
+  /** Connects once; a failure a person can fix is `ok: false` with the sentence saying what to check. */
+  const tryConnection = async (spec: ConnectionSpec): Promise<ConnectionTest> => {
+    try {
+      const { version, tls } = await withConnection(spec, options, async (client) => {
+        const v = await client.query('SHOW server_version');
+        const t = await client.query('SELECT ssl::text AS ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+        return { version: String(v.rows[0]?.server_version ?? ''), tls: t.rows[0]?.ssl === 'true' };
+      });
+      const how = tls
+        ? 'over TLS'
+        : spec.ssl_mode === 'prefer'
+          ? 'without TLS (the server offers none; "prefer" then connects without)'
+          : 'without TLS';
+      return { ok: true, message: `Connected to PostgreSQL ${version} ${how}.`, server_version: version, tls };
+    } catch (err) {
+      if (!(err instanceof WarehouseError)) throw err;
+      return { ok: false, message: err.message, server_version: null, tls: null };
+    }
   };
   return new OpenAPIHono<AppEnv>()
     .openapi(
@@ -184,11 +196,34 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       createRoute({
         ...b,
         method: 'post',
-        path: '/v1/authentications/{id}/test',
-        summary: 'Check that it connects',
-        request: { params: idParam },
+        path: '/v1/authentications/test',
+        summary: 'Check that settings connect, before saving them',
+        description:
+          'The same fields as creating an authentication (`name` may be left out); nothing is stored. A failed connection is `ok: false` with what to check.',
+        request: { body: jsonBody('host, port, database, user, password, ssl_mode') },
         responses: {
           200: json(connectionTest, 'ok true, or false with what to check'),
+          400: error('Invalid settings, or a refused address'),
+          ...commonErrors,
+        },
+      }),
+      async (c) => {
+        await enabledPrincipal(deps, c);
+        const body = await input(c, authenticationTest);
+        await checkHost(body.host);
+        return c.json(await tryConnection(specToTry(deps, null, body)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...b,
+        method: 'post',
+        path: '/v1/authentications/{id}/test',
+        summary: 'Check that it connects; fields sent are tried in place of the stored ones (nothing is saved)',
+        request: { params: idParam, body: { ...jsonBody('Optional: fields to try instead'), required: false } },
+        responses: {
+          200: json(connectionTest, 'ok true, or false with what to check'),
+          400: error('Invalid settings, or a refused address'),
           404: error('None'),
           ...commonErrors,
         },
@@ -196,138 +231,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       async (c) => {
         const { accountId } = await enabledPrincipal(deps, c);
         const row = await requireAuthentication(deps, accountId, c.req.param('id'));
-        try {
-          const version = await withConnection(connectionSpec(deps, row), options, async (client) =>
-            String((await client.query('SHOW server_version')).rows[0]?.server_version ?? ''),
-          );
-          return c.json({ ok: true, message: `Connected to PostgreSQL ${version}.`, server_version: version }, 200);
-        } catch (err) {
-          if (!(err instanceof WarehouseError)) throw err;
-          return c.json({ ok: false, message: err.message, server_version: null }, 200);
-        }
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'get',
-        path: '/v1/authentications/{id}/databases',
-        summary: 'Warehouse databases',
-        request: { params: idParam },
-        responses: {
-          200: json(warehouseDatabases, 'Names'),
-          400: error('Cannot connect'),
-          404: error('None'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        return c.json({ databases: await (await connectTo(accountId, c.req.param('id')))(listDatabases) }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'get',
-        path: '/v1/authentications/{id}/schemas',
-        summary: 'Schemas of its database (?database= for another database of the server)',
-        request: { params: idParam, query: databaseQuery },
-        responses: {
-          200: json(warehouseSchemas, 'Names'),
-          400: error('Cannot connect'),
-          404: error('None'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        const database = c.req.query('database');
-        return c.json({ schemas: await (await connectTo(accountId, c.req.param('id'), database))(listSchemas) }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'get',
-        path: '/v1/authentications/{id}/tables',
-        summary: 'Tables and views (?schema= to narrow, ?database= for another database of the server)',
-        request: { params: idParam, query: databaseQuery.extend({ schema: z.string().optional() }) },
-        responses: {
-          200: json(warehouseTables, 'Tables'),
-          400: error('Cannot connect'),
-          404: error('None'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        const schema = c.req.query('schema') || null;
-        const connection = await connectTo(accountId, c.req.param('id'), c.req.query('database'));
-        return c.json({ tables: await connection((cl) => listTables(cl, schema)) }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'get',
-        path: '/v1/authentications/{id}/tables/{schema}/{table}',
-        summary: 'A table schema: columns, mapped types, skipped columns (?database= as above)',
-        request: { params: tableParams, query: databaseQuery },
-        responses: {
-          200: json(warehouseTableSchema, 'Columns'),
-          400: error('Cannot connect or no such table'),
-          404: error('None'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        const { schema, table } = c.req.param();
-        const connection = await connectTo(accountId, c.req.param('id'), c.req.query('database'));
-        const info = await connection((cl) => describeTable(cl, schema, table));
-        return c.json({ schema, name: table, columns: info.map(mapColumn) }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'post',
-        path: '/v1/guess',
-        summary: 'Guess basic and advanced configs of tables',
-        request: { body: jsonBody('svc_authentication_id, schema and tables (or the same inside basic_configs)') },
-        responses: {
-          200: json(guessResult, 'Configs to review'),
-          400: error('Invalid, or the warehouse said no'),
-          404: error('No such authentication'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        const body = await input(c, guessRequest);
-        const authId = body.svc_authentication_id ?? body.basic_configs?.svc_authentication_id;
-        if (authId === undefined) throw badRequest('Send "svc_authentication_id": the id of a stored authentication.');
-        const tables = body.tables ?? body.basic_configs?.tables ?? [];
-        if (tables.length === 0)
-          throw badRequest('Send "tables": the warehouse tables to guess, e.g. ["public.orders"].');
-        if (tables.length > 100) throw badRequest('Guess at most 100 tables at once.');
-        const row = await requireAuthentication(deps, accountId, authId);
-        const schema = body.schema ?? body.basic_configs?.schema ?? 'public';
-        const target = body.target_database ?? body.basic_configs?.target_database;
-        const database = checkDatabaseName(body.database ?? body.basic_configs?.database ?? row.database_name);
-        const result = await warehouse(() =>
-          withConnection({ ...connectionSpec(deps, row), database }, options, (cl) =>
-            guess(cl, {
-              svc_authentication_id: row.id,
-              database,
-              schema,
-              tables,
-              ...(target ? { target_database: target } : {}),
-            }),
-          ),
-        );
-        return c.json(result, 200);
+        const body = await input(c, authenticationUpdate);
+        await checkHost(body.host);
+        return c.json(await tryConnection(specToTry(deps, row, body)), 200);
       },
     );
 }

@@ -79,7 +79,7 @@ export async function insertAuthentication(
       sql`INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
             secret_enc, created_at, updated_at)
           VALUES (${accountId}, ${userId}, ${v.name}, ${v.host}, ${v.port ?? 5432}, ${v.database}, ${v.user},
-            ${v.ssl_mode ?? 'require'}, ${secret}, ${now}, ${now})
+            ${v.ssl_mode ?? 'prefer'}, ${secret}, ${now}, ${now})
           RETURNING id`,
     );
   } catch (err) {
@@ -152,20 +152,45 @@ export async function updateAuthentication(deps: AppDeps, row: AuthRow, v: Authe
   return requireAuthentication(deps, row.account_id, row.id);
 }
 
-export async function deleteAuthentication(deps: AppDeps, row: AuthRow): Promise<void> {
-  const integrations = await many<{ name: string; config_json: string }>(
+/** Who uses an authentication: integrations (with the e-mail of the user who owns each) and other sessions. */
+export interface AuthenticationUse {
+  integrations: { id: number; name: string; owner: string | null }[];
+  bulk_loads: string[];
+}
+
+export async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
+  const integrations = await many<{ id: number; name: string; config_json: string; email: string | null }>(
     deps.storage.db,
-    sql`SELECT name, config_json FROM dwh_integrations WHERE account_id = ${row.account_id} ORDER BY name`,
+    sql`SELECT i.id, i.name, i.config_json, u.email FROM dwh_integrations i
+          LEFT JOIN users u ON u.id = i.user_id AND u.account_id = i.account_id
+        WHERE i.account_id = ${row.account_id} ORDER BY i.name`,
   );
-  const users = integrations
-    .filter((i) => {
-      const basic = (JSON.parse(i.config_json) as Json).basic_configs as Json | undefined;
-      return Number(basic?.svc_authentication_id) === row.id;
-    })
-    .slice(0, 5);
-  if (users.length > 0) {
+  const sessions = await many<{ name: string; integration_id: number | null; config_json: string }>(
+    deps.storage.db,
+    sql`SELECT name, integration_id, config_json FROM bulk_loads WHERE account_id = ${row.account_id} ORDER BY name`,
+  );
+  const uses = (json: string, part: 'basic_configs' | 'in') =>
+    Number(((JSON.parse(json) as Json)[part] as Json | undefined)?.svc_authentication_id) === row.id;
+  return {
+    integrations: integrations
+      .filter((i) => uses(i.config_json, 'basic_configs'))
+      .map((i) => ({ id: Number(i.id), name: i.name, owner: i.email })),
+    bulk_loads: sessions.filter((s) => s.integration_id === null && uses(s.config_json, 'in')).map((s) => s.name),
+  };
+}
+
+/** Deletes an authentication nothing uses; otherwise 409 naming who uses it (and `used_by` in the body). */
+export async function deleteAuthentication(deps: AppDeps, row: AuthRow): Promise<void> {
+  const use = await authenticationUse(deps, row);
+  const names = [
+    ...use.integrations.map((i) => `the integration "${i.name}"${i.owner ? ` of ${i.owner}` : ''}`),
+    ...use.bulk_loads.map((n) => `the bulk load session "${n}"`),
+  ];
+  if (names.length > 0) {
+    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
     throw conflict(
-      `The authentication "${row.name}" is used by the integration(s) ${users.map((u) => `"${u.name}"`).join(', ')}; change or delete them first.`,
+      `The authentication "${row.name}" is used by ${shown}; change them to use another authentication, or delete them, first.`,
+      { used_by: use },
     );
   }
   await run(

@@ -1,3 +1,4 @@
+import type { SslMode } from '@svc/contracts';
 import pg from 'pg';
 import { hostProblem, type OutboundSwitches } from '../platform/addressPolicy';
 
@@ -13,7 +14,7 @@ export interface ConnectionSpec {
   database: string;
   user: string;
   password: string;
-  ssl_mode: 'disable' | 'require' | 'verify-full';
+  ssl_mode: SslMode;
 }
 
 export interface ConnectOptions {
@@ -39,6 +40,9 @@ async function checkHost(host: string, options: ConnectOptions): Promise<void> {
   const problem = await hostProblem(host, 'warehouse', options.outbound, 'send');
   if (problem) throw new WarehouseError(problem);
 }
+
+/** pg's words when a server answers the TLS request with "no": `prefer` then connects without TLS. */
+const NO_TLS = /does not support SSL/i;
 
 /** Turns a driver or network error into a sentence naming what to check. */
 export function describeFailure(
@@ -72,37 +76,61 @@ export function describeFailure(
       if (/timeout/i.test(e.message ?? '')) {
         return `Could not reach ${where} in time: check the host, the port and any firewall in between.`;
       }
-      if (/ssl/i.test(e.message ?? '')) {
+      if (NO_TLS.test(e.message ?? '')) {
+        return `The warehouse at ${where} does not offer TLS, and the SSL mode "require" or "verify-full" needs it: use "prefer" (TLS when offered) or "disable", or turn TLS on in the warehouse.`;
+      }
+      if (/ssl|certificate|self.signed|altnames/i.test(e.message ?? '')) {
         return `The secure connection to ${where} failed (${e.message}): check the SSL mode of the authentication.`;
       }
       return `The warehouse answered with an error: ${e.message ?? String(err)}`;
   }
 }
 
-/** Opens a connected client (UTC session); the caller ends it. Failures are WarehouseErrors. */
-export async function connect(spec: ConnectionSpec, options: ConnectOptions): Promise<pg.Client> {
-  await checkHost(spec.host, options);
-  const client = new pg.Client({
+/** A client for the spec with TLS on or off (`verify-full` checks the certificate and the host name). */
+function client(spec: ConnectionSpec, options: ConnectOptions, tls: boolean): pg.Client {
+  const c = new pg.Client({
     host: spec.host,
     port: spec.port,
     database: spec.database,
     user: spec.user,
     password: spec.password,
-    ssl: spec.ssl_mode === 'disable' ? false : { rejectUnauthorized: spec.ssl_mode === 'verify-full' },
+    ssl: tls ? { rejectUnauthorized: spec.ssl_mode === 'verify-full' } : false,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'svc-dwh-sync',
     types,
   });
   // A connection lost between queries is reported by the next query; this keeps it from being unhandled.
-  client.on('error', () => {});
+  c.on('error', () => {});
+  return c;
+}
+
+async function open(c: pg.Client): Promise<pg.Client> {
   try {
-    await client.connect();
-    await client.query("SET TIME ZONE 'UTC'");
+    await c.connect();
+    await c.query("SET TIME ZONE 'UTC'");
+    return c;
   } catch (err) {
-    await client.end().catch(() => {});
+    await c.end().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Opens a connected client (UTC session); the caller ends it. Failures are WarehouseErrors. `prefer` (as
+ * libpq does) asks for TLS first and connects without it when the server has none.
+ */
+export async function connect(spec: ConnectionSpec, options: ConnectOptions): Promise<pg.Client> {
+  await checkHost(spec.host, options);
+  try {
+    try {
+      return await open(client(spec, options, spec.ssl_mode !== 'disable'));
+    } catch (err) {
+      if (spec.ssl_mode !== 'prefer' || !NO_TLS.test((err as Error).message ?? '')) throw err;
+      return await open(client(spec, options, false));
+    }
+  } catch (err) {
     throw new WarehouseError(describeFailure(err, spec));
   }
-  return client;
 }
 
 /** Runs `work` on a fresh connection and always closes it; query errors become WarehouseErrors. */

@@ -6,8 +6,9 @@ import { describeTable } from './warehouse';
 /**
  * The guess: for each wanted table, its columns with mapped types (unmappable ones listed as skipped),
  * append mode, an incremental column when one is obvious (an `updated_at`-like timestamp, else a whole-number
- * primary key), a time column when a timestamp looks like one, and a schedule suggestion (daily for
- * incremental tables, by hand otherwise). Every choice can be edited before POST /v1/dwh/.
+ * primary key), a time column when a timestamp looks like one, the key of merge mode (the primary key), and
+ * a schedule suggestion (daily for incremental tables, by hand otherwise). Every choice can be edited
+ * before POST /v1/dwh/.
  */
 
 /** A table name our catalog accepts: lowercase letters, digits and `_`, 3 to 255 characters. */
@@ -42,6 +43,7 @@ export async function guessTable(client: pg.Client, schema: string, table: strin
   const info = await describeTable(client, schema, table);
   const mapped = info.map(mapColumn);
   const incremental = pickIncremental(info);
+  const primaryKey = info.filter((c) => c.primary_key).map((c) => c.name);
   const config: TableConfig = {
     type: 'postgresql',
     source_type: 'table_view',
@@ -58,7 +60,9 @@ export async function guessTable(client: pg.Client, schema: string, table: strin
     incremental_columns: incremental,
     incremental_candidates: info.filter(canBeIncremental).map((c) => c.name),
     time_column: pickTime(info),
-    primary_key: info.filter((c) => c.primary_key).map((c) => c.name),
+    primary_key: primaryKey,
+    // The key of merge mode, when chosen: the source's primary key, editable.
+    merge_keys: primaryKey,
   };
   const schedule = config.incremental ? { schedule_type: 'daily' as const, schedule_option: '00:00' } : null;
   return { target_table: targetTableName(table), config, schedule };

@@ -5,21 +5,16 @@ import {
   integrationConfigs,
   integrationCreate,
   integrationCreated,
+  integrationDeleteQuery,
   integrationList,
   integrationSession,
   integrationUpdate,
-  sessionAttemptList,
-  workflowRun,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import type { BulkLoadService } from '../bulk-loads/service';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { forbidden } from '../platform/errors';
 import { input } from '../platform/params';
-import { listAttempts, startAttempt, toWorkflowRun } from './attempts';
 import {
   createIntegration,
-  deleteIntegration,
   integrationSessions,
   listIntegrations,
   requireIntegration,
@@ -29,20 +24,40 @@ import {
   toWireIntegration,
   updateIntegration,
 } from './integrations';
-import { base, commonErrors, dwhIdParam, enabledPrincipal, error, json, jsonBody } from './routeKit';
+import { deleteWithTables } from './operations';
+import {
+  base,
+  commonErrors,
+  dwhIdParam,
+  enabledPrincipal,
+  error,
+  json,
+  jsonBody,
+  listPrincipal,
+  listQuery,
+  page,
+} from './routeKit';
 
-const page = (n: number) => ({ page: 1, size: n, total_pages: 1 });
-const listQuery = z.object({
-  all: z
-    .enum(['true', 'false', '1', '0'], { error: '"all" must be true or false.' })
-    .optional()
-    .openapi({ description: 'Administrators: `true` lists every user’s integrations, not only their own' }),
-});
-
-/** Integrations (`/v1/dwh/…`): configs, their bulk load sessions, runs (session attempts). */
-export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
+/** Integrations (`/v1/dwh/…`): their configs and their bulk load sessions. */
+export function dwhIntegrationRoutes(deps: AppDeps) {
   const b = base(deps, 'Data-warehouse sync');
-  const one = (method: 'get' | 'put' | 'delete', summary: string) =>
+  const remove = createRoute({
+    ...b,
+    method: 'delete',
+    path: '/v1/dwh/{dwh_id}',
+    summary: 'Delete an integration and its sessions; `drop_tables=true` deletes its target tables too',
+    description:
+      'Without `drop_tables` the loaded tables stay. With `drop_tables=true` the target tables and their rows are deleted as well; while a run is still loading one of them this answers 409.',
+    request: { params: dwhIdParam, query: integrationDeleteQuery },
+    responses: {
+      200: json(integration, 'The deleted integration'),
+      400: error('Invalid `drop_tables`'),
+      404: error('None'),
+      409: error('A run is still loading (with drop_tables)'),
+      ...commonErrors,
+    },
+  });
+  const one = (method: 'get' | 'put', summary: string) =>
     createRoute({
       ...b,
       method,
@@ -87,14 +102,8 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       },
     });
   const listAll = async (c: Context<AppEnv>) => {
-    const p = await enabledPrincipal(deps, c);
-    const all = ['true', '1'].includes(c.req.query('all') ?? '');
-    if (all && !p.administrator) {
-      throw forbidden(
-        'Only an administrator can list every user’s integrations (all=true); leave out "all" for yours.',
-      );
-    }
-    const items = (await listIntegrations(deps, p.accountId, all ? null : p.userId)).map(toWireIntegration);
+    const { accountId, owner } = await listPrincipal(deps, c);
+    const items = (await listIntegrations(deps, accountId, owner)).map(toWireIntegration);
     return c.json({ items, pagination: page(items.length) }, 200);
   };
   const createOne = async (c: Context<AppEnv>) => {
@@ -118,11 +127,12 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
       requireIntegrationControl(p, row, 'change');
       return c.json(toWireIntegration(await updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
     })
-    .openapi(one('delete', 'Delete an integration and its sessions (loaded tables stay)'), async (c) => {
+    .openapi(remove, async (c) => {
       const p = await enabledPrincipal(deps, c);
+      const { drop_tables } = await input(c, integrationDeleteQuery);
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'delete');
-      await deleteIntegration(deps, row);
+      await deleteWithTables(deps, row, drop_tables === 'true' || drop_tables === '1');
       return c.json(toWireIntegration(row), 200);
     })
     .openapi(
@@ -164,55 +174,6 @@ export function dwhIntegrationRoutes(deps: AppDeps, service: BulkLoadService) {
           }),
           200,
         );
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'put',
-        path: '/v1/dwh/{dwh_id}/run_workflow',
-        summary: 'Run every table now',
-        request: { params: dwhIdParam },
-        responses: {
-          200: json(workflowRun, 'The run, status running'),
-          400: error('Nothing to run'),
-          404: error('None'),
-          409: error('Every table is still loading from an earlier run'),
-          ...commonErrors,
-        },
-      }),
-      async (c) => {
-        const p = await enabledPrincipal(deps, c);
-        const row = await requireIntegration(deps, p.accountId, id(c));
-        requireIntegrationControl(p, row, 'run');
-        const { attempt, busy } = await startAttempt(deps, service, row, p.userId, 'manual');
-        if (!attempt) throw new Error('a manual run always starts or refuses');
-        return c.json(
-          {
-            ...(await toWorkflowRun(deps, row, attempt)),
-            status: 'running',
-            done: false,
-            success: false,
-            finishedAt: null,
-            already_running: busy,
-          },
-          200,
-        );
-      },
-    )
-    .openapi(
-      createRoute({
-        ...b,
-        method: 'get',
-        path: '/v1/dwh/{dwh_id}/session_attempts',
-        summary: 'Runs, newest first, with each table’s status, rows and error',
-        request: { params: dwhIdParam },
-        responses: { 200: json(sessionAttemptList, 'Attempts'), 404: error('None'), ...commonErrors },
-      }),
-      async (c) => {
-        const { accountId } = await enabledPrincipal(deps, c);
-        const items = await listAttempts(deps, await requireIntegration(deps, accountId, id(c)));
-        return c.json({ items, pagination: page(items.length) }, 200);
       },
     );
 }

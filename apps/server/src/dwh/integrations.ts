@@ -1,28 +1,17 @@
 import { createHash } from 'node:crypto';
-import {
-  type AdvancedConfig,
-  DATA_NAME,
-  type Integration,
-  type IntegrationConfigs,
-  type integrationCreate,
-} from '@svc/contracts';
-import type { z } from 'zod';
-import { checkFilters, checkSourceOptions } from '../bulk-loads/config';
+import type { AdvancedConfig, Integration, IntegrationConfigs } from '@svc/contracts';
 import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
-import { checkWritableTable, createTableRow, findDatabase, findTable } from '../data/catalog';
-import { columnNameForKey } from '../data/columns';
-import { createDataTable } from '../data/tableStore';
+import { checkWritableTable, createDataTable, createTableRow, findDatabase, findTable } from '../data';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
-import { type AuthRow, requireAuthentication, sourceFields } from './authentications';
+import { type AuthRow, requireAuthentication } from './authentications';
 import { scheduleCron } from './schedule';
+import { type Configs, type Create, checkConfigs, needsResync, sessionConfig } from './tableConfigs';
 
 /** Integrations and the bulk load session each of their tables is. */
-
-type Create = z.infer<typeof integrationCreate>;
 
 export interface IntegrationRow {
   id: number;
@@ -34,16 +23,14 @@ export interface IntegrationRow {
   timezone: string;
   cron: string | null;
   last_fired_at: number | null;
+  /** When it was paused (its schedule does not run it), or null. */
+  paused_at: number | null;
   config_json: string;
   config_digest: string;
   config_updated_at: number;
   created_at: number;
   updated_at: number;
 }
-
-type Configs = Pick<Create, 'basic_configs' | 'advanced_configs' | 'output_config'> & {
-  filter_configs: NonNullable<Create['filter_configs']>;
-};
 
 export function toWireIntegration(row: IntegrationRow): Integration {
   return {
@@ -126,93 +113,6 @@ export async function integrationSessions(
 const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 export const tableDigest = (a: AdvancedConfig) => digestOf(a).slice(0, 16);
 
-/** The column a source column lands in; `time` is the table's own, so a source `time` becomes `source_time`. */
-function landedName(source: string): string {
-  const name = columnNameForKey(source);
-  return name === 'time' ? 'source_time' : name;
-}
-
-/** The bulk load session config of one table: source (no secret), output, rename and add_time filters. */
-function sessionConfig(auth: AuthRow, c: Configs, a: AdvancedConfig) {
-  const t = a.config;
-  const renames: Record<string, string> = {};
-  for (const col of t.columns) {
-    const to = landedName(col.name);
-    if (to !== col.name) renames[col.name] = to;
-  }
-  // A table's own time column wins; output_config.time_column is the default for tables without one.
-  const wantedTime = t.time_column || c.output_config.time_column || null;
-  const timeColumn = wantedTime ? (renames[wantedTime] ?? wantedTime) : null;
-  if (wantedTime && !t.columns.some((col) => col.name === wantedTime)) {
-    const from = t.time_column ? '' : ' (from output_config.time_column)';
-    throw badRequest(
-      `The time column "${wantedTime}"${from} of "${a.target_table}" must be one of its loaded columns.`,
-    );
-  }
-  const incremental = t.incremental === true && (t.incremental_columns?.length ?? 0) > 0;
-  const filters: Record<string, unknown>[] = [];
-  if (Object.keys(renames).length > 0) filters.push({ type: 'rename', columns: renames });
-  if (!timeColumn) filters.push({ type: 'add_time', to_column: { name: 'time' }, from_value: { mode: 'upload_time' } });
-  for (const f of c.filter_configs) filters.push(f);
-  return {
-    timeColumn,
-    config: {
-      in: {
-        ...sourceFields(auth),
-        ...(c.basic_configs.database ? { database: c.basic_configs.database } : {}),
-        schema: t.schema,
-        table: t.table,
-        columns: t.columns.map(({ name, type }) => ({ name, type })),
-        incremental,
-        incremental_columns: incremental ? t.incremental_columns : [],
-        fetch_rows: 5000,
-      },
-      out: {
-        type: 'svc_internal',
-        plazma_dataset: c.output_config.database,
-        mode: t.mode ?? c.output_config.mode ?? 'append',
-        ...(timeColumn ? { time_column: timeColumn } : {}),
-      },
-      filters,
-      exec: {},
-    },
-  };
-}
-
-/** Checks configs, creates the target database and tables when missing, and returns the normalised configs. */
-export async function checkConfigs(deps: AppDeps, accountId: number, c: Create | Configs): Promise<Configs> {
-  await requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
-  const database = c.output_config.database;
-  if (!DATA_NAME.test(database)) {
-    throw badRequest('"output_config.database" must be 3 to 255 lowercase letters, digits or underscores.');
-  }
-  checkFilters(c.filter_configs, 'filter_configs');
-  const out = c.output_config;
-  const seen = new Set<string>();
-  for (const [i, a] of c.advanced_configs.entries()) {
-    checkSourceOptions(a.config as Record<string, unknown>, `advanced_configs[${i}].config`);
-    // A table may repeat the integration-wide choice but not contradict it: nothing is ignored silently.
-    if (out.mode && a.config.mode && a.config.mode !== out.mode) {
-      throw badRequest(
-        `"${a.target_table}" says mode "${a.config.mode}" but output_config.mode is "${out.mode}": remove one or make them agree.`,
-      );
-    }
-    const t = a.config.time_column;
-    if (out.time_column && t && t !== out.time_column) {
-      throw badRequest(
-        `"${a.target_table}" says time_column "${t}" but output_config.time_column is "${out.time_column}": remove one or make them agree.`,
-      );
-    }
-    if (!DATA_NAME.test(a.target_table)) {
-      throw badRequest(`"target_table" "${a.target_table}" must be 3 to 255 lowercase letters, digits or underscores.`);
-    }
-    if (seen.has(a.target_table))
-      throw badRequest(`Two tables load into "${a.target_table}"; give each its own target table.`);
-    seen.add(a.target_table);
-  }
-  return { ...c, filter_configs: c.filter_configs ?? [] };
-}
-
 async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Promise<void> {
   const database = await findDatabase(deps.storage.db, accountId, c.output_config.database);
   if (!database) {
@@ -229,16 +129,21 @@ async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Prom
   }
 }
 
-/** Creates, updates or deletes the integration's sessions so there is exactly one per table. */
+/**
+ * Creates, updates or deletes the integration's sessions so there is exactly one per table. A table whose
+ * change makes its loaded rows disagree with later runs (`needsResync`) is loaded from scratch at its next run.
+ */
 async function syncSessions(
   deps: AppDeps,
   tx: Executor,
   auth: AuthRow,
   row: IntegrationRow,
   c: Configs,
+  prior: Configs | null = null,
 ): Promise<void> {
   const now = deps.clock.now().getTime();
   const existing = new Map((await integrationSessions(deps, row, tx)).map((s) => [s.table_name, s]));
+  const previous = new Map((prior?.advanced_configs ?? []).map((a) => [a.target_table, a]));
   for (const a of c.advanced_configs) {
     const { config, timeColumn } = sessionConfig(auth, c, a);
     const values = {
@@ -254,8 +159,11 @@ async function syncSessions(
     };
     const before = existing.get(a.target_table);
     existing.delete(a.target_table);
-    if (before && before.database_name === values.database_name) await updateBulkLoad(tx, before, values, now);
-    else {
+    if (before && before.database_name === values.database_name) {
+      const updated = await updateBulkLoad(tx, before, values, now);
+      const was = previous.get(a.target_table);
+      if (was && prior && needsResync(prior, was, c, a)) await requestResync(tx, updated, now);
+    } else {
       if (before) await deleteBulkLoad(tx, before);
       await insertBulkLoad(tx, row.account_id, values, now, { userId: row.user_id, integrationId: row.id });
     }
@@ -342,13 +250,30 @@ export async function updateIntegration(
             WHERE id = ${row.id} AND account_id = ${row.account_id}`,
       );
       const next = await requireIntegration(deps, row.account_id, row.id, tx);
-      await syncSessions(deps, tx, auth, next, c);
+      await syncSessions(deps, tx, auth, next, c, before);
       return next;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(name);
     throw err;
   }
+}
+
+/** Asks for the session's next run to load from scratch (cleared by the run that does it). */
+export async function requestResync(tx: Executor, session: Pick<BulkLoadRow, 'id' | 'account_id'>, now: number) {
+  // Always a new value: a run clears only the request it saw, never one made while it ran (same millisecond too).
+  await run(
+    tx,
+    sql`UPDATE bulk_loads SET resync_requested_at =
+          CASE WHEN resync_requested_at IS NOT NULL AND resync_requested_at >= ${now} THEN resync_requested_at + 1 ELSE ${now} END
+        WHERE id = ${session.id} AND account_id = ${session.account_id}`,
+  );
+}
+
+/** The integration's target tables (database and names), as its configs say. */
+export function targetTables(row: IntegrationRow): { database: string; tables: string[] } {
+  const c = JSON.parse(row.config_json) as Configs;
+  return { database: c.output_config.database, tables: c.advanced_configs.map((a) => a.target_table) };
 }
 
 /** Deletes the integration, its sessions (cascade) and its attempts; jobs stay in the job history. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TargetType } from '@svc/contracts';
+import { SSL_MODES, type SslMode, type TargetType } from '@svc/contracts';
 import type pg from 'pg';
 import type { BulkLoadSource, SourceColumn, SourceRequest, SourceStream } from '../bulk-loads/source';
 import { SourceError } from '../bulk-loads/source';
@@ -45,7 +45,11 @@ function str(v: unknown, what: string): string {
   return v;
 }
 
-async function resolveSpec(deps: AppDeps, accountId: number, input: Record<string, unknown>): Promise<ConnectionSpec> {
+export async function resolveSpec(
+  deps: AppDeps,
+  accountId: number,
+  input: Record<string, unknown>,
+): Promise<ConnectionSpec> {
   if (input.svc_authentication_id !== undefined) {
     try {
       const spec = connectionSpec(deps, await requireAuthentication(deps, accountId, input.svc_authentication_id));
@@ -70,14 +74,16 @@ async function resolveSpec(deps: AppDeps, accountId: number, input: Record<strin
 
 /**
  * The TLS mode of a typed-in source: `ssl_mode` when given, else the reference's boolean `ssl`
- * (Embulk's input-postgresql: `ssl: false` connects without TLS, also sent as the text "false"), else require.
+ * (Embulk's input-postgresql: `ssl: false` connects without TLS, also sent as the text "false"; `ssl: true`
+ * requires it), else prefer, libpq's default (TLS when the server offers it).
  */
 export function sslMode(input: Record<string, unknown>): ConnectionSpec['ssl_mode'] {
   const mode = input.ssl_mode;
-  if (mode === 'disable' || mode === 'verify-full' || mode === 'require') return mode;
+  if (typeof mode === 'string' && (SSL_MODES as readonly string[]).includes(mode)) return mode as SslMode;
   const ssl = input.ssl;
   if (ssl === false || (typeof ssl === 'string' && ssl.trim().toLowerCase() === 'false')) return 'disable';
-  return 'require';
+  if (ssl === true || (typeof ssl === 'string' && ssl.trim().toLowerCase() === 'true')) return 'require';
+  return 'prefer';
 }
 
 const digest = (values: unknown[]) => createHash('sha1').update(JSON.stringify(values)).digest('base64');
@@ -178,8 +184,10 @@ async function prepare(client: pg.Client, req: SourceRequest, fail: (e: unknown)
     newMax = (max.rows[0]?.[0] as string | null) ?? null;
   }
   const from = `${quoteIdent(schema)}.${quoteIdent(table)}`;
+  // Merge keeps the last row of a key: in cursor order that is the newest (NULLs, read only once, first).
+  const order = incColumn && req.orderByIncremental ? ` ORDER BY ${quoteIdent(incColumn)} ASC NULLS FIRST` : '';
   await client.query({
-    text: `DECLARE svc_rows NO SCROLL CURSOR FOR SELECT ${exprs.join(', ')} FROM ${from}${where}`,
+    text: `DECLARE svc_rows NO SCROLL CURSOR FOR SELECT ${exprs.join(', ')} FROM ${from}${where}${order}`,
     values: params,
   });
   const fetchRows = Math.min(Math.max(Number(input.fetch_rows) || 5000, 100), 50_000);

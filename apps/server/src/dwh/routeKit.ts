@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { badRequest } from '../platform/errors';
+import { badRequest, forbidden } from '../platform/errors';
 import { errorResponse, jsonResponse } from '../platform/openapi';
 import { WarehouseError } from './connection';
 import { requireFeature } from './feature';
@@ -34,6 +34,24 @@ export async function enabledPrincipal(deps: AppDeps, c: Context<AppEnv>) {
   const p = principalOf(c);
   await requireFeature(deps, p.accountId);
   return p;
+}
+
+export const page = (n: number) => ({ page: 1, size: n, total_pages: 1 });
+export const listQuery = z.object({
+  all: z
+    .enum(['true', 'false', '1', '0'], { error: '"all" must be true or false.' })
+    .optional()
+    .openapi({ description: 'Administrators: `true` lists every user’s integrations, not only their own' }),
+});
+
+/** Whose integrations a list shows: the caller's own, or with `all=true` (administrators only) every one. */
+export async function listPrincipal(deps: AppDeps, c: Context<AppEnv>) {
+  const p = await enabledPrincipal(deps, c);
+  const all = ['true', '1'].includes(c.req.query('all') ?? '');
+  if (all && !p.administrator) {
+    throw forbidden('Only an administrator can list every user’s integrations (all=true); leave out "all" for yours.');
+  }
+  return { ...p, owner: all ? null : p.userId };
 }
 
 /** Warehouse failures a person can fix answer 400 with the sentence that says what to check. */

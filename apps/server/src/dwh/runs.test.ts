@@ -85,14 +85,14 @@ describe('bulk load runs', () => {
     expect(jobs).toHaveLength(1);
     // A job not yet run already shows its target, config (masked) and an empty schema.
     expect(await h.app.services.jobs.whenSettled(jobs[0]?.job_id as number)).toBe('success');
-    const ids = targetRows(h, 'items', 'id').map((r) => r.id);
+    const ids = (await targetRows(h, 'items', 'id')).map((r) => r.id);
     expect(ids).toHaveLength(2000);
     expect(new Set(ids).size).toBe(2000);
 
     // Once it has ended, the next run goes ahead and finds nothing new.
     const next = await runAndWait(h, dwhId);
     expect((next.tables as Json[])[0]).toMatchObject({ status: 'success', records: 0 });
-    expect(targetRows(h, 'items')).toHaveLength(2000);
+    expect(await targetRows(h, 'items')).toHaveLength(2000);
   }, 60_000);
 
   it('shows a queued job with its target ids, masked config and an empty schema', async () => {
@@ -123,7 +123,7 @@ describe('bulk load runs', () => {
       mode: 'replace',
     });
     expect((await runAndWait(h, dwhId)).status).toBe('success');
-    const before = targetRows(h, 'drop_me', 'id');
+    const before = await targetRows(h, 'drop_me', 'id');
     expect(before.map((r) => r.name)).toEqual(['one', 'two']);
 
     await sql(server, DB, 'DROP TABLE public.drop_me');
@@ -132,7 +132,7 @@ describe('bulk load runs', () => {
     expect((failed.tables as Json[])[0]?.error).toMatch(
       /The source table "public\.drop_me" does not exist \(was it dropped or renamed\?\)/,
     );
-    expect(targetRows(h, 'drop_me', 'id')).toEqual(before);
+    expect(await targetRows(h, 'drop_me', 'id')).toEqual(before);
     // The failed job still shows what it ran with.
     const [job] = (await (await h.call('GET', `/v3/bulk_loads/${session}/jobs`)).json()) as Json[];
     expect(job).toMatchObject({ status: 'error', schema: [], table: { name: 'drop_me' } });
@@ -151,7 +151,7 @@ describe('bulk load runs', () => {
       const authId = await addAuthentication(h, server, DB, creds);
       const { dwhId } = await integrationOf(authId, 'items', incrementalItems);
       await runAndWait(h, dwhId);
-      const before = targetRows(h, 'items', 'id');
+      const before = await targetRows(h, 'items', 'id');
 
       // The authentication now points at the silent server (the loopback only, never another address).
       await ok(h.call('PATCH', `/v1/authentications/${authId}`, { json: { host: '127.0.0.1', port } }));
@@ -165,7 +165,7 @@ describe('bulk load runs', () => {
       expect((failed.tables as Json[])[0]?.error).toMatch(
         new RegExp(`Could not reach 127\\.0\\.0\\.1:${port} in time`),
       );
-      expect(targetRows(h, 'items', 'id')).toEqual(before);
+      expect(await targetRows(h, 'items', 'id')).toEqual(before);
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => silent.close(resolve));
@@ -192,7 +192,7 @@ describe('bulk load runs', () => {
     const second = await runAndWait(h, dwhId);
     // The late row at the overflowed value is the documented loss; nothing is loaded twice.
     expect((second.tables as Json[])[0]).toMatchObject({ status: 'success', records: 1 });
-    const ids = targetRows(h, 'same', 'id').map((r) => r.id);
+    const ids = (await targetRows(h, 'same', 'id')).map((r) => r.id);
     expect(ids).toHaveLength(10002);
     expect(new Set(ids).size).toBe(10002);
   }, 60_000);

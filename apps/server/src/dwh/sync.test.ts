@@ -162,7 +162,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       expect.objectContaining({ target_table: 'orders', status: 'success', records: 100000, error: null }),
     ]);
 
-    const rows = targetRows(h, 'orders', 'id');
+    const rows = await targetRows(h, 'orders', 'id');
     expect(rows).toHaveLength(100000);
     const r7 = rows[6] as Json;
     expect(r7).toMatchObject({
@@ -236,7 +236,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect((second.tables as Json[])[0]).toMatchObject({ status: 'success', records: 3 });
     const third = await runAndWait(h, dwhId);
     expect((third.tables as Json[])[0]).toMatchObject({ status: 'success', records: 0 });
-    const ids = targetRows(h, 'orders', 'id').map((r) => r.id as number);
+    const ids = (await targetRows(h, 'orders', 'id')).map((r) => r.id as number);
     expect(ids).toHaveLength(100003);
     expect(new Set(ids).size).toBe(100003);
     await sql(server, DB, 'DELETE FROM public.orders WHERE id > 100000');
@@ -258,10 +258,10 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect((first.tables as Json[])[0]).toMatchObject({ status: 'success', records: 2 });
     await sql(server, DB, "INSERT INTO public.events VALUES ('c', now(), 3)");
     await runAndWait(h, dwhId);
-    expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b', 'c']);
+    expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b', 'c']);
     await sql(server, DB, "DELETE FROM public.events WHERE kind = 'c'");
     await runAndWait(h, dwhId);
-    expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b']);
+    expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
 
     // Dropped source table: a clear error, and the target keeps its rows.
     await sql(server, DB, 'ALTER TABLE public.events RENAME TO events_gone');
@@ -271,7 +271,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       expect((failed.tables as Json[])[0]?.error).toMatch(
         /"public\.events" does not exist \(was it dropped or renamed\?\)/,
       );
-      expect(targetRows(h, 'orders', 'n').map((r) => r.kind)).toEqual(['a', 'b']);
+      expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
     } finally {
       await sql(server, DB, 'ALTER TABLE public.events_gone RENAME TO events');
     }
@@ -286,7 +286,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       cfg.time_column = null;
     });
     await runAndWait(h, dwhId);
-    const before = targetRows(h, 'orders');
+    const before = await targetRows(h, 'orders');
 
     const wrong = await addAuthentication(h, server, DB, { user: creds.user, password: 'not-it' }, 'wrong');
     const test = await ok(h.call('POST', `/v1/authentications/${wrong}/test`));
@@ -307,7 +307,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     const failed = await runAndWait(h, dwhId);
     expect(failed.status).toBe('error');
     expect((failed.tables as Json[])[0]?.error).toMatch(/check the user name and password/);
-    expect(targetRows(h, 'orders')).toEqual(before);
+    expect(await targetRows(h, 'orders')).toEqual(before);
 
     const closedPort = await ok(
       h.call('POST', '/v1/authentications', {
@@ -331,7 +331,7 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect((unreachable.tables as Json[])[0]?.error).toMatch(
       /Could not connect to 127\.0\.0\.1:1: the connection was refused/,
     );
-    expect(targetRows(h, 'orders')).toEqual(before);
+    expect(await targetRows(h, 'orders')).toEqual(before);
     const t = await ok(h.call('POST', `/v1/authentications/${closedPort.id}/test`));
     expect(t.ok).toBe(false);
     const inUse = await h.call('DELETE', `/v1/authentications/${closedPort.id}`);

@@ -8,7 +8,7 @@ const DEFAULT_HEADERS = 'Authorization, Content-Type, Accept, User-Agent, X-SVC-
  * must echo the request's Origin (never `*`) with `Access-Control-Allow-Credentials: true`, on the
  * preflight and on the POST, errors included. Preflights answer 200 like every other success.
  */
-export function ingestCors(): MiddlewareHandler<AppEnv> {
+export function ingestCors(methods = 'POST, OPTIONS'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS') {
@@ -16,7 +16,7 @@ export function ingestCors(): MiddlewareHandler<AppEnv> {
       if (origin) {
         headers['access-control-allow-origin'] = origin;
         headers['access-control-allow-credentials'] = 'true';
-        headers['access-control-allow-methods'] = 'POST, OPTIONS';
+        headers['access-control-allow-methods'] = methods;
         headers['access-control-allow-headers'] = c.req.header('access-control-request-headers') ?? DEFAULT_HEADERS;
         headers['access-control-max-age'] = '600';
       }

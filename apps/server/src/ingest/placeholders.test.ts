@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data/dataFiles';
 import { trustedProxiesFromEnv } from '../platform/clientAddress';
 import { loadConfig } from '../platform/config';
 import { createHarness, type Harness } from '../testing/harness';
@@ -8,10 +7,7 @@ const SDK_TYPE = 'application/vnd.treasuredata.v1+json';
 
 describe('td-js-sdk placeholders td_ip and td_global_id', () => {
   let h: Harness;
-  afterEach(() => {
-    closeDataFiles(h.deps);
-    h.close();
-  });
+  afterEach(() => h.close());
 
   const start = async (trustedProxies?: string) => {
     h = await createHarness(trustedProxies ? { trustedProxies: trustedProxiesFromEnv(trustedProxies) } : {});

@@ -23,14 +23,27 @@ export interface Placeholders {
   finish(): void;
 }
 
+/** The browser's global id: the one its `_td_global` cookie carries, else a new one. */
+export function globalIdOf(c: Context): string {
+  const sent = getCookie(c, GLOBAL_ID_COOKIE);
+  return sent && UUID.test(sent) ? sent : randomUUID();
+}
+
+/** Keeps the global id in the browser for 400 days (td_global_id placeholders, td-js-sdk fetchGlobalID). */
+export function setGlobalIdCookie(deps: AppDeps, c: Context, globalId: string): void {
+  const secure = new URL(c.req.url).protocol === 'https:' || (deps.config.publicUrl ?? '').startsWith('https:');
+  // A third-party cookie: the SDK posts from the customer's site with credentials.
+  setCookie(c, GLOBAL_ID_COOKIE, globalId, {
+    path: '/',
+    maxAge: GLOBAL_ID_MAX_AGE,
+    httpOnly: true,
+    ...(secure ? { secure: true, sameSite: 'None' as const } : { sameSite: 'Lax' as const }),
+  });
+}
+
 export function placeholders(deps: AppDeps, c: Context): Placeholders {
   let address: string | null = null;
   let globalId: string | null = null;
-  const secure = () => new URL(c.req.url).protocol === 'https:' || (deps.config.publicUrl ?? '').startsWith('https:');
-  const idFromCookie = () => {
-    const sent = getCookie(c, GLOBAL_ID_COOKIE);
-    return sent && UUID.test(sent) ? sent : randomUUID();
-  };
   return {
     fill(record) {
       let out: Record<string, unknown> | null = null;
@@ -41,7 +54,7 @@ export function placeholders(deps: AppDeps, c: Context): Placeholders {
           out ??= { ...record };
           out[key] = address;
         } else if (value === 'td_global_id') {
-          globalId ??= idFromCookie();
+          globalId ??= globalIdOf(c);
           out ??= { ...record };
           out[key] = globalId;
         }
@@ -49,14 +62,7 @@ export function placeholders(deps: AppDeps, c: Context): Placeholders {
       return out ?? record;
     },
     finish() {
-      if (globalId === null) return;
-      // A third-party cookie: the SDK posts from the customer's site with credentials.
-      setCookie(c, GLOBAL_ID_COOKIE, globalId, {
-        path: '/',
-        maxAge: GLOBAL_ID_MAX_AGE,
-        httpOnly: true,
-        ...(secure() ? { secure: true, sameSite: 'None' as const } : { sameSite: 'Lax' as const }),
-      });
+      if (globalId !== null) setGlobalIdCookie(deps, c, globalId);
     },
   };
 }

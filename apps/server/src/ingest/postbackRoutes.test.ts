@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseRow, findDatabase, findTable } from '../data/catalog';
-import { closeDataFiles } from '../data/dataFiles';
 import { tailRows } from '../data/tableStore';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -12,10 +11,7 @@ describe('postback', () => {
     await h.call('POST', '/v3/database/create/web_events');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     h.call('POST', `/postback/v3/event/${path}`, {

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseRow, findDatabase, findTable } from '../data/catalog';
-import { closeDataFiles } from '../data/dataFiles';
 import { tailRows } from '../data/tableStore';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -15,10 +14,7 @@ describe('records API for browser SDKs', () => {
     await h.call('POST', '/v3/database/create/web_events');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
   });
-  afterEach(async () => {
-    closeDataFiles(h.deps);
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const send = (path: string, body: unknown, opts: { key?: string | null; type?: string; origin?: string } = {}) =>
     h.call('POST', path, {

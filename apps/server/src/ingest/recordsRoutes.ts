@@ -10,6 +10,7 @@ import { checkRecord, ingestBodyLimit, ingestPrincipal } from './body';
 import { ingestCors } from './cors';
 import { commitRecords } from './groupCommit';
 import { placeholders } from './placeholders';
+import { mountSdkRoutes } from './sdkRoutes';
 
 /**
  * The records (Data Ingestion) API that browser SDKs post to (wire-compat §2.9): `POST /:db/:table` on
@@ -106,6 +107,8 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
  * on two-segment paths that fit the name rule, and passes anything else on.
  */
 export function mountRecordsApi(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  // td-js-sdk's other calls (global id, server-side cookie, not-offered lookups) come first.
+  mountSdkRoutes(app, deps);
   app.openAPIRegistry.registerPath(doc);
   const cors = ingestCors();
   const limit = ingestBodyLimit(ingestLimits.batchBytes);

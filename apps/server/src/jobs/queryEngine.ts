@@ -2,14 +2,14 @@ import { SqliteError } from 'better-sqlite3';
 import { type DatabaseRow, databaseFile, listTables } from '../data/catalog';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type PostgresStorage } from '../platform/storage';
-import { translate } from './query/dialect';
+import { tokenize, translate } from './query/dialect';
 import { openForQuery, type QueryOutcome } from './query/executeQuery';
 import { checkPrepared, checkQueryText } from './query/guard';
 import { installQueryFunctions } from './query/postgres/functions';
 import { runPostgresQuery } from './query/postgres/runQuery';
-import { translateToPostgres } from './query/postgres/translate';
 import { QueryPool } from './query/queryPool';
 import { ResultWriter } from './query/resultWriter';
+import { unnestClauses } from './query/unnest';
 
 /**
  * Where a query job's SQL runs: the engine of the storage backend. SQLite runs the Presto dialect translated
@@ -99,9 +99,11 @@ export function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): Qu
     return functions;
   };
   return {
-    async inspect(database, query) {
+    async inspect(_database, query) {
+      // As on SQLite: the text and the dialect's shapes are refused now; what the engine cannot run (an
+      // unknown function or column) is queued and ends in error with the reason, like SQLite's prepare errors.
       checkQueryText(query);
-      translateToPostgres(query, { database: database.name, nowMs: deps.clock.now().getTime() });
+      unnestClauses(tokenize(query));
     },
     async run(query, target, signal) {
       await installFunctions();

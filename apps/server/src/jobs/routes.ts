@@ -4,7 +4,7 @@ import { requireDatabase } from '../data/catalog';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound, unprocessable } from '../platform/errors';
-import { input } from '../platform/params';
+import { input, readParams } from '../platform/params';
 import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob } from './jobStore';
 import { errors, index, issueParams, json, listQuery, resultQuery, wireBody } from './params';
 import { QueryRefused } from './query/dialect';
@@ -30,7 +30,8 @@ function routes(deps: AppDeps) {
       description:
         '`type` is presto, trino or hive (HiveQL, rewritten into the Presto dialect; an untranslatable construct is a ' +
         '400 naming it). Parameters arrive as JSON, form, multipart or the query string: `query` (one read-only ' +
-        'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`.',
+        'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`. `type` bulkload (`td ' +
+        'connector:issue`) takes JSON `{"config": {in, out, filters}, "table"}` instead and loads the source once.',
       request: {
         params: z.object({ type: z.string().openapi({ example: 'presto' }), db: dataName }),
         body: wireBody(issueParams, 'query, and optionally priority, domain_key, retry_limit'),
@@ -104,10 +105,18 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
     .openapi(r.issue, async (c) => {
       const p = principalOf(c);
       const { type, db } = c.req.valid('param');
-      if (!(QUERY_TYPES as readonly string[]).includes(type)) {
-        throw unprocessable(`Jobs of type "${type.slice(0, 40)}" cannot be issued here: use hive, presto or trino.`);
+      const issuer = runner.issuer(type);
+      if (!(QUERY_TYPES as readonly string[]).includes(type) && !issuer) {
+        throw unprocessable(
+          `Jobs of type "${type.slice(0, 40)}" cannot be issued here: use hive, presto or trino (or bulkload with a "config").`,
+        );
       }
       const database = await requireDatabase(deps.storage.db, p.accountId, db);
+      if (issuer) {
+        const params = await readParams(c);
+        const job = await issuer({ accountId: p.accountId, userId: p.userId, database: database.name, params });
+        return c.json({ job: String(job.id), job_id: String(job.id), database: database.name }, 200);
+      }
       const params = await input(c, issueParams);
       if ((params.result ?? params.result_url ?? '').trim() !== '') {
         throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');

@@ -32,6 +32,17 @@ export interface JobContext {
 /** What a successful run leaves on the job. */
 export type JobOutcome = Omit<Finish, 'status' | 'stderr'>;
 
+/** A job issued through `POST /v3/job/issue/<type>/<db>` by a kind that is not a query (e.g. `bulkload`). */
+export interface IssueRequest {
+  accountId: number;
+  userId: number;
+  /** The database of the path; it exists in the account. */
+  database: string;
+  /** The request's parameters (JSON, form or query string). */
+  params: Record<string, unknown>;
+}
+export type JobIssuer = (request: IssueRequest) => Promise<JobRow>;
+
 /** A kind of job (query, bulk import perform…): the runner queues, starts, limits and ends its jobs. */
 export interface JobKind {
   /** Values of `jobs.type` this kind runs. */
@@ -77,6 +88,7 @@ type Waiter = { resolve: (status: JobStatus) => void; reject: (e: Error) => void
  */
 export class JobRunner {
   private readonly kinds = new Map<string, JobKind>();
+  private readonly issuers = new Map<string, JobIssuer>();
   /** The running jobs of this node, by job id. */
   private readonly active = new Map<number, Active>();
   /** When each account and user was last given a slot (a rising counter), for round-robin. */
@@ -113,6 +125,15 @@ export class JobRunner {
       this.kinds.set(type, kind);
     }
     this.pump();
+  }
+
+  /** Lets `POST /v3/job/issue/<type>/<db>` issue jobs of a registered kind other than queries. */
+  registerIssuer(type: string, issuer: JobIssuer): void {
+    this.issuers.set(type, issuer);
+  }
+
+  issuer(type: string): JobIssuer | undefined {
+    return this.issuers.get(type);
   }
 
   /** Ends the jobs this node's previous process left running, then starts queued ones and polls. */

@@ -15,6 +15,8 @@ import { demo } from './0013-demo';
 import { jobRunners } from './0014-job-runners';
 import { bulkLoadIds } from './0015-bulk-load-ids';
 import { schedules } from './0016-schedules';
+import { dwhDayTwo } from './0018-dwh-day-two';
+import { sharedByNodes } from './0022-shared-by-nodes';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -34,4 +36,6 @@ export const migrations: readonly Migration[] = [
   jobRunners,
   bulkLoadIds,
   schedules,
+  dwhDayTwo,
+  sharedByNodes,
 ];

@@ -170,7 +170,8 @@ describe('the PostgreSQL text of the control-database migrations', () => {
     ]);
     const global = [...pgShape.keys()].filter((t) => !hasAccount(pgShape, t)).sort();
     // schedule_slots: the firings of every account's schedules, one claim each (platform/storage/slots.ts).
-    expect(global).toEqual(['accounts', 'login_failures', 'schedule_slots']);
+    // service_settings: facts about the whole service, such as the secret's fingerprint (platform/secretCheck.ts).
+    expect(global).toEqual(['accounts', 'login_failures', 'schedule_slots', 'service_settings']);
   });
 });
 

@@ -104,3 +104,17 @@ export function journeyEngineOptions(env: NodeJS.ProcessEnv): { intervalMs: numb
   }
   return { intervalMs: Math.round(seconds * 1000) };
 }
+
+/**
+ * How often each node checks the schedules (bulk loads, warehouse syncs): `SVC_SCHEDULE_INTERVAL_SECONDS`, default
+ * 30. A firing is claimed by one node whatever the interval (platform/storage/slots.ts).
+ */
+export function scheduleOptions(env: NodeJS.ProcessEnv): { tickMs?: number } {
+  const raw = env.SVC_SCHEDULE_INTERVAL_SECONDS;
+  if (raw === undefined || raw.trim() === '') return {};
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+    throw new Error(`SVC_SCHEDULE_INTERVAL_SECONDS must be a number of seconds from 1 to 3600, not "${raw}".`);
+  }
+  return { tickMs: Math.round(seconds * 1000) };
+}

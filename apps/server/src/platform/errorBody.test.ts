@@ -73,7 +73,7 @@ describe('the OpenAPI document', () => {
       expect(r.headers).toHaveProperty('X-SVC-Not-Found');
     }
     const list = JSON.stringify(doc.paths['/v3/database/list']);
-    expect(list).toContain('"required":["name","count","created_at","updated_at","organization"]');
+    expect(list).toContain('"required":["name","count","created_at","updated_at","organization","permission"]');
     expect(list).not.toContain('delete_protected');
   });
 });

@@ -42,7 +42,7 @@ export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
       apiError = new ApiError(
         503,
         'Service Unavailable',
-        'The database is not reachable right now. Nothing was saved by this request; try again in a moment.',
+        'The database is not reachable right now, so this request was not completed. Try it again in a moment.',
       );
       c.header('Retry-After', '5');
     } else {

@@ -62,7 +62,16 @@ export class InProcessWork implements BackgroundWork {
       signal,
       progress: (data) => opts.onProgress?.(data),
       hook: async (point) => {
-        await opts.hook?.(point);
+        const held = opts.hook?.(point);
+        if (!(held instanceof Promise)) return;
+        // A test holding the task here lets go once the task is cancelled (the app stopping), as a worker
+        // thread terminated under it would; otherwise stopping would wait for it for ever.
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = () => reject(signal.reason);
+          if (signal.aborted) return onAbort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          held.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+        });
       },
       hookSync: (point) => {
         const held = opts.hook?.(point);

@@ -1,30 +1,14 @@
 import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_COOKIE } from '@svc/contracts';
 import { errorResponses } from '../accounts/openapi';
-import { findAccount, findUserForLogin, getUser, setPassword } from '../accounts/users';
+import { findAccount, getUser } from '../accounts/users';
 import { toMe } from '../accounts/wire';
 import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
-import { verifyPassword } from '../platform/secrets';
-import {
-  clientAddress,
-  describeWait,
-  forgiveLoginAttempts,
-  loginRetryAfterSeconds,
-  noteLoginFailure,
-  recordLoginAttempt,
-  takeLoginNotices,
-} from './loginLimiter';
-import {
-  clearSessionCookie,
-  createSession,
-  readSessionCookie,
-  revokeSession,
-  revokeUserSessions,
-  setSessionCookie,
-} from './sessions';
+import { takeLoginNotices } from './loginLimiter';
+import { changePassword, checkCurrentPassword, signInWithPassword } from './passwords';
+import { clearSessionCookie, createSession, readSessionCookie, revokeSession, setSessionCookie } from './sessions';
 
 const jsonBody = <S extends z.ZodType>(schema: S) => ({
   required: true,
@@ -32,7 +16,6 @@ const jsonBody = <S extends z.ZodType>(schema: S) => ({
 });
 
 const consoleSecurity = [{ consoleSession: [] }];
-const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
 
 const login = createRoute({
   method: 'post',
@@ -71,7 +54,10 @@ function sessionRoutes() {
       security: consoleSecurity,
       middleware: [session],
       request: { body: jsonBody(changePasswordRequest) },
-      responses: { 200: json(okResponse, 'Changed; a new session cookie is set'), ...errorResponses(400, 401, 403) },
+      responses: {
+        200: json(okResponse, 'Changed; a new session cookie is set'),
+        ...errorResponses(400, 401, 403, 429),
+      },
     }),
   };
 }
@@ -90,24 +76,7 @@ export function consoleRoutes(deps: AppDeps) {
   return app
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid('json');
-      const address = clientAddress(c, deps.config.trustedProxies);
-      const wait = await loginRetryAfterSeconds(deps, email, address);
-      if (wait !== null) {
-        c.header('Retry-After', String(wait));
-        throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`, wait);
-      }
-      await recordLoginAttempt(deps, email, address);
-      const user = await findUserForLogin(db, email);
-      // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
-      if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
-        await noteLoginFailure(deps, email, address, user);
-        throw unauthorized(WRONG_CREDENTIALS);
-      }
-      await forgiveLoginAttempts(deps, email, address);
-      // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
-      if (user.sso_mode === 'enforced') {
-        throw forbidden('Your account signs in with single sign-on only. Use "Sign in with SSO" instead.');
-      }
+      const user = await signInWithPassword(deps, c, email, password);
       const previous = readSessionCookie(c);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(c, await createSession(deps, user));
@@ -133,12 +102,9 @@ export function consoleRoutes(deps: AppDeps) {
       const p = principalOf(c);
       const { currentPassword, newPassword } = c.req.valid('json');
       const user = await getUser(db, p.accountId, p.userId);
-      if (!(await verifyPassword(currentPassword, user.password_hash))) {
-        throw badRequest('The current password is incorrect.');
-      }
-      await setPassword(deps, user, newPassword);
+      await checkCurrentPassword(deps, c, user, currentPassword);
       // Anyone else signed in as this user (perhaps with the old password) is signed out; this browser stays in.
-      await revokeUserSessions(deps, user.account_id, user.id);
+      await changePassword(deps, user, newPassword);
       setSessionCookie(c, await createSession(deps, user));
       return c.json({}, 200);
     });

@@ -6,8 +6,8 @@ import { errorResponsesFrom } from '../platform/openapi';
 
 /**
  * Routes the Treasure Data clients call that this service deliberately does not offer. Each answers 422
- * with a message that names what to use instead, never a bare 404. Routes that are planned (table import,
- * schedules, user authentication, bulk-load guess …) are not listed here.
+ * with a message that names what to use instead, never a bare 404. td-js-sdk's lookups that are not offered
+ * answer from ingest/sdkRoutes.ts, with the CORS headers a browser needs to read them.
  */
 interface NotOffered {
   method: 'get' | 'post';

@@ -1,15 +1,13 @@
-import { Autocomplete, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Autocomplete, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { AdvancedConfig, TargetType } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { databasesQueryOptions } from '../../lib/resources';
+import { type Schedule, ScheduleFields } from './ScheduleFields';
 import { TableReview } from './TableReview';
 
-export interface ReviewSettings {
+export interface ReviewSettings extends Schedule {
   name: string;
   database: string;
-  scheduleType: string;
-  scheduleOption: string;
-  timezone: string;
 }
 
 export interface ReviewStepProps {
@@ -19,16 +17,6 @@ export interface ReviewStepProps {
   available: Record<string, { name: string; source_type: string; options: TargetType[] }[]>;
   onTables: (next: AdvancedConfig[]) => void;
 }
-
-const SCHEDULES = [
-  { value: 'none', label: 'Only when run by hand' },
-  { value: 'hourly', label: 'Hourly (minute)' },
-  { value: 'daily', label: 'Daily (HH:MM)' },
-  { value: 'weekly', label: 'Weekly (DAY HH:MM)' },
-  { value: 'monthly', label: 'Monthly (D HH:MM)' },
-  { value: 'minutes_interval', label: 'Every N minutes' },
-  { value: 'cron', label: 'Cron expression' },
-];
 
 /** Step 3: the guessed configuration to review and edit, the target database, the name and the schedule. */
 export function ReviewStep({ settings, onSettings, tables, available, onTables }: ReviewStepProps) {
@@ -49,27 +37,7 @@ export function ReviewStep({ settings, onSettings, tables, available, onTables }
           value={settings.database}
           onChange={(v) => set({ database: v })}
         />
-        <Select
-          label="Schedule"
-          data={SCHEDULES}
-          value={settings.scheduleType}
-          allowDeselect={false}
-          onChange={(v) => set({ scheduleType: v ?? 'none' })}
-        />
-        {settings.scheduleType !== 'none' && (
-          <SimpleGrid cols={2}>
-            <TextInput
-              label="Schedule option"
-              value={settings.scheduleOption}
-              onChange={(e) => set({ scheduleOption: e.currentTarget.value })}
-            />
-            <TextInput
-              label="Time zone"
-              value={settings.timezone}
-              onChange={(e) => set({ timezone: e.currentTarget.value })}
-            />
-          </SimpleGrid>
-        )}
+        <ScheduleFields value={settings} onChange={(next) => set(next)} />
       </SimpleGrid>
       {tables.map((t, i) => (
         <TableReview

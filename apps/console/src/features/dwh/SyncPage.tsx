@@ -1,15 +1,17 @@
-import { Alert, Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import type { IntegrationStatus } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
-import { InlineTime } from '../../components/Timestamp';
-import { attemptsQueryOptions, integrationQueryOptions, useRunIntegration } from './api';
+import { InlineTime, Timestamp } from '../../components/Timestamp';
+import { formatCount, formatDuration } from '../data';
+import { attemptsQueryOptions, integrationQueryOptions, statusQueryOptions } from './api';
 import { FeatureGate } from './FeatureGate';
-import { StatusBadge } from './StatusBadge';
-
-const enc = encodeURIComponent;
+import { RunTables, runLabel } from './RunTables';
+import { StatusBadge, SyncState, scheduleText } from './StatusBadge';
+import { SyncActions } from './SyncActions';
 
 function Runs({ id, database }: { id: string; database: string }) {
   const attempts = useQuery(attemptsQueryOptions(id));
@@ -23,61 +25,54 @@ function Runs({ id, database }: { id: string; database: string }) {
     <Stack gap="md">
       {attempts.data.map((a) => (
         <Paper key={a.attempt_id} withBorder p="sm" radius="md" aria-label={`Run ${a.attempt_id}`} component="section">
-          <Group justify="space-between" mb="xs">
-            <Group gap="xs">
-              <Text fw={600}>Run {a.attempt_id}</Text>
-              <StatusBadge status={a.status} />
-              <Text size="sm" c="dimmed">
-                {a.trigger === 'schedule' ? 'scheduled' : 'by hand'}, <InlineTime value={a.created_at} />
-              </Text>
-            </Group>
+          <Group gap="xs" mb="xs">
+            <Anchor component={Link} to={`/data/sync/${id}/runs/${a.attempt_id}`} fw={600}>
+              Run {a.attempt_id}
+            </Anchor>
+            <StatusBadge status={a.status} />
+            <Text size="sm" c="dimmed">
+              {runLabel(a)}, <InlineTime value={a.created_at} />; {formatCount(a.records)} rows in{' '}
+              {formatDuration(a.duration_seconds)}
+            </Text>
           </Group>
-          <Table aria-label={`Tables of run ${a.attempt_id}`} verticalSpacing={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Table</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Rows</Table.Th>
-                <Table.Th>Bulk load</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {a.tables.map((t) => (
-                <Table.Tr key={t.job_id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/data/databases/${enc(database)}/tables/${enc(t.target_table)}`}>
-                      {database}.{t.target_table}
-                    </Anchor>
-                    {t.error && (
-                      <Text size="sm" c="red">
-                        {t.error}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={t.status} />
-                  </Table.Td>
-                  <Table.Td>{t.records === null ? '—' : t.records.toLocaleString()}</Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/data/bulk-loads/${enc(t.bulk_load_name)}`}>
-                      <Code>{t.bulk_load_name}</Code>
-                    </Anchor>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <RunTables attempt={a} database={database} />
         </Paper>
       ))}
     </Stack>
   );
 }
 
-/** One warehouse sync: its tables, a run button, and its runs with each table's status, rows and error. */
+function Summary({ status: s }: { status: IntegrationStatus | undefined }) {
+  if (!s) return null;
+  return (
+    <Table aria-label="Sync status" w="auto" mb="lg" withRowBorders={false} verticalSpacing={2}>
+      <Table.Tbody>
+        <Table.Tr>
+          <Table.Th>Status</Table.Th>
+          <Table.Td>
+            <SyncState status={s} />
+          </Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>Next run</Table.Th>
+          <Table.Td>
+            <Timestamp value={s.next_run_at} empty={s.state === 'paused' ? 'paused' : 'only by hand'} />
+          </Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>Rows moved</Table.Th>
+          <Table.Td>{formatCount(s.rows_moved)}</Table.Td>
+        </Table.Tr>
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** One warehouse sync: its state and actions, and its runs with each table's status, rows, duration and error. */
 export function SyncPage() {
   const id = useParams().dwhId ?? '';
   const integration = useQuery(integrationQueryOptions(id));
-  const run = useRunIntegration(id);
+  const status = useQuery(statusQueryOptions(id));
   if (integration.isPending) return <CenteredLoader label="Loading the sync" />;
   if (integration.isError) {
     return (
@@ -94,18 +89,17 @@ export function SyncPage() {
     <FeatureGate>
       <PageHeader
         title={item.name}
-        description={`Into ${database}; ${item.schedule_type === 'none' ? 'runs by hand' : `${item.schedule_type} ${item.schedule_option ?? ''} (${item.timezone})`}.`}
+        description={`Into ${database}; ${scheduleText({ ...item, schedule_option: item.schedule_option ?? '' })}.`}
         action={
-          <Button loading={run.isPending} onClick={() => run.mutate()}>
-            Run now
-          </Button>
+          <SyncActions
+            id={id}
+            name={item.name}
+            status={status.data}
+            tables={configs.advanced_configs.map((a) => `${database}.${a.target_table}`)}
+          />
         }
       />
-      {run.isError && (
-        <Alert color="red" title="The run did not start" mb="md">
-          {run.error.message}
-        </Alert>
-      )}
+      <Summary status={status.data} />
       <Title order={2} size="h4" mb="xs">
         Runs
       </Title>

@@ -1,5 +1,4 @@
-import { requireDatabaseSync as requireDatabase } from '../../data/catalogSync';
-import { dataFile as openDataFile } from '../../data/dataFiles';
+import { dataPlane, requireDatabase } from '../../data';
 import { createHarness, type Harness } from '../../testing/harness';
 import type { TestPostgres } from './postgres';
 
@@ -47,11 +46,23 @@ export async function addAuthentication(
   return body.id as number;
 }
 
-/** Rows of a target table straight from its SQLite file, ordered by `order`. */
-export function targetRows(h: Harness, table: string, order = 'rowid'): Json[] {
-  const database = requireDatabase(h.deps.db, h.admin.accountId, 'dwh_target');
-  const f = openDataFile(h.deps, database);
-  return f.db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).all() as Json[];
+/**
+ * Rows of a target table of `dwh_target` through the data plane (a SQLite file or a PostgreSQL schema),
+ * ordered by the column `order`, or as stored (by time, then insertion) without it.
+ */
+export async function targetRows(h: Harness, table: string, order?: string): Promise<Json[]> {
+  const database = await requireDatabase(h.deps.storage.db, h.admin.accountId, 'dwh_target');
+  const rows = (await dataPlane(h.deps).rows(database, table)) as Json[];
+  if (!order) return rows;
+  const key = (r: Json) => r[order] as number | string | null;
+  return rows.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === y) return 0;
+    if (x === null) return -1;
+    if (y === null) return 1;
+    return x < y ? -1 : 1;
+  });
 }
 
 /** Runs the integration and waits until every table's job has ended; returns the attempt. */

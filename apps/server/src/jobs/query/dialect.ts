@@ -12,6 +12,7 @@ import {
   type Token,
   tokenize,
 } from './tokens';
+import { nameOf, unnestClauses } from './unnest';
 
 export { QueryRefused, type Token, tokenize };
 
@@ -90,8 +91,6 @@ function translateTokens(tokens: Token[], database: string): string {
 }
 
 const word = (text: string): Token => ({ kind: 'word', text });
-const nameOf = (t: Token | undefined) =>
-  t?.kind === 'word' ? t.text.toLowerCase() : t?.kind === 'quoted' ? t.text.slice(1, -1).toLowerCase() : null;
 
 /**
  * `CROSS JOIN UNNEST(x) AS t(c)` (or `t(k, v)` for a map) becomes the table function `presto_unnest(x) AS t`
@@ -101,42 +100,19 @@ const nameOf = (t: Token | undefined) =>
 function rewriteUnnest(tokens: Token[]): Token[] {
   const renames = new Map<string, { alias: string; column: 'unnest_key' | 'unnest_value' }>();
   const replaced = new Map<number, { end: number; tokens: Token[] }>();
-  tokens.forEach((t, i) => {
-    if (t.kind !== 'word' || t.text.toUpperCase() !== 'UNNEST') return;
-    const open = nextSignificant(tokens, i + 1);
-    if (tokens[open]?.text !== '(') return;
-    const close = matching(tokens, open, '(', ')');
-    let at = nextSignificant(tokens, close + 1);
-    if (tokens[at]?.kind === 'word' && (tokens[at] as Token).text.toUpperCase() === 'WITH') {
-      throw new QueryRefused('UNNEST … WITH ORDINALITY is not supported: unnest the array alone.');
-    }
-    if (tokens[at]?.kind === 'word' && (tokens[at] as Token).text.toUpperCase() === 'AS') {
-      at = nextSignificant(tokens, at + 1);
-    }
-    const alias = tokens[at];
-    const listOpen = nextSignificant(tokens, at + 1);
-    if (close < 0 || nameOf(alias) === null || tokens[listOpen]?.text !== '(') {
-      throw new QueryRefused(
-        'Name the rows and columns of UNNEST: UNNEST(array) AS t(element), or AS t(key, value) for a map.',
-      );
-    }
-    const listClose = matching(tokens, listOpen, '(', ')');
-    const columns = tokens.slice(listOpen + 1, listClose).filter((c) => significant(c) && c.text !== ',');
-    if (columns.length < 1 || columns.length > 2 || columns.some((c) => nameOf(c) === null)) {
-      throw new QueryRefused('UNNEST gives one column for an array, or two (key, value) for a map.');
-    }
-    const aliasText = (alias as Token).text;
+  for (const clause of unnestClauses(tokens)) {
+    const { alias, columns } = clause;
     columns.forEach((c, n) => {
       renames.set(nameOf(c) as string, {
-        alias: aliasText,
+        alias: alias.text,
         column: columns.length === 2 && n === 0 ? 'unnest_key' : 'unnest_value',
       });
     });
-    replaced.set(i, {
-      end: listClose + 1,
-      tokens: [word('presto_unnest'), ...tokens.slice(open, close + 1), word(' AS '), { ...(alias as Token) }],
+    replaced.set(clause.start, {
+      end: clause.end,
+      tokens: [word('presto_unnest'), ...tokens.slice(clause.open, clause.close + 1), word(' AS '), { ...alias }],
     });
-  });
+  }
   if (replaced.size === 0) return tokens;
 
   const out: Token[] = [];

@@ -484,6 +484,27 @@ CREATE OR REPLACE FUNCTION svc_fn.contains(v text, x text) RETURNS boolean LANGU
   FROM (SELECT svc_fn.try_json(v) AS j) doc
 $f$;
 
+-- UNNEST (translate.ts): one row per element of a JSON array, or entry of a JSON map, as SQLite's
+-- presto_unnest gives them (an array's key is its 1-based position). NULL gives no rows.
+CREATE OR REPLACE FUNCTION svc_fn.unnest_entries(v text) RETURNS TABLE (unnest_key text, unnest_value text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $f$
+DECLARE
+  j json;
+BEGIN
+  IF v IS NULL THEN RETURN; END IF;
+  j := svc_fn.try_json(v);
+  IF json_typeof(j) = 'array' THEN
+    RETURN QUERY SELECT e.n::text, svc_fn.json_value(e.value) FROM json_array_elements(j) WITH ORDINALITY AS e(value, n);
+  ELSIF json_typeof(j) = 'object' THEN
+    RETURN QUERY SELECT e.key, svc_fn.json_value(e.value) FROM json_each(j) AS e;
+  ELSE
+    RAISE EXCEPTION 'UNNEST: the value is not an array or a map.';
+  END IF;
+END $f$;
+
+CREATE OR REPLACE FUNCTION svc_fn.unnest_values(v text) RETURNS SETOF text
+LANGUAGE sql IMMUTABLE PARALLEL UNSAFE AS $f$ SELECT unnest_value FROM svc_fn.unnest_entries(v) $f$;
+
 CREATE OR REPLACE FUNCTION svc_fn.regexp_extract(s text, p text, g int) RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
 DECLARE m text[];

@@ -66,3 +66,52 @@ for (const [family, cases] of Object.entries(DIALECT_CASES)) {
     }
   });
 }
+
+/** Whole queries whose rows must be the same on both backends. */
+const QUERY_CASES: [string, unknown[][] | RegExp][] = [
+  [
+    `SELECT tag, count(*) AS n FROM (SELECT '["b","a","b"]' AS tags UNION ALL SELECT NULL) s
+       CROSS JOIN UNNEST(tags) AS t(tag) GROUP BY tag ORDER BY tag`,
+    [
+      ['a', 1],
+      ['b', 2],
+    ],
+  ],
+  [
+    `SELECT m.k, upper(v) AS u FROM (SELECT '{"x":"one","y":"two"}' AS attrs) s CROSS JOIN UNNEST(attrs) AS m(k, v) ORDER BY k`,
+    [
+      ['x', 'ONE'],
+      ['y', 'TWO'],
+    ],
+  ],
+  ["SELECT `e` FROM (SELECT '[\"only\"]' AS a) s CROSS JOIN UNNEST(a) u(`e`) WHERE e <> 'none'", [['only']]],
+  ["SELECT e FROM (SELECT 'not json' AS a) s CROSS JOIN UNNEST(a) AS u(e)", /not an array or a map/],
+];
+
+describe('whole queries', () => {
+  for (const [query, expected] of QUERY_CASES) {
+    it(query, async () => {
+      const sqliteRows = () => sqlite.prepare(translate(query, 'db')).raw(true).all() as unknown[][];
+      const postgresRows = async () =>
+        (
+          await runPostgresQuery({
+            pool: pg.pool,
+            schema,
+            database: 'db',
+            sql: query,
+            nowMs: DIALECT_NOW,
+            timeoutMs: 10_000,
+            maxRows: 100,
+          })
+        ).rows;
+      for (const rows of [async () => sqliteRows(), postgresRows]) {
+        const got = await rows().then(
+          (value) => ({ value }),
+          (e: Error) => ({ error: e.message }),
+        );
+        if (expected instanceof RegExp) expect(got).toEqual({ error: expect.stringMatching(expected) });
+        else expect(got).toEqual({ value: expected });
+      }
+    });
+  }
+});

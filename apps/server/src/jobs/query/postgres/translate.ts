@@ -13,6 +13,7 @@ import {
   type Token,
   tokenize,
 } from '../tokens';
+import { type UnnestClause, unnestAt } from '../unnest';
 import { PASS_THROUGH, SQL_WORDS } from './allowedFunctions';
 import { javaTemplate } from './javaTemplate';
 
@@ -531,6 +532,21 @@ function translateCall(tokens: Token[], i: number, open: number, close: number, 
   );
 }
 
+/** A name as PostgreSQL reads it: a backquoted name becomes a double-quoted one. */
+const nameText = (t: Token) =>
+  t.kind === 'quoted' && t.text.startsWith('`') ? `"${t.text.slice(1, -1).replace(/"/g, '""')}"` : t.text;
+
+/**
+ * `UNNEST(x) AS t(c)` over the JSON text arrays and maps are stored as: a set-returning function of svc_fn
+ * (functions.ts), one row per element (or map value) for one column, per position or key and value for two.
+ * PostgreSQL lets a function in FROM read the tables before it, so `CROSS JOIN` needs no LATERAL.
+ */
+function translateUnnest(tokens: Token[], clause: UnnestClause, options: TranslateOptions): string {
+  const arg = translateTokens(tokens.slice(clause.open + 1, clause.close), options).trim();
+  const fn = clause.columns.length === 1 ? 'svc_fn.unnest_values' : 'svc_fn.unnest_entries';
+  return `${fn}((${arg})::text) AS ${nameText(clause.alias)}(${clause.columns.map(nameText).join(', ')})`;
+}
+
 function translateTokens(tokens: Token[], options: TranslateOptions): string {
   let out = '';
   let i = 0;
@@ -566,6 +582,12 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
       i++;
       continue;
     }
+    const unnest = upper === 'UNNEST' ? unnestAt(tokens, i) : null;
+    if (unnest) {
+      out += translateUnnest(tokens, unnest, options);
+      i = unnest.end;
+      continue;
+    }
     if ((t.kind === 'word' || t.kind === 'quoted') && opens && !SQL_WORDS.has(upper) && isCall(tokens, i, next)) {
       const close = matching(tokens, next, '(', ')');
       if (close < 0) throw new QueryRefused(`A bracket of ${t.text}( is not closed.`);
@@ -573,7 +595,7 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
       i = close + 1;
       continue;
     }
-    out += t.kind === 'quoted' && t.text.startsWith('`') ? `"${t.text.slice(1, -1).replace(/"/g, '""')}"` : t.text;
+    out += nameText(t);
     i++;
     // `FROM mydb.table`: the job's own database is the schema on the search path; drop the qualifier.
     if ((upper === 'FROM' || upper === 'JOIN') && sameName(nextToken, options.database)) {

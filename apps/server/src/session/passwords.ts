@@ -1,0 +1,77 @@
+import type { Context } from 'hono';
+import { findUserForLogin, setPassword, type UserRow } from '../accounts/users';
+import type { AppDeps } from '../platform/context';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
+import { verifyPassword } from '../platform/secrets';
+import {
+  clientAddress,
+  describeWait,
+  forgiveLoginAttempts,
+  loginRetryAfterSeconds,
+  noteLoginFailure,
+  recordLoginAttempt,
+} from './loginLimiter';
+import { revokeUserSessions } from './sessions';
+
+/**
+ * Everything that checks or changes a password, for the console (`/console-api/login`, `/me/password`) and
+ * the clients' routes (`/v3/user/authenticate`, `/v3/user/password/change`) alike: one throttle, one answer
+ * for a wrong password or an unknown e-mail, one refusal for users who sign in with SSO only.
+ */
+
+export const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
+export const SSO_ONLY = 'Your account signs in with single sign-on only. Use "Sign in with SSO" instead.';
+
+/** 429 with Retry-After while the (e-mail, address) pair or the address is throttled. */
+async function checkThrottle(deps: AppDeps, c: Context, email: string, address: string): Promise<void> {
+  const wait = await loginRetryAfterSeconds(deps, email, address);
+  if (wait !== null) {
+    c.header('Retry-After', String(wait));
+    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`, wait);
+  }
+}
+
+/**
+ * The user an e-mail and password prove, or 401 (the same answer for an unknown e-mail and a wrong
+ * password), 429 while throttled, 403 for a user who signs in with SSO only.
+ */
+export async function signInWithPassword(deps: AppDeps, c: Context, email: string, password: string) {
+  const address = clientAddress(c, deps.config.trustedProxies);
+  await checkThrottle(deps, c, email, address);
+  await recordLoginAttempt(deps, email, address);
+  const user = await findUserForLogin(deps.storage.db, email);
+  // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
+  if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+    await noteLoginFailure(deps, email, address, user);
+    throw unauthorized(WRONG_CREDENTIALS);
+  }
+  await forgiveLoginAttempts(deps, email, address);
+  // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
+  if (user.sso_mode === 'enforced') throw forbidden(SSO_ONLY);
+  return user;
+}
+
+/**
+ * Checks a signed-in user's current password before a change, under the same throttle as sign-in (a
+ * stolen key or session must not become a way to guess the password). 400 when it is wrong.
+ */
+export async function checkCurrentPassword(deps: AppDeps, c: Context, user: UserRow, password: string): Promise<void> {
+  const address = clientAddress(c, deps.config.trustedProxies);
+  await checkThrottle(deps, c, user.email, address);
+  await recordLoginAttempt(deps, user.email, address);
+  if (!(await verifyPassword(password, user.password_hash))) {
+    await noteLoginFailure(deps, user.email, address, user);
+    throw badRequest('The current password is incorrect.');
+  }
+  await forgiveLoginAttempts(deps, user.email, address);
+}
+
+/**
+ * Sets a user's new password and signs out every console session of theirs: anyone signed in with the
+ * old password is out. API keys stay (decision 0005). SSO-only users have no password to change.
+ */
+export async function changePassword(deps: AppDeps, user: UserRow, password: string): Promise<void> {
+  if (user.sso_mode === 'enforced') throw forbidden(SSO_ONLY);
+  await setPassword(deps, user, password);
+  await revokeUserSessions(deps, user.account_id, user.id);
+}
