@@ -56,3 +56,10 @@ export async function issueQuery(page: Page, db: string, query: string): Promise
 export async function createBulkLoad(page: Page, settings: Record<string, unknown>) {
   await call(page, 'POST', '/v3/bulk_loads', settings);
 }
+
+/** Creates a scheduled query and runs it once for `time` (Unix seconds); returns the run's job id. */
+export async function runSchedule(page: Page, name: string, settings: Record<string, unknown>, time: number) {
+  await call(page, 'POST', `/v3/schedule/create/${name}`, settings);
+  const answer = await call(page, 'POST', `/v3/schedule/run/${name}/${time}`, {});
+  return String((answer.jobs as { job_id: number }[])[0]?.job_id);
+}

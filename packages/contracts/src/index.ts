@@ -10,4 +10,5 @@ export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';
 export * from './password';
+export * from './schedules';
 export * from './sso';
