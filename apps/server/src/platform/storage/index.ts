@@ -11,6 +11,7 @@ export {
   isUniqueViolation,
   StorageUnavailable,
 } from './errors';
+export { tryLock, withLock } from './locks';
 export { appliedVersions, migrateStorage } from './migrate';
 export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
 export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
