@@ -1,5 +1,15 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
-import { type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
+import {
+  type ColumnKind,
+  type Executor,
+  insertId,
+  insertRows,
+  many,
+  one,
+  run,
+  sql,
+  transaction,
+} from '../platform/storage';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -107,25 +117,32 @@ export interface RunOutcome {
 const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
 const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 
-const BATCH = 200;
+/** Rows per statement: 500 × at most 17 columns stays within SQLite's limit of bound values. */
+const BATCH = 500;
+
+const I: ColumnKind = 'integer';
+const T: ColumnKind = 'text';
 
 /**
- * Inserts rows with multi-row VALUES statements of up to BATCH rows (one statement per batch instead of
- * per row, which is most of the cost of a 100,000-profile run). At most 17 columns, so a batch binds
- * 3,400 parameters: within both backends' limits.
+ * Inserts rows with multi-row statements of up to BATCH rows (one statement per batch instead of per row,
+ * which is most of the cost of a 100,000-profile run). `kinds` says what each column holds.
  */
-async function insertMany(ex: Executor, head: string, tail: string, rows: Iterable<unknown[]>): Promise<void> {
-  const statement = (tuples: ReturnType<typeof sql>[]) =>
-    sql`${sql.raw(head)} VALUES ${sql.join(tuples)} ${sql.raw(tail)}`;
-  let tuples: ReturnType<typeof sql>[] = [];
+async function insertMany(
+  ex: Executor,
+  head: string,
+  kinds: ColumnKind[],
+  tail: string,
+  rows: Iterable<unknown[]>,
+): Promise<void> {
+  let batch: unknown[][] = [];
   for (const row of rows) {
-    tuples.push(sql`(${sql.join(row)})`);
-    if (tuples.length === BATCH) {
-      await run(ex, statement(tuples));
-      tuples = [];
+    batch.push(row);
+    if (batch.length === BATCH) {
+      await insertRows(ex, head, kinds, batch, tail);
+      batch = [];
     }
   }
-  if (tuples.length > 0) await run(ex, statement(tuples));
+  await insertRows(ex, head, kinds, batch, tail);
 }
 
 /** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
@@ -204,6 +221,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
        journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
        held, last_run_at)`,
+    [I, I, T, T, T, T, I, I, I, I, I, T, T, T, I, I],
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
@@ -237,6 +255,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
        branch_id, variant_id, activation_id, segment_id, reason, criterion_index, bucket, kept, due_at)`,
+    [I, I, I, I, T, T, T, T, T, T, T, T, T, I, I, I, I],
     '',
     (function* () {
       for (const e of out.events) {
@@ -265,6 +284,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
   await insertMany(
     ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',
+    [I, I, T, T, T, I, I],
     'ON CONFLICT DO NOTHING',
     (function* () {
       for (const e of out.events) {
@@ -277,6 +297,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     ex,
     `INSERT INTO journey_activation_queue (account_id, journey_id, activation_id, profile_key, stage_id, step_id,
        queued_at, run_id)`,
+    [I, I, T, T, T, T, I, I],
     '',
     (function* () {
       for (const q of out.queued) {

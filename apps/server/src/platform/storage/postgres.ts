@@ -1,7 +1,15 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { StorageUnavailable } from './errors';
-import type { SqlDialect, Storage } from './types';
+import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
+
+const ARRAY_TYPE: Record<ColumnKind, string> = { integer: 'bigint[]', text: 'text[]' };
+
+function insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText {
+  const parameters = kinds.map((_, column) => rows.map((row) => row[column] ?? null));
+  const arrays = kinds.map((kind, column) => `$${column + 1}::${ARRAY_TYPE[kind]}`);
+  return { text: `SELECT * FROM unnest(${arrays.join(', ')})`, parameters };
+}
 
 /** PostgreSQL's forms of what differs between the backends. */
 export const postgresDialect: SqlDialect = {
@@ -11,6 +19,7 @@ export const postgresDialect: SqlDialect = {
     `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM ${table}), 1))`,
   forUpdate: ' FOR UPDATE',
   forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
+  insertValues,
 };
 
 /**

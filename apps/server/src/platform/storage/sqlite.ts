@@ -1,6 +1,22 @@
 import { Kysely, SqliteDialect } from 'kysely';
 import { type Db, openSqlite } from '../db';
-import type { SqlDialect, Storage } from './types';
+import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
+
+/** `(?, …), …` for a batch's shape, kept: a bulk insert repeats the same few shapes. */
+const placeholders = new Map<string, string>();
+
+function insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText {
+  const key = `${kinds.length}x${rows.length}`;
+  let marks = placeholders.get(key);
+  if (marks === undefined) {
+    const tuple = `(${new Array(kinds.length).fill('?').join(', ')})`;
+    marks = new Array(rows.length).fill(tuple).join(', ');
+    if (placeholders.size < 32) placeholders.set(key, marks);
+  }
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const value of row) parameters.push(value);
+  return { text: `VALUES ${marks}`, parameters };
+}
 
 /** SQLite's forms of what differs between the backends. */
 export const sqliteDialect: SqlDialect = {
@@ -9,6 +25,7 @@ export const sqliteDialect: SqlDialect = {
   syncIdentity: () => null,
   forUpdate: '',
   forUpdateSkipLocked: '',
+  insertValues,
 };
 
 export interface SqliteStorage extends Storage {
