@@ -64,11 +64,22 @@ describe(`the journey engine's schedule on two nodes (${testBackend()})`, () => 
     const release = new Promise<void>((resolve) => {
       released = resolve;
     });
-    const holding = withLock(b.deps.storage, runLock({ account_id: a.admin.accountId, id: journeyId }), () => release);
-    expect(await createJourneyScheduler(a.deps).tick()).toEqual([]);
-    expect(await scheduleRuns(journeyId)).toBe(0);
-    released();
-    await holding;
+    let held!: () => void;
+    const holds = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const holding = withLock(b.deps.storage, runLock({ account_id: a.admin.accountId, id: journeyId }), () => {
+      held();
+      return release;
+    });
+    await holds;
+    try {
+      expect(await createJourneyScheduler(a.deps).tick()).toEqual([]);
+      expect(await scheduleRuns(journeyId)).toBe(0);
+    } finally {
+      released();
+      await holding;
+    }
     a.clock.advance(60_000);
     await createJourneyScheduler(a.deps).tick();
     expect(await scheduleRuns(journeyId)).toBe(1);

@@ -21,7 +21,7 @@ describe(`inserting many rows in one statement (${testBackend()})`, () => {
   const rows = () => many(storage.db, sql`SELECT k, n, note FROM t ORDER BY k`);
 
   it('binds every value as it is: quotes, braces, commas, backslashes, NULL, empty text, large numbers', async () => {
-    const awkward = ['it\'s', '{"a":[1,2]}', 'a,b', 'back\\slash', 'NULL', '', 'ü ✓'];
+    const awkward = ["it's", '{"a":[1,2]}', 'a,b', 'back\\slash', 'NULL', '', 'ü ✓'];
     await insertRows(
       storage.db,
       'INSERT INTO t (k, n, note)',
