@@ -120,8 +120,8 @@ const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 /** Rows per statement: 500 × at most 17 columns stays within SQLite's limit of bound values. */
 const BATCH = 500;
 
-const I: ColumnKind = 'integer';
-const T: ColumnKind = 'text';
+const INT: ColumnKind = 'integer';
+const TEXT: ColumnKind = 'text';
 
 /**
  * Inserts rows with multi-row statements of up to BATCH rows (one statement per batch instead of per row,
@@ -221,7 +221,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
        journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
        held, last_run_at)`,
-    [I, I, T, T, T, T, I, I, I, I, I, T, T, T, I, I],
+    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT],
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
@@ -255,7 +255,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
        branch_id, variant_id, activation_id, segment_id, reason, criterion_index, bucket, kept, due_at)`,
-    [I, I, I, I, T, T, T, T, T, T, T, T, T, I, I, I, I],
+    [INT, INT, INT, INT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT],
     '',
     (function* () {
       for (const e of out.events) {
@@ -284,7 +284,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
   await insertMany(
     ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',
-    [I, I, T, T, T, I, I],
+    [INT, INT, TEXT, TEXT, TEXT, INT, INT],
     'ON CONFLICT DO NOTHING',
     (function* () {
       for (const e of out.events) {
@@ -297,7 +297,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     ex,
     `INSERT INTO journey_activation_queue (account_id, journey_id, activation_id, profile_key, stage_id, step_id,
        queued_at, run_id)`,
-    [I, I, T, T, T, T, I, I],
+    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT],
     '',
     (function* () {
       for (const q of out.queued) {
