@@ -1,4 +1,12 @@
-import { Kysely, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 import { type Db, openSqlite } from '../db';
 import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
 
@@ -35,11 +43,33 @@ export interface SqliteStorage extends Storage {
 }
 
 /**
+ * Transactions begin IMMEDIATE: they take the database's write lock at once, waiting for it (busy_timeout)
+ * while a worker thread writes. A deferred transaction that reads, awaits and then writes would instead fail
+ * at once (SQLITE_BUSY_SNAPSHOT) when a worker's commit landed between its read and its write.
+ */
+class ImmediateDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateDriver(this.#config);
+  }
+}
+
+/**
  * The embedded backend: Kysely over one better-sqlite3 connection (WAL). Kysely runs one query or
  * transaction at a time on it, so a transaction is never interleaved with another request's statements.
  */
 export function sqliteStorage(handle: Db): SqliteStorage {
-  const db = new Kysely({ dialect: new SqliteDialect({ database: handle }) });
+  const db = new Kysely({ dialect: new ImmediateDialect({ database: handle }) });
   return {
     backend: 'sqlite',
     db,
