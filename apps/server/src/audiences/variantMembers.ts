@@ -28,8 +28,3 @@ export function variantMembersFor(deps: AppDeps, accountId: number, parentSegmen
     return provider(accountId, parentSegmentId, ref);
   };
 }
-
-/** The registered provider itself, or null (lookupSync.ts, transitional). */
-export function variantProviderOf(deps: AppDeps): VariantMembersProvider | null {
-  return providers.get(deps) ?? null;
-}

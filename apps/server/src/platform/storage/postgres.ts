@@ -3,7 +3,15 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StorageUnavailable } from './errors';
 import { re2ToPostgres } from './postgresRegexp';
-import type { SqlDialect, Storage } from './types';
+import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
+
+const ARRAY_TYPE: Record<ColumnKind, string> = { integer: 'bigint[]', text: 'text[]' };
+
+function insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText {
+  const parameters = kinds.map((_, column) => rows.map((row) => row[column] ?? null));
+  const arrays = kinds.map((kind, column) => `$${column + 1}::${ARRAY_TYPE[kind]}`);
+  return { text: `SELECT * FROM unnest(${arrays.join(', ')})`, parameters };
+}
 
 /**
  * A name as a PostgreSQL identifier: names longer than PostgreSQL's 63 bytes (tables may have 255
@@ -31,6 +39,7 @@ export const postgresDialect: SqlDialect = {
   newestPerKey: ({ key, values, time, from, where }) =>
     `SELECT DISTINCT ON (1) ${key} AS k${values.map((v, i) => `, ${v} AS v${i}`).join('')}
      FROM ${from} WHERE ${where} ORDER BY 1, ${time} DESC`,
+  insertValues,
 };
 
 /**

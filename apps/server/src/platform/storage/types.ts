@@ -52,6 +52,21 @@ export interface SqlDialect {
    * `k` (the key) and `v0`, `v1`… (the `values` of that row, in order). Ties in time pick any one row.
    */
   newestPerKey(q: { key: string; values: string[]; time: string; from: string; where: string }): string;
+  /**
+   * The rows part of a multi-row INSERT, every value bound: `VALUES (?, …), …` on SQLite; on PostgreSQL
+   * `SELECT * FROM unnest($1::bigint[], …)`, one array per column, which it parses and plans at the same
+   * cost whatever the number of rows (a VALUES list of thousands of values costs more than the insert).
+   */
+  insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText;
+}
+
+/** What a column of a bulk insert holds: whole numbers (ids, times, counts, 0/1 flags) or text. */
+export type ColumnKind = 'integer' | 'text';
+
+/** SQL text with its bound values, in the backend's placeholder style. */
+export interface BoundText {
+  text: string;
+  parameters: unknown[];
 }
 
 export interface Storage {
