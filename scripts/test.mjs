@@ -1,12 +1,15 @@
-// `npm test`: install everything (Chromium included when missing) and run every test: format and lint,
-// type checks, unit and API tests (vitest, in-process on real SQLite files), then the browser tests
-// (Playwright driving Debian's Chromium against the built console and the real server).
+// `npm test`: install everything (Chromium and PostgreSQL included when missing) and run every test: format
+// and lint, type checks, unit and API tests (vitest, the real app in-process, on both backends: real SQLite
+// files, and the private PostgreSQL server started here, each test on a fresh database; see
+// apps/server/vitest.config.ts), then the browser tests (Playwright driving Debian's Chromium against the
+// built console and the real server).
 import { execFileSync } from 'node:child_process';
 import { main, root, run, setup } from './setup.mjs';
 
 /**
- * The PostgreSQL warehouse the data-warehouse sync tests load from (scripts/postgres.mjs: installed from
- * Debian when missing, a private cluster on a free loopback port). Its URL reaches the unit and browser steps.
+ * The private PostgreSQL server of the tests (scripts/postgres.mjs: installed from Debian when missing, a
+ * cluster on a free loopback port): the second backend of the API tests, and the warehouse the sync tests
+ * load from. Its URL reaches the unit and browser steps.
  */
 function startWarehouse() {
   const out = execFileSync(process.execPath, ['scripts/postgres.mjs', 'start'], { cwd: root, encoding: 'utf8' });
