@@ -10,7 +10,7 @@ import { systemClock } from '../src/platform/clock';
 import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
 import { createLogger } from '../src/platform/logger';
-import { type OpenedStorage, openStorage, sqliteHandleOf } from '../src/platform/storage';
+import { type OpenedStorage, openStorage } from '../src/platform/storage';
 import { freshTestDatabase } from '../src/testing/storage';
 
 /** Pieces every bench uses: a real app on a temporary data directory, a load generator, a timer. */
@@ -57,8 +57,7 @@ export async function benchApp(): Promise<BenchApp> {
     sessionIdleMs: 60 * 60 * 1000,
   };
   const storage = await benchStorage(dataDir);
-  const db = sqliteHandleOf(storage);
-  const deps: AppDeps = { db, storage, config, clock: systemClock, logger: createLogger(() => {}) };
+  const deps: AppDeps = { storage, config, clock: systemClock, logger: createLogger(() => {}) };
   const account = await createAccountWithAdmin(deps, {
     accountName: 'Bench',
     email: 'bench@bench.local',

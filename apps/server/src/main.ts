@@ -12,7 +12,7 @@ import { journeyEngineOptions, loadConfig, scheduleOptions } from './platform/co
 import { createLogger } from './platform/logger';
 import { checkSecret } from './platform/secretCheck';
 import { randomHex } from './platform/secrets';
-import { type OpenedStorage, openStorage, sqliteHandleOf, storageTarget } from './platform/storage';
+import { type OpenedStorage, openStorage, storageTarget } from './platform/storage';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtConsole = resolve(here, '../../console/dist');
@@ -40,8 +40,7 @@ try {
   process.exit(1);
 }
 logger.info('storage', { backend: storage.backend, at: storage.describe });
-const db = sqliteHandleOf(storage);
-const deps = { db, storage, config, clock: systemClock, logger };
+const deps = { storage, config, clock: systemClock, logger };
 
 const seeded = await seedFirstAccount(deps);
 if (!config.publicUrl) {

@@ -6,7 +6,7 @@ import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
-import { insertId, many, type OpenedStorage, one, run, sql, sqliteHandleOf } from '../platform/storage';
+import { insertId, many, type OpenedStorage, one, run, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { closeDataFiles } from './dataFiles';
@@ -32,7 +32,6 @@ describe(`derived sets (${testBackend()})`, () => {
     storage = await openTestStorage(dataDir);
     deps = {
       storage,
-      db: sqliteHandleOf(storage),
       config: { dataDir } as Config,
       clock: new ManualClock(Date.UTC(2026, 10, 25)),
       logger: memoryLogger(),

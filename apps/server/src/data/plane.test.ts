@@ -6,7 +6,7 @@ import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
-import { insertId, type OpenedStorage, one, pgIdentifier, run, sql, sqliteHandleOf } from '../platform/storage';
+import { insertId, type OpenedStorage, one, pgIdentifier, run, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
@@ -30,7 +30,6 @@ describe(`data plane (${testBackend()})`, () => {
     storage = await openTestStorage(dataDir);
     deps = {
       storage,
-      db: sqliteHandleOf(storage),
       config: { dataDir } as Config,
       clock: new ManualClock(Date.UTC(2026, 10, 25)),
       logger: memoryLogger(),

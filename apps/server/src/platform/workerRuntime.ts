@@ -55,7 +55,7 @@ export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): v
   const db = openSqlite(init.controlFile);
   // A worker may wait longer for the control database's lock than the request loop would: nobody waits on it.
   db.pragma('busy_timeout = 30000');
-  const deps: AppDeps = { db, storage: sqliteStorage(db), config: init.config, clock, logger };
+  const deps: AppDeps = { storage: sqliteStorage(db), config: init.config, clock, logger };
   setup?.(deps);
   const controllers = new Map<number, AbortController>();
   /** The tail of each lane's chain: a lane's tasks run one after another. */

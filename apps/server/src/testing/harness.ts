@@ -8,7 +8,7 @@ import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
-import { type OpenedStorage, sqliteHandleOf } from '../platform/storage';
+import type { OpenedStorage } from '../platform/storage';
 import { type TestDatabase, testDatabase } from './storage';
 
 export interface Harness {
@@ -99,8 +99,7 @@ async function start(
   const { dataDir } = config;
   const logger = memoryLogger();
   const storage: OpenedStorage = await database.open();
-  const db = sqliteHandleOf(storage);
-  const deps: AppDeps = { db, storage, config, clock, logger };
+  const deps: AppDeps = { storage, config, clock, logger };
   // The engine's and the scheduler's timers would run on the wall clock's schedule; tests tick them by hand.
   const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, schedules: { intervalMs: 0 }, ...options.app });
   await app.ready;

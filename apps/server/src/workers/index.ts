@@ -13,8 +13,8 @@ import { tasks } from './tasks';
  */
 export function createWorkers(deps: AppDeps, size?: number): BackgroundWork {
   // On PostgreSQL the database does the heavy part; the server awaits it in its own process.
-  if (deps.storage.backend === 'postgres') return new InProcessWork(tasks, deps);
-  const setup: WorkerSetup = { config: deps.config, controlFile: deps.db.name };
+  if (deps.storage.file === null) return new InProcessWork(tasks, deps);
+  const setup: WorkerSetup = { config: deps.config, controlFile: deps.storage.file };
   return new WorkerPool({
     entry: new URL('./entry.mjs', import.meta.url),
     workerData: setup,

@@ -6,7 +6,6 @@ import { STRICT_OUTBOUND } from '../../platform/addressPolicy';
 import { ManualClock } from '../../platform/clock';
 import type { AppDeps } from '../../platform/context';
 import { memoryLogger } from '../../platform/logger';
-import { sqliteHandleOf } from '../../platform/storage';
 import { openTestStorage } from '../../testing/storage';
 
 /**
@@ -18,7 +17,6 @@ export async function bareDeps(): Promise<{ deps: AppDeps; admin: NewAccount; cl
   const storage = await openTestStorage(dataDir);
   const deps: AppDeps = {
     storage,
-    db: sqliteHandleOf(storage),
     config: {
       port: 0,
       dataDir,

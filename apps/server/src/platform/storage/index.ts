@@ -14,7 +14,7 @@ export {
 } from './errors';
 export { tryLock, withLock } from './locks';
 export { appliedVersions, migrateStorage } from './migrate';
-export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
+export { type OpenedStorage, openStorage, type StorageTarget, storageTarget } from './open';
 export { describePostgresUrl, explainConnectFailure, type PostgresStorage, pgIdentifier } from './postgres';
 export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../db';
 import { migrateStorage } from './migrate';
 import { openPostgresStorage, type PostgresStorage } from './postgres';
 import { openSqliteStorage, type SqliteStorage, sqliteStorage } from './sqlite';
@@ -35,18 +34,6 @@ export async function openStorage(target: StorageTarget): Promise<OpenedStorage>
     throw err;
   }
   return storage;
-}
-
-/** The SQLite connection under a storage, for the code still written against it directly. */
-export function sqliteHandleOf(storage: OpenedStorage): Db {
-  if (storage.backend === 'sqlite') return storage.handle;
-  return new Proxy({} as Db, {
-    get(_target, property) {
-      throw new Error(
-        `Code still on the SQLite connection (db.${String(property)}) ran on the PostgreSQL backend: move it to deps.storage.`,
-      );
-    },
-  });
 }
 
 export { sqliteStorage };

@@ -113,6 +113,7 @@ export async function openPostgresStorage(url: string, options: { max?: number }
     dialect: postgresDialect,
     pool,
     describe: describePostgresUrl(url),
+    file: null,
     close: () => db.destroy(),
   };
 }

@@ -76,5 +76,7 @@ export interface Storage {
   readonly dialect: SqlDialect;
   /** Where the storage is, for logs: a file, or host/port/database (never a password). */
   readonly describe: string;
+  /** SQLite: the control database's file, which worker threads open with connections of their own. */
+  readonly file: string | null;
   close(): Promise<void>;
 }
