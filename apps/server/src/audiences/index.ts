@@ -1,12 +1,10 @@
 /**
- * What other features use of audiences (parent segments, segments and their profiles): lookups by id, the
+ * What other features use of audiences (parent segments, segments and their profiles): lookups by id (folders: the folders feature), the
  * profiles of a segment or rule, and the hooks features register (folder entries, segment users, journey
  * variant members). See lookup.ts; everything here is async and works on both backends.
  */
 export {
   type FolderEntriesProvider,
-  type FolderInfo,
-  findFolder,
   findParentSegment,
   findSegment,
   missingSegments,

@@ -8,6 +8,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
+import { parseId } from '../platform/ids';
 import { isTimedSchedule } from '../platform/schedule';
 import { transaction } from '../platform/storage';
 import { canonicalTimeZone } from '../platform/timeZone';
@@ -187,7 +188,7 @@ async function folderFor(
   raw: string | number | null | undefined,
   fallback: number,
 ): Promise<FolderRow> {
-  const id = raw === undefined || raw === null || raw === '' ? fallback : store.parseId(raw);
+  const id = raw === undefined || raw === null || raw === '' ? fallback : parseId(raw);
   const folder = id === null ? null : await folderRow(deps.storage.db, parent.account_id, id);
   if (!folder || folder.parent_segment_id !== parent.id) {
     throw badRequest(`The folder "${raw}" is not a folder of this parent segment.`);

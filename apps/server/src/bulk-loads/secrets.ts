@@ -1,4 +1,4 @@
-import { decryptSecret, encryptSecret } from '../dwh/crypto';
+import { decryptSecret, encryptSecret } from '../platform/secretCipher';
 import { isCredentialKey } from './config';
 
 /**
