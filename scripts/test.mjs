@@ -1,6 +1,7 @@
 // `npm test`: install everything (Chromium included when missing) and run every test: format and lint,
-// type checks, unit and API tests (vitest, in-process on real SQLite files), then the browser tests
-// (Playwright driving Debian's Chromium against the built console and the real server).
+// the house rules (`pnpm run rules`: imports, unused code, duplication), type checks, unit and API tests
+// (vitest, in-process on real SQLite files), then the browser tests (Playwright driving Debian's Chromium
+// against the built console and the real server).
 import { execFileSync } from 'node:child_process';
 import { main, root, run, setup } from './setup.mjs';
 
@@ -21,6 +22,7 @@ main(() => {
   const pnpm = setup({ browser: true });
   const steps = [
     ['lint and format', ['run', 'lint']],
+    ['house rules: imports, unused code, duplication', ['run', 'rules']],
     ['type checks', ['run', 'typecheck']],
     ['unit and API tests', ['run', 'unit']],
     ['console build', ['run', 'build']],

@@ -13,10 +13,10 @@ import { definitionOf, parentSegmentRow, segmentRow } from './store';
  * layer, so each is async and works on both backends.
  */
 
-export { type FolderEntriesProvider, registerFolderEntries } from '../folders/entries';
+export { registerFolderEntries } from '../folders';
 export type { ProfileView } from './evaluate';
-export { registerSegmentUsage, type SegmentUsageProvider } from './usage';
-export { registerVariantMembers, type VariantMembersProvider } from './variantMembers';
+export { registerSegmentUsage } from './usage';
+export { registerVariantMembers } from './variantMembers';
 
 export interface ParentSegmentInfo {
   id: string;

@@ -1,10 +1,16 @@
 import { type parentSegmentInput, type SegmentRule, segmentInput } from '@svc/contracts';
 import { z } from 'zod';
-import { deleteGrantsOn } from '../folder-permissions/permissions';
-import { requireFolderControl } from '../folders/access';
-import { entriesIn } from '../folders/entries';
-import { descendants, type FolderRow, folderRow, insertFolder, renameFolderRow } from '../folders/store';
-import type { JobRunner } from '../jobs/runner';
+import { deleteGrantsOn } from '../folder-permissions';
+import {
+  descendants,
+  entriesIn,
+  type FolderRow,
+  folderRow,
+  insertFolder,
+  renameFolderRow,
+  requireFolderControl,
+} from '../folders';
+import type { JobRunner } from '../jobs';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
@@ -157,7 +163,7 @@ export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: s
 // ---- segments ----
 
 /** Checks names, types and segment references of a rule against the definition (no data needed). */
-export async function checkRule(
+async function checkRule(
   deps: AppDeps,
   parent: store.ParentSegmentRow,
   rule: SegmentRule,

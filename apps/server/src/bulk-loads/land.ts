@@ -1,9 +1,5 @@
-import type { DatabaseRow, TableRow } from '../data/catalog';
-import { findTable } from '../data/catalog';
-import type { SchemaEntry } from '../data/columns';
-import { dataLane } from '../data/dataFiles';
-import { dataPlane } from '../data/dataPlane';
-import { type PreparedRecord, refreshCatalog } from '../data/tableStore';
+import type { DatabaseRow, SchemaEntry, TableRow } from '../data';
+import { dataLane, dataPlane, findTable, type PreparedRecord, refreshCatalog } from '../data';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
 import { work } from '../platform/work';

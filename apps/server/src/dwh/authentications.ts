@@ -158,7 +158,7 @@ export interface AuthenticationUse {
   bulk_loads: string[];
 }
 
-export async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
+async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
   const integrations = await many<{ id: number; name: string; config_json: string; email: string | null }>(
     deps.storage.db,
     sql`SELECT i.id, i.name, i.config_json, u.email FROM dwh_integrations i

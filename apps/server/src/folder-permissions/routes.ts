@@ -1,8 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, type FolderPermissions, folderPermissions, folderPermissionsRequest } from '@svc/contracts';
-import { restSecurity } from '../accounts/openapi';
-import { defaultFolderPermission } from '../accounts/settings';
-import { listUsers, type UserRow } from '../accounts/users';
+import { defaultFolderPermission, listUsers, restSecurity, type UserRow } from '../accounts';
 import { about, auditAction } from '../audit';
 import { apiKeyAuth, type Principal, principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, folderCreate, folderListing, folderObject, folderRename } from '@svc/contracts';
 import type { Context } from 'hono';
-import { deleteGrantsOn } from '../folder-permissions/permissions';
+import { deleteGrantsOn } from '../folder-permissions';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';

@@ -7,7 +7,7 @@ import type { AppDeps } from '../platform/context';
  * Its answers are awaited, so they may come from storage synchronously or not.
  */
 
-export { type FolderInfo, findFolder as folderOf } from '../folders/lookup';
+export { type FolderInfo, findFolder as folderOf } from '../folders';
 
 export interface ParentSegmentInfo {
   id: string;

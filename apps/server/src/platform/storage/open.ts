@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Db } from '../db';
 import { migrateStorage } from './migrate';
 import { openPostgresStorage, type PostgresStorage } from './postgres';
-import { openSqliteStorage, type SqliteStorage, sqliteStorage } from './sqlite';
+import { openSqliteStorage, type SqliteStorage } from './sqlite';
 
 export type OpenedStorage = SqliteStorage | PostgresStorage;
 
@@ -48,5 +48,3 @@ export function sqliteHandleOf(storage: OpenedStorage): Db {
     },
   });
 }
-
-export { sqliteStorage };
