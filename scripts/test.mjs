@@ -1,8 +1,8 @@
 // `npm test`: install everything (Chromium and PostgreSQL included when missing) and run every test: format
-// and lint, type checks, unit and API tests (vitest, the real app in-process, on both backends: real SQLite
-// files, and the private PostgreSQL server started here, each test on a fresh database; see
-// apps/server/vitest.config.ts), then the browser tests (Playwright driving Debian's Chromium against the
-// built console and the real server).
+// and lint, the house rules (`pnpm run rules`: imports, unused code, duplication), type checks, unit and API
+// tests (vitest, the real app in-process, on both backends: real SQLite files, and the private PostgreSQL
+// server started here, each test on a fresh database; see apps/server/vitest.config.ts), then the browser
+// tests (Playwright driving Debian's Chromium against the built console and the real server).
 import { execFileSync } from 'node:child_process';
 import { main, root, run, setup } from './setup.mjs';
 
@@ -24,6 +24,7 @@ main(() => {
   const pnpm = setup({ browser: true });
   const steps = [
     ['lint and format', ['run', 'lint']],
+    ['house rules: imports, unused code, duplication', ['run', 'rules']],
     ['type checks', ['run', 'typecheck']],
     ['unit and API tests', ['run', 'unit']],
     ['console build', ['run', 'build']],

@@ -42,7 +42,7 @@ function packValue(v: string | number): Buffer {
   b.writeUInt32BE(v, 1);
   return b;
 }
-export function packMap(record: Record<string, string | number>): Buffer {
+function packMap(record: Record<string, string | number>): Buffer {
   const entries = Object.entries(record);
   return Buffer.concat([
     Buffer.from([0x80 | entries.length]),
@@ -61,7 +61,7 @@ export function msgpackPart(rows: number, { withoutTime = 0 } = {}): FixtureFile
 }
 
 /** A bulk import part of the given records: gzip of their concatenated msgpack maps. */
-export const partOf = (records: Record<string, string | number>[]) => gzipSync(Buffer.concat(records.map(packMap)));
+const partOf = (records: Record<string, string | number>[]) => gzipSync(Buffer.concat(records.map(packMap)));
 
 /** Drops files on an element the way a person dragging them from the desktop does. */
 export async function dropFiles(page: Page, on: string | Locator, files: FixtureFile[]) {

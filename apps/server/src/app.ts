@@ -18,6 +18,7 @@ import { reconcileCatalog } from './data/tableStore';
 import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
 import { folderPermissionRoutes } from './folder-permissions';
+import { findFolder } from './folders/lookup';
 import { folderRoutes } from './folders/routes';
 import { tableImportRoutes } from './ingest/importRoutes';
 import { postbackRoutes } from './ingest/postbackRoutes';
@@ -164,7 +165,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', journeyRoutes(deps));
   app.route('/', activationRoutes(deps));
   app.route('/', journeyEngineRoutes(deps));
-  app.route('/', folderPermissionRoutes(deps));
+  app.route('/', folderPermissionRoutes(deps, findFolder));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
   app.route(
     '/',

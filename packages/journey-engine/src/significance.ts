@@ -1,5 +1,5 @@
 /** Error function, Abramowitz and Stegun formula 7.1.26 (absolute error below 1.5e-7). */
-export function erf(x: number): number {
+function erf(x: number): number {
   const sign = x < 0 ? -1 : 1;
   const a = Math.abs(x);
   const t = 1 / (1 + 0.3275911 * a);

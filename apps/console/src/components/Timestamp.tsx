@@ -9,7 +9,7 @@ export interface TimestampProps {
 }
 
 /** The same instant in UTC, for the hover text of every time the console shows. */
-export function utcText(date: Date): string {
+function utcText(date: Date): string {
   return formatExact(date, 'en-GB', 'UTC');
 }
 

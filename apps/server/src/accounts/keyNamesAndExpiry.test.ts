@@ -1,6 +1,6 @@
 import type { ConsoleApiKey } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, signIn } from '../session/testClient';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 
 /** API keys have a name and an optional expiry; expired keys get a 401 that says so; administrators see everyone's. */

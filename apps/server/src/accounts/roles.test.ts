@@ -1,9 +1,9 @@
 import type { ConsoleUser } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { many, sql } from '../platform/storage';
-import { consoleCall, sessionCookieFrom, signIn } from '../session/testClient';
 import { configureSso } from '../sso/testing/ssoFlow';
 import { TestIdp } from '../sso/testing/testIdp';
+import { consoleCall, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 
 /** Administrators edit users (name, role) under the lock-out guard; a privilege change rotates sessions. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, signIn } from '../session/testClient';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 
 /** The account's settings: every user reads them, administrators change them. */

@@ -1,5 +1,4 @@
-import type { JobRow } from '../jobs/jobStore';
-import type { JobKind, JobRunner } from '../jobs/runner';
+import type { JobKind, JobRow, JobRunner } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { definitionOf, type ParentSegmentRow, parentSegmentRow, setBuildJob } from './store';
 import { buildInWorker } from './tasks';
@@ -8,7 +7,7 @@ import { buildInWorker } from './tasks';
  * The `audience_build` job kind: builds a parent segment's profile file (matrix.ts). Jobs show in
  * `/v3/job/list` like any other (database = the master database); `num_records` is the population.
  */
-export const AUDIENCE_BUILD_JOB = 'audience_build';
+const AUDIENCE_BUILD_JOB = 'audience_build';
 
 const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as { parent_segment_id: number };
 

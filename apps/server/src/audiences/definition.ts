@@ -83,7 +83,7 @@ function columnType(source: SourceTable, column: string): string {
 const LONG_TYPES = new Set(['long', 'int']);
 const NUMBER_TYPES = new Set(['long', 'int', 'double', 'float', 'boolean']);
 
-export function defaultType(sourceType: string): AudienceColumnType {
+function defaultType(sourceType: string): AudienceColumnType {
   return NUMBER_TYPES.has(sourceType) ? 'number' : 'string';
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFolder } from '../folders';
 import { createHarness, type Harness } from '../testing/harness';
-import { findFolder, findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './index';
+import { findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './index';
 import { createParentSegment, DAY, importRows, type Json, nowSeconds, ok } from './testing/audiences';
 
 /** The interface other features use (journeys API, journey engine). */

@@ -1,10 +1,10 @@
 import type { AudienceColumnType, SegmentRule } from '@svc/contracts';
-import { ancestorIds, folderRow } from '../folders/store';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
+import { parseId } from '../platform/ids';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule } from './rules/parse';
-import { definitionOf, parentSegmentRow, parseId, segmentRow } from './store';
+import { definitionOf, parentSegmentRow, segmentRow } from './store';
 
 /**
  * The audiences feature's interface for other features (journeys API, journey engine, folder permissions),
@@ -13,10 +13,10 @@ import { definitionOf, parentSegmentRow, parseId, segmentRow } from './store';
  * layer, so each is async and works on both backends.
  */
 
-export { type FolderEntriesProvider, registerFolderEntries } from '../folders/entries';
+export { registerFolderEntries } from '../folders';
 export type { ProfileView } from './evaluate';
-export { registerSegmentUsage, type SegmentUsageProvider } from './usage';
-export { registerVariantMembers, type VariantMembersProvider } from './variantMembers';
+export { registerSegmentUsage } from './usage';
+export { registerVariantMembers } from './variantMembers';
 
 export interface ParentSegmentInfo {
   id: string;
@@ -76,33 +76,6 @@ export async function missingSegments(
     if ((await findSegment(deps, accountId, parentSegmentId, id)) === null) missing.push(String(id));
   }
   return missing;
-}
-
-export interface FolderInfo {
-  id: string;
-  /** Null for a parent segment's root folder. */
-  parentId: string | null;
-  parentSegmentId: string;
-  name: string;
-  /** Root first, not including the folder itself (for inherited permissions). */
-  ancestorIds: string[];
-}
-
-export async function findFolder(
-  deps: AppDeps,
-  accountId: number,
-  folderId: string | number,
-): Promise<FolderInfo | null> {
-  const n = parseId(folderId);
-  const row = n === null ? null : await folderRow(deps.storage.db, accountId, n);
-  if (!row) return null;
-  return {
-    id: String(row.id),
-    parentId: row.parent_id === null ? null : String(row.parent_id),
-    parentSegmentId: String(row.parent_segment_id),
-    name: row.name,
-    ancestorIds: (await ancestorIds(deps.storage.db, accountId, row.id)).map(String),
-  };
 }
 
 /**

@@ -2,8 +2,6 @@ import { z } from '@hono/zod-openapi';
 import {
   attributeInput,
   behaviorInput,
-  folderListing,
-  folderObject,
   parentSegment,
   parentSegmentInput,
   population,
@@ -30,7 +28,7 @@ export const security = [{ SVC1: [] }];
 
 export const errors = errorResponsesFrom(reasons);
 
-export const RULE_TEXT =
+const RULE_TEXT =
   'A rule is `{type: "And"|"Or", exclude?, conditions: [...]}`. Conditions: `{type: "Value", exclude?, leftValue: {name: <attribute>}, operator}`; ' +
   '`{type: "Behavior", exclude?, behavior: <name>, filter?: <rule over its columns>, window?: <time operator>, count: {type: Equal|…|Between, rightValue | minValue+maxValue}}`; ' +
   '`{type: "Segment", exclude?, segmentId}`; or a nested rule. Operators (each with `not?`): Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual (`rightValue`), Between (`minValue`, `maxValue`), ' +
@@ -74,4 +72,4 @@ export function body(schema: z.ZodType, description: string) {
   };
 }
 
-export { folderListing, folderObject, parentSegment, population, profileSample };
+export { parentSegment, population, profileSample };

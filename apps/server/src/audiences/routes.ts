@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parentSegmentInput } from '@svc/contracts';
 import { creatorGetsFullControl } from '../folder-permissions';
-import { registerFolderEntries } from '../folders/entries';
-import type { JobRunner } from '../jobs/runner';
+import { registerFolderEntries } from '../folders';
+import type { JobRunner } from '../jobs';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';

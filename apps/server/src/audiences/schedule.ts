@@ -1,4 +1,4 @@
-import type { JobRunner } from '../jobs/runner';
+import type { JobRunner } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { isTimedSchedule, lastSlot } from '../platform/schedule';
 import { claimSlot, many, sql } from '../platform/storage';

@@ -1,13 +1,20 @@
 import { type parentSegmentInput, type SegmentRule, segmentInput } from '@svc/contracts';
 import { z } from 'zod';
-import { deleteGrantsOn } from '../folder-permissions/permissions';
-import { requireFolderControl } from '../folders/access';
-import { entriesIn } from '../folders/entries';
-import { descendants, type FolderRow, folderRow, insertFolder, renameFolderRow } from '../folders/store';
-import type { JobRunner } from '../jobs/runner';
+import { deleteGrantsOn } from '../folder-permissions';
+import {
+  descendants,
+  entriesIn,
+  type FolderRow,
+  folderRow,
+  insertFolder,
+  renameFolderRow,
+  requireFolderControl,
+} from '../folders';
+import type { JobRunner } from '../jobs';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
+import { parseId } from '../platform/ids';
 import { isTimedSchedule } from '../platform/schedule';
 import { transaction } from '../platform/storage';
 import { canonicalTimeZone } from '../platform/timeZone';
@@ -156,7 +163,7 @@ export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: s
 // ---- segments ----
 
 /** Checks names, types and segment references of a rule against the definition (no data needed). */
-export async function checkRule(
+async function checkRule(
   deps: AppDeps,
   parent: store.ParentSegmentRow,
   rule: SegmentRule,
@@ -187,7 +194,7 @@ async function folderFor(
   raw: string | number | null | undefined,
   fallback: number,
 ): Promise<FolderRow> {
-  const id = raw === undefined || raw === null || raw === '' ? fallback : store.parseId(raw);
+  const id = raw === undefined || raw === null || raw === '' ? fallback : parseId(raw);
   const folder = id === null ? null : await folderRow(deps.storage.db, parent.account_id, id);
   if (!folder || folder.parent_segment_id !== parent.id) {
     throw badRequest(`The folder "${raw}" is not a folder of this parent segment.`);

@@ -1,4 +1,5 @@
 import { notFound } from '../platform/errors';
+import { parseId } from '../platform/ids';
 import { dialectOf, type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
 import type { Definition } from './definition';
 
@@ -55,13 +56,7 @@ const SEGMENT = sql`SELECT s.*, cu.name AS created_by_name, uu.name AS updated_b
   LEFT JOIN users cu ON cu.id = s.created_by
   LEFT JOIN users uu ON uu.id = s.updated_by`;
 
-const ID = /^[1-9][0-9]{0,15}$/;
-
 /** A path or body id as a number; anything that is not a positive integer is null (answered as 404). */
-export function parseId(raw: string | number | null | undefined): number | null {
-  const text = String(raw ?? '');
-  return ID.test(text) ? Number(text) : null;
-}
 
 export function definitionOf(row: ParentSegmentRow): Definition {
   return JSON.parse(row.definition_json) as Definition;

@@ -21,7 +21,7 @@ export function registerSegmentUsage(deps: AppDeps, provider: SegmentUsageProvid
 }
 
 /** Ids of the segments a rule includes or excludes, at any depth. */
-export function referencedSegments(rule: SegmentRule): number[] {
+function referencedSegments(rule: SegmentRule): number[] {
   const out = new Set<number>();
   const walk = (c: RuleCondition) => {
     if (c.type === 'Segment') out.add(Number(c.segmentId));

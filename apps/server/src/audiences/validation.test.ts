@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewAccount } from '../accounts/seed';
+import type { NewAccount } from '../accounts';
 import { createHarness, type Harness } from '../testing/harness';
 import { addUser, createParentSegment, failure, importRows, type Json, ok } from './testing/audiences';
 

@@ -1,5 +1,5 @@
 import type { FolderEntry, ParentSegment, Segment, SegmentRule } from '@svc/contracts';
-import { folderRef } from '../folders/entries';
+import { folderRef } from '../folders';
 import { isoTime } from '../platform/time';
 import { attributeColumn, behaviorColumnName, behaviorTable } from './matrix';
 import { definitionOf, type ParentSegmentRow, type SegmentRow } from './store';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, sessionCookieFrom, signIn } from '../session/testClient';
 import { configureSso, createSsoUser, postToAcs, startLogin } from '../sso/testing/ssoFlow';
 import { readAuthnRequest, TestIdp } from '../sso/testing/testIdp';
+import { consoleCall, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { expectOneEntry, storedEntries } from './testing/entries';
 

@@ -1,8 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeBatch, type PartLimits, RecordScanner } from '@svc/bulk-format';
-import { requireDatabase, requireTable } from '../data/catalog';
-import { dataPlane } from '../data/dataPlane';
-import { type PreparedRecord, refreshCatalog } from '../data/tableStore';
+import { dataPlane, type PreparedRecord, refreshCatalog, requireDatabase, requireTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { one, run, sql } from '../platform/storage';

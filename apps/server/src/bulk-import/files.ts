@@ -3,7 +3,7 @@ import { type FileHandle, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BulkFormatError, type PartLimits } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
-import { ApiError, badRequest, payloadTooLarge } from '../platform/errors';
+import { badRequest, payloadTooLarge } from '../platform/errors';
 import type { SessionRow } from './sessions';
 
 /**
@@ -67,6 +67,3 @@ export async function writePartFile(
     throw toApiError(err);
   }
 }
-
-/** True for errors a client caused (their message is meant for people). */
-export const isClientError = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500;

@@ -31,8 +31,3 @@ export function bulkImportOptions(deps: BulkImportDeps): BulkImportOptions {
   const given = deps.bulkImport ?? {};
   return { progressEveryMs: 1000, ...given, limits: { ...defaultPartLimits, ...given.limits } };
 }
-
-/** Perform awaits its crash point (a test may hold it there forever); commit's are synchronous. */
-export function crash(deps: BulkImportDeps, point: CrashPoint): void | Promise<void> {
-  return deps.bulkImport?.crashPoint?.(point);
-}

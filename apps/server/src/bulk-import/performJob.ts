@@ -1,5 +1,4 @@
-import type { JobRow } from '../jobs/jobStore';
-import type { JobKind } from '../jobs/runner';
+import type { JobKind, JobRow } from '../jobs';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import type { PerformProgress } from './perform';
 import { type SessionRow, sessionById, updateSession } from './sessions';
@@ -44,7 +43,7 @@ export function throttledProgress(log: (line: string) => void, everyMs: number, 
 const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as PerformParams;
 
 /** Removes every perform folder of the session except the one of `keep` (the published perform). */
-export async function removeStalePerforms(deps: BulkImportDeps, session: SessionRow, keep: string | null) {
+async function removeStalePerforms(deps: BulkImportDeps, session: SessionRow, keep: string | null) {
   for (const name of await listDir(deps, session.account_id, session.dir)) {
     if (name.startsWith('perform-') && name !== `perform-${keep}`) {
       await removeDir(deps, session.account_id, `${session.dir}/${name}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareRecord, tableLimits } from '../data/tableStore';
+import { prepareRecord, tableLimits } from '../data';
 import { RecordRules } from './records';
 
 const tooWide = Object.fromEntries([

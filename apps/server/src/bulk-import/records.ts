@@ -1,5 +1,4 @@
-import { columnNameForKey } from '../data/columns';
-import { type PreparedRecord, prepareRecord, tableLimits, validTime } from '../data/tableStore';
+import { columnNameForKey, type PreparedRecord, prepareRecord, tableLimits, validTime } from '../data';
 import { ApiError } from '../platform/errors';
 
 /**

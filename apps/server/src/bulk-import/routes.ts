@@ -13,7 +13,7 @@ import {
   partName,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import type { JobRunner } from '../jobs/runner';
+import type { JobRunner } from '../jobs';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppEnv } from '../platform/context';
 import { badRequest, conflict, payloadTooLarge } from '../platform/errors';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { findDatabase, requireDatabase, requireTable } from '../data/catalog';
-import { refreshCatalog } from '../data/tableStore';
-import type { JobRunner } from '../jobs/runner';
+import { findDatabase, refreshCatalog, requireDatabase, requireTable } from '../data';
+import type { JobRunner } from '../jobs';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
 import { isStorageUnavailable, run, sql, transaction } from '../platform/storage';

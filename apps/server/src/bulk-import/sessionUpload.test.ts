@@ -1,7 +1,7 @@
 import { encodePart } from '@svc/bulk-format';
 import { CONSOLE_HEADER } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, signIn } from '../session/testClient';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { databaseAndTable, ok, performAndWait, show } from './testing/bulkImport';
 

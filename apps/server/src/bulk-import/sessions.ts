@@ -71,7 +71,7 @@ export async function insertSession(
   return row;
 }
 
-export async function findSession(ex: Executor, accountId: number, name: string): Promise<SessionRow | null> {
+async function findSession(ex: Executor, accountId: number, name: string): Promise<SessionRow | null> {
   return (
     (await one<SessionRow>(
       ex,

@@ -24,7 +24,7 @@ export interface LocalCopy {
   release(): Promise<void>;
 }
 
-export const PART_BYTES = 1024 * 1024;
+const PART_BYTES = 1024 * 1024;
 
 const local = (deps: AppDeps, rel: string) => join(deps.config.dataDir, rel);
 const shared = (deps: AppDeps) => deps.storage.backend === 'postgres';

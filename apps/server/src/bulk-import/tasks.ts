@@ -1,6 +1,5 @@
 import type { PartLimits } from '@svc/bulk-format';
-import { requireDatabase } from '../data/catalog';
-import { dataLane } from '../data/dataFiles';
+import { dataLane, requireDatabase } from '../data';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { landStagedRows } from './commit';

@@ -1,7 +1,6 @@
 import { type BulkLoadConfig, bulkLoadConfig, DATA_NAME } from '@svc/contracts';
-import { requireDatabase, requireTable } from '../data/catalog';
-import type { JobRow } from '../jobs/jobStore';
-import type { IssueRequest, JobRunner } from '../jobs/runner';
+import { requireDatabase, requireTable } from '../data';
+import type { IssueRequest, JobRow, JobRunner } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { describeIssues } from '../platform/params';
@@ -22,7 +21,7 @@ export const PREVIEW_ROWS = 20;
 type Sources = ReadonlyMap<string, BulkLoadSource>;
 
 /** The config of a request body, normalised as the CLI does (`ConnectorConfigNormalizer`): in, out, exec, filters. */
-export function requestConfig(body: Record<string, unknown>): Record<string, unknown> {
+function requestConfig(body: Record<string, unknown>): Record<string, unknown> {
   if (body.in !== undefined) {
     return { in: body.in, out: body.out ?? {}, exec: body.exec ?? {}, filters: body.filters ?? [] };
   }

@@ -1,4 +1,4 @@
-import { checkSchemaColumnName } from '../data/columns';
+import { checkSchemaColumnName } from '../data';
 import { ApiError, badRequest } from '../platform/errors';
 
 /** Checks and masking of bulk load session settings. */

@@ -1,13 +1,8 @@
-import type { DatabaseRow, TableRow } from '../data/catalog';
-import { findTable } from '../data/catalog';
-import type { SchemaEntry } from '../data/columns';
-import { dataLane } from '../data/dataFiles';
-import { dataPlane } from '../data/dataPlane';
-import { type PreparedRecord, refreshCatalog } from '../data/tableStore';
+import type { DatabaseRow, SchemaEntry, TableRow } from '../data';
+import { dataLane, dataPlane, findTable, type PreparedRecord, refreshCatalog } from '../data';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
 import { work } from '../platform/work';
-import type { TaskContext } from '../platform/workerRuntime';
 import { readStage } from './staging';
 
 /**
@@ -147,12 +142,7 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
   return { inserted, replaced };
 }
 
-/** Landing runs in a background worker, in the lane of the database's file. */
-export const bulkLoadTasks = {
-  'bulk-loads.land': (ctx: TaskContext, l: Landing) => land(ctx.deps, l),
-};
-
-/** Lands a run's staged rows in a worker; a refusal because another run landed meanwhile keeps its class. */
+/** Lands a run's staged rows in a worker (tasks.ts); a refusal because another run landed meanwhile keeps its class. */
 export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
   try {
     return await work(deps).run<{ inserted: number; replaced: number }>('bulk-loads.land', l, {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { bulkLoadJob } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { insertJob } from '../jobs/jobStore';
+import { insertJob } from '../jobs';
 import { one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { schemaErrors } from '../testing/oasContract';
@@ -353,8 +353,7 @@ describe('landing a run', () => {
   it('refuses to commit when another run of the session landed while it was reading', async () => {
     const { land, landedState, StateChangedError } = await import('./land');
     const { StageWriter } = await import('./staging');
-    const { requireDatabase, findTable } = await import('../data/catalog');
-    const { dataPlane } = await import('../data/dataPlane');
+    const { requireDatabase, findTable, dataPlane } = await import('../data');
     await create();
     const { id, created_at } = (await one<{ id: number; created_at: number }>(
       h.deps.storage.db,

@@ -9,7 +9,7 @@ import {
   errorBody,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import { requireDatabase, requireTable } from '../data/catalog';
+import { requireDatabase, requireTable } from '../data';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';

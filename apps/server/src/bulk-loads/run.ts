@@ -1,9 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { findTable, requireDatabase } from '../data/catalog';
-import { columnNameForKey, type SchemaEntry } from '../data/columns';
-import type { JobRow } from '../jobs/jobStore';
-import type { JobKind, JobOutcome } from '../jobs/runner';
+import { columnNameForKey, findTable, requireDatabase, type SchemaEntry } from '../data';
+import type { JobKind, JobOutcome, JobRow } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { run, sql, transaction } from '../platform/storage';

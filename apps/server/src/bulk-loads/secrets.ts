@@ -1,4 +1,4 @@
-import { decryptSecret, encryptSecret } from '../dwh/crypto';
+import { decryptSecret, encryptSecret } from '../platform/secretCipher';
 import { isCredentialKey } from './config';
 
 /**
@@ -10,7 +10,7 @@ import { isCredentialKey } from './config';
 
 const PREFIX = 'svc-enc:';
 
-export const isSealed = (v: unknown): v is string => typeof v === 'string' && v.startsWith(PREFIX);
+const isSealed = (v: unknown): v is string => typeof v === 'string' && v.startsWith(PREFIX);
 
 function walk(value: unknown, change: (v: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, change));

@@ -1,5 +1,4 @@
-import type { JobRow } from '../jobs/jobStore';
-import type { JobRunner } from '../jobs/runner';
+import type { JobRow, JobRunner } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { nextFire } from '../platform/cron';
 import { conflict } from '../platform/errors';
@@ -31,7 +30,7 @@ export interface BulkLoadService {
 export { nextFire } from '../platform/cron';
 
 /** How often the schedules are checked by default (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
-export const TICK_MS = 30_000;
+const TICK_MS = 30_000;
 
 /** The key of a session's schedule slots (ids can be reused after a delete: the creation time tells them apart). */
 const slotKey = (row: BulkLoadRow) => `bulk_load:${row.id}:${row.created_at}`;

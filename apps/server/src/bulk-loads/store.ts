@@ -1,5 +1,5 @@
 import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
-import { findDatabase, findTable } from '../data/catalog';
+import { findDatabase, findTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { dialectOf, type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';

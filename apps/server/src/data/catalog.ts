@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { newDataNameProblem } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { limits } from '../platform/limits';
 import { type Executor, many, one, sql } from '../platform/storage';
 import type { SchemaEntry } from './columns';
 
@@ -39,9 +38,6 @@ export interface TableRow {
   created_at: number;
   updated_at: number;
 }
-
-/** Database and table names: the identifier rule of the spec, which also makes them safe in SQL. */
-export const NAME_RULE = limits.namePattern;
 
 /** The file holding a database's tables: `<dataDir>/databases/<accountId>/<databaseId>.sqlite`. */
 export function databaseFile(dataDir: string, accountId: number, databaseId: number): string {

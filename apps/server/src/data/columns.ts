@@ -9,9 +9,8 @@ import { badRequest } from '../platform/errors';
 export type SchemaEntry = [string, string] | [string, string, string];
 
 /** A column name after mapping: lowercase letters, digits and underscores, not starting with a digit. */
-export const COLUMN_RULE = /^[a-z_][a-z0-9_]{0,127}$/;
-export const COLUMN_RULE_TEXT =
-  'lowercase letters, digits and underscores, not starting with a digit, at most 128 characters';
+const COLUMN_RULE = /^[a-z_][a-z0-9_]{0,127}$/;
+const COLUMN_RULE_TEXT = 'lowercase letters, digits and underscores, not starting with a digit, at most 128 characters';
 
 /** Names SQLite gives the row id; a column of that name would hide it, so they are refused. */
 const RESERVED = new Set(['rowid', 'oid', '_rowid_']);
@@ -21,7 +20,7 @@ const RESERVED = new Set(['rowid', 'oid', '_rowid_']);
  * schema with a `v` entry of its own, so a real column of that name breaks `td table:list` for the whole
  * account. A key that maps to `v` is stored under this column instead (decision 0019).
  */
-export const V_KEY_COLUMN = '_v';
+const V_KEY_COLUMN = '_v';
 
 /**
  * Maps a record key to its column name: lowercased, and every character other than a letter, digit or
@@ -64,11 +63,11 @@ export function checkSchemaColumnName(name: string): void {
 const SCALAR_TYPES = new Set(['int', 'long', 'double', 'float', 'string', 'boolean', 'binary']);
 const NESTED_TYPE = /^(array<[a-z<>, ]+>|map<[a-z<>, ]+>)$/;
 
-export function isValidColumnType(type: string): boolean {
+function isValidColumnType(type: string): boolean {
   return SCALAR_TYPES.has(type) || NESTED_TYPE.test(type);
 }
 
-export const COLUMN_TYPES_TEXT = 'int, long, double, float, string, boolean, binary, array<T> or map<K,V>';
+const COLUMN_TYPES_TEXT = 'int, long, double, float, string, boolean, binary, array<T> or map<K,V>';
 
 /** The SQLite declared type (and so the affinity) of a schema type. */
 export function sqliteType(type: string): 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' {
@@ -88,7 +87,7 @@ export function sqliteType(type: string): 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' {
 }
 
 /** True for a type kept as JSON text: arrays and maps. */
-export function isNestedType(type: string): boolean {
+function isNestedType(type: string): boolean {
   return type.startsWith('array<') || type.startsWith('map<');
 }
 

@@ -79,7 +79,7 @@ export function fromSafe(v: unknown): unknown {
 }
 
 /** Our index on a merge key: its name holds the columns, so another key gets its own. */
-export const keyIndexName = (table: string, key: string[]) => `${table}$key:${key.join(',')}`;
+const keyIndexName = (table: string, key: string[]) => `${table}$key:${key.join(',')}`;
 
 /** Creates the index a merge by `key` finds rows with, once. */
 export function ensureKeyIndex(f: DataFile, table: string, key: string[]): void {

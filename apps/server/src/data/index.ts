@@ -4,7 +4,6 @@
  * (query jobs, parent segment builds): its SQLite file, or its PostgreSQL schema and table identifiers.
  */
 
-export { pgIdentifier } from '../platform/storage';
 export {
   checkWritableTable,
   createTableRow,
@@ -12,32 +11,20 @@ export {
   databaseFile,
   findDatabase,
   findTable,
-  listDatabases,
   listTables,
   requireDatabase,
   requireTable,
   type TableRow,
 } from './catalog';
-export { columnNameForKey, type SchemaEntry } from './columns';
-export { dataLane } from './dataFiles';
+export { checkSchemaColumnName, columnNameForKey, readAs, type SchemaEntry } from './columns';
+export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
 export { dataPlane } from './dataPlane';
-export {
-  type DerivedBuild,
-  type DerivedSetRef,
-  type DerivedSets,
-  type DerivedSource,
-  derivedSets,
-} from './derived';
+export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
 export { appendRowsInWorker } from './fileWrites';
-export { dataLocation } from './location';
-export type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
-export { postgresType } from './postgresPlane';
-export { derivedFile } from './sqliteDerived';
+export type { DataTx, PreparedRecord } from './plane';
 export {
   appendRows,
-  changeSchema,
   createDataTable,
-  dropDataTable,
   prepareRecord,
   refreshCatalog,
   type TableBatch,

@@ -17,7 +17,7 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
 const FIGURES = '_svc$tables';
 
 /** The PostgreSQL type of a schema type. */
-export function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {
+function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {
   switch (type) {
     case 'int':
     case 'long':

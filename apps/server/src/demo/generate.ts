@@ -11,7 +11,7 @@ export interface DemoData {
   pageviews: Row[];
 }
 
-export const DEMO_SEED = 20_261_122;
+const DEMO_SEED = 20_261_122;
 const DAY = 86_400;
 const COUNTRIES = ['US', 'US', 'US', 'JP', 'JP', 'GB', 'DE', 'FR', 'CA', 'AU'] as const;
 const CHANNELS = ['web', 'web', 'web', 'app', 'app', 'store'] as const;
@@ -32,7 +32,7 @@ const PATHS = [
 const DEVICES = ['desktop', 'mobile', 'mobile', 'tablet'] as const;
 
 /** A small, fast, seeded generator of floats in [0, 1) (mulberry32). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,6 +1,6 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
-import type { BulkLoadService } from '../bulk-loads/service';
-import { inFlightJob, lockBulkLoad } from '../bulk-loads/store';
+import type { BulkLoadService } from '../bulk-loads';
+import { inFlightJob, lockBulkLoad } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';

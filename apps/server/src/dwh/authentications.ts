@@ -2,10 +2,10 @@ import type { Authentication, AuthenticationCreate, authenticationUpdate } from 
 import type { z } from 'zod';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
+import { decryptSecret, encryptSecret } from '../platform/secretCipher';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
-import { decryptSecret, encryptSecret } from './crypto';
 
 type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 
@@ -158,7 +158,7 @@ export interface AuthenticationUse {
   bulk_loads: string[];
 }
 
-export async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
+async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
   const integrations = await many<{ id: number; name: string; config_json: string; email: string | null }>(
     deps.storage.db,
     sql`SELECT i.id, i.name, i.config_json, u.email FROM dwh_integrations i

@@ -22,7 +22,7 @@ const databaseQuery = z.object({
 });
 
 /** A database name to connect to; the server decides whether the authentication's user may. */
-export function checkDatabaseName(name: string): string {
+function checkDatabaseName(name: string): string {
   if (name.length > 63 || name.trim() === '' || /\0/.test(name)) {
     throw badRequest('"database" must be a PostgreSQL database name (1 to 63 characters).');
   }

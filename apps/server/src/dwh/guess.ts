@@ -12,7 +12,7 @@ import { describeTable } from './warehouse';
  */
 
 /** A table name our catalog accepts: lowercase letters, digits and `_`, 3 to 255 characters. */
-export function targetTableName(source: string): string {
+function targetTableName(source: string): string {
   let name = source.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   while (name.length < 3) name += '_';
   return name.slice(0, 255);
@@ -69,7 +69,7 @@ export async function guessTable(client: pg.Client, schema: string, table: strin
 }
 
 /** `schema.table` or a bare name in the default schema. */
-export function splitTableName(name: string, defaultSchema: string): [string, string] {
+function splitTableName(name: string, defaultSchema: string): [string, string] {
   const dot = name.indexOf('.');
   return dot > 0 ? [name.slice(0, dot), name.slice(dot + 1)] : [defaultSchema, name];
 }

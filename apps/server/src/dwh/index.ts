@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { BulkLoadService } from '../bulk-loads/service';
-import { nextFire } from '../bulk-loads/service';
+import type { BulkLoadService } from '../bulk-loads';
+import { nextFire } from '../bulk-loads';
 import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { runDueIntegrations } from './attempts';
@@ -18,7 +18,7 @@ export interface DwhOptions {
   connectTimeoutMs?: number;
 }
 
-export function dwhConnectOptions(deps: AppDeps, options: DwhOptions = {}): ConnectOptions {
+function dwhConnectOptions(deps: AppDeps, options: DwhOptions = {}): ConnectOptions {
   const fromEnv = Number(process.env.SVC_DWH_CONNECT_TIMEOUT_MS);
   return {
     outbound: deps.config.outbound ?? STRICT_OUTBOUND,

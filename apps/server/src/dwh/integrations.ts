@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AdvancedConfig, Integration, IntegrationConfigs } from '@svc/contracts';
-import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads/store';
+import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads';
 import { checkWritableTable, createDataTable, createTableRow, findDatabase, findTable } from '../data';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';

@@ -7,7 +7,7 @@ import {
   workflowRun,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import type { BulkLoadService } from '../bulk-loads/service';
+import type { BulkLoadService } from '../bulk-loads';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { getAttempt, listAttempts, startAttempt, toWorkflowRun } from './attempts';
 import { listIntegrations, requireIntegration, requireIntegrationControl } from './integrations';

@@ -1,6 +1,5 @@
 import type { IntegrationStatus, SessionAttempt } from '@svc/contracts';
-import { nextFire } from '../bulk-loads/service';
-import { bulkLoadIdOfJob, inFlightJob } from '../bulk-loads/store';
+import { bulkLoadIdOfJob, inFlightJob, nextFire } from '../bulk-loads';
 import { deleteTable, findDatabase, findTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';

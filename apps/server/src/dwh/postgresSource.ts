@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SSL_MODES, type SslMode, type TargetType } from '@svc/contracts';
 import type pg from 'pg';
-import type { BulkLoadSource, SourceColumn, SourceRequest, SourceStream } from '../bulk-loads/source';
-import { SourceError } from '../bulk-loads/source';
+import type { BulkLoadSource, SourceColumn, SourceRequest, SourceStream } from '../bulk-loads';
+import { SourceError } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import type { ApiError } from '../platform/errors';
 import { connectionSpec, requireAuthentication } from './authentications';
@@ -38,7 +38,7 @@ interface IncrementalState {
  * the next run reads `column > last value`: nothing is doubled, but rows that arrive later with exactly
  * that value are not loaded (README: pick a finer incremental column).
  */
-export const BOUNDARY_CAP = 10_000;
+const BOUNDARY_CAP = 10_000;
 
 function str(v: unknown, what: string): string {
   if (typeof v !== 'string' || v === '') throw new SourceError(`The source config has no "${what}".`);
@@ -77,7 +77,7 @@ export async function resolveSpec(
  * (Embulk's input-postgresql: `ssl: false` connects without TLS, also sent as the text "false"; `ssl: true`
  * requires it), else prefer, libpq's default (TLS when the server offers it).
  */
-export function sslMode(input: Record<string, unknown>): ConnectionSpec['ssl_mode'] {
+function sslMode(input: Record<string, unknown>): ConnectionSpec['ssl_mode'] {
   const mode = input.ssl_mode;
   if (typeof mode === 'string' && (SSL_MODES as readonly string[]).includes(mode)) return mode as SslMode;
   const ssl = input.ssl;

@@ -1,4 +1,4 @@
-import { checkCron, checkTimezone } from '../bulk-loads/config';
+import { checkCron, checkTimezone } from '../bulk-loads';
 import { badRequest } from '../platform/errors';
 
 /**

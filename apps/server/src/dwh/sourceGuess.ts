@@ -1,5 +1,5 @@
-import type { GuessedInput } from '../bulk-loads/source';
-import { SourceError } from '../bulk-loads/source';
+import type { GuessedInput } from '../bulk-loads';
+import { SourceError } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { type ConnectOptions, WarehouseError, withConnection } from './connection';
 import { guessTable } from './guess';

@@ -1,6 +1,6 @@
 import { type AdvancedConfig, DATA_NAME, type integrationCreate, type SyncMode } from '@svc/contracts';
 import type { z } from 'zod';
-import { checkFilters, checkSourceOptions } from '../bulk-loads/config';
+import { checkFilters, checkSourceOptions } from '../bulk-loads';
 import { columnNameForKey } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
@@ -25,18 +25,18 @@ export function landedName(source: string): string {
 }
 
 /** The table's mode: its own, else the integration's default, else append. */
-export function modeOf(c: Pick<Configs, 'output_config'>, a: AdvancedConfig): SyncMode {
+function modeOf(c: Pick<Configs, 'output_config'>, a: AdvancedConfig): SyncMode {
   return a.config.mode ?? c.output_config.mode ?? 'append';
 }
 
 /** The incremental column of a table, or null when every run reads every row. */
-export function incrementalColumn(a: AdvancedConfig): string | null {
+function incrementalColumn(a: AdvancedConfig): string | null {
   const t = a.config;
   return t.incremental === true ? (t.incremental_columns?.[0] ?? null) : null;
 }
 
 /** The key of a table in merge mode (source column names): `merge_keys`, else the source's primary key. */
-export function mergeKeysOf(a: AdvancedConfig): string[] {
+function mergeKeysOf(a: AdvancedConfig): string[] {
   const keys = a.config.merge_keys ?? [];
   return keys.length > 0 ? keys : (a.config.primary_key ?? []);
 }

@@ -2,7 +2,7 @@ import type { FolderPermissions } from '@svc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, ok } from '../audiences/testing/audiences';
 import { buildWorld, member } from '../journeys/testing/world';
-import { consoleCall, signIn } from '../session/testClient';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 
 /**

@@ -1,3 +1,4 @@
 /** Folder permissions (Full Control / View per user per folder): what other features call. */
 export { creatorGetsFullControl } from './creator';
+export { deleteGrantsOn, type FolderChain, requireFullControl } from './permissions';
 export { folderPermissionRoutes } from './routes';

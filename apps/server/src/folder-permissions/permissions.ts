@@ -1,5 +1,5 @@
 import type { FolderPermission } from '@svc/contracts';
-import { defaultFolderPermission } from '../accounts/settings';
+import { defaultFolderPermission } from '../accounts';
 import type { Principal } from '../platform/auth';
 import { forbidden } from '../platform/errors';
 import { type Executor, many, run, sql, transaction } from '../platform/storage';

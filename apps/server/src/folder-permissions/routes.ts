@@ -1,8 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, type FolderPermissions, folderPermissions, folderPermissionsRequest } from '@svc/contracts';
-import { restSecurity } from '../accounts/openapi';
-import { defaultFolderPermission } from '../accounts/settings';
-import { listUsers, type UserRow } from '../accounts/users';
+import { defaultFolderPermission, listUsers, restSecurity, type UserRow } from '../accounts';
 import { about, auditAction } from '../audit';
 import { apiKeyAuth, type Principal, principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -11,8 +9,7 @@ import { jsonResponse as json } from '../platform/openapi';
 import { describeIssues, readParams } from '../platform/params';
 import { transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
-import { type FolderInfo, folderOf } from './folders';
-import { type GrantRow, grantsAlong, permissionIn, replaceGrants } from './permissions';
+import { type FolderChain, type GrantRow, grantsAlong, permissionIn, replaceGrants } from './permissions';
 
 const error = (description: string) => json(errorBody, description);
 const folderParam = z.object({
@@ -20,7 +17,24 @@ const folderParam = z.object({
 });
 const answer = json(folderPermissions, 'Grants on the folder and inherited from its ancestors, nearest first');
 
-async function folderFor(deps: AppDeps, principal: Principal, folderId: string): Promise<FolderInfo> {
+/** A folder as permissions need it. Ids are strings, as on the wire. */
+export interface FolderInfo extends FolderChain {
+  parentSegmentId: string;
+  name: string;
+}
+
+/**
+ * Finds a folder of the account, or null. The app passes the folders feature's lookup: folders/ checks
+ * permissions through this feature, so this feature cannot import it back.
+ */
+export type FolderLookup = (deps: AppDeps, accountId: number, id: string) => Promise<FolderInfo | null>;
+
+async function folderFor(
+  deps: AppDeps,
+  folderOf: FolderLookup,
+  principal: Principal,
+  folderId: string,
+): Promise<FolderInfo> {
   const folder = await folderOf(deps, principal.accountId, folderId);
   if (!folder) throw notFound('folder');
   return folder;
@@ -99,7 +113,7 @@ function routes(deps: AppDeps) {
 }
 
 /** `/entities/folders/:folderId/permissions`: Full Control / View per user per folder (spec, Authentication 7). */
-export function folderPermissionRoutes(deps: AppDeps) {
+export function folderPermissionRoutes(deps: AppDeps, folderOf: FolderLookup) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -108,13 +122,13 @@ export function folderPermissionRoutes(deps: AppDeps) {
   })
     .openapi(r.get, async (c) => {
       const principal = principalOf(c);
-      const folder = await folderFor(deps, principal, c.req.valid('param').folderId);
+      const folder = await folderFor(deps, folderOf, principal, c.req.valid('param').folderId);
       return c.json(await describe(deps, principal, folder), 200);
     })
     .openapi(r.put, async (c) => {
       const principal = principalOf(c);
       requireAdmin(principal);
-      const folder = await folderFor(deps, principal, c.req.valid('param').folderId);
+      const folder = await folderFor(deps, folderOf, principal, c.req.valid('param').folderId);
       const parsed = folderPermissionsRequest.safeParse(await readParams(c));
       if (!parsed.success) throw badRequest(describeIssues(parsed.error), { issues: parsed.error.issues });
       const { db } = deps.storage;

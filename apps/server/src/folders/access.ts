@@ -1,4 +1,4 @@
-import { type FolderChain, requireFullControl } from '../folder-permissions/permissions';
+import { type FolderChain, requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { Executor } from '../platform/storage';
 import { ancestorIds, type FolderRow } from './store';
@@ -8,7 +8,7 @@ import { ancestorIds, type FolderRow } from './store';
  * (folder-permissions): administrators always have it; other users by their nearest grant; View gets 403.
  */
 
-export async function folderChain(db: Executor, folder: FolderRow): Promise<FolderChain> {
+async function folderChain(db: Executor, folder: FolderRow): Promise<FolderChain> {
   return { id: String(folder.id), ancestorIds: (await ancestorIds(db, folder.account_id, folder.id)).map(String) };
 }
 

@@ -1,10 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, folderCreate, folderListing, folderObject, folderRename } from '@svc/contracts';
 import type { Context } from 'hono';
-import { deleteGrantsOn } from '../folder-permissions/permissions';
+import { deleteGrantsOn } from '../folder-permissions';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
+import { parseId } from '../platform/ids';
 import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
 import { transaction } from '../platform/storage';
@@ -93,11 +94,9 @@ function routes(deps: AppDeps) {
   };
 }
 
-const ID = /^[1-9][0-9]{0,15}$/;
-
 async function requireFolder(deps: AppDeps, c: Context<AppEnv>, raw: string | number): Promise<FolderRow> {
-  const text = String(raw);
-  const row = ID.test(text) ? await folderRow(deps.storage.db, principalOf(c).accountId, Number(text)) : null;
+  const id = parseId(raw);
+  const row = id === null ? null : await folderRow(deps.storage.db, principalOf(c).accountId, id);
   if (!row) throw notFound('folder');
   return row;
 }

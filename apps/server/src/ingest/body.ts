@@ -5,7 +5,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge, unauthorized } from '../platform/errors';
 
 /** Nesting allowed inside one record: deeper values are refused rather than stored as giant JSON. */
-export const MAX_RECORD_DEPTH = 32;
+const MAX_RECORD_DEPTH = 32;
 
 /** A body limit that answers with the service's 413 body. */
 export function ingestBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
@@ -28,7 +28,7 @@ export async function readJson(c: Context): Promise<unknown> {
 }
 
 /** True when `value` nests objects or arrays deeper than `max`. */
-export function tooDeep(value: unknown, max = MAX_RECORD_DEPTH): boolean {
+function tooDeep(value: unknown, max = MAX_RECORD_DEPTH): boolean {
   if (max < 0) return true;
   if (value === null || typeof value !== 'object') return false;
   const children = Array.isArray(value) ? value : Object.values(value);

@@ -1,6 +1,5 @@
-import { createTableRow, type DatabaseRow, findTable } from '../data/catalog';
-import { dataLane } from '../data/dataFiles';
-import type { PreparedRecord, TableBatch } from '../data/tableStore';
+import type { PreparedRecord, TableBatch } from '../data';
+import { createTableRow, type DatabaseRow, dataLane, findTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { one, sql } from '../platform/storage';

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { encodePart, encodeRecords } from '@svc/bulk-format';
 import { tableImported } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data/dataFiles';
+import { closeDataFiles } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 
 /** PUT /v3/table/import and import_with_id: msgpack.gz bodies as td-client-*, fluent-plugin-td and the CLI send. */

@@ -11,7 +11,7 @@ import type { AppDeps } from '../platform/context';
  * (decision 0019). Only top-level values are looked at, whatever their key.
  */
 
-export const GLOBAL_ID_COOKIE = '_td_global';
+const GLOBAL_ID_COOKIE = '_td_global';
 /** 400 days, the longest lifetime browsers keep a cookie. */
 const GLOBAL_ID_MAX_AGE = 400 * 24 * 60 * 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseRow, findDatabase, findTable } from '../data/catalog';
-import { tailRows } from '../data/tableStore';
+import { type DatabaseRow, findDatabase, findTable, tailRows } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 
 describe('postback', () => {

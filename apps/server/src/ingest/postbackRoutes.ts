@@ -1,7 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, ingestLimits, postbackResponse } from '@svc/contracts';
-import { checkWritableTable, requireDatabase } from '../data/catalog';
-import { prepareRecord } from '../data/tableStore';
+import { checkWritableTable, prepareRecord, requireDatabase } from '../data';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, unsupportedMediaType } from '../platform/errors';

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, ingestLimits, recordsRequest, recordsResponse } from '@svc/contracts';
 import type { Context } from 'hono';
-import { checkWritableTable, requireDatabase } from '../data/catalog';
-import { prepareRecord } from '../data/tableStore';
+import { checkWritableTable, prepareRecord, requireDatabase } from '../data';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../platform/errors';

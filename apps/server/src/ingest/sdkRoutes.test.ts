@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data/dataFiles';
+import { closeDataFiles } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 import { SDK_NOT_OFFERED } from './sdkRoutes';
 

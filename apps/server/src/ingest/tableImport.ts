@@ -1,6 +1,6 @@
 import { decodeBatch, defaultPartLimits, type PartLimits } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
-import { toApiError } from '../bulk-import/files';
+import { toApiError } from '../bulk-import';
 import { type DatabaseRow, type DataTx, dataPlane, type PreparedRecord, prepareRecord, writeBatches } from '../data';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest } from '../platform/errors';

@@ -1,5 +1,5 @@
-import type { DatabaseRow } from '../data/catalog';
-import { type TableBatch, writeBatches } from '../data/tableStore';
+import type { DatabaseRow } from '../data';
+import { type TableBatch, writeBatches } from '../data';
 import type { TaskContext } from '../platform/workerRuntime';
 import { type ImportArgs, importRecords } from './tableImport';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewAccount } from '../accounts/seed';
+import type { NewAccount } from '../accounts';
 import { member } from '../journeys/testing/world';
 import { createHarness, type Harness } from '../testing/harness';
 import { issue, tableWithRows } from './testing/jobs';

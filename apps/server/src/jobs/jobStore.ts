@@ -105,7 +105,7 @@ export async function insertJob(ex: Executor, job: NewJob, now: number): Promise
 
 const VIEW = sql`SELECT jobs.*, users.name AS user_name FROM jobs LEFT JOIN users ON users.id = jobs.user_id`;
 
-export async function findJob(ex: Executor, accountId: number, id: number): Promise<JobView | null> {
+async function findJob(ex: Executor, accountId: number, id: number): Promise<JobView | null> {
   return (await one<JobView>(ex, sql`${VIEW} WHERE jobs.account_id = ${accountId} AND jobs.id = ${id}`)) ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewAccount } from '../accounts/seed';
+import type { NewAccount } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { claimSlot, one, sql } from '../platform/storage';
 import type { JobRow } from './jobStore';

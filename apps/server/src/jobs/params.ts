@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { errorBody } from '@svc/contracts';
-import { badRequest } from '../platform/errors';
 import { jsonResponse } from '../platform/openapi';
 
 /** Parameters of the job routes and their OpenAPI pieces. */
@@ -88,13 +87,6 @@ export const resultQuery = z.object({
     .optional()
     .openapi({ description: 'true (any case) puts the column names first (json, csv, tsv)' }),
 });
-
-export function index(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw badRequest(`"${name}" must be a whole number, 0 or more.`);
-  return n;
-}
 
 /**
  * Documents parameters that clients send as JSON, form-urlencoded, multipart or the query string

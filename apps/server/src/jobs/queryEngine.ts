@@ -1,5 +1,5 @@
 import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile, listTables } from '../data/catalog';
+import { type DatabaseRow, databaseFile, listTables } from '../data';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type PostgresStorage } from '../platform/storage';
 import { tokenize, translate } from './query/dialect';
@@ -39,7 +39,7 @@ export interface QueryTarget {
 }
 
 /** SQLite: the query processes of query/queryPool.ts, started on first use. */
-export function sqliteQueryEngine(deps: AppDeps): QueryEngine {
+function sqliteQueryEngine(deps: AppDeps): QueryEngine {
   let pool: QueryPool | null = null;
   const fileOf = (database: DatabaseRow) => databaseFile(deps.config.dataDir, database.account_id, database.id);
   return {
@@ -81,7 +81,7 @@ export function sqliteQueryEngine(deps: AppDeps): QueryEngine {
  * read-only transaction as the schema's read role, with the job's time limit; the rows stream into the same
  * result files as on SQLite.
  */
-export function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngine {
+function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngine {
   let functions: Promise<void> | null = null;
   const installFunctions = () => {
     functions ??= (async () => {

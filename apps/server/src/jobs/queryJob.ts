@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DatabaseRow, findDatabase } from '../data/catalog';
+import { type DatabaseRow, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
@@ -17,7 +17,7 @@ import type { JobKind } from './runner';
 export const QUERY_TYPES = ['presto', 'trino', 'hive'] as const;
 
 /** A job's query as Presto-dialect text, whatever its type; QueryRefused for HiveQL with no translation. */
-export function prestoText(type: string, query: string): string {
+function prestoText(type: string, query: string): string {
   return type === 'hive' ? hiveToPresto(query) : query;
 }
 
@@ -27,7 +27,7 @@ export interface QueryJobOptions {
 }
 
 /** Where a job's result lives: `results/<account>/<job>.msgpack` and its `.gz`, under the data directory. */
-export function resultFiles(dataDir: string, job: Pick<JobRow, 'id' | 'account_id'>) {
+function resultFiles(dataDir: string, job: Pick<JobRow, 'id' | 'account_id'>) {
   const relative = join('results', String(job.account_id), `${job.id}.msgpack`);
   const msgpack = join(dataDir, relative);
   return { relative, dir: join(dataDir, 'results', String(job.account_id)), msgpack, gzip: `${msgpack}.gz` };

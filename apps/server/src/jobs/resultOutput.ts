@@ -5,7 +5,7 @@ import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import type { Executor } from '../platform/storage';
 import { work } from '../platform/work';
-import { findResult } from '../results/store';
+import { findResult } from '../results';
 import type { JobRow } from './jobStore';
 
 /**
@@ -24,7 +24,7 @@ const TABLE_URL = /^td:\/\/[^/?#]*\/([^/?#]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const INSTEAD = 'use td://@/<database>/<table>, or the name of a result connection holding such a URL';
 /** Rows a job may write to a table at once (as msgpack), so one job never holds a worker's memory. */
-export const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 function tableUrl(url: string): TableTarget | null {
   const m = TABLE_URL.exec(url.trim());

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewAccount } from '../accounts/seed';
+import type { NewAccount } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { databaseResultStore, PART_BYTES, type StoredResult } from './resultStore';
 import { bareDeps } from './testing/bareDeps';

@@ -31,7 +31,7 @@ export interface ResultStore {
 export const PART_BYTES = 1024 * 1024;
 
 /** SQLite: the files stay where the engine wrote them. */
-export function fileResultStore(dataDir: string): ResultStore {
+function fileResultStore(dataDir: string): ResultStore {
   return {
     async keep() {},
     async open(job, file) {

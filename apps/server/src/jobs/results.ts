@@ -39,7 +39,7 @@ async function storedResult(store: ResultStore, job: JobView, format: ResultForm
 type Range = { start: number; end: number } | 'unsatisfiable' | null;
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; anything else is ignored (the whole body is sent). */
-export function parseRange(header: string | undefined, size: number): Range {
+function parseRange(header: string | undefined, size: number): Range {
   const m = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
   if (!m || (m[1] === '' && m[2] === '')) return null;
   let start: number;

@@ -1,12 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { dataName, jobDetail, jobIssued, jobKilled, jobList, jobStatusObject, resultFormat } from '@svc/contracts';
-import { requireDatabase } from '../data/catalog';
+import { requireDatabase } from '../data';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound, unprocessable } from '../platform/errors';
-import { input, readParams } from '../platform/params';
+import { input, listIndex, readParams } from '../platform/params';
 import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob } from './jobStore';
-import { errors, index, issueParams, json, listQuery, resultQuery, wireBody } from './params';
+import { errors, issueParams, json, listQuery, resultQuery, wireBody } from './params';
 import { QueryRefused } from './query/dialect';
 import { inspectQuery, QUERY_TYPES } from './queryJob';
 import { resultStoreFor } from './resultStore';
@@ -155,8 +155,8 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
     })
     .openapi(r.list, async (c) => {
       const q = c.req.valid('query');
-      const from = index('from', q.from, 0);
-      const to = index('to', q.to, from + 19);
+      const from = listIndex('from', q.from, 0);
+      const to = listIndex('to', q.to, from + 19);
       if (to < from) throw badRequest('"to" must not be smaller than "from".');
       if (to - from >= 1000) throw badRequest('Ask for at most 1000 jobs at a time ("to" - "from" < 1000).');
       const status = q.status ? q.status.toLowerCase() : null;

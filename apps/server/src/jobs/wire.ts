@@ -1,6 +1,6 @@
 import type { Job, JobDetail, JobStatusObject } from '@svc/contracts';
 import { v3Time } from '../platform/time';
-import { maskUrl } from '../results/maskUrl';
+import { maskUrl } from '../results';
 import type { JobView } from './jobStore';
 
 /** Job rows as the /v3 job objects (OAS `Job`, `JobStatus`; wire-compat §1.6, §2.3). */

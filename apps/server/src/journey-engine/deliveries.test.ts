@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJourneyRow } from '../journeys';
 import { many, one, run, sql } from '../platform/storage';
-import { insertResult } from '../results/store';
+import { insertResult } from '../results';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { runJourneyNow } from './runner';

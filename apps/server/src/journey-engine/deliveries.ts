@@ -3,7 +3,7 @@ import { type ActivationRow, activationsOf, type JourneyRow, paramsOf } from '..
 import type { AppDeps } from '../platform/context';
 import { scheduleDue } from '../platform/schedule';
 import { type Executor, insertId, many, one, run, sql, transaction, tryLock } from '../platform/storage';
-import { listResults } from '../results/store';
+import { listResults } from '../results';
 import { type Outcome, send } from './deliveryTargets';
 
 /**
@@ -114,7 +114,7 @@ async function notify(
  * delivery of the same activation is under way). The activation's lock keeps a Run now and a schedule tick,
  * on this node or another, from sending the same queue twice.
  */
-export async function deliverActivation(
+async function deliverActivation(
   deps: AppDeps,
   row: JourneyRow,
   activation: ActivationRow,

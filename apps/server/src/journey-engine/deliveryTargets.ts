@@ -1,5 +1,4 @@
-import { findDatabase } from '../data/catalog';
-import { appendRowsInWorker } from '../data/fileWrites';
+import { appendRowsInWorker, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { csvQuote } from '../platform/csv';
 import { outboundProblem } from './outbound';
@@ -12,7 +11,7 @@ import { outboundProblem } from './outbound';
  * - `csv://<any name>`: kept as a CSV file to download from the delivery.
  */
 
-export const WEBHOOK_BATCH = 500;
+const WEBHOOK_BATCH = 500;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const TABLE_URL = /^td:\/\/[^/]*\/([^/?#]+)\/([^/?#]+)\/?$/i;
 
@@ -92,7 +91,7 @@ function csvCell(value: unknown): string {
   return csvQuote(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
-export function toCsv(rows: Record<string, unknown>[]): string {
+function toCsv(rows: Record<string, unknown>[]): string {
   const columns: string[] = [];
   for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
   const lines = [columns.map(csvCell).join(',')];

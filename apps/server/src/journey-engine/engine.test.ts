@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseRow, findDatabase, findTable, type TableRow } from '../data/catalog';
-import { tailRows } from '../data/tableStore';
+import { type DatabaseRow, findDatabase, findTable, type TableRow, tailRows } from '../data';
 import { many, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';

@@ -5,7 +5,7 @@ import { populationFor } from './population';
 import { pausesOf } from './runner';
 import { loadStates } from './store';
 
-export const OVERLAP_RULE =
+const OVERLAP_RULE =
   'A profile is in one stage at a time. Stages are tried from the last to the first, so a profile that matches a later stage’s entry criteria starts there. Nobody enters while in the goal segment, nor a stage whose exit segment they are in.';
 
 /**

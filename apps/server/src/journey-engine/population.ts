@@ -13,7 +13,7 @@ export interface Population {
 const EVERYONE = { type: 'And' as const, conditions: [] };
 
 /** Every segment id the journey reads, with where it is used (for messages). */
-export function segmentUses(journey: Journey): Map<string, string> {
+function segmentUses(journey: Journey): Map<string, string> {
   const uses = new Map<string, string>();
   const add = (id: string | null | undefined, where: string) => {
     if (id && !uses.has(id)) uses.set(id, where);

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { restSecurity } from '../accounts/openapi';
+import { restSecurity } from '../accounts';
 import {
   activationIdParams,
   errorResponses,
@@ -15,7 +15,7 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
-import { listResults } from '../results/store';
+import { listResults } from '../results';
 import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
 import { deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf, testDelivery } from './deliveries';
 import { pausesOf } from './runner';

@@ -5,7 +5,7 @@ import { deliverDue } from './deliveries';
 import type { RunSummary } from './runner';
 import { runJourneyUnlessRunning } from './tasks';
 
-export const DEFAULT_ENGINE_INTERVAL_MS = 60_000;
+const DEFAULT_ENGINE_INTERVAL_MS = 60_000;
 
 /** Each journey's firings are claimed as schedule slots (platform/storage/slots.ts) under this prefix. */
 const SLOT_PREFIX = 'journey_engine:';

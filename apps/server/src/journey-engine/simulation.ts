@@ -8,7 +8,7 @@ import { loadState, loadStates } from './store';
 import { parseInstant } from './window';
 
 const DAY_MS = 86_400_000;
-export const MAX_SAMPLE = 20;
+const MAX_SAMPLE = 20;
 /** How many profiles a sample tries at most while looking for ones that enter. */
 const MAX_SAMPLE_CANDIDATES = 500;
 const MAX_DAYS = 730;

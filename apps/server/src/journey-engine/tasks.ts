@@ -6,6 +6,9 @@ import type { TaskContext } from '../platform/workerRuntime';
 import { estimateJourney } from './estimate';
 import { type RunSummary, runJourneyNow } from './runner';
 
+/** The worker threads register the variant rules too (workers/worker.ts); it reaches this feature only here. */
+export { registerVariantRules } from './variants';
+
 /** Journey engine runs go to a background worker: reading states, moving profiles and saving the outcome. */
 
 interface RunArgs {

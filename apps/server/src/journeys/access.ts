@@ -1,4 +1,4 @@
-import { type FolderChain, permissionIn, requireFullControl } from '../folder-permissions/permissions';
+import { type FolderChain, requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
@@ -10,7 +10,7 @@ import { violation } from './validation';
 /** Who may do what to a journey: the folder it lives in decides (folder-permissions). */
 
 /** The journey's folder with its ancestors; a folder that has gone counts as a root of its own. */
-export async function folderChainOf(deps: AppDeps, row: JourneyRow): Promise<FolderChain> {
+async function folderChainOf(deps: AppDeps, row: JourneyRow): Promise<FolderChain> {
   return (await folderOf(deps, row.account_id, row.folder_id)) ?? { id: row.folder_id, ancestorIds: [] };
 }
 
@@ -21,10 +21,6 @@ export async function requireJourneyControl(
   action: string,
 ): Promise<void> {
   await requireFullControl(deps.storage.db, principal, await folderChainOf(deps, row), action);
-}
-
-export async function canControlJourney(deps: AppDeps, principal: Principal, row: JourneyRow): Promise<boolean> {
-  return (await permissionIn(deps.storage.db, principal, await folderChainOf(deps, row))) === 'full_control';
 }
 
 const FOLDER_PATH = 'relationships.parentFolder.data.id';

@@ -38,7 +38,7 @@ const KNOWN = new Set<string>([
 ]);
 
 /** Fields whose change is a schedule change (refused while the journey is paused). */
-export const SCHEDULE_FIELDS = ['scheduleType', 'scheduleOption', 'timezone'] as const;
+const SCHEDULE_FIELDS = ['scheduleType', 'scheduleOption', 'timezone'] as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -49,7 +49,7 @@ export interface ActivationContext {
   connectionExists(id: string): boolean;
 }
 
-export function spellParams(raw: Record<string, unknown>): Record<string, unknown> {
+function spellParams(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     const canonical = ALIASES[key] ?? key;
@@ -239,7 +239,7 @@ export function checkParams(
   };
 }
 
-export function invalidActivation(violations: JourneyViolation[]) {
+function invalidActivation(violations: JourneyViolation[]) {
   const list = violations.map((v) => v.message).join(' ');
   const noun = violations.length === 1 ? 'problem' : `${violations.length} problems`;
   return badRequest(`The activation has ${violations.length === 1 ? 'a' : ''} ${noun}: ${list}`.replace('  ', ' '), {

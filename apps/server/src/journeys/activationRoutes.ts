@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { activationDocument, activationList, activationRequest, deletedResource } from '@svc/contracts';
-import { restSecurity } from '../accounts/openapi';
+import { restSecurity } from '../accounts';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { activationsOf } from './activationStore';

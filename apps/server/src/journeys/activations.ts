@@ -4,7 +4,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict } from '../platform/errors';
 import { describeIssues } from '../platform/params';
-import { listResults } from '../results/store';
+import { listResults } from '../results';
 import { parentSegmentFor, requireJourneyControl } from './access';
 import { type ActivationContext, checkParams, scheduleChanges } from './activationParams';
 import {

@@ -3,11 +3,11 @@ import type { AppDeps } from '../platform/context';
 
 /**
  * What journeys need from the audiences feature, read only through its lookup module: the parent
- * segment (columns, root folder) and which segments exist. Folders: folder-permissions/folders.ts.
+ * segment (columns, root folder) and which segments exist. Folders: the folders feature's lookup.
  * Its answers are awaited, so they may come from storage synchronously or not.
  */
 
-export { type FolderInfo, folderOf } from '../folder-permissions/folders';
+export { type FolderInfo, findFolder as folderOf } from '../folders';
 
 export interface ParentSegmentInfo {
   id: string;

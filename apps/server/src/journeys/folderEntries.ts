@@ -46,7 +46,7 @@ function usersOf(rows: JourneyRow[], segmentId: number | string): string[] {
 }
 
 /** The journeys that name the segment, described for the refusal to delete it. */
-export async function journeysUsingSegment(
+async function journeysUsingSegment(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: number | string,

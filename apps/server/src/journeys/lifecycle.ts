@@ -1,6 +1,6 @@
 import { type JourneyViolation, journeyDuplicateRequest } from '@svc/contracts';
 import { activationReferences, type Journey, mapActivationIds } from '@svc/journey';
-import { requireFullControl } from '../folder-permissions/permissions';
+import { requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';

@@ -7,7 +7,7 @@ import {
   journeySummaryList,
 } from '@svc/contracts';
 import { abTestStepSchema } from '@svc/journey';
-import { restSecurity } from '../accounts/openapi';
+import { restSecurity } from '../accounts';
 import { about, auditAction } from '../audit';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';

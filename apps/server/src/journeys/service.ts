@@ -1,5 +1,5 @@
 import { applyEvenSplits, isRecord, type Journey, spellJourney } from '@svc/journey';
-import { requireFullControl } from '../folder-permissions/permissions';
+import { requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict } from '../platform/errors';

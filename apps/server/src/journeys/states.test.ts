@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, signIn } from '../session/testClient';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { eventsOf } from './store';
 import { act, end, stage, wait } from './testing/steps';

@@ -34,7 +34,7 @@ export function violation(code: string, message: string, where: string | Journey
 }
 
 /** Said with shape problems: the rules have not been checked yet (see the README, "Errors"). */
-export const RULES_NOT_CHECKED =
+const RULES_NOT_CHECKED =
   'The journey rules run once the body reads; fix these and send it again to see any rule it breaks, all at once.';
 
 /**
@@ -64,7 +64,7 @@ export interface CheckInput {
   activationIds: ReadonlyArray<string>;
 }
 
-export async function contextFor(
+async function contextFor(
   deps: AppDeps,
   accountId: number,
   journey: Journey,
@@ -82,7 +82,7 @@ export async function contextFor(
 }
 
 /** What a client must do to launch a journey with activation steps (docs/decisions/0014-launch-at-creation.md). */
-export const LAUNCH_AFTER_ACTIVATIONS =
+const LAUNCH_AFTER_ACTIVATIONS =
   'Activations belong to a journey and can only be created after it, so a journey with activation steps cannot launch at creation. Create it with state "draft", add its activations with POST /entities/journeys/{journeyId}/syndications, set each activation step\'s journeyActivationStepId to the new activation id, then PATCH the journey with state "launched".';
 
 /** At creation no activation exists yet: activation violations say how to get there instead. */

@@ -35,7 +35,7 @@ export function journeyOfRow(row: JourneyRow): Journey {
 export type JourneyAnswer = WireJourneyDocument & { meta: JourneyMeta };
 
 /** Evenly split A/B tests, as the server computed them, for `meta.evenSplits`. */
-export function evenSplitsOf(journey: Journey): JourneyMeta['evenSplits'] {
+function evenSplitsOf(journey: Journey): JourneyMeta['evenSplits'] {
   const out: JourneyMeta['evenSplits'] = [];
   journey.journeyStages.forEach((stage, stageIndex) => {
     for (const [stepId, step] of Object.entries(stage.steps ?? {})) {

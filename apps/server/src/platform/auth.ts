@@ -38,7 +38,7 @@ export function keyFromAuthorization(header: string | undefined): string | null 
  * whose secret matches is a 401 saying so: the holder proved they have the key, so telling them why it no
  * longer works reveals nothing, and it is not counted as a guess.
  */
-export async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
+async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
   const row = await findLiveKey(db, deps.config.secret, key);
   if (!row) return null;

@@ -102,10 +102,3 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): number
   }
   return applied;
 }
-
-/** Opens the control database and brings it to the newest schema. */
-export function openControlDb(file: string): Db {
-  const db = openSqlite(file);
-  migrate(db);
-  return db;
-}

@@ -11,7 +11,7 @@ export interface Logger {
 const SECRET_FIELD = /^(authorization|cookie|set-cookie|password|apikey|api_key|secret|x-svc-write-key|key)$/i;
 const KEY_PATTERN = /\b\d+\/[0-9a-f]{40}\b/gi;
 
-export function redact(value: unknown): unknown {
+function redact(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(KEY_PATTERN, '[redacted key]');
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {

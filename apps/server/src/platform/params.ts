@@ -73,3 +73,11 @@ export async function input<S extends z.ZodType>(c: Context, schema: S): Promise
 export function truthy(v: unknown): boolean {
   return v === true || (typeof v === 'string' && /^(true|1|yes)$/i.test(v));
 }
+
+/** A position in a listing (`from`, `to` of the job and schedule history), or `fallback` when absent. */
+export function listIndex(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw badRequest(`"${name}" must be a whole number, 0 or more.`);
+  return n;
+}

@@ -8,7 +8,7 @@ import { badRequest } from './errors';
  * refused with 400.
  */
 
-export const MAX_PATTERN_LENGTH = 1000;
+const MAX_PATTERN_LENGTH = 1000;
 
 const compiled = new Map<string, RE2JS>();
 

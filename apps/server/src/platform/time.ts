@@ -24,10 +24,6 @@ export function isoSeconds(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function fromMillis(ms: number | null | undefined): Date | null {
-  return ms == null ? null : new Date(ms);
-}
-
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**

@@ -46,7 +46,7 @@ export function toWireError(err: unknown): WireError {
   return { message: String(err), name: 'Error' };
 }
 
-export function fromWireError(w: WireError): Error {
+function fromWireError(w: WireError): Error {
   if (w.api) return new ApiError(w.api.status as ApiError['status'], w.api.error, w.message, w.api.details);
   const e = new Error(w.message);
   e.name = w.name;

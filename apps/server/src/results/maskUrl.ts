@@ -6,7 +6,7 @@ import { type OutboundSwitches, urlProblem as outboundUrlProblem } from '../plat
  * stored as given and shown only masked.
  */
 
-export const MASK = '***';
+const MASK = '***';
 
 /** Query parameter names whose values are secrets. */
 const SECRET_PARAM =

@@ -3,4 +3,4 @@
  * routes and starts the scheduler; a schedule's runs are ordinary jobs (jobs/) carrying its name and slot.
  */
 export { scheduleRoutes } from './routes';
-export { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler';
+export { createScheduler, type SchedulerOptions } from './scheduler';

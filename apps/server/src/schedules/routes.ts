@@ -1,14 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { scheduleCreated, scheduleHistory, scheduleList, scheduleObject, scheduleRuns } from '@svc/contracts';
-import { listJobs } from '../jobs/jobStore';
-import { index } from '../jobs/params';
-import type { JobRunner } from '../jobs/runner';
-import { toV3Job } from '../jobs/wire';
+import type { JobRunner } from '../jobs';
+import { listJobs, toV3Job } from '../jobs';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { errorResponsesFrom, jsonResponse, wireBody } from '../platform/openapi';
-import { input, readParams } from '../platform/params';
+import { input, listIndex, readParams } from '../platform/params';
 import { isoSeconds, v3Time } from '../platform/time';
 import { createSchedule, removeSchedule, runNow, runTime, updateSchedule } from './service';
 import { scheduleParams } from './settings';
@@ -133,8 +131,8 @@ export function scheduleRoutes(deps: AppDeps, jobs: JobRunner) {
       const { accountId } = principalOf(c);
       const row = await requireSchedule(db, accountId, c.req.valid('param').name);
       const q = c.req.valid('query');
-      const from = index('from', q.from, 0);
-      const to = index('to', q.to, from + 20);
+      const from = listIndex('from', q.from, 0);
+      const to = listIndex('to', q.to, from + 20);
       if (to < from) throw badRequest('"to" must not be smaller than "from".');
       if (to - from > 1000) throw badRequest('Ask for at most 1000 runs at a time ("to" - "from" ≤ 1000).');
       // `to` is exclusive here (the clients' history paging); the job list's is inclusive.

@@ -1,6 +1,6 @@
 import { scheduleHistory } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data/dataFiles';
+import { closeDataFiles } from '../data';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 

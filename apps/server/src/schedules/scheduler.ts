@@ -1,5 +1,5 @@
-import { type JobRow, retriableScheduledJobs } from '../jobs/jobStore';
-import type { JobRunner } from '../jobs/runner';
+import type { JobRunner } from '../jobs';
+import { type JobRow, retriableScheduledJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { claimSlot, transaction } from '../platform/storage';
 import { enqueueRun } from './service';

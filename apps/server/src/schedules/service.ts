@@ -1,9 +1,6 @@
 import { type DatabaseRow, requireDatabase } from '../data';
-import type { JobRow } from '../jobs/jobStore';
-import { QueryRefused } from '../jobs/query/dialect';
-import { inspectQuery } from '../jobs/queryJob';
-import { resultTarget } from '../jobs/resultOutput';
-import type { JobRunner } from '../jobs/runner';
+import type { JobRow, JobRunner } from '../jobs';
+import { inspectQuery, QueryRefused, resultTarget } from '../jobs';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DATA_NAME, SCHEDULE_NAME } from '@svc/contracts';
-import { priorityParam, retryLimitParam } from '../jobs/params';
-import { QUERY_TYPES } from '../jobs/queryJob';
+import { priorityParam, QUERY_TYPES, retryLimitParam } from '../jobs';
 import { checkCron } from '../platform/cron';
 import { badRequest } from '../platform/errors';
 import { describeIssues } from '../platform/params';

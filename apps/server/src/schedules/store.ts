@@ -51,7 +51,7 @@ const VIEW = sql`SELECT schedules.*, users.name AS user_name FROM schedules
 const taken = (name: string) =>
   conflict(`A schedule named "${name}" already exists. Choose another name, or update that schedule.`);
 
-export async function findSchedule(ex: Executor, accountId: number, name: string): Promise<ScheduleView | null> {
+async function findSchedule(ex: Executor, accountId: number, name: string): Promise<ScheduleView | null> {
   return (
     (await one<ScheduleView>(
       ex,

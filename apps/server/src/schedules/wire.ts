@@ -1,6 +1,6 @@
 import type { Schedule } from '@svc/contracts';
 import { isoSeconds } from '../platform/time';
-import { maskUrl } from '../results/maskUrl';
+import { maskUrl } from '../results';
 import { nextSlot } from './slots';
 import type { ScheduleView } from './store';
 

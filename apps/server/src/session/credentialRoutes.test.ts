@@ -3,8 +3,8 @@ import { limits } from '../platform/limits';
 import { many, sql } from '../platform/storage';
 import { configureSso } from '../sso/testing/ssoFlow';
 import { TestIdp } from '../sso/testing/testIdp';
+import { consoleCall, PASSWORD, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { consoleCall, PASSWORD, signIn } from './testClient';
 
 let h: Harness;
 const ANN = 'ann@first.test';

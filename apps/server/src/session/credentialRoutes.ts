@@ -1,9 +1,17 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AuditAction, createUserRequest } from '@svc/contracts';
-import { addKey } from '../accounts/apiKeys';
-import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
-import { changeEmail, getUser, getUserByRef, type UserRow } from '../accounts/users';
-import { toV3User, v3User } from '../accounts/wire';
+import {
+  addKey,
+  changeEmail,
+  errorResponses,
+  getUser,
+  getUserByRef,
+  restSecurity,
+  toV3User,
+  type UserRow,
+  v3User,
+  wireBody,
+} from '../accounts';
 import { auditAction } from '../audit';
 import { apiKeyAuth, type Principal, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consoleCall, PASSWORD, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { consoleCall, PASSWORD, signIn } from './testClient';
 
 describe('console request guard', () => {
   let h: Harness;

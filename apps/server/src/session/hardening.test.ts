@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, sql } from '../platform/storage';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { DEFAULT_SESSION_MAX_MS } from './sessions';
-import { consoleCall, signIn } from './testClient';
 
 describe('console responses and sessions', () => {
   let h: Harness;

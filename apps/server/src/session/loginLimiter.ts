@@ -1,4 +1,4 @@
-import type { UserRow } from '../accounts/users';
+import type { UserRow } from '../accounts';
 import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
 import { limits } from '../platform/limits';

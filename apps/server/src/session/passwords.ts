@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { findUserForLogin, setPassword, type UserRow } from '../accounts/users';
+import { findUserForLogin, setPassword, type UserRow } from '../accounts';
 import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
@@ -20,8 +20,8 @@ import { revokeUserSessions } from './sessions';
  * for a wrong password or an unknown e-mail, one refusal for users who sign in with SSO only.
  */
 
-export const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
-export const SSO_ONLY = 'Your account signs in with single sign-on only. Use "Sign in with SSO" instead.';
+const WRONG_CREDENTIALS = 'The e-mail address or password is incorrect.';
+const SSO_ONLY = 'Your account signs in with single sign-on only. Use "Sign in with SSO" instead.';
 
 /** 429 with Retry-After while the (e-mail, address) pair or the address is throttled. */
 async function checkThrottle(deps: AppDeps, c: Context, email: string, address: string): Promise<void> {

@@ -2,8 +2,8 @@ import { SESSION_COOKIE } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { limits } from '../platform/limits';
 import { many, sql } from '../platform/storage';
+import { consoleCall, PASSWORD, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { consoleCall, PASSWORD, sessionCookieFrom, signIn } from './testClient';
 
 describe('console sessions', () => {
   let h: Harness;

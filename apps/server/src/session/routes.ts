@@ -1,8 +1,6 @@
 import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_COOKIE } from '@svc/contracts';
-import { errorResponses } from '../accounts/openapi';
-import { findAccount, getUser } from '../accounts/users';
-import { toMe } from '../accounts/wire';
+import { errorResponses, findAccount, getUser, toMe } from '../accounts';
 import { auditAction } from '../audit';
 import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';

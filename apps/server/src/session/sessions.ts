@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE } from '@svc/contracts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { UserRow } from '../accounts/users';
+import type { UserRow } from '../accounts';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { hmac } from '../platform/secrets';
 import { one, run, sql, transaction } from '../platform/storage';

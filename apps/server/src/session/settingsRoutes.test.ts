@@ -1,7 +1,7 @@
 import type { ConsoleApiKey, ConsoleUser } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consoleCall, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { consoleCall, signIn } from './testClient';
 
 describe('console settings routes', () => {
   let h: Harness;

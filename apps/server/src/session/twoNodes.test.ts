@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { limits } from '../platform/limits';
 import { configureSso, createSsoUser, postToAcs, startLogin } from '../sso/testing/ssoFlow';
 import { TestIdp } from '../sso/testing/testIdp';
+import { consoleCall, PASSWORD, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
-import { consoleCall, PASSWORD, sessionCookieFrom, signIn } from './testClient';
 
 /**
  * Two nodes on one database (issue 16): what a person does on one node holds on the other, because sessions,

@@ -1,6 +1,6 @@
 import { SESSION_COOKIE } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall, sessionCookieFrom, signIn } from '../session/testClient';
+import { consoleCall, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { b64, configureSso, createSsoUser, lastAudit, postToAcs, startLogin } from './testing/ssoFlow';
 import { TestIdp } from './testing/testIdp';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Profile } from '@node-saml/node-saml';
-import type { UserRow } from '../accounts/users';
+import type { UserRow } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
 import { readCertificates, validNow } from './certificates';
@@ -49,7 +49,7 @@ export type RefusalReason =
   | 'user_sso_disabled';
 
 /** What the person is told; the code goes to the audit log. */
-export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
+const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   response_too_large: 'The sign-in response from your identity provider is too large to accept.',
   malformed_response: 'The sign-in response from your identity provider could not be read.',
   doctype_forbidden:

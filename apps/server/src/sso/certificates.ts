@@ -4,10 +4,10 @@ import { badRequest } from '../platform/errors';
 
 /** The identity provider's signing certificates: one to five PEM blocks, so a rotation can overlap. */
 
-export const MAX_CERTIFICATES = 5;
+const MAX_CERTIFICATES = 5;
 const MAX_CERT_TEXT = 64 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const EXPIRY_WARNING_DAYS = 30;
+const EXPIRY_WARNING_DAYS = 30;
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
 export interface ParsedCertificate {

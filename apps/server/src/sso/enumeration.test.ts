@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consoleCall } from '../session/testClient';
+import { consoleCall } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { configureSso, createSsoUser } from './testing/ssoFlow';
 import { TestIdp } from './testing/testIdp';

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
-import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
+import { errorResponses, restSecurity, wireBody } from '../accounts';
 import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';

@@ -1,18 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { findUserForLogin } from '../accounts/users';
+import { findUserForLogin } from '../accounts';
 import { recordAudit } from '../audit';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { one, sql } from '../platform/storage';
-import {
-  createSession,
-  findLiveSession,
-  readSessionCookie,
-  revokeSession,
-  setSessionCookie,
-} from '../session/sessions';
+import { createSession, findLiveSession, readSessionCookie, revokeSession, setSessionCookie } from '../session';
 import { type AcsSuccess, consumeResponse, MAX_SAML_RESPONSE_BYTES, Refusal } from './acs';
 import { messagePage } from './messagePage';
 import { metadataXml, safeReturnTo, serviceProvider, startRequest } from './serviceProvider';

@@ -6,7 +6,7 @@ import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
-import { revokeAccountSsoSessions } from '../session/sessions';
+import { revokeAccountSsoSessions } from '../session';
 import { certificateWarnings, parseCertificates, readCertificates } from './certificates';
 import { identityProviderName } from './providerName';
 

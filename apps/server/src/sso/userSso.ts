@@ -1,12 +1,12 @@
 import type { SsoMode } from '@svc/contracts';
-import { assertAdminsRemain } from '../accounts/signInGuard';
-import type { UserRow } from '../accounts/users';
+import type { UserRow } from '../accounts';
+import { assertAdminsRemain } from '../accounts';
 import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { type Executor, insertId, one, run, sql } from '../platform/storage';
-import { revokeUserSessionsByMethod } from '../session/sessions';
+import { revokeUserSessionsByMethod } from '../session';
 import { findSetting } from './settings';
 
 /**
@@ -14,7 +14,7 @@ import { findSetting } from './settings';
  * (SSO only). SSO sign-ins match a user by (account, identifier) only; the e-mail is never used to link.
  */
 
-export async function findUserByEmail(db: Executor, accountId: number, email: string): Promise<UserRow> {
+async function findUserByEmail(db: Executor, accountId: number, email: string): Promise<UserRow> {
   const row = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${email}`);
   if (!row) throw notFound('user');
   return row;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { one, run, sql } from '../platform/storage';
-import { consoleCall, sessionCookieFrom, signIn } from '../session/testClient';
+import { consoleCall, sessionCookieFrom, signIn } from '../testing/consoleClient';
 import { createHarness, type Harness } from '../testing/harness';
 import { configureSso, postToAcs, startLogin } from './testing/ssoFlow';
 import { TestIdp } from './testing/testIdp';

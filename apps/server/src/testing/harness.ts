@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountWithAdmin, type NewAccount } from '../accounts/seed';
+import { createAccountWithAdmin, type NewAccount } from '../accounts';
 import { type AppOptions, createApp } from '../app';
 import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import { ManualClock } from '../platform/clock';

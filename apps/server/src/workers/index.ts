@@ -24,7 +24,7 @@ export function createWorkers(deps: AppDeps, size?: number): BackgroundWork {
   });
 }
 
-export function workerCount(env: NodeJS.ProcessEnv): number {
+function workerCount(env: NodeJS.ProcessEnv): number {
   const raw = env.SVC_WORKERS;
   if (raw === undefined || raw === '') return Math.max(6, availableParallelism());
   const n = Number(raw);

@@ -1,6 +1,6 @@
 import { audienceTasks } from '../audiences/tasks';
 import { bulkImportTasks } from '../bulk-import/tasks';
-import { bulkLoadTasks } from '../bulk-loads/land';
+import { bulkLoadTasks } from '../bulk-loads/tasks';
 import { dataTasks } from '../data/tasks';
 import { ingestTasks } from '../ingest/tasks';
 import { jobTasks } from '../jobs/tasks';

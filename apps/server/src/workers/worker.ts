@@ -1,4 +1,4 @@
-import { registerVariantRules } from '../journey-engine/variants';
+import { registerVariantRules } from '../journey-engine/tasks';
 import { serveTasks } from '../platform/workerRuntime';
 import { tasks } from './tasks';
 

@@ -11,7 +11,7 @@ import type {
 } from '../types';
 import { DAY_MS } from '../types';
 
-export const T0 = Date.UTC(2026, 0, 1);
+const T0 = Date.UTC(2026, 0, 1);
 export const day = (n: number): Instant => T0 + n * DAY_MS;
 
 /**

@@ -22,7 +22,7 @@ export function stepIn(stage: Stage, stepId: string): Step {
   return step;
 }
 
-export function sameSlot(a: ExitSlot, b: ExitSlot): boolean {
+function sameSlot(a: ExitSlot, b: ExitSlot): boolean {
   return a.kind === b.kind && (a.kind === 'next' || a.index === (b as { index: number }).index);
 }
 
@@ -36,7 +36,7 @@ export function exitAt(step: Step, slot: ExitSlot): StepExit {
 }
 
 /** Every id used in the journey: steps, decision-point paths and A/B variants. */
-export function usedIds(journey: Journey): Set<string> {
+function usedIds(journey: Journey): Set<string> {
   const ids = new Set<string>();
   for (const stage of journey.journeyStages) {
     for (const [id, step] of Object.entries(stage.steps ?? {})) {
@@ -54,7 +54,7 @@ export function assertIdFree(journey: Journey, id: string): void {
   }
 }
 
-export function mapSteps(stage: Stage, map: (step: Step, id: string) => Step): Stage {
+function mapSteps(stage: Stage, map: (step: Step, id: string) => Step): Stage {
   if (!stage.steps) return stage;
   const steps: Record<string, Step> = {};
   for (const [id, step] of Object.entries(stage.steps)) steps[id] = map(step, id);

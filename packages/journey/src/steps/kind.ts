@@ -43,7 +43,7 @@ export interface StepKind<S extends { type: string }> {
 /** `next` as stored: the id of the following step or null. */
 export const nextSchema = z.string().nullable().default(null);
 
-export const NEXT_HANDLE: ExitHandle = 'next';
+const NEXT_HANDLE: ExitHandle = 'next';
 
 export function singleExit(target: string | null): StepExit[] {
   return [{ slot: { kind: 'next' }, handle: NEXT_HANDLE, label: 'Next', target }];

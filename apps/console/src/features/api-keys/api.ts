@@ -5,7 +5,7 @@ import { api } from '../../lib/api';
 /** Whose keys a listing shows: yours, one user's, or everyone's (the last two for administrators). */
 export type KeyOwner = 'mine' | 'all' | number;
 
-export const apiKeyKeys = {
+const apiKeyKeys = {
   all: ['api-keys'] as const,
   list: (owner: KeyOwner = 'mine') => [...apiKeyKeys.all, 'list', owner] as const,
 };

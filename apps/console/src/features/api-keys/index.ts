@@ -1,2 +1,1 @@
 export { ApiKeysPage } from './ApiKeysPage';
-export { apiKeyKeys, apiKeysQueryOptions } from './api';

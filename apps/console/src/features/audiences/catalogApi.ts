@@ -16,7 +16,7 @@ export interface CatalogTable {
  * The table `schema` is a JSON string of `[name, type(, alias)]`; `time` is never listed but every table has it
  * (integer Unix seconds), so it is offered first.
  */
-export function columnsOfSchema(schema: string): CatalogColumn[] {
+function columnsOfSchema(schema: string): CatalogColumn[] {
   const columns: CatalogColumn[] = [{ name: 'time', type: 'long' }];
   let parsed: unknown;
   try {

@@ -2,7 +2,7 @@ import { type AuditFilter, auditLogResponse } from '@svc/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
-export const auditKeys = {
+const auditKeys = {
   all: ['audit'] as const,
   list: (filter: AuditFilter = {}) => [...auditKeys.all, 'list', filter] as const,
 };
@@ -10,7 +10,7 @@ export const auditKeys = {
 const PAGE = 50;
 
 /** The query string of a filtered read: `actor=…&action=a,b&from=…&to=…`. */
-export function auditQuery(filter: AuditFilter): URLSearchParams {
+function auditQuery(filter: AuditFilter): URLSearchParams {
   const q = new URLSearchParams();
   if (filter.actor?.trim()) q.set('actor', filter.actor.trim());
   if (filter.action?.length) q.set('action', filter.action.join(','));

@@ -1,2 +1,1 @@
 export { AuditLogPage } from './AuditLogPage';
-export { auditKeys, auditLogQueryOptions } from './api';

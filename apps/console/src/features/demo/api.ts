@@ -2,7 +2,7 @@ import { demoDeleted, demoStatus } from '@svc/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
-export const demoKeys = {
+const demoKeys = {
   all: ['demo'] as const,
   status: () => [...demoKeys.all, 'status'] as const,
 };

@@ -19,7 +19,7 @@ const ENCODINGS: { value: TextEncoding; label: string }[] = [
   { value: 'utf-16le', label: 'UTF-16 LE' },
   { value: 'utf-16be', label: 'UTF-16 BE' },
 ];
-export const ACCEPT = '.csv,.tsv,.tab,.txt,.json,.jsonl,.ndjson,.gz';
+const ACCEPT = '.csv,.tsv,.tab,.txt,.json,.jsonl,.ndjson,.gz';
 
 const megabytes = (n: number) => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 

@@ -28,11 +28,11 @@ export interface FinishStepProps {
 const count = (n: number | null | undefined) => (n ?? 0).toLocaleString('en-US');
 
 /** Table page of the data area (the data pages feature owns the route). */
-export const tablePath = (database: string, table: string) =>
+const tablePath = (database: string, table: string) =>
   `/data/databases/${encodeURIComponent(database)}/tables/${encodeURIComponent(table)}`;
 
 /** The query page with the table's database chosen and a query of its newest rows in the editor. */
-export const queryPath = (database: string, table: string) =>
+const queryPath = (database: string, table: string) =>
   `/data/query?${new URLSearchParams({ database, table }).toString()}`;
 
 function Figure({ label, value }: { label: string; value: string }) {

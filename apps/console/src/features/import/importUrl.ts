@@ -1,6 +1,6 @@
 import type { ImportTarget } from './pendingFiles';
 
-export const IMPORT_PATH = '/data/import';
+const IMPORT_PATH = '/data/import';
 
 /** The wizard's address, with the target database and table chosen in advance when given. */
 export function importUrl(target: ImportTarget = {}): string {

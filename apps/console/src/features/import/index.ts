@@ -1,3 +1,2 @@
-export { ImportDropZone, type ImportDropZoneProps } from './ImportDropZone';
-export { IMPORT_PATH, importUrl } from './importUrl';
-export type { ImportTarget } from './pendingFiles';
+export { ImportDropZone } from './ImportDropZone';
+export { importUrl } from './importUrl';

@@ -68,7 +68,7 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** Resolves after `ms`, or rejects at once when the signal aborts. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
+function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const cancelled = () => {
       clearTimeout(timer);

@@ -114,7 +114,7 @@ export function JourneysTable({ rows, canControl, onRename }: JourneysTableProps
   );
 }
 
-export function StateBadge({ state, paused }: { state: string; paused: boolean }) {
+function StateBadge({ state, paused }: { state: string; paused: boolean }) {
   if (state !== 'launched')
     return (
       <Badge color="gray" variant="light">

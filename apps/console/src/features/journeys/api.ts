@@ -20,7 +20,7 @@ import { api, request } from '../../lib/api';
 import { resourceKeys } from '../../lib/resources';
 
 /** A journey answer: the document plus what the server says about it (launch problems, even splits). */
-export const journeyAnswer = journeyDocumentSchema.extend({ meta: journeyMeta.optional() });
+const journeyAnswer = journeyDocumentSchema.extend({ meta: journeyMeta.optional() });
 export type JourneyAnswer = ReturnType<typeof journeyAnswer.parse>;
 
 /** A statistics window as UTC days (`YYYY-MM-DD`); absent ends take the server's default (the past 30 days). */

@@ -2,7 +2,7 @@ import { okResponse, type SsoSetting, type SsoSettingInput, ssoSettingResponse }
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api';
 
-export const ssoKeys = {
+const ssoKeys = {
   all: ['sso'] as const,
   setting: () => [...ssoKeys.all, 'setting'] as const,
 };

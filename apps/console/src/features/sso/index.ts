@@ -1,2 +1,1 @@
-export { ssoKeys, ssoSettingQueryOptions } from './api';
 export { SsoSettingsPage } from './SsoSettingsPage';

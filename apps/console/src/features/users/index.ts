@@ -1,2 +1,2 @@
-export { userKeys, usersQueryOptions } from './api';
+export { usersQueryOptions } from './api';
 export { UsersPage } from './UsersPage';

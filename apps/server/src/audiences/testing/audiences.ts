@@ -35,7 +35,7 @@ export async function importRows(h: Harness, db: string, table: string, rows: Js
 export const nowSeconds = (h: Harness) => Math.floor(h.clock.now().getTime() / 1000);
 
 /** Waits for the parent segment's newest build to end and returns the record. */
-export async function built(h: Harness, record: Json, key?: string): Promise<Json> {
+async function built(h: Harness, record: Json, key?: string): Promise<Json> {
   const status = await h.app.services.jobs.whenSettled(Number(record.buildJobId));
   expect(status).toBe('success');
   return ok(h.call('GET', `/audiences/${record.id}`, key ? { key } : {}));

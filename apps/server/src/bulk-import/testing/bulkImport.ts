@@ -2,8 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { type BulkRecord, encodePart } from '@svc/bulk-format';
 import { unpackMultiple } from 'msgpackr';
 import { expect } from 'vitest';
-import { requireDatabase } from '../../data/catalog';
-import { dataPlane } from '../../data/dataPlane';
+import { dataPlane, requireDatabase } from '../../data';
 import type { CallOptions, Harness } from '../../testing/harness';
 import type { BulkImportDeps } from '../options';
 

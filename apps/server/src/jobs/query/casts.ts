@@ -8,8 +8,6 @@ import type { CastTarget } from './tokens';
  * TRY_CAST. The dialect rewrite (dialect.ts) turns `CAST(x AS bigint)` into `presto_cast(x, 'bigint')`.
  */
 
-export type { CastTarget };
-
 export const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 export const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(Infinity|NaN)\s*$/;
 
@@ -82,11 +80,11 @@ function target(name: string, type: unknown): CastTarget {
   return type as CastTarget;
 }
 
-export function prestoCast(v: unknown, type: unknown): unknown {
+function prestoCast(v: unknown, type: unknown): unknown {
   return convert(v, target('CAST', type));
 }
 
-export function prestoTryCast(v: unknown, type: unknown): unknown {
+function prestoTryCast(v: unknown, type: unknown): unknown {
   const t = target('TRY_CAST', type);
   try {
     return convert(v, t);

@@ -222,7 +222,7 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
   ],
 };
 
-export const HUNDRED = 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)';
+const HUNDRED = 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)';
 
 /** The Presto query of a case: one column `v`. */
 export const caseQuery = (c: DialectCase) =>

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { readAs } from '../../data/columns';
-import { META_TABLE } from '../../data/dataFiles';
+import { META_TABLE, readAs } from '../../data';
 import { type Db, openSqlite } from '../../platform/db';
 import { checkPrepared } from './guard';
 import { ResultWriter } from './resultWriter';

@@ -1,4 +1,4 @@
-import { columnNameForKey } from '../../data/columns';
+import { columnNameForKey } from '../../data';
 import { ApiError } from '../../platform/errors';
 import { QueryRefused, type Token, tokenize } from './dialect';
 

@@ -289,12 +289,6 @@ function byAggregate(better: (a: never, b: never) => boolean): Aggregate {
   };
 }
 
-/** Names of everything registered, for the dialect guide and its test. */
-export const functionNames = {
-  scalars: Object.keys(scalars),
-  aggregates: Object.keys(aggregates),
-};
-
 /** A JSON value as SQLite stores it: booleans 1/0, arrays and objects JSON text. */
 function sqlValue(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0;

@@ -1,8 +1,7 @@
 import type { ErrorBody } from '@svc/contracts';
 import { expect } from 'vitest';
-import type { NewAccount } from '../../accounts/seed';
-import { requireDatabase } from '../../data/catalog';
-import { appendRows } from '../../data/tableStore';
+import type { NewAccount } from '../../accounts';
+import { appendRows, requireDatabase } from '../../data';
 import type { CallOptions, Harness } from '../../testing/harness';
 
 /** Helpers the job tests share: a table with rows, issuing a query and waiting for its end. */

@@ -1,9 +1,8 @@
 import type { ErrorBody, JourneyViolation } from '@svc/contracts';
 import { parentSegment as fixtureParent } from '@svc/journey/fixtures';
 import { expect } from 'vitest';
-import type { NewAccount } from '../../accounts/seed';
-import { requireDatabase } from '../../data/catalog';
-import { appendRows } from '../../data/tableStore';
+import type { NewAccount } from '../../accounts';
+import { appendRows, requireDatabase } from '../../data';
 import type { Harness } from '../../testing/harness';
 
 /**

@@ -13,10 +13,9 @@ export {
   StorageUnavailable,
 } from './errors';
 export { tryLock, withLock } from './locks';
-export { appliedVersions, migrateStorage } from './migrate';
-export { type OpenedStorage, openStorage, type StorageTarget, storageTarget } from './open';
-export { describePostgresUrl, explainConnectFailure, type PostgresStorage, pgIdentifier } from './postgres';
+export { type OpenedStorage, openStorage, storageTarget } from './open';
+export { type PostgresStorage, pgIdentifier } from './postgres';
 export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';
-export { type SqliteStorage, sqliteStorage } from './sqlite';
-export type { Backend, ColumnKind, ControlDb, Executor, SqlDialect, Storage } from './types';
+export { sqliteStorage } from './sqlite';
+export type { ColumnKind, Executor, SqlDialect, Storage } from './types';

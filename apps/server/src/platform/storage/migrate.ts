@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { migrations } from '../../migrations/index';
 import type { Migration } from '../db';
 import type { PostgresStorage } from './postgres';
@@ -79,12 +78,4 @@ export async function migrateStorage(
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
-}
-
-/** Whether the schema is there and current (a node that starts checks before serving). */
-export async function appliedVersions(storage: Storage): Promise<number[]> {
-  const { rows } = await sql<{ version: number }>`SELECT version FROM schema_migrations ORDER BY version`.execute(
-    storage.db,
-  );
-  return rows.map((r) => Number(r.version));
 }

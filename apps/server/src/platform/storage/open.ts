@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrateStorage } from './migrate';
 import { openPostgresStorage, type PostgresStorage } from './postgres';
-import { openSqliteStorage, type SqliteStorage, sqliteStorage } from './sqlite';
+import { openSqliteStorage, type SqliteStorage } from './sqlite';
 
 export type OpenedStorage = SqliteStorage | PostgresStorage;
 
@@ -35,5 +35,3 @@ export async function openStorage(target: StorageTarget): Promise<OpenedStorage>
   }
   return storage;
 }
-
-export { sqliteStorage };

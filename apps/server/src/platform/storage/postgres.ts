@@ -59,7 +59,7 @@ export interface PostgresStorage extends Storage {
 }
 
 /** Where the URL points, for messages: user, host, port and database, never the password. */
-export function describePostgresUrl(url: string): string {
+function describePostgresUrl(url: string): string {
   try {
     const u = new URL(url);
     const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
@@ -73,7 +73,7 @@ export function describePostgresUrl(url: string): string {
  * One line a person can act on for a failed first connection, without the password: unreachable server,
  * refused credentials, missing database.
  */
-export function explainConnectFailure(url: string, err: unknown): string {
+function explainConnectFailure(url: string, err: unknown): string {
   const where = describePostgresUrl(url);
   const code = (err as { code?: string }).code;
   const message = err instanceof Error ? err.message : String(err);

@@ -94,7 +94,7 @@ export function caseOrbit(cp: number): number[] {
   return orbits.get(cp) ?? [cp];
 }
 
-export function normalize(ranges: Range[]): Range[] {
+function normalize(ranges: Range[]): Range[] {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const out: Range[] = [];
   for (const [lo, hi] of sorted) {

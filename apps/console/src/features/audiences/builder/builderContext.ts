@@ -1,6 +1,6 @@
 import type { AudienceBehavior, AudienceColumnType, Segment } from '@svc/contracts';
 import { createContext, useContext } from 'react';
-import type { DraftGroup, DraftNode } from '../rules/draft';
+import type { DraftNode } from '../rules/draft';
 
 export interface BuilderColumn {
   name: string;
@@ -30,5 +30,3 @@ export function useBuilder(): Builder {
 export function patch<T extends DraftNode>(builder: Builder, node: T, changes: Partial<T>) {
   builder.update(node.key, (n) => ({ ...n, ...changes }) as DraftNode);
 }
-
-export type { DraftGroup };

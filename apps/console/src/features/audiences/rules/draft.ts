@@ -6,7 +6,6 @@ import type {
   RuleOperator,
   SegmentRule,
 } from '@svc/contracts';
-import { OPERATORS } from './operators';
 
 /**
  * The builder edits a draft of the rule: every node has a stable `key` for React, and values are kept as the
@@ -270,11 +269,6 @@ function draftNode(c: RuleCondition): DraftNode {
 /** A saved rule back into an editable draft. */
 export function draftRule(rule: SegmentRule): DraftGroup {
   return { ...newGroup(rule.type), exclude: rule.exclude === true, conditions: rule.conditions.map(draftNode) };
-}
-
-/** When the column's type changes the old operator may not fit: the first one offered is taken instead. */
-export function operatorFits(op: DraftOperator, offered: OperatorType[]): boolean {
-  return offered.includes(op.type) && OPERATORS[op.type] !== undefined;
 }
 
 export const isGroup = (node: DraftNode): node is DraftGroup => node.type === 'And' || node.type === 'Or';

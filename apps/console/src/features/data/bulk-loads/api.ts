@@ -4,7 +4,7 @@ import { api } from '../../../lib/api';
 
 /** Bulk load sessions (read only here): the list, one session, and the jobs it ran (newest first). */
 
-export const bulkLoadKeys = {
+const bulkLoadKeys = {
   all: ['bulk-loads'] as const,
   list: () => [...bulkLoadKeys.all, 'list'] as const,
   session: (name: string) => [...bulkLoadKeys.all, 'session', name] as const,

@@ -48,7 +48,7 @@ const FORMATS = [
 ] as const;
 
 /** Links straight to the result route: the browser streams the file with the session cookie. */
-export function ResultDownloads({ jobId }: { jobId: string }) {
+function ResultDownloads({ jobId }: { jobId: string }) {
   return (
     <Group gap="xs">
       <Button

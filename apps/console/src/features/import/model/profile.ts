@@ -35,9 +35,9 @@ export interface FileProfile {
 }
 
 /** Examples kept per field and type. */
-export const BAD_EXAMPLES = 5;
+const BAD_EXAMPLES = 5;
 /** Distinct keys profiled per file: JSON with keys made of ids would otherwise grow without bound. */
-export const MAX_FIELDS = 2000;
+const MAX_FIELDS = 2000;
 
 const emptyField = (name: string, file: string, row: number): FieldProfile => ({
   name,
@@ -155,7 +155,7 @@ export const fitShare = (f: FieldProfile, type: ColumnType): number =>
   f.filled === 0 || type === 'string' ? 1 : f.fits[type] / f.filled;
 
 /** Share of written numbers from which a numeric type is offered for a string column. */
-export const OFFER_SHARE = 0.9;
+const OFFER_SHARE = 0.9;
 
 /**
  * For a column inferred as string whose cells are mostly numbers (a few `N/A`): the numeric type to offer,

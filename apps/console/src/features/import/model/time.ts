@@ -2,8 +2,8 @@ import type { SourceValue, TimeForm } from './types';
 import { zonedToUtcMs } from './zone';
 
 /** Unix seconds the server accepts: years 1 to 9999. */
-export const MIN_TIME = -62135596800;
-export const MAX_TIME = 253402300799;
+const MIN_TIME = -62135596800;
+const MAX_TIME = 253402300799;
 
 /** A converted time in Unix seconds, or why the value is not a time. */
 export type TimeResult = { ok: true; time: number } | { ok: false; reason: string };

@@ -21,16 +21,6 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Whether the platform knows the time zone name. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // Offsets change at most a few times a year: cache them per zone and hour.
 const offsets = new Map<string, number>();
 

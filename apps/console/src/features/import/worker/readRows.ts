@@ -15,7 +15,7 @@ export interface RowSink {
 }
 
 /** Bytes read at a time: the memory a text file needs is about this, not the file's size. */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Streams the rows of a text file (CSV, TSV, JSON Lines) chunk by chunk, decoding as it goes, so a file

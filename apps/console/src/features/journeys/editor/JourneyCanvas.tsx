@@ -28,8 +28,8 @@ import { nodeTypes } from './nodes/nodeTypes';
 import { useCanvasShortcuts } from './useCanvasShortcuts';
 
 /** The smallest text on a node (canvas.css) and the smallest size it may be drawn at by Fit view. */
-export const SMALLEST_NODE_TEXT_PX = 12;
-export const LEGIBLE_TEXT_PX = 11;
+const SMALLEST_NODE_TEXT_PX = 12;
+const LEGIBLE_TEXT_PX = 11;
 /** Fit view never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
 export const MIN_FIT_ZOOM = LEGIBLE_TEXT_PX / SMALLEST_NODE_TEXT_PX;
 const FIT_PADDING_PX = 24;

@@ -9,7 +9,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /** Shift+F10 and the ContextMenu key: the keyboard's right-click. */
-export function isMenuKey(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
+function isMenuKey(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
   if (event.key === 'ContextMenu') return true;
   return event.key === 'F10' && event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey;
 }

@@ -14,7 +14,7 @@ export interface WorkspaceState {
   toggle(part: 'palette' | 'panel' | 'minimap'): void;
 }
 
-export const WORKSPACE_STORAGE_KEY = 'svc.journeyWorkspace';
+const WORKSPACE_STORAGE_KEY = 'svc.journeyWorkspace';
 
 export const useWorkspace = create<WorkspaceState>()(
   persist(

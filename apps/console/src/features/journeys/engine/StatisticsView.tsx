@@ -172,7 +172,7 @@ export interface WindowPickerProps {
 }
 
 /** From and to, as UTC days; "Past 30 days" goes back to the default window. */
-export function WindowPicker({ window, shown, onWindow }: WindowPickerProps) {
+function WindowPicker({ window, shown, onWindow }: WindowPickerProps) {
   const from = window.from ?? (shown ? utcDay(shown.from) : '');
   const to = window.to ?? (shown ? utcDay(shown.to) : '');
   const custom = window.from !== undefined || window.to !== undefined;

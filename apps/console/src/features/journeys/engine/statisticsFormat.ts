@@ -25,7 +25,7 @@ export interface Significance {
 }
 
 /** Below this p-value a difference from the control counts as significant (95 % confidence). */
-export const SIGNIFICANCE_LEVEL = 0.05;
+const SIGNIFICANCE_LEVEL = 0.05;
 
 export function significanceOf(
   variant: Pick<JourneyVariantFigures, 'control' | 'pValue' | 'confidence'>,

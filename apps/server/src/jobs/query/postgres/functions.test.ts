@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QueryTestDatabase, startQueryTestDatabase } from '../../testing/queryDatabase';
 import { installQueryFunctions } from './functions';
-import { type QueryTestDatabase, startQueryTestDatabase } from './testing';
 
 let pg: QueryTestDatabase;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QueryTestDatabase, startQueryTestDatabase } from '../../testing/queryDatabase';
 import { translate } from '../dialect';
 import { caseQuery, DIALECT_CASES, DIALECT_NOW, type DialectCase } from '../dialectCases';
 import { registerFunctions } from '../sqlFunctions';
 import { runPostgresQuery } from './runQuery';
-import { type QueryTestDatabase, startQueryTestDatabase } from './testing';
 
 /** Every case of dialectCases.ts, on SQLite and on PostgreSQL: the same Presto SQL, the same value. */
 

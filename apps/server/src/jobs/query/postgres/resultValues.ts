@@ -1,4 +1,4 @@
-import { readAs } from '../../../data/columns';
+import { readAs } from '../../../data';
 import { prestoType } from '../executeQuery';
 
 /**
@@ -36,7 +36,7 @@ function float(text: string): number {
 }
 
 /** How a column's text becomes a value, and its Presto type when the catalog does not say. */
-export function columnCodec(oid: number): { decode: Decode; type: string } {
+function columnCodec(oid: number): { decode: Decode; type: string } {
   switch (oid) {
     case OID.bool:
       return { decode: (t) => (t === 't' ? 1 : 0), type: 'bigint' };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QueryTestDatabase, startQueryTestDatabase } from '../../testing/queryDatabase';
 import { QueryFailed } from '../queryPool';
 import { QueryRefused } from '../tokens';
 import { ensureReadRole, readRoleName } from './readRoles';
 import { cancelPostgresQuery, type PostgresQueryTask, runPostgresQuery, runTranslatedQuery } from './runQuery';
-import { type QueryTestDatabase, startQueryTestDatabase } from './testing';
 
 let pg: QueryTestDatabase;
 let web: string;

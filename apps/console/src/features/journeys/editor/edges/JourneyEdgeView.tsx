@@ -6,7 +6,7 @@ import { useInsertMenu } from './InsertMenu';
 import { useStepDrop } from './useStepDrop';
 
 /** A connection with "+" in its middle: insert a step (or paste) exactly there. */
-export const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEdge>) {
+const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd } = props;
   const [path, labelX, labelY] = getSmoothStepPath({
     sourceX,

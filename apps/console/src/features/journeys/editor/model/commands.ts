@@ -42,8 +42,6 @@ export type EditorCommand =
   | { type: 'updateJourney'; patch: Partial<Pick<Journey, 'name' | 'description' | 'allowReentry'>> }
   | { type: 'setGoal'; goal: Goal | null };
 
-export type EditorCommandType = EditorCommand['type'];
-
 /** Ids for new steps, paths and variants; tests pass a counter. */
 export type NewId = () => string;
 
@@ -57,7 +55,7 @@ function withSteps(journey: Journey, stageIndex: number, stepId: string, step: S
   return replaceStep(journey, { stageIndex, stepId, step });
 }
 
-export function emptyStage(name: string): Stage {
+function emptyStage(name: string): Stage {
   return {
     name,
     description: null,

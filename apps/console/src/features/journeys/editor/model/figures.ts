@@ -94,7 +94,7 @@ export function canvasFigures(
 }
 
 /** "1 profile" / "3 profiles". */
-export function profilesText(n: number): string {
+function profilesText(n: number): string {
   return `${n.toLocaleString('en')} profile${n === 1 ? '' : 's'}`;
 }
 

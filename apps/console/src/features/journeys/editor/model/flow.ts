@@ -57,9 +57,9 @@ export interface JourneyFlow {
   edges: JourneyEdge[];
 }
 
-export const stageNodeId = (stageIndex: number) => `stage-${stageIndex}`;
-export const startNodeId = (stageIndex: number) => `start-${stageIndex}`;
-export const openNodeId = (stageIndex: number, stepId: string | null, handle: string | null) =>
+const stageNodeId = (stageIndex: number) => `stage-${stageIndex}`;
+const startNodeId = (stageIndex: number) => `start-${stageIndex}`;
+const openNodeId = (stageIndex: number, stepId: string | null, handle: string | null) =>
   `open-${stageIndex}-${stepId ?? 'start'}-${handle ?? ''}`;
 
 export function isStepNode(node: JourneyNode): node is StepNode {
@@ -69,10 +69,6 @@ export function isStepNode(node: JourneyNode): node is StepNode {
 function stageAttributes(stage: Stage): Omit<Stage, 'steps' | 'rootStep'> {
   const { steps: _steps, rootStep: _root, ...rest } = stage;
   return rest;
-}
-
-function exitLabel(step: Step, handle: ExitHandle): string {
-  return stepExits(step).find((e) => e.handle === handle)?.label ?? 'Next';
 }
 
 /**
@@ -207,10 +203,3 @@ export function stepOptionLabel(step: Step): string {
   const kind = stepKinds[step.type].label;
   return name.toLowerCase().startsWith(kind.toLowerCase()) ? name : `${name} · ${kind}`;
 }
-
-/** Shown on palette items and node headers. */
-export function stepKindLabel(type: StepType): string {
-  return stepKinds[type].label;
-}
-
-export { exitLabel };

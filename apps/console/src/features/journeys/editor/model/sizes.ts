@@ -5,14 +5,14 @@ import { isStepNode } from './flow';
  * Fixed node sizes: the layout needs them before anything is measured, and fixed sizes keep the layout
  * from moving when a name or a setting changes. The node components draw to these sizes.
  */
-export const STEP_WIDTH = 232;
-export const STEP_HEIGHT = 76;
-export const SPLIT_HEADER = 52;
-export const EXIT_ROW = 30;
-export const START_WIDTH = 260;
-export const START_HEIGHT = 176;
-export const OPEN_WIDTH = 44;
-export const OPEN_HEIGHT = 44;
+const STEP_WIDTH = 232;
+const STEP_HEIGHT = 76;
+const SPLIT_HEADER = 52;
+const EXIT_ROW = 30;
+const START_WIDTH = 260;
+const START_HEIGHT = 176;
+const OPEN_WIDTH = 44;
+const OPEN_HEIGHT = 44;
 export const LANE_PADDING = 28;
 export const LANE_HEADER = 36;
 export const LANE_GAP = 36;
@@ -22,7 +22,7 @@ export interface Size {
   height: number;
 }
 
-export function splitHeight(exits: number): number {
+function splitHeight(exits: number): number {
   return SPLIT_HEADER + exits * EXIT_ROW + 10;
 }
 

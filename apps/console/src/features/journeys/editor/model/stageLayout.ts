@@ -29,7 +29,7 @@ export interface LayoutResult {
 }
 
 export const COLUMN_GAP = 64;
-export const ROW_GAP = 28;
+const ROW_GAP = 28;
 
 interface Graph {
   ids: string[];

@@ -1,5 +1,5 @@
 import { CONSOLE_HEADER, SESSION_COOKIE } from '@svc/contracts';
-import type { Harness } from '../testing/harness';
+import type { Harness } from './harness';
 
 /** Test helpers that call the app the way the console does: a session cookie, the console header, JSON. */
 

@@ -1,8 +1,10 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Warehouse secrets at rest: AES-256-GCM under a key derived (HKDF-SHA-256) from the server secret, so the
- * control database alone does not give them away. Stored as `v1:<iv>:<tag>:<ciphertext>` in base64.
+ * Secrets at rest (warehouse passwords, credentials in bulk load configurations): AES-256-GCM under a key
+ * derived (HKDF-SHA-256) from the server secret, so the control database alone does not give them away.
+ * Stored as `v1:<iv>:<tag>:<ciphertext>` in base64. The derivation's labels name the warehouse feature that
+ * first used them; they stay, or stored secrets could no longer be opened.
  */
 
 function keyFor(secret: string): Buffer {

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { sql, startTestPostgres, type TestPostgres } from '../../../dwh/testing/postgres';
-import { installQueryFunctions } from './functions';
+import { sql, startTestPostgres, type TestPostgres } from '../../dwh/testing/postgres';
+import { installQueryFunctions } from '../query/postgres/functions';
 
 /**
  * A private database on the tests' PostgreSQL (dwh/testing/postgres.ts) with the query functions installed.

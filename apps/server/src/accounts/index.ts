@@ -1,0 +1,20 @@
+/**
+ * What other features use of accounts: users and their lookups, API keys, the account's settings, the guard
+ * that keeps an administrator on the account, the first account's seed, and the OpenAPI pieces routes share.
+ */
+export { addKey } from './apiKeys';
+export { errorResponses, restSecurity, wireBody } from './openapi';
+export { createAccountWithAdmin, type NewAccount } from './seed';
+export { defaultFolderPermission } from './settings';
+export { assertAdminsRemain } from './signInGuard';
+export {
+  changeEmail,
+  findAccount,
+  findUserForLogin,
+  getUser,
+  getUserByRef,
+  listUsers,
+  setPassword,
+  type UserRow,
+} from './users';
+export { toMe, toV3User, v3User } from './wire';

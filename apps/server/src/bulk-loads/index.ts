@@ -1,0 +1,23 @@
+/**
+ * Bulk loads as other features use them (the warehouse sync rides on them): the service and its ticks, the
+ * source interface, the rows and their store, and the checks of a configuration.
+ */
+export { checkCron, checkFilters, checkSourceOptions, checkTimezone } from './config';
+export { type BulkLoadService, nextFire } from './service';
+export {
+  type BulkLoadSource,
+  type GuessedInput,
+  type SourceColumn,
+  SourceError,
+  type SourceRequest,
+  type SourceStream,
+} from './source';
+export {
+  type BulkLoadRow,
+  bulkLoadIdOfJob,
+  deleteBulkLoad,
+  inFlightJob,
+  insertBulkLoad,
+  lockBulkLoad,
+  updateBulkLoad,
+} from './store';

@@ -1,0 +1,11 @@
+/**
+ * What other features use of jobs: the job table, the runner's job kinds (builds, loads and imports are jobs),
+ * query inspection and result targets (scheduled queries), the wire form of a job and shared parameters.
+ */
+export { insertJob, type JobRow, listJobs, retriableScheduledJobs } from './jobStore';
+export { priorityParam, retryLimitParam } from './params';
+export { QueryRefused } from './query/dialect';
+export { inspectQuery, QUERY_TYPES } from './queryJob';
+export { resultTarget } from './resultOutput';
+export type { IssueRequest, JobKind, JobOutcome, JobRunner } from './runner';
+export { toV3Job } from './wire';

@@ -1,0 +1,10 @@
+/** Console sessions as other features use them (SSO signs people in and out): create, find, revoke, the cookie. */
+export {
+  createSession,
+  findLiveSession,
+  readSessionCookie,
+  revokeAccountSsoSessions,
+  revokeSession,
+  revokeUserSessionsByMethod,
+  setSessionCookie,
+} from './sessions';
