@@ -1,3 +1,4 @@
+import { forgetVerifiedKeys } from '../platform/apiKeys';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { forbidden, notFound } from '../platform/errors';
@@ -66,4 +67,6 @@ export async function revokeKey(deps: AppDeps, row: KeyRow): Promise<void> {
     sql`UPDATE api_keys SET revoked_at = ${deps.clock.now().getTime()}
          WHERE id = ${row.id} AND account_id = ${row.account_id} AND revoked_at IS NULL`,
   );
+  // This node stops trusting the key at once (others within VERIFIED_KEY_MS).
+  forgetVerifiedKeys(deps.storage);
 }

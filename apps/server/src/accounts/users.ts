@@ -1,3 +1,4 @@
+import { forgetVerifiedKeys } from '../platform/apiKeys';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict, forbidden, notFound } from '../platform/errors';
@@ -137,6 +138,8 @@ export async function removeUser(deps: AppDeps, principal: Principal, target: Us
     }
     throw err;
   }
+  // Their keys stop working on this node at once (on others within VERIFIED_KEY_MS).
+  forgetVerifiedKeys(deps.storage);
 }
 
 /** Sets a new password; the caller decides what happens to sessions (see session/routes.ts). */

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { findLiveKey, touchKey } from './apiKeys';
+import { findLiveKey, type KeyRow, recallKey, rememberKey, touchKey, verifiedGeneration } from './apiKeys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 import { checkKeyThrottle, recordBadKey } from './keyThrottle';
@@ -28,17 +28,32 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   return m ? (m[1] as string) : null;
 }
 
-/** Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). */
+/** A key and its user as authentication reads them; remembered for a few seconds per node (apiKeys.ts). */
+interface KeyAndUser {
+  row: KeyRow;
+  user: { administrator: number };
+}
+
+/**
+ * Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). A key verified on this
+ * node within `VERIFIED_KEY_MS` is not read and hashed again; revocations here are seen at once.
+ */
 export async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
-  const row = await findLiveKey(db, deps.config.secret, key);
+  const now = deps.clock.now().getTime();
+  const known = recallKey<KeyAndUser>(deps.storage, key, now);
+  const generation = verifiedGeneration(deps.storage);
+  const row = known?.row ?? (await findLiveKey(db, deps.config.secret, key));
   if (!row) return null;
-  const user = await one<{ administrator: number }>(
-    db,
-    sql`SELECT administrator FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
-  );
+  const user =
+    known?.user ??
+    (await one<{ administrator: number }>(
+      db,
+      sql`SELECT administrator FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
+    ));
   if (!user) return null;
-  await touchKey(db, row.id, deps.clock.now().getTime());
+  if (!known) rememberKey(deps.storage, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
+  await touchKey(db, row.id, now);
   return {
     accountId: row.account_id,
     userId: row.user_id,
