@@ -35,14 +35,13 @@ function expected(record: Record<string, unknown>) {
 }
 
 describe('RecordRules', () => {
-  it('accepts and prepares exactly what the table store accepts and prepares', async () => {
+  it('prepares exactly what the table store prepares, and refuses what it refuses', async () => {
     const rules = new RecordRules();
     // Twice, so the second pass runs on the cached columns.
     for (let pass = 0; pass < 2; pass++) {
       for (const record of records) {
         const want = expected(record);
         expect(rules.prepare(record), JSON.stringify(Object.keys(record).slice(0, 3))).toEqual(want);
-        expect(rules.accepts(record)).toBe(want !== null);
       }
     }
   });

@@ -16,13 +16,15 @@ export {
   requireTable,
   type TableRow,
 } from './catalog';
-export { columnNameForKey, type SchemaEntry } from './columns';
+export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
+export { columnNameForKey, inferType, type SchemaEntry } from './columns';
 export { dataLane } from './dataFiles';
 export { dataPlane } from './dataPlane';
 export { appendRowsInWorker } from './fileWrites';
 export { dataLocation } from './location';
 export type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
 export { pgIdentifier, postgresType } from './postgresPlane';
+export { type ColumnSummary, mergeSummaries, type RowBlock } from './rowBlocks';
 export {
   appendRows,
   changeSchema,
