@@ -36,7 +36,7 @@ function seed(now: number) {
 async function seedThroughApi(page: Page, database: string) {
   const created = await page.request.post('/console-api/api-keys', {
     headers: { 'x-svc-console': '1' },
-    data: { type: 'master' },
+    data: { type: 'master', name: 'Audiences spec seeding' },
   });
   expect(created.ok()).toBe(true);
   const { key } = (await created.json()) as { key: string };

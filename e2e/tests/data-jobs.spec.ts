@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createBulkLoad, insertRows, issueQuery } from './data-seed';
+import { createBulkLoad, insertRows, issueQuery, runSchedule } from './data-seed';
 import { signIn } from './helpers';
 
 test.beforeEach(async ({ page }) => {
@@ -49,6 +49,24 @@ test('the jobs page lists jobs newest first, updates their status and filters th
   await page.goto(`/jobs/${failed}`);
   await expect(page).toHaveURL(new RegExp(`/data/jobs/${failed}$`));
   await expect(page.getByLabel('Job errors')).toContainText('no such column: nope');
+});
+
+test('a scheduled query’s run names its schedule in the job list and on its page', async ({ page }) => {
+  await insertRows(page, 'e2e_sched', 'events', [{ time: 1_700_000_000, kind: 'a' }]);
+  const id = await runSchedule(
+    page,
+    'nightly_kinds',
+    { cron: '0 3 * * *', query: 'SELECT count(*) AS n FROM events', database: 'e2e_sched', type: 'presto' },
+    1_767_225_600,
+  );
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  const row = page
+    .getByRole('table', { name: 'Jobs' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: id, exact: true }) });
+  await expect(row).toContainText('Schedule nightly_kinds');
+  await row.getByRole('link', { name: id, exact: true }).click();
+  await expect(page.getByText('a run of schedule nightly_kinds for 2026-01-01 00:00:00 UTC')).toBeVisible();
 });
 
 test('bulk loads list their schedule, target and last job; the session page masks credentials', async ({ page }) => {

@@ -37,7 +37,9 @@ let writeKey: string | null = null;
 export async function insertRows(page: Page, db: string, table: string, rows: Record<string, unknown>[]) {
   const show = await page.evaluate(async (path) => (await fetch(path)).status, `/v3/database/show/${db}`);
   if (show === 404) await createDatabase(page, db);
-  writeKey ??= String((await call(page, 'POST', '/console-api/api-keys', { type: 'write-only' })).key);
+  writeKey ??= String(
+    (await call(page, 'POST', '/console-api/api-keys', { type: 'write-only', name: 'Data seeding' })).key,
+  );
   for (let i = 0; i < rows.length; i += 500) {
     const events = rows.slice(i, i + 500);
     const answer = await call(page, 'POST', `/${db}/${table}`, { events }, { authorization: `SVC1 ${writeKey}` });
@@ -53,4 +55,11 @@ export async function issueQuery(page: Page, db: string, query: string): Promise
 
 export async function createBulkLoad(page: Page, settings: Record<string, unknown>) {
   await call(page, 'POST', '/v3/bulk_loads', settings);
+}
+
+/** Creates a scheduled query and runs it once for `time` (Unix seconds); returns the run's job id. */
+export async function runSchedule(page: Page, name: string, settings: Record<string, unknown>, time: number) {
+  await call(page, 'POST', `/v3/schedule/create/${name}`, settings);
+  const answer = await call(page, 'POST', `/v3/schedule/run/${name}/${time}`, {});
+  return String((answer.jobs as { job_id: number }[])[0]?.job_id);
 }

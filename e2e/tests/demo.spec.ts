@@ -14,7 +14,10 @@ test('the demo banner says what is there, and the demo is deleted in one action'
   await signIn(page);
   await expect(page.getByRole('region', { name: 'Demo data' })).toHaveCount(0);
 
-  const key = await page.request.post('/console-api/api-keys', { headers: CONSOLE, data: { type: 'master' } });
+  const key = await page.request.post('/console-api/api-keys', {
+    headers: CONSOLE,
+    data: { type: 'master', name: 'Demo spec' },
+  });
   expect(key.status(), await key.text()).toBe(200);
   const authorization = `SVC1 ${((await key.json()) as { key: string }).key}`;
   // With the session alone the demo cannot be created: its data goes in through the records API.

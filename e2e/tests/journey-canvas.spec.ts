@@ -242,8 +242,14 @@ test('a View user sees the canvas read-only and cannot change anything', async (
   await expect(viewer.getByRole('heading', { name: 'Spring welcome and loyalty' })).toBeVisible();
   await expect(viewer.getByText('You can view this journey but not change it.')).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
-  for (const name of ['Save', 'Launch', 'Duplicate', 'Pause', 'Undo', 'Delete']) {
+  for (const name of ['Duplicate', 'Pause', 'Undo', 'Delete']) {
     await expect(viewer.getByRole('button', { name, exact: true })).toHaveCount(0);
+  }
+  // Save and Launch are shown disabled, with the reason, so the viewer knows before trying.
+  for (const name of ['Save', 'Launch']) {
+    const button = viewer.getByRole('button', { name, exact: true });
+    await expect(button).toHaveAttribute('aria-disabled', 'true');
+    await expect(button).toHaveAccessibleDescription(/You have View permission on this journey’s folder/);
   }
   await expect(viewer.getByRole('button', { name: /^Add a step/ })).toHaveCount(0);
   await expect(viewer.getByRole('button', { name: 'Add Wait' })).toBeDisabled();

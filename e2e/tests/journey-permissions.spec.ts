@@ -124,7 +124,11 @@ test('an administrator grants View on a folder in the console tree; the user the
   await expect(viewer).toHaveURL(new RegExp(`/journeys/${journeyId}$`));
   await expect(viewer.getByRole('heading', { name: 'Spring launch' })).toBeVisible();
   await expect(viewer.getByText('You can view this journey but not change it.')).toBeVisible();
-  await expect(viewer.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+  // Save and Launch are there, disabled, and say why before the user tries.
+  const save = viewer.getByRole('button', { name: 'Save', exact: true });
+  await expect(save).toHaveAttribute('aria-disabled', 'true');
+  await expect(save).toHaveAccessibleDescription(/You have View permission on this journey’s folder/);
+  await expect(viewer.getByRole('button', { name: 'Launch', exact: true })).toHaveAttribute('aria-disabled', 'true');
   await viewer.close();
 });
 

@@ -27,7 +27,7 @@ async function ok<T = Record<string, unknown>>(response: Awaited<ReturnType<APIR
 export async function buildJourneyWorld(page: Page, tag: string): Promise<JourneyWorld> {
   const request = page.request;
   const created = await ok<{ key: string }>(
-    await request.post('/console-api/api-keys', { headers: CONSOLE, data: { type: 'master' } }),
+    await request.post('/console-api/api-keys', { headers: CONSOLE, data: { type: 'master', name: 'Journey setup' } }),
   );
   const auth = { authorization: `SVC1 ${created.key}` };
   const database = `journeys_${tag}`;
@@ -96,6 +96,9 @@ export async function buildJourneyWorld(page: Page, tag: string): Promise<Journe
     data: { url: 'https://crm.example.com/import' },
   });
   expect([200, 409]).toContain(result.status());
+  // Made behind the console's back: the page it was on (the overview after sign-in) may hold the parent
+  // segments from before, fresh for 30 s. A reload starts the console's cache afresh.
+  await page.reload();
   return { key: created.key, audienceId: record.id, rootFolderId: record.rootFolderId, segments, connection };
 }
 

@@ -36,6 +36,6 @@ test('an unknown address shows a not-found page inside the frame', async ({ page
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'API keys', exact: true })).toBeVisible();
-  await page.getByRole('link', { name: 'Go to API keys' }).click();
-  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+  await page.getByRole('link', { name: 'Go to the overview' }).click();
+  await expect(page).toHaveURL(/\/overview$/);
 });

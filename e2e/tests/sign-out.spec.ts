@@ -4,14 +4,15 @@ import { signIn } from './helpers';
 
 test('after signing out, Back does not show account data', async ({ page }) => {
   await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys', exact: true }).click();
   const firstKey = page.getByRole('table').locator('code').first();
   await expect(firstKey).toBeVisible();
   const masked = (await firstKey.textContent())?.trim() ?? '';
   expect(masked).not.toBe('');
 
-  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
   await expect(page.getByRole('cell', { name: ADMIN_EMAIL })).toBeVisible();
-  await page.getByRole('link', { name: 'API keys', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys', exact: true }).click();
   await expect(page.getByText(masked)).toBeVisible();
 
   await page.getByRole('button', { name: 'Sign out' }).click();

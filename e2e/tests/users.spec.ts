@@ -6,7 +6,7 @@ test('an administrator adds a user, who is no administrator, and removes them', 
   const email = `grace-${Date.now()}@e2e.test`;
   const password = 'grace password 1';
   await signIn(page);
-  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
 
   // You cannot remove yourself: the button says why instead of acting.
@@ -38,16 +38,22 @@ test('an administrator adds a user, who is no administrator, and removes them', 
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('Grace Hopper');
 
-  // The new user signs in and is told the users page is for administrators.
+  // The new user signs in: no Users in the navigation, and its address says the page is for administrators.
   await signOut(page);
   await signIn(page, email, password);
-  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys', exact: true }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }),
+  ).toHaveCount(0);
+  await page.goto('/settings/users');
   await expect(page.getByText('Only administrators can manage users')).toBeVisible();
   await expect(page.getByRole('table')).toHaveCount(0);
   await signOut(page);
 
   await signIn(page);
-  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
   await row.getByRole('button', { name: 'Remove Grace Hopper' }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove user' });
   await expect(confirm).toContainText(`Grace Hopper (${email})`);

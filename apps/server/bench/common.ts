@@ -37,7 +37,7 @@ export function benchBackend(): 'sqlite' | 'postgres' {
  * The bench's storage: a SQLite file in its data directory, or a fresh database on the PostgreSQL server of
  * `SVC_TEST_PG_URL` (the bench command starts one), dropped when the bench ends.
  */
-async function benchStorage(dataDir: string): Promise<OpenedStorage> {
+export async function benchStorage(dataDir: string): Promise<OpenedStorage> {
   if (benchBackend() === 'sqlite') return openStorage({ backend: 'sqlite', file: join(dataDir, 'control.sqlite') });
   const database = await freshTestDatabase();
   const storage = await openStorage({ backend: 'postgres', url: database.url });

@@ -1,34 +1,31 @@
 // The journey engine with its storage: 100,000 profiles, the engine's scenario journey, states and events
-// loaded from and written to the real control database (WAL, synchronous NORMAL) in one transaction per
-// run, as `runJourneyNow` does. Segment membership comes from in-memory sets, so segment evaluation (the
-// audiences feature's SQL) is not part of the figure. Run: `npx tsx bench/journeyEngine.ts` in apps/server.
+// loaded from and written to the real control database (SQLite by default, PostgreSQL with
+// SVC_BENCH_BACKEND=postgres and SVC_TEST_PG_URL) in parts of 1,000 profiles, as `runJourneyNow` saves a run
+// (without the pauses it leaves between parts on SQLite). Segment membership comes from in-memory sets, so
+// segment evaluation (the audiences feature's SQL) is not part of the figure.
+// Run: `npx tsx bench/journeyEngine.ts` in apps/server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJourney } from '@svc/journey-engine';
 import { SEG, scenarioJourney } from '../../../packages/journey-engine/src/testing/scenario';
-import { loadStates, saveRun } from '../src/journey-engine/store';
-import { insertJourneyRow } from '../src/journeys/store';
-import { openControlDb } from '../src/platform/db';
+import { finishRun, insertRun, loadStates, saveRunInChunks } from '../src/journey-engine/store';
+import { insertId, sql } from '../src/platform/storage';
+import { benchBackend, benchStorage } from './common';
 
 const N = Number(process.env.PROFILES ?? 100_000);
 const DAY = 86_400_000;
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-engine-'));
-const db = openControlDb(join(dir, 'control.sqlite'));
-const accountId = Number(
-  db.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?)').run('bench', 0).lastInsertRowid,
-);
+const storage = await benchStorage(dir);
+const db = storage.db;
+const accountId = await insertId(db, sql`INSERT INTO accounts (name, created_at) VALUES ('bench', 0) RETURNING id`);
 const journey = scenarioJourney();
-const journeyId = insertJourneyRow(db, {
-  accountId,
-  parentSegmentId: '1',
-  folderId: '1',
-  name: 'bench',
-  state: 'launched',
-  body: journey,
-  userId: 0,
-  now: 0,
-});
+const journeyId = await insertId(
+  db,
+  sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document, created_at,
+        updated_at)
+      VALUES (${accountId}, '1', '1', 'bench', 'launched', 0, ${JSON.stringify(journey)}, 0, 0) RETURNING id`,
+);
 const keys = Array.from({ length: N }, (_, i) => String(i));
 const profiles = keys.map((key) => ({ key, columns: { customer_id: `C${key}` } }));
 const segments = new Map<string, Set<string>>([
@@ -37,13 +34,16 @@ const segments = new Map<string, Set<string>>([
 ]);
 const isMember = (segmentId: string, key: string) => segments.get(segmentId)?.has(key) ?? false;
 
-function timedRun(label: string, at: number) {
+async function timedRun(label: string, at: number) {
   const t0 = performance.now();
-  const states = loadStates(db, accountId, journeyId);
+  const states = await loadStates(db, accountId, journeyId);
   const t1 = performance.now();
   const result = runJourney({ journeyId: String(journeyId), journey, at, pauses: [], profiles, states, isMember });
   const t2 = performance.now();
-  db.transaction(() => saveRun(db, accountId, journeyId, 1, result))();
+  const runId = await insertRun(db, { accountId, journeyId, at, trigger: 'schedule', status: 'error' });
+  await saveRunInChunks(db, accountId, journeyId, runId, result, (tx) =>
+    finishRun(tx, accountId, runId, { status: 'success' }),
+  );
   const t3 = performance.now();
   return {
     label,
@@ -58,15 +58,15 @@ function timedRun(label: string, at: number) {
 
 const t = Date.UTC(2026, 0, 1);
 const rows = [
-  timedRun('everyone enters (day 0)', t),
-  timedRun('everyone waits (day 1)', t + DAY),
-  timedRun('wait ends (day 3)', t + 3 * DAY),
+  await timedRun('everyone enters (day 0)', t),
+  await timedRun('everyone waits (day 1)', t + DAY),
+  await timedRun('wait ends (day 3)', t + 3 * DAY),
 ];
 for (const r of rows) {
   process.stdout.write(
     `${r.label.padEnd(26)} load ${String(r.loadMs).padStart(5)} ms  engine ${String(r.engineMs).padStart(5)} ms  save ${String(r.saveMs).padStart(5)} ms  total ${String(r.totalMs).padStart(5)} ms  ${r.changed} states, ${r.events} events\n`,
   );
 }
-process.stdout.write(`BENCH_RESULT ${JSON.stringify({ profiles: N, runs: rows })}\n`);
-db.close();
+process.stdout.write(`BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows })}\n`);
+await storage.close();
 rmSync(dir, { recursive: true, force: true });

@@ -5,18 +5,21 @@ import { accountConsoleRoutes } from './accounts/consoleRoutes';
 import { accountRoutes } from './accounts/routes';
 import { audienceRoutes } from './audiences/routes';
 import { audienceScheduleTick } from './audiences/schedule';
+import { auditRoutes } from './audit';
 import { bulkImportRoutes, bulkImportUploadRoutes } from './bulk-import/routes';
 import { bulkLoadRoutes } from './bulk-loads/routes';
 import { bulkLoadRunRoutes } from './bulk-loads/runRoutes';
 import { type BulkLoadServiceOptions, createBulkLoadService } from './bulk-loads/service';
 import { databaseRoutes } from './data/databaseRoutes';
 import { closeDataFiles } from './data/dataFiles';
+import { tableChangeRoutes } from './data/tableChangeRoutes';
 import { tableRoutes } from './data/tableRoutes';
 import { reconcileCatalog } from './data/tableStore';
 import { demoRoutes } from './demo';
 import { type DwhOptions, dwhRoutes, dwhSources } from './dwh';
-import { folderPermissionRoutes } from './folder-permissions/routes';
+import { folderPermissionRoutes } from './folder-permissions';
 import { folderRoutes } from './folders/routes';
+import { tableImportRoutes } from './ingest/importRoutes';
 import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
 import { jobRoutes } from './jobs/routes';
@@ -42,12 +45,15 @@ import { consoleStatic } from './platform/static';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
+import { createScheduler, type SchedulerOptions, scheduleRoutes } from './schedules';
 import { credentialRoutes } from './session/credentialRoutes';
 import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
+import { rotateOnPrivilegeChange } from './session/sessions';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
+import { ssoProven } from './sso/userSso';
 import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
@@ -60,6 +66,8 @@ export interface AppOptions {
   dwh?: DwhOptions;
   /** The journey engine's schedule and activation deliveries (tests turn the timer off and tick by hand). */
   journeyEngine?: JourneySchedulerOptions;
+  /** The scheduler of scheduled queries (tests turn its timer off and tick by hand). */
+  schedules?: SchedulerOptions;
   /** How often schedules are checked (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
   bulkLoads?: BulkLoadServiceOptions;
   /** Most background worker threads (default from SVC_WORKERS); `prewarm` starts them with the app. */
@@ -111,6 +119,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // The console uploads import parts with its session: a raw body, so only the console header guards it.
   app.use('/v3/bulk_import/upload_part/*', sessionPrincipal(deps, { rawBody: true }));
   app.route('/', bulkImportUploadRoutes(deps));
+  app.route('/', tableImportRoutes(deps));
   for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
     app.use(path, ordinaryBody);
   }
@@ -119,13 +128,22 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   app.route('/', systemRoutes());
   mountNotOffered(app, deps);
-  app.route('/', accountRoutes(deps));
+  // accounts/ cannot import sso/ or session/ (they import it): their answers are handed in here.
+  app.route('/', accountRoutes(deps, ssoProven));
   app.route('/', consoleRoutes(deps));
   app.route('/', credentialRoutes(deps));
-  app.route('/', accountConsoleRoutes(deps));
+  app.route(
+    '/',
+    accountConsoleRoutes(deps, {
+      ssoProven,
+      privilegeChanged: (c, user) => rotateOnPrivilegeChange(deps, c, user),
+    }),
+  );
+  app.route('/', auditRoutes(deps));
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));
   app.route('/', tableRoutes(deps));
+  app.route('/', tableChangeRoutes(deps));
   app.route('/', postbackRoutes(deps));
   app.route('/', resultRoutes(deps));
   app.route('/', bulkLoadRoutes(deps));
@@ -135,6 +153,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', jobRoutes(deps, jobs));
   app.route('/', bulkImportRoutes(deps, jobs));
   app.route('/', audienceRoutes(deps, jobs));
+  app.route('/', scheduleRoutes(deps, jobs));
+  const schedules = createScheduler(deps, jobs, options.schedules);
   app.route('/', folderRoutes(deps));
   const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh), options.bulkLoads);
   // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
@@ -188,14 +208,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     jobs.start().catch((err) => deps.logger.error('job runner start failed', { error: String(err) })),
   );
   journeyEngine.start();
+  schedules.start();
   // `services.jobs` lets job kinds register and tests await jobs; `stop()` ends workers before the db closes.
   return Object.assign(app, {
-    services: { jobs, bulkLoads, journeyEngine, workers },
+    services: { jobs, bulkLoads, journeyEngine, schedules, workers },
     /** Resolves once start-up recovery (commits a crash left half done) has ended. */
     ready: startupDone(deps),
     /** Stops timers and jobs at once; the promise ends when the worker threads have. */
     stop: (): Promise<void> => {
       journeyEngine.stop();
+      schedules.stop();
       jobs.stop();
       closeDataFiles(deps);
       return workers.close();

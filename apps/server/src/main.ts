@@ -53,6 +53,7 @@ const app = createApp(deps, {
   journeyEngine: journeyEngineOptions(process.env),
   jobs: jobOptionsFromEnv(process.env),
   bulkLoads: scheduleOptions(process.env),
+  schedules: { intervalMs: scheduleOptions(process.env).tickMs ?? 15_000 },
   workers: { prewarm: true },
 });
 await app.ready;

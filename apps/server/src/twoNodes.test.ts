@@ -177,7 +177,7 @@ describe('two server processes on one PostgreSQL database', () => {
     const created = await a.request('/console-api/api-keys', {
       method: 'POST',
       headers: consoleHeaders,
-      body: JSON.stringify({ type: 'master' }),
+      body: JSON.stringify({ name: 'Shared across nodes', type: 'master' }),
     });
     expect(created.status).toBe(200);
     const { key } = (await created.json()) as { key: string };

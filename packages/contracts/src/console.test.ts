@@ -27,7 +27,16 @@ describe('console contracts', () => {
   });
 
   it('accepts only the two key types', () => {
-    expect(createApiKeyRequest.safeParse({ type: 'write-only' }).success).toBe(true);
-    expect(createApiKeyRequest.safeParse({ type: 'admin' }).success).toBe(false);
+    expect(createApiKeyRequest.safeParse({ type: 'write-only', name: 'SDK' }).success).toBe(true);
+    expect(createApiKeyRequest.safeParse({ type: 'admin', name: 'SDK' }).success).toBe(false);
+  });
+
+  it('requires a key name and takes an optional ISO expiry', () => {
+    const named = createApiKeyRequest.safeParse({ type: 'master', name: '   ' });
+    expect(named.error?.issues[0]?.message).toBe('Give the key a name that says where it is used.');
+    expect(createApiKeyRequest.safeParse({ type: 'master' }).success).toBe(false);
+    const expiring = { type: 'master', name: 'CI', expiresAt: '2027-01-31T00:00:00Z' };
+    expect(createApiKeyRequest.safeParse(expiring).success).toBe(true);
+    expect(createApiKeyRequest.safeParse({ ...expiring, expiresAt: 'next year' }).success).toBe(false);
   });
 });

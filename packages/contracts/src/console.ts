@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { folderPermission } from './journeys';
 import { newPassword } from './password';
 
 /**
@@ -52,21 +53,66 @@ export const createUserRequest = z.object({
 export type CreateUserRequest = z.input<typeof createUserRequest>;
 export const userResponse = z.object({ user: consoleUser });
 
+/** An administrator edits a user: the name, the role (administrator or member), or both. */
+export const updateUserRequest = z
+  .object({
+    name: createUserRequest.shape.name.optional(),
+    administrator: z.boolean({ error: '"administrator" must be true or false.' }).optional(),
+  })
+  .refine((v) => v.name !== undefined || v.administrator !== undefined, {
+    message: 'Send "name", "administrator" or both: what should change.',
+  });
+export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
+
+/**
+ * Settings of the account. `defaultFolderPermission` is what members have on a folder where neither the
+ * folder nor any folder above it grants them anything: every member without a grant, new users included.
+ */
+export const accountSettings = z.object({ defaultFolderPermission: folderPermission });
+export type AccountSettings = z.infer<typeof accountSettings>;
+export const accountSettingsResponse = z.object({ settings: accountSettings });
+
 export const apiKeyType = z.enum(['master', 'write-only']);
 export type ApiKeyType = z.infer<typeof apiKeyType>;
 
 export const consoleApiKey = z.object({
   id: z.number().int(),
+  name: z.string(),
   type: apiKeyType,
   /** e.g. `12/••••••••a1b2`: never enough to use the key. */
   masked: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  /** Null: the key never expires. */
+  expiresAt: z.string().nullable(),
+  expired: z.boolean(),
+  /** The user the key acts as. */
+  userId: z.number().int(),
+  ownerEmail: z.string(),
 });
 export type ConsoleApiKey = z.infer<typeof consoleApiKey>;
 export const apiKeysResponse = z.object({ apiKeys: z.array(consoleApiKey) });
 
-export const createApiKeyRequest = z.object({ type: apiKeyType });
+export const API_KEY_NAME_MAX = 100;
+export const apiKeyName = z
+  .string({ error: 'Give the key a name that says where it is used.' })
+  .trim()
+  .min(1, 'Give the key a name that says where it is used.')
+  .max(API_KEY_NAME_MAX, `Use at most ${API_KEY_NAME_MAX} characters for the name.`);
+
+/** A key expires at most this far ahead; leave the expiry out for a key that never expires. */
+export const API_KEY_MAX_LIFETIME_DAYS = 5 * 366;
+
+export const createApiKeyRequest = z.object({
+  name: apiKeyName,
+  type: apiKeyType,
+  /** ISO 8601; null or absent: never expires. The server checks it is in the future. */
+  expiresAt: z.iso
+    .datetime({ offset: true, error: 'Give the expiry as an ISO 8601 time, e.g. 2027-01-31T00:00:00Z.' })
+    .nullable()
+    .optional(),
+});
+export type CreateApiKeyRequest = z.input<typeof createApiKeyRequest>;
 /** The only response that ever carries a whole key. */
 export const createdApiKeyResponse = z.object({ apiKey: consoleApiKey, key: z.string() });
 

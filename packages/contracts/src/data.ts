@@ -93,6 +93,19 @@ export type Table = z.infer<typeof tableObject>;
 export const tableList = z.object({ database: z.string(), tables: z.array(tableObject) });
 export const tableReference = z.object({ database: z.string(), table: z.string(), type: z.literal('log') });
 
+/** POST /v3/table/swap/:db/:a/:b (OAS: database, table1, table2). */
+export const tablesSwapped = z.strictObject({ database: z.string(), table1: z.string(), table2: z.string() });
+
+/** PUT /v3/table/import(_with_id)/…: how long the import took, in seconds (td-client-python reads it). */
+export const tableImported = z.object({
+  elapsed_time: z.number(),
+  database: z.string(),
+  table: z.string(),
+  records: z.number().int(),
+  unique_id: z.string().nullable(),
+  duplicate: z.boolean(),
+});
+
 /** A schema as clients send it: a JSON string or an array of `[name, type(, alias)]`. */
 export const schemaParam = z.union([z.string(), z.array(z.array(z.string()))]);
 

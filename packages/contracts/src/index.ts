@@ -1,4 +1,5 @@
 export * from './audiences';
+export * from './audit';
 export * from './bulk';
 export * from './console';
 export * from './data';
@@ -9,4 +10,5 @@ export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';
 export * from './password';
+export * from './schedules';
 export * from './sso';

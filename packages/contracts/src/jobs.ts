@@ -40,6 +40,9 @@ export const jobObject = z.object({
   result_export_target_job_id: z.number().int().nullable(),
   /** Where a queued job stands in the fair order of the job slots (1 starts next); null once it runs. */
   queue_position: z.number().int().min(1).nullable(),
+  /** A scheduled query's run: the schedule's name when it was queued, and the time it ran for. */
+  schedule_name: z.string().nullable(),
+  scheduled_at: jobTime,
 });
 export type Job = z.infer<typeof jobObject>;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Wire shapes of single sign-on: the account's SSO setting (`/v3/account/sso_setting`), the user SSO
- * operations (`/v3/user/*_sso/*`) and the audit log. Field names follow the /v3 snake_case style.
+ * Wire shapes of single sign-on: the account's SSO setting (`/v3/account/sso_setting`) and the user
+ * SSO operations (`/v3/user/*_sso/*`). Field names follow the /v3 snake_case style.
  */
 
 export const ssoModes = ['disabled', 'enabled', 'enforced'] as const;
@@ -64,23 +64,3 @@ export type SsoSettingInput = z.infer<typeof ssoSettingInput>;
 
 export const userSsoRecord = z.object({ email: z.string(), identifier: z.string().nullable() });
 export const userSsoCreated = z.object({ first_name: z.string(), email: z.string(), identifier: z.string() });
-
-export const auditOutcome = z.enum(['success', 'failure']);
-export const auditEvent = z.object({
-  id: z.number().int(),
-  at: z.string(),
-  actor: z.string(),
-  action: z.string(),
-  target: z.string().nullable(),
-  outcome: auditOutcome,
-  /** A stable code for refusals, e.g. `signature_invalid`. */
-  reason: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-});
-export type AuditEvent = z.infer<typeof auditEvent>;
-export const auditLogResponse = z.object({
-  events: z.array(auditEvent),
-  /** Pass as `before` to read older events; null at the start of the log. */
-  next_before: z.number().int().nullable(),
-});
-export type AuditLogResponse = z.infer<typeof auditLogResponse>;

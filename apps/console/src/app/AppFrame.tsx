@@ -5,6 +5,7 @@ import {
   IconArrowsExchange,
   IconBook2,
   IconDatabase,
+  IconHome,
   IconKey,
   IconListCheck,
   IconListDetails,
@@ -27,7 +28,10 @@ export interface AppFrameProps {
   children: ReactNode;
 }
 
-/** Header and navigation around every signed-in page. Only areas that exist are listed. */
+/**
+ * Header and navigation around every signed-in page. Only areas that exist, and that the user can use, are
+ * listed: administration is hidden from members (its pages still explain themselves at their address).
+ */
 export function AppFrame({ me, children }: AppFrameProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const signOut = useSignOut();
@@ -67,7 +71,8 @@ export function AppFrame({ me, children }: AppFrameProps) {
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
         <AppShell.Section grow>
-          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6}>
+          <NavItem to="/overview" label="Overview" icon={<IconHome size={18} />} onNavigate={close} />
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6} mt="sm">
             Data
           </Text>
           <NavItem to="/data/databases" label="Databases" icon={<IconDatabase size={18} />} onNavigate={close} />
@@ -94,10 +99,26 @@ export function AppFrame({ me, children }: AppFrameProps) {
           <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6} mt="sm">
             Settings
           </Text>
-          <NavItem to="/settings/users" label="Users" icon={<IconUsers size={18} />} onNavigate={close} />
+          {me.administrator && (
+            <NavItem to="/settings/users" label="Users" icon={<IconUsers size={18} />} onNavigate={close} />
+          )}
           <NavItem to="/settings/api-keys" label="API keys" icon={<IconKey size={18} />} onNavigate={close} />
-          <NavItem to="/settings/sso" label="Single sign-on" icon={<IconShieldLock size={18} />} onNavigate={close} />
-          <NavItem to="/settings/audit-log" label="Audit log" icon={<IconListDetails size={18} />} onNavigate={close} />
+          {me.administrator && (
+            <>
+              <NavItem
+                to="/settings/sso"
+                label="Single sign-on"
+                icon={<IconShieldLock size={18} />}
+                onNavigate={close}
+              />
+              <NavItem
+                to="/settings/audit-log"
+                label="Audit log"
+                icon={<IconListDetails size={18} />}
+                onNavigate={close}
+              />
+            </>
+          )}
         </AppShell.Section>
         <AppShell.Section>
           {/* A server page, not a console route: a normal link so it loads as its own document. */}

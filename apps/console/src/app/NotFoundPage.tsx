@@ -16,8 +16,8 @@ export function NotFoundPage() {
       <Text>
         There is no page at <code>{pathname}</code>. It may have moved, or the address may be mistyped.
       </Text>
-      <Button component={Link} to="/settings/api-keys" variant="light" mt="sm">
-        Go to API keys
+      <Button component={Link} to="/overview" variant="light" mt="sm">
+        Go to the overview
       </Button>
     </Stack>
   );

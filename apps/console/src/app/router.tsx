@@ -10,6 +10,7 @@ import { journeyRoutes } from '../features/journeys/routes';
 import { setUnauthorizedHandler } from '../lib/api';
 import { AuditLogRoute } from './AuditLogRoute';
 import { NotFoundPage } from './NotFoundPage';
+import { OverviewRoute } from './OverviewRoute';
 import { RequireSession } from './RequireSession';
 import { RouteError } from './RouteError';
 import { SsoRoute } from './SsoRoute';
@@ -28,7 +29,9 @@ export function createAppRouter(queryClient: QueryClient) {
           // A page that fails shows its error inside the frame, so the navigation stays usable.
           errorElement: <RouteError />,
           children: [
-            { index: true, element: <Navigate to="/settings/api-keys" replace /> },
+            // Everyone lands on the overview: who they are here and what they may do.
+            { index: true, element: <Navigate to="/overview" replace /> },
+            { path: 'overview', element: <OverviewRoute /> },
             { path: 'settings', element: <Navigate to="/settings/api-keys" replace /> },
             { path: 'settings/users', element: <UsersRoute /> },
             { path: 'settings/api-keys', element: <ApiKeysPage /> },

@@ -116,6 +116,10 @@ export const api = {
     request('GET', path, schema, undefined, options),
   post: <T>(path: string, schema: Parser<T>, body: unknown = {}, options?: RequestOptions) =>
     request('POST', path, schema, body, options),
+  patch: <T>(path: string, schema: Parser<T>, body: unknown, options?: RequestOptions) =>
+    request('PATCH', path, schema, body, options),
+  put: <T>(path: string, schema: Parser<T>, body: unknown, options?: RequestOptions) =>
+    request('PUT', path, schema, body, options),
   delete: <T>(path: string, schema: Parser<T>, options?: RequestOptions) =>
     request('DELETE', path, schema, undefined, options),
 };

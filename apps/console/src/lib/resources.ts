@@ -1,6 +1,8 @@
 import {
+  accountSettingsResponse,
   databaseList,
   folderListing,
+  folderPermissions,
   type JobStatus,
   jobDetail,
   parentSegmentList,
@@ -13,8 +15,8 @@ import { api } from './api';
 
 /**
  * One query-options factory for each server resource that more than one feature shows, so each is cached
- * once: databases and their tables, result connections, jobs, parent segments with their segments, and
- * folder listings. Keys are hierarchical: invalidating a prefix (`resourceKeys.databases.all`, a database,
+ * once: databases and their tables, result connections, jobs, parent segments with their segments, folder
+ * listings, folder permissions and the account's settings. Keys are hierarchical: invalidating a prefix (`resourceKeys.databases.all`, a database,
  * a parent segment) refreshes everything under it. Features derive their own shapes with `select`.
  */
 const enc = encodeURIComponent;
@@ -43,7 +45,21 @@ const folders = {
   listing: (folderId: string, depth: number) => [...folders.all, folderId, depth] as const,
 };
 
-export const resourceKeys = { databases, connections, jobs, parentSegments, folders };
+const folderPermissionKeys = {
+  all: ['folder-permissions'] as const,
+  one: (folderId: string) => [...folderPermissionKeys.all, folderId] as const,
+};
+const account = { all: ['account'] as const, settings: () => [...account.all, 'settings'] as const };
+
+export const resourceKeys = {
+  databases,
+  connections,
+  jobs,
+  parentSegments,
+  folders,
+  folderPermissions: folderPermissionKeys,
+  account,
+};
 
 export const databasesQueryOptions = () =>
   queryOptions({
@@ -94,4 +110,20 @@ export const folderQueryOptions = (folderId: string, depth: number) =>
   queryOptions({
     queryKey: folders.listing(folderId, depth),
     queryFn: ({ signal }) => api.get(`/entities/by-folder/${enc(folderId)}?depth=${depth}`, folderListing, { signal }),
+  });
+
+/** Who has Full Control or View on a folder (own and inherited grants), and what the signed-in user has. */
+export const folderPermissionsQueryOptions = (folderId: string) =>
+  queryOptions({
+    queryKey: folderPermissionKeys.one(folderId),
+    queryFn: ({ signal }) => api.get(`/entities/folders/${enc(folderId)}/permissions`, folderPermissions, { signal }),
+    enabled: folderId !== '',
+  });
+
+/** The account's settings: the default folder permission of members. */
+export const accountSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: account.settings(),
+    queryFn: ({ signal }) =>
+      api.get('/console-api/account/settings', accountSettingsResponse, { signal }).then((r) => r.settings),
   });

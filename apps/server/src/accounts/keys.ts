@@ -16,7 +16,17 @@ export function maskKey(row: Pick<KeyRow, 'id' | 'hint'>): string {
 export async function createKey(
   db: Executor,
   secret: string,
-  opts: { accountId: number; userId: number; type: KeyType; now: number; fullKey?: string },
+  opts: {
+    accountId: number;
+    userId: number;
+    type: KeyType;
+    /** What the key is for, as its owner calls it. */
+    name: string;
+    now: number;
+    /** Unix ms; null or absent: never expires. */
+    expiresAt?: number | null;
+    fullKey?: string;
+  },
 ): Promise<{ key: string; row: KeyRow }> {
   return transaction(db, async (tx) => {
     let id: number;
@@ -31,16 +41,18 @@ export async function createKey(
       hex = m[2] as string;
       await run(
         tx,
-        sql`INSERT INTO api_keys (id, account_id, user_id, type, secret_hash, hint, created_at)
-            VALUES (${id}, ${opts.accountId}, ${opts.userId}, ${opts.type}, ${Buffer.alloc(0)}, '', ${opts.now})`,
+        sql`INSERT INTO api_keys (id, account_id, user_id, type, name, secret_hash, hint, created_at, expires_at)
+            VALUES (${id}, ${opts.accountId}, ${opts.userId}, ${opts.type}, ${opts.name}, ${Buffer.alloc(0)}, '',
+                    ${opts.now}, ${opts.expiresAt ?? null})`,
       );
       await syncIdentity(tx, 'api_keys');
     } else {
       hex = randomHex(20);
       id = await insertId(
         tx,
-        sql`INSERT INTO api_keys (account_id, user_id, type, secret_hash, hint, created_at)
-            VALUES (${opts.accountId}, ${opts.userId}, ${opts.type}, ${Buffer.alloc(0)}, '', ${opts.now}) RETURNING id`,
+        sql`INSERT INTO api_keys (account_id, user_id, type, name, secret_hash, hint, created_at, expires_at)
+            VALUES (${opts.accountId}, ${opts.userId}, ${opts.type}, ${opts.name}, ${Buffer.alloc(0)}, '',
+                    ${opts.now}, ${opts.expiresAt ?? null}) RETURNING id`,
       );
     }
     const key = `${id}/${hex}`;

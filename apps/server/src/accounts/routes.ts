@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { apiKeyType, createUserRequest } from '@svc/contracts';
+import { apiKeyName, apiKeyType, createUserRequest } from '@svc/contracts';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { jsonResponse as json } from '../platform/openapi';
@@ -7,6 +7,7 @@ import { input, truthy } from '../platform/params';
 import { addKey, assertMayManageKeys, findOwnedKey, listKeys, revokeKey } from './apiKeys';
 import { maskKey } from './keys';
 import { errorResponses, restSecurity, wireBody } from './openapi';
+import type { SsoProof } from './signInGuard';
 import { accountStorageBytes } from './storage';
 import { addUser, findAccount, getUser, getUserByRef, listUsers, removeUser } from './users';
 import {
@@ -37,8 +38,16 @@ const addUserParams = z.object({
     .transform((v) => truthy(v))
     .describe('true (or 1, yes) to make the user an administrator'),
 });
+/** The clients send no body here (td user:apikey:add), so a key made without a name gets this one. */
+const DEFAULT_KEY_NAME = 'Created with /v3/user/apikey/add';
 const addKeyParams = z.object({
   type: apiKeyType.default('master').describe('master (default) or write-only'),
+  name: apiKeyName.optional().describe(`What the key is for (default "${DEFAULT_KEY_NAME}")`),
+  expires_at: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('ISO 8601 time after which the key is refused; leave it out for a key that never expires'),
 });
 const removeKeyParams = z.object({
   apikey: z
@@ -134,8 +143,11 @@ function routes(deps: AppDeps) {
   };
 }
 
-/** `/v3` account, user and API key routes (wire-compat §2.7). Every lookup is scoped by the caller's account. */
-export function accountRoutes(deps: AppDeps) {
+/**
+ * `/v3` account, user and API key routes (wire-compat §2.7). Every lookup is scoped by the caller's account.
+ * `ssoProven` (the sso feature's answer, wired in app.ts) lets the lock-out guard judge removals.
+ */
+export function accountRoutes(deps: AppDeps, ssoProven: SsoProof) {
   const r = routes(deps);
   const { db } = deps.storage;
   return new OpenAPIHono<AppEnv>()
@@ -163,21 +175,22 @@ export function accountRoutes(deps: AppDeps) {
     .openapi(r.userRemove, async (c) => {
       const p = principalOf(c);
       const target = await getUserByRef(db, p.accountId, c.req.valid('param').name);
-      await removeUser(deps, p, target);
+      await removeUser(deps, p, target, ssoProven);
       return c.json(toV3User(target), 200);
     })
     .openapi(r.keyList, async (c) => {
       const p = principalOf(c);
       const owner = await getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
-      return c.json({ apikeys: (await listKeys(db, owner)).map(maskKey) }, 200);
+      return c.json({ apikeys: (await listKeys(db, p.accountId, { userId: owner.id })).map(maskKey) }, 200);
     })
     .openapi(r.keyAdd, async (c) => {
       const p = principalOf(c);
       const owner = await getUserByRef(db, p.accountId, c.req.valid('param').email);
       assertMayManageKeys(p, owner);
-      const { type } = await input(c, addKeyParams);
-      return c.json({ apikey: (await addKey(deps, owner, type)).key }, 200);
+      const { type, name, expires_at } = await input(c, addKeyParams);
+      const created = await addKey(deps, p, owner, { type, name: name ?? DEFAULT_KEY_NAME, expiresAt: expires_at });
+      return c.json({ apikey: created.key }, 200);
     })
     .openapi(r.keyRemove, async (c) => {
       const p = principalOf(c);
@@ -185,13 +198,19 @@ export function accountRoutes(deps: AppDeps) {
       assertMayManageKeys(p, owner);
       const { apikey } = await input(c, removeKeyParams);
       const row = await findOwnedKey(deps, owner, apikey);
-      await revokeKey(deps, row);
+      await revokeKey(deps, p, row, owner.email);
       return c.json({ apikey: maskKey(row) }, 200);
     })
     .openapi(r.keyValidate, (c) => {
       const p = principalOf(c);
       return c.json(
-        { key_type: p.via, account_id: p.accountId, user_id: p.userId, administrator: p.administrator },
+        {
+          // Only keys reach this route; a password-proven principal exists only inside /v3/user/authenticate.
+          key_type: p.via === 'password' ? 'master' : p.via,
+          account_id: p.accountId,
+          user_id: p.userId,
+          administrator: p.administrator,
+        },
         200,
       );
     });

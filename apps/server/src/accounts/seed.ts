@@ -35,10 +35,17 @@ export async function createAccountWithAdmin(
       accountId,
       userId,
       type: 'master',
+      name: 'First master key',
       now,
       ...(opts.masterKey ? { fullKey: opts.masterKey } : {}),
     });
-    const writeOnly = await createKey(tx, config.secret, { accountId, userId, type: 'write-only', now });
+    const writeOnly = await createKey(tx, config.secret, {
+      accountId,
+      userId,
+      type: 'write-only',
+      name: 'First write-only key',
+      now,
+    });
     return {
       accountId,
       userId,

@@ -1,3 +1,4 @@
+import { auditAction } from '../audit';
 import { forgetVerifiedKeys } from '../platform/apiKeys';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -12,7 +13,9 @@ import {
   one,
   run,
   sql,
+  transaction,
 } from '../platform/storage';
+import { assertAdminsRemain, type SsoProof } from './signInGuard';
 
 /** A row of `users`. `password_hash` never leaves this module's callers' process. */
 export interface UserRow {
@@ -90,13 +93,18 @@ export async function addUser(deps: AppDeps, principal: Principal, input: NewUse
   const now = deps.clock.now().getTime();
   let id: number;
   try {
-    id = await insertId(
-      db,
-      sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at, updated_at)
-          VALUES (${principal.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
-                  ${passwordHash}, ${now}, ${now})
-          RETURNING id`,
-    );
+    id = await transaction(deps.storage, async (tx) => {
+      const newId = await insertId(
+        tx,
+        sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at, updated_at)
+            VALUES (${principal.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
+                    ${passwordHash}, ${now}, ${now})
+            RETURNING id`,
+      );
+      const details = { user_id: newId, name: input.name, role: roleOf(input.administrator) };
+      await auditAction(deps, principal, 'user.create', { target: input.email, details }, tx);
+      return newId;
+    });
   } catch (err) {
     // Another request (perhaps on another node) took the e-mail or name between the check and the insert.
     if (isUniqueViolation(err)) await assertFree(db, principal.accountId, input);
@@ -105,28 +113,46 @@ export async function addUser(deps: AppDeps, principal: Principal, input: NewUse
   return getUser(db, principal.accountId, id);
 }
 
+const nameTaken = (name: string) =>
+  conflict(`A user named "${name}" already exists in this account. Choose another name.`);
+
 async function assertFree(db: Executor, accountId: number, input: NewUser): Promise<void> {
   if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
     throw conflict(`A user with the e-mail address ${input.email} already exists. Use another address.`);
   }
   if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${accountId} AND name = ${input.name}`)) {
-    throw conflict(`A user named "${input.name}" already exists in this account. Choose another name.`);
+    throw nameTaken(input.name);
   }
 }
 
+const roleOf = (administrator: boolean | number) =>
+  administrator === true || administrator === 1 ? 'administrator' : 'member';
+
 /**
  * Removes a user of the caller's account (administrators only), with its keys and sessions. Nobody
- * removes themself or the account owner: the account would be left without its responsible person.
+ * removes themself or the account owner: the account would be left without its responsible person; nor
+ * the last administrator able to sign in (the lock-out guard).
  */
-export async function removeUser(deps: AppDeps, principal: Principal, target: UserRow): Promise<void> {
+export async function removeUser(
+  deps: AppDeps,
+  principal: Principal,
+  target: UserRow,
+  ssoProven: SsoProof,
+): Promise<void> {
   requireAdmin(principal);
+  const { db } = deps.storage;
   if (target.account_id !== principal.accountId) throw notFound('user');
   if (target.id === principal.userId) {
     throw forbidden('You cannot remove yourself. Ask another administrator to do it.');
   }
   if (target.account_owner === 1) throw forbidden('The account owner cannot be removed.');
+  await assertAdminsRemain(db, target, null, await ssoProven(db, principal.accountId));
   try {
-    await run(deps.storage.db, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
+    await transaction(deps.storage, async (tx) => {
+      await run(tx, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
+      const details = { user_id: target.id, name: target.name, role: roleOf(target.administrator) };
+      await auditAction(deps, principal, 'user.remove', { target: target.email, details }, tx);
+    });
   } catch (err) {
     // Rows of other features that point at the user without ON DELETE rules keep it in place.
     if (isForeignKeyViolation(err)) {
@@ -140,6 +166,74 @@ export async function removeUser(deps: AppDeps, principal: Principal, target: Us
   }
   // Their keys stop working on this node at once (on others within VERIFIED_KEY_MS).
   forgetVerifiedKeys(deps.storage);
+}
+
+export interface UserChange {
+  name?: string | undefined;
+  administrator?: boolean | undefined;
+}
+
+/**
+ * An administrator renames a user or changes their role (administrator or member). Names stay unique in
+ * the account; a role change passes the lock-out guard. Each kind of change is one audit entry
+ * (`user.update` for the name, `user.role_change` for the role), written with the change. Returns the user
+ * as changed and whether the role changed (the caller then ends or rotates the user's sessions).
+ */
+export async function updateUser(
+  deps: AppDeps,
+  principal: Principal,
+  target: UserRow,
+  change: UserChange,
+  ssoProven: SsoProof,
+): Promise<{ user: UserRow; roleChanged: boolean }> {
+  requireAdmin(principal);
+  const { db } = deps.storage;
+  if (target.account_id !== principal.accountId) throw notFound('user');
+  const name = change.name ?? target.name;
+  const administrator = change.administrator === undefined ? target.administrator : change.administrator ? 1 : 0;
+  const renamed = name !== target.name;
+  const roleChanged = administrator !== target.administrator;
+  if (!renamed && !roleChanged) return { user: target, roleChanged: false };
+  if (
+    renamed &&
+    (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${target.account_id} AND name = ${name}`))
+  ) {
+    throw nameTaken(name);
+  }
+  if (roleChanged) {
+    await assertAdminsRemain(db, target, { ...target, administrator }, await ssoProven(db, principal.accountId));
+  }
+  const now = deps.clock.now().getTime();
+  try {
+    await transaction(deps.storage, async (tx) => {
+      await run(
+        tx,
+        sql`UPDATE users SET name = ${name}, administrator = ${administrator}, updated_at = ${now}
+             WHERE id = ${target.id} AND account_id = ${target.account_id}`,
+      );
+      const who = { target: target.email };
+      if (renamed) {
+        await auditAction(
+          deps,
+          principal,
+          'user.update',
+          { ...who, details: { user_id: target.id, name: { from: target.name, to: name } } },
+          tx,
+        );
+      }
+      if (roleChanged) {
+        const details = { user_id: target.id, from: roleOf(target.administrator), to: roleOf(administrator) };
+        await auditAction(deps, principal, 'user.role_change', { ...who, details }, tx);
+      }
+    });
+  } catch (err) {
+    // Another request took the name between the check and the update.
+    if (isUniqueViolation(err)) throw nameTaken(name);
+    throw err;
+  }
+  // Keys act with the user's role: this node sees the change at once (others within VERIFIED_KEY_MS).
+  if (roleChanged) forgetVerifiedKeys(deps.storage);
+  return { user: await getUser(db, target.account_id, target.id), roleChanged };
 }
 
 /** Sets a new password; the caller decides what happens to sessions (see session/routes.ts). */
@@ -172,5 +266,7 @@ export async function changeEmail(deps: AppDeps, user: UserRow, email: string): 
     if (isUniqueViolation(err)) throw taken();
     throw err;
   }
+  // Keys carry the user's e-mail (the audit log's actor): this node sees the change at once.
+  forgetVerifiedKeys(deps.storage);
   return getUser(db, user.account_id, user.id);
 }

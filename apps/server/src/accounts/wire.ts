@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { z } from '@hono/zod-openapi';
 import type { ConsoleApiKey, ConsoleUser, Me } from '@svc/contracts';
 import { isoSeconds, isoTime } from '../platform/time';
-import { type KeyRow, maskKey } from './keys';
+import type { OwnedKeyRow } from './apiKeys';
+import { maskKey } from './keys';
 import type { AccountRow, UserRow } from './users';
 
 /** `/v3` wire shapes of accounts, users and keys (td-api-v3 OAS `Account`, `User`; wire-compat §2.7). */
@@ -102,13 +103,18 @@ export function toConsoleUser(row: UserRow): ConsoleUser {
   };
 }
 
-export function toConsoleKey(row: KeyRow): ConsoleApiKey {
+export function toConsoleKey(row: OwnedKeyRow, now: Date): ConsoleApiKey {
   return {
     id: row.id,
+    name: row.name,
     type: row.type,
     masked: maskKey(row),
     createdAt: isoTime(new Date(row.created_at)),
     lastUsedAt: row.last_used_at === null ? null : isoTime(new Date(row.last_used_at)),
+    expiresAt: row.expires_at === null ? null : isoTime(new Date(row.expires_at)),
+    expired: row.expires_at !== null && row.expires_at <= now.getTime(),
+    userId: row.user_id,
+    ownerEmail: row.owner_email,
   };
 }
 

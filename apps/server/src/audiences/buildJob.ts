@@ -16,7 +16,7 @@ export function audienceBuildJobKind(deps: AppDeps): JobKind {
   return {
     types: [AUDIENCE_BUILD_JOB],
     async run(job, ctx) {
-      const row = parentSegmentRow(deps.db, job.account_id, paramsOf(job).parent_segment_id);
+      const row = await parentSegmentRow(deps.storage.db, job.account_id, paramsOf(job).parent_segment_id);
       if (!row) throw new Error('The parent segment was deleted before its build started.');
       ctx.log(`building the profiles of parent segment ${row.id} (${row.name})`);
       const population = await buildInWorker(deps, row, job.id, ctx.signal);
@@ -41,6 +41,6 @@ export async function startBuild(
     query: null,
     params: { parent_segment_id: row.id },
   });
-  setBuildJob(deps.db, row, job.id);
+  await setBuildJob(deps.storage.db, row, job.id);
   return job.id;
 }

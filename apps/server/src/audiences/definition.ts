@@ -1,8 +1,8 @@
 import type { AttributeInput, AudienceColumnType, BehaviorInput, parentSegmentInput } from '@svc/contracts';
 import type { z } from 'zod';
-import { findDatabaseSync as findDatabase, findTableSync as findTable } from '../data/catalogSync';
-import type { Db } from '../platform/db';
+import { findDatabase, findTable } from '../data';
 import { badRequest } from '../platform/errors';
+import type { Executor } from '../platform/storage';
 
 /**
  * The definition of a parent segment as stored (`definition_json`): master, attributes and behaviors with
@@ -55,10 +55,10 @@ type Input = z.output<typeof parentSegmentInput>;
 type SourceTable = { database: string; table: string; columns: Map<string, string> };
 
 /** The source table's columns and their catalog types (`time` is a long); 400 naming what is missing. */
-function sourceTable(db: Db, accountId: number, database: string, table: string): SourceTable {
-  const dbRow = findDatabase(db, accountId, database);
+async function sourceTable(ex: Executor, accountId: number, database: string, table: string): Promise<SourceTable> {
+  const dbRow = await findDatabase(ex, accountId, database);
   if (!dbRow) throw badRequest(`The database "${database}" does not exist. Import data into it first.`);
-  const tableRow = findTable(db, accountId, dbRow.id, table);
+  const tableRow = await findTable(ex, accountId, dbRow.id, table);
   if (!tableRow) throw badRequest(`The table "${table}" does not exist in the database "${database}".`);
   const columns = new Map<string, string>([['time', 'long']]);
   for (const entry of JSON.parse(tableRow.schema_json) as string[][]) {
@@ -127,27 +127,33 @@ function uniqueNames(items: { name: string }[], what: string): void {
  * Checks an input record against the catalog and turns it into a definition, keeping the ids of `previous`
  * (a PUT). Referenced databases, tables and columns must exist; types must be allowed by their columns.
  */
-export function buildDefinition(db: Db, accountId: number, input: Input, previous: Definition | null): Definition {
-  const master = sourceTable(db, accountId, input.master.parentDatabaseName, input.master.parentTableName);
+export async function buildDefinition(
+  ex: Executor,
+  accountId: number,
+  input: Input,
+  previous: Definition | null,
+): Promise<Definition> {
+  const master = await sourceTable(ex, accountId, input.master.parentDatabaseName, input.master.parentTableName);
   columnType(master, input.master.parentKey);
   let nextId = previous?.nextId ?? 1;
   const tables = new Map<string, SourceTable>();
-  const source = (database: string, table: string) => {
+  const source = async (database: string, table: string) => {
     const k = `${database}.${table}`;
     let t = tables.get(k);
     if (!t) {
-      t = sourceTable(db, accountId, database, table);
+      t = await sourceTable(ex, accountId, database, table);
       tables.set(k, t);
     }
     return t;
   };
   const oldAttributes = new Map((previous?.attributes ?? []).map((a) => [a.id, a]));
-  const attributes = input.attributes.map((a: AttributeInput): StoredAttribute => {
+  const attributes: StoredAttribute[] = [];
+  for (const a of input.attributes as AttributeInput[]) {
     const what = `The attribute "${a.name}"`;
     const id = idOf(a.id, oldAttributes, what) ?? nextId++;
     const database = a.parentDatabaseName || master.database;
     const table = a.parentTableName || master.table;
-    const src = source(database, table);
+    const src = await source(database, table);
     const sourceType = columnType(src, a.parentColumn);
     const parentKey = a.parentKey || input.master.parentKey;
     columnType(master, parentKey);
@@ -158,18 +164,19 @@ export function buildDefinition(db: Db, accountId: number, input: Input, previou
     }
     if (foreignKey !== null) columnType(src, foreignKey);
     const type = checkedType(a.type ?? oldAttributes.get(id)?.type, sourceType, what, `"${a.parentColumn}"`);
-    return { id, name: a.name, type, database, table, column: a.parentColumn, parentKey, foreignKey };
-  });
+    attributes.push({ id, name: a.name, type, database, table, column: a.parentColumn, parentKey, foreignKey });
+  }
   uniqueNames(attributes, 'attributes');
   const oldBehaviors = new Map((previous?.behaviors ?? []).map((b) => [b.id, b]));
-  const behaviors = input.behaviors.map((b: BehaviorInput): StoredBehavior => {
+  const behaviors: StoredBehavior[] = [];
+  for (const b of input.behaviors as BehaviorInput[]) {
     const what = `The behavior "${b.name}"`;
     const id = idOf(b.id, oldBehaviors, what) ?? nextId++;
-    const src = source(b.parentDatabaseName, b.parentTableName);
+    const src = await source(b.parentDatabaseName, b.parentTableName);
     columnType(src, b.foreignKey);
     const parentKey = b.parentKey || input.master.parentKey;
     columnType(master, parentKey);
-    return {
+    behaviors.push({
       id,
       name: b.name,
       database: b.parentDatabaseName,
@@ -180,8 +187,8 @@ export function buildDefinition(db: Db, accountId: number, input: Input, previou
       scheduleType: b.scheduleType ?? 'none',
       scheduleOption: b.scheduleOption ?? null,
       columns: behaviorColumns(b, src, oldBehaviors.get(id)),
-    };
-  });
+    });
+  }
   uniqueNames(behaviors, 'behaviors');
   return {
     master: { database: master.database, table: master.table, key: input.master.parentKey },

@@ -1,62 +1,131 @@
-import type { SegmentRule } from '@svc/contracts';
-import type Database from 'better-sqlite3';
+import type { JourneyVariantRef, RuleCondition, SegmentRule } from '@svc/contracts';
+import { derivedSets } from '../data';
 import type { AppDeps } from '../platform/context';
-import { conflict } from '../platform/errors';
-import { attributeColumn, openProfiles } from './matrix';
-import { type Compiled, compileRule } from './rules/compile';
-import { builtOf, definitionOf, type ParentSegmentRow, segmentRow } from './store';
+import { badRequest, conflict } from '../platform/errors';
+import { type Executor, isInvalidRegexp, many, one, type RawBuilder, sql } from '../platform/storage';
+import type { Definition } from './definition';
+import { attributeColumn, profileSet } from './matrix';
+import { type CompileContext, compileRule } from './rules/compile';
+import { builtOf, definitionOf, listSegments, type ParentSegmentRow } from './store';
 import { variantMembersFor } from './variantMembers';
 
-/** Runs compiled rules against a parent segment's built profile file. */
+/** Runs compiled rules against a parent segment's built profiles (matrix.ts), on either backend. */
 
 const NOT_BUILT =
   'The profiles of this parent segment are not built yet: run POST /audiences/:id/run and wait for its job.';
 
-function compileFor(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date): Compiled {
-  const built = builtOf(parent);
-  if (!built) throw conflict(NOT_BUILT);
-  return compileRule(rule, {
+/** Rule 7 conditions (journey variants) of a rule, including those of the segments it includes. */
+function variantRefs(rule: SegmentRule, segments: Map<number, SegmentRule>): JourneyVariantRef[] {
+  const refs = new Map<string, JourneyVariantRef>();
+  const seen = new Set<number>();
+  const walk = (c: RuleCondition) => {
+    if (c.type === 'And' || c.type === 'Or') c.conditions.forEach(walk);
+    else if (c.type === 'Value' && !('name' in c.leftValue)) refs.set(JSON.stringify(c.leftValue), c.leftValue);
+    else if (c.type === 'Segment') {
+      const id = Number(c.segmentId);
+      const included = segments.get(id);
+      if (included && !seen.has(id)) {
+        seen.add(id);
+        walk(included);
+      }
+    }
+  };
+  walk(rule);
+  return [...refs.values()];
+}
+
+/**
+ * What compiling `rule` needs, read beforehand (the compiler itself is synchronous): the rules of the
+ * parent's segments and the members of the journey variants the conditions name. A variant's error (an
+ * unknown journey) is kept and thrown where the compiler reaches it, so errors come in the rule's order.
+ */
+export async function ruleContext(
+  deps: AppDeps,
+  parent: ParentSegmentRow,
+  rule: SegmentRule,
+  at: Date,
+  built: Definition,
+  self: number | null = null,
+): Promise<CompileContext> {
+  const segments = new Map<number, SegmentRule>();
+  for (const s of await listSegments(deps.storage.db, parent.account_id, parent.id)) {
+    segments.set(s.id, s.id === self ? rule : (JSON.parse(s.rule_json) as SegmentRule));
+  }
+  if (self !== null) segments.set(self, rule);
+  const members = variantMembersFor(deps, parent.account_id, parent.id);
+  const variants = new Map<string, { keys: string[] } | { error: unknown }>();
+  for (const ref of variantRefs(rule, segments)) {
+    try {
+      variants.set(JSON.stringify(ref), { keys: await members(ref) });
+    } catch (error) {
+      variants.set(JSON.stringify(ref), { error });
+    }
+  }
+  return {
     def: definitionOf(parent),
     built,
     at,
-    segmentRule: (id) => {
-      const s = segmentRow(deps.db, parent.account_id, parent.id, id);
-      return s ? (JSON.parse(s.rule_json) as SegmentRule) : null;
+    dialect: deps.storage.dialect,
+    segmentRule: (id) => segments.get(id) ?? null,
+    variantKeys: (ref) => {
+      const found = variants.get(JSON.stringify(ref));
+      if (!found) throw badRequest('The journey variant condition could not be resolved.');
+      if ('error' in found) throw found.error;
+      return found.keys;
     },
-    variantKeys: variantMembersFor(deps, parent.account_id, parent.id),
-  });
+  };
 }
 
-function withProfiles<T>(deps: AppDeps, parent: ParentSegmentRow, f: (db: Database.Database) => T): T {
-  const db = builtOf(parent) ? openProfiles(deps, parent.account_id, parent.id) : null;
-  if (!db) throw conflict(NOT_BUILT);
+async function compileFor(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date) {
+  const built = builtOf(parent);
+  if (!built) throw conflict(NOT_BUILT);
+  return compileRule(rule, await ruleContext(deps, parent, rule, at, built));
+}
+
+/** Runs `fn` on the built profiles; 409 before the first build, 400 for a pattern PostgreSQL refuses. */
+async function withProfiles<T>(deps: AppDeps, parent: ParentSegmentRow, fn: (ex: Executor) => Promise<T>): Promise<T> {
+  if (!builtOf(parent)) throw conflict(NOT_BUILT);
+  let found: { value: T } | null;
   try {
-    return f(db);
-  } finally {
-    db.close();
+    found = await derivedSets(deps).read(profileSet(parent), fn);
+  } catch (err) {
+    if (isInvalidRegexp(err)) {
+      throw badRequest(`A regular expression of the rule cannot run: ${(err as Error).message}. Simplify it.`);
+    }
+    throw err;
   }
+  if (!found) throw conflict(NOT_BUILT);
+  return found.value;
 }
 
 /** Profiles matching the rule at `at`. */
-export function countProfiles(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date): number {
-  const { sql, params } = compileFor(deps, parent, rule, at);
-  return withProfiles(deps, parent, (db) => {
-    const row = db.prepare(`SELECT COUNT(*) AS n FROM profiles p WHERE ${sql}`).get(...params) as { n: number };
-    return row.n;
+export async function countProfiles(
+  deps: AppDeps,
+  parent: ParentSegmentRow,
+  rule: SegmentRule,
+  at: Date,
+): Promise<number> {
+  const where = await compileFor(deps, parent, rule, at);
+  return withProfiles(deps, parent, async (ex) => {
+    const row = await one<{ n: number }>(ex, sql`SELECT COUNT(*) AS n FROM profiles p WHERE ${where}`);
+    return Number(row?.n ?? 0);
   });
 }
 
+const keyOrder = (deps: AppDeps) => sql.raw(deps.storage.dialect.binaryOrder('p.key'));
+
 /** Keys of the profiles matching the rule at `at`, in key order. */
-export function matchingKeys(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date): string[] {
-  const { sql, params } = compileFor(deps, parent, rule, at);
-  return withProfiles(
-    deps,
-    parent,
-    (db) =>
-      db
-        .prepare(`SELECT p.key FROM profiles p WHERE ${sql} ORDER BY p.key`)
-        .pluck()
-        .all(...params) as string[],
+export async function matchingKeys(
+  deps: AppDeps,
+  parent: ParentSegmentRow,
+  rule: SegmentRule,
+  at: Date,
+): Promise<string[]> {
+  const where = await compileFor(deps, parent, rule, at);
+  return withProfiles(deps, parent, async (ex) =>
+    (await many<{ key: string }>(ex, sql`SELECT p.key FROM profiles p WHERE ${where} ORDER BY ${keyOrder(deps)}`)).map(
+      (r) => r.key,
+    ),
   );
 }
 
@@ -65,57 +134,56 @@ export interface ProfileView {
   attributes: Record<string, unknown>;
 }
 
-/** Attribute columns present in the built file, by current attribute name. */
-function attributeSelect(parent: ParentSegmentRow): { names: string[]; sql: string } {
+/** Attribute columns present in the built profiles, by current attribute name. */
+function attributeSelect(deps: AppDeps, parent: ParentSegmentRow): { names: string[]; sql: RawBuilder<unknown> } {
   const built = builtOf(parent);
   const present = definitionOf(parent).attributes.filter((a) => built?.attributes.some((b) => b.id === a.id));
+  const ident = deps.storage.dialect.ident;
   return {
     names: present.map((a) => a.name),
-    sql: present.map((a) => `, p."${attributeColumn(a)}"`).join(''),
+    sql: sql.raw(present.map((a, i) => `, p.${ident(attributeColumn(a))} AS v${i}`).join('')),
   };
 }
 
-function view(names: string[], row: unknown[]): ProfileView {
-  const [key, ...values] = row;
+function view(names: string[], row: Record<string, unknown>): ProfileView {
   const attributes: Record<string, unknown> = {};
   names.forEach((name, i) => {
-    const v = values[i];
+    const v = row[`v${i}`];
     attributes[name] = typeof v === 'bigint' ? Number(v) : Buffer.isBuffer(v) ? v.toString('base64') : v;
   });
-  return { key: String(key), attributes };
+  return { key: String(row.key), attributes };
 }
 
-/** Up to `limit` matching profiles with their attributes, in key order. */
-export function sampleProfiles(
+/** Up to `limit` matching profiles and how many match, read from one version of the profiles. */
+export async function sampleAndCount(
   deps: AppDeps,
   parent: ParentSegmentRow,
   rule: SegmentRule,
   at: Date,
   limit: number,
-): ProfileView[] {
-  const { sql, params } = compileFor(deps, parent, rule, at);
-  const select = attributeSelect(parent);
-  return withProfiles(deps, parent, (db) =>
-    (
-      db
-        .prepare(`SELECT p.key${select.sql} FROM profiles p WHERE ${sql} ORDER BY p.key LIMIT ?`)
-        .raw()
-        .all(...params, limit) as unknown[][]
-    ).map((r) => view(select.names, r)),
-  );
+): Promise<{ profiles: ProfileView[]; population: number }> {
+  const where = await compileFor(deps, parent, rule, at);
+  const select = attributeSelect(deps, parent);
+  return withProfiles(deps, parent, async (ex) => {
+    const rows = await many<Record<string, unknown>>(
+      ex,
+      sql`SELECT p.key${select.sql} FROM profiles p WHERE ${where} ORDER BY ${keyOrder(deps)} LIMIT ${limit}`,
+    );
+    const counted = await one<{ n: number }>(ex, sql`SELECT COUNT(*) AS n FROM profiles p WHERE ${where}`);
+    return { profiles: rows.map((r) => view(select.names, r)), population: Number(counted?.n ?? 0) };
+  });
 }
 
-/** The attributes of the given profiles (keys not in the profile set are left out). */
-export function readProfiles(deps: AppDeps, parent: ParentSegmentRow, keys: string[]): ProfileView[] {
-  const select = attributeSelect(parent);
-  return withProfiles(deps, parent, (db) =>
+/** The attributes of the given profiles (keys not in the profile set are left out), in key order. */
+export async function readProfiles(deps: AppDeps, parent: ParentSegmentRow, keys: string[]): Promise<ProfileView[]> {
+  const select = attributeSelect(deps, parent);
+  const list = deps.storage.dialect.listValues(keys, 'text');
+  return withProfiles(deps, parent, async (ex) =>
     (
-      db
-        .prepare(
-          `SELECT p.key${select.sql} FROM profiles p WHERE p.key IN (SELECT value FROM json_each(?)) ORDER BY p.key`,
-        )
-        .raw()
-        .all(JSON.stringify(keys)) as unknown[][]
+      await many<Record<string, unknown>>(
+        ex,
+        sql`SELECT p.key${select.sql} FROM profiles p WHERE p.key IN (${list}) ORDER BY ${keyOrder(deps)}`,
+      )
     ).map((r) => view(select.names, r)),
   );
 }

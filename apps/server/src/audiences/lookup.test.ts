@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
-import { findFolder, findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './lookup';
+import { findFolder, findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './index';
 import { createParentSegment, DAY, importRows, type Json, nowSeconds, ok } from './testing/audiences';
 
 /** The interface other features use (journeys API, journey engine). */
@@ -42,7 +42,7 @@ describe('audiences lookup', () => {
   afterAll(() => h.close());
 
   it('finds parent segments, segments and folders of the account only', async () => {
-    expect(findParentSegment(h.deps, accountId, record.id as string)).toEqual({
+    expect(await findParentSegment(h.deps, accountId, record.id as string)).toEqual({
       id: record.id,
       name: 'People',
       rootFolderId: record.rootFolderId,
@@ -54,10 +54,10 @@ describe('audiences lookup', () => {
       ],
     });
     const other = await h.newAccount('Other');
-    expect(findParentSegment(h.deps, other.accountId, record.id as string)).toBeNull();
-    expect(findParentSegment(h.deps, accountId, 'x')).toBeNull();
-    expect(findSegment(h.deps, accountId, record.id as string, segment.id as string)?.name).toBe('Seen lately');
-    expect(missingSegments(h.deps, accountId, record.id as string, [segment.id as string, '999', 'x'])).toEqual([
+    expect(await findParentSegment(h.deps, other.accountId, record.id as string)).toBeNull();
+    expect(await findParentSegment(h.deps, accountId, 'x')).toBeNull();
+    expect((await findSegment(h.deps, accountId, record.id as string, segment.id as string))?.name).toBe('Seen lately');
+    expect(await missingSegments(h.deps, accountId, record.id as string, [segment.id as string, '999', 'x'])).toEqual([
       '999',
       'x',
     ]);
@@ -74,16 +74,21 @@ describe('audiences lookup', () => {
     expect(await findFolder(h.deps, other.accountId, sub.data.id as string)).toBeNull();
   });
 
-  it('gives the profile keys of a segment or a rule at a moment, and their attributes', () => {
+  it('gives the profile keys of a segment or a rule at a moment, and their attributes', async () => {
     const at = h.clock.now();
-    expect(segmentProfileKeys(h.deps, accountId, record.id as string, segment.id as string, at)).toEqual(['a', 'c']);
+    expect(await segmentProfileKeys(h.deps, accountId, record.id as string, segment.id as string, at)).toEqual([
+      'a',
+      'c',
+    ]);
     expect(
-      segmentProfileKeys(h.deps, accountId, record.id as string, rule, new Date(at.getTime() - 1.5 * DAY * 1000)),
+      await segmentProfileKeys(h.deps, accountId, record.id as string, rule, new Date(at.getTime() - 1.5 * DAY * 1000)),
     ).toEqual(['c']);
-    expect(profileRows(h.deps, accountId, record.id as string, ['c', 'zzz', 'a'])).toEqual([
+    expect(await profileRows(h.deps, accountId, record.id as string, ['c', 'zzz', 'a'])).toEqual([
       { key: 'a', attributes: { plan: 'pro', seen: nowSeconds(h) - DAY } },
       { key: 'c', attributes: { plan: 'pro', seen: nowSeconds(h) - 2 * DAY } },
     ]);
-    expect(() => segmentProfileKeys(h.deps, accountId, '999', segment.id as string, at)).toThrow('Resource not found');
+    await expect(segmentProfileKeys(h.deps, accountId, '999', segment.id as string, at)).rejects.toThrow(
+      'Resource not found',
+    );
   });
 });

@@ -7,9 +7,10 @@ import { parseRule } from './rules/parse';
 import { definitionOf, parentSegmentRow, parseId, segmentRow } from './store';
 
 /**
- * The audiences feature's interface for other features (journeys API, journey engine). Import only this
- * file. Ids are accepted as strings or numbers and returned as strings; everything is scoped by account,
- * and another account's object is simply not found.
+ * The audiences feature's interface for other features (journeys API, journey engine, folder permissions),
+ * exported through index.ts. Ids are accepted as strings or numbers and returned as strings; everything is
+ * scoped by account, and another account's object is simply not found. Every lookup reads the storage
+ * layer, so each is async and works on both backends.
  */
 
 export { type FolderEntriesProvider, registerFolderEntries } from '../folders/entries';
@@ -28,9 +29,13 @@ export interface ParentSegmentInfo {
 }
 
 /** The parent segment, or null when there is none in the account. */
-export function findParentSegment(deps: AppDeps, accountId: number, id: string | number): ParentSegmentInfo | null {
+export async function findParentSegment(
+  deps: AppDeps,
+  accountId: number,
+  id: string | number,
+): Promise<ParentSegmentInfo | null> {
   const n = parseId(id);
-  const row = n === null ? null : parentSegmentRow(deps.db, accountId, n);
+  const row = n === null ? null : await parentSegmentRow(deps.storage.db, accountId, n);
   if (!row) return null;
   const def = definitionOf(row);
   const columns = def.attributes.map((a) => ({ name: a.name, type: a.type }));
@@ -46,27 +51,31 @@ export interface SegmentInfo {
 }
 
 /** A segment of the parent segment, or null. */
-export function findSegment(
+export async function findSegment(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: string | number,
   segmentId: string | number,
-): SegmentInfo | null {
+): Promise<SegmentInfo | null> {
   const p = parseId(parentSegmentId);
   const s = parseId(segmentId);
-  const row = p === null || s === null ? null : segmentRow(deps.db, accountId, p, s);
+  const row = p === null || s === null ? null : await segmentRow(deps.storage.db, accountId, p, s);
   if (!row) return null;
   return { id: String(row.id), parentSegmentId: String(p), name: row.name, folderId: String(row.folder_id) };
 }
 
 /** The ids among `segmentIds` that are not segments of that parent segment (all of them if it is unknown). */
-export function missingSegments(
+export async function missingSegments(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: string | number,
   segmentIds: (string | number)[],
-): string[] {
-  return segmentIds.filter((id) => findSegment(deps, accountId, parentSegmentId, id) === null).map((id) => String(id));
+): Promise<string[]> {
+  const missing: string[] = [];
+  for (const id of segmentIds) {
+    if ((await findSegment(deps, accountId, parentSegmentId, id)) === null) missing.push(String(id));
+  }
+  return missing;
 }
 
 export interface FolderInfo {
@@ -101,21 +110,21 @@ export async function findFolder(
  * relative to it), from the last build of the parent segment's profiles. Throws the API's errors: 404 for
  * an unknown parent segment or segment, 400 for a bad rule, 409 while the profiles are not built.
  */
-export function segmentProfileKeys(
+export async function segmentProfileKeys(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: string | number,
   segment: string | number | SegmentRule,
   at: Date,
-): string[] {
+): Promise<string[]> {
   const p = parseId(parentSegmentId);
-  const parent = p === null ? null : parentSegmentRow(deps.db, accountId, p);
+  const parent = p === null ? null : await parentSegmentRow(deps.storage.db, accountId, p);
   if (!parent) throw notFound('parent segment');
   let rule: SegmentRule;
   if (typeof segment === 'object') rule = parseRule(segment);
   else {
     const s = parseId(segment);
-    const row = s === null ? null : segmentRow(deps.db, accountId, parent.id, s);
+    const row = s === null ? null : await segmentRow(deps.storage.db, accountId, parent.id, s);
     if (!row) throw notFound('segment');
     rule = JSON.parse(row.rule_json) as SegmentRule;
   }
@@ -123,14 +132,14 @@ export function segmentProfileKeys(
 }
 
 /** Attribute values (by attribute name) of the given profiles; unknown keys are left out. */
-export function profileRows(
+export async function profileRows(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: string | number,
   keys: string[],
-): ProfileView[] {
+): Promise<ProfileView[]> {
   const p = parseId(parentSegmentId);
-  const parent = p === null ? null : parentSegmentRow(deps.db, accountId, p);
+  const parent = p === null ? null : await parentSegmentRow(deps.storage.db, accountId, p);
   if (!parent) throw notFound('parent segment');
   return readProfiles(deps, parent, keys);
 }

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parentSegmentInput } from '@svc/contracts';
+import { creatorGetsFullControl } from '../folder-permissions';
 import { registerFolderEntries } from '../folders/entries';
 import type { JobRunner } from '../jobs/runner';
 import { apiKeyAuth, principalOf } from '../platform/auth';
@@ -151,53 +152,56 @@ function routes(deps: AppDeps) {
 /** `/audiences` and `/audiences/:id/segments/*`: master keys or the console session. */
 export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
   jobs.register(audienceBuildJobKind(deps));
-  registerFolderEntries(deps, 'segment', (accountId, folderIds) =>
-    segmentsInFolders(deps.db, accountId, folderIds).map(segmentEntry),
+  registerFolderEntries(deps, 'segment', async (accountId, folderIds) =>
+    (await segmentsInFolders(deps.storage.db, accountId, folderIds)).map(segmentEntry),
   );
   const r = routes(deps);
   const parent = (c: Parameters<typeof principalOf>[0], raw: string) =>
-    requireParentSegment(deps.db, principalOf(c).accountId, raw);
+    requireParentSegment(deps.storage.db, principalOf(c).accountId, raw);
+  const list = async (c: Parameters<typeof principalOf>[0]) =>
+    (await listParentSegments(deps.storage.db, principalOf(c).accountId)).map(toWireParentSegment);
   const app = new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200))
+    .openapi(r.list, async (c) => c.json(await list(c), 200))
     .openapi(r.create, async (c) => {
       const row = await service.createParentSegment(deps, jobs, principalOf(c), await input(c, parentSegmentInput));
+      await creatorGetsFullControl(deps, principalOf(c), row);
       return c.json(toWireParentSegment(row), 200);
     })
-    .openapi(r.show, (c) => c.json(toWireParentSegment(parent(c, c.req.valid('param').id)), 200))
-    .openapi(r.listSlash, (c) => {
+    .openapi(r.show, async (c) => c.json(toWireParentSegment(await parent(c, c.req.valid('param').id)), 200))
+    .openapi(r.listSlash, async (c) => {
       const { id: selected } = c.req.valid('query');
-      if (selected !== undefined) return c.json(toWireParentSegment(parent(c, selected)), 200);
-      return c.json(listParentSegments(deps.db, principalOf(c).accountId).map(toWireParentSegment), 200);
+      if (selected !== undefined) return c.json(toWireParentSegment(await parent(c, selected)), 200);
+      return c.json(await list(c), 200);
     })
     .openapi(r.updateSlash, async (c) => {
       const { id: raw } = await input(c, z.object({ id: z.union([z.string(), z.number()]).optional() }));
       if (raw === undefined) throw badRequest('Send the whole record with its "id", or PUT /audiences/:id.');
-      const row = parent(c, String(raw));
+      const row = await parent(c, String(raw));
       const updated = await service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
     .openapi(r.update, async (c) => {
-      const row = parent(c, c.req.valid('param').id);
+      const row = await parent(c, c.req.valid('param').id);
       const updated = await service.updateParentSegment(deps, jobs, principalOf(c), row, await editedRecord(c));
       return c.json(toWireParentSegment(updated), 200);
     })
     .openapi(r.remove, async (c) => {
-      const row = parent(c, c.req.valid('param').id);
+      const row = await parent(c, c.req.valid('param').id);
       await service.deleteParentSegment(deps, jobs, row);
       return c.json({ id: String(row.id) }, 200);
     })
     .openapi(r.run, async (c) => {
-      const row = parent(c, c.req.valid('param').id);
+      const row = await parent(c, c.req.valid('param').id);
       return c.json(toWireParentSegment(await service.runBuild(deps, jobs, principalOf(c), row)), 200);
     })
     .openapi(r.population, async (c) => {
-      const row = parent(c, c.req.valid('param').id);
+      const row = await parent(c, c.req.valid('param').id);
       const { rule } = await input(c, z.object({ rule: z.unknown() }));
       const at = deps.clock.now();
       return c.json({ population: await countInWorker(deps, row, parseRule(rule), at), at: at.toISOString() }, 200);
     })
     .openapi(r.sample, async (c) => {
-      const row = parent(c, c.req.valid('param').id);
+      const row = await parent(c, c.req.valid('param').id);
       const { rule, limit } = await input(c, sampleBody);
       const at = deps.clock.now();
       return c.json(await sampleInWorker(deps, row, parseRule(rule), at, limit), 200);

@@ -1,6 +1,7 @@
 import type { JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
-import { isTimedSchedule, scheduleDue } from '../platform/schedule';
+import { isTimedSchedule, lastSlot } from '../platform/schedule';
+import { claimSlot, many, sql } from '../platform/storage';
 import { startBuild } from './buildJob';
 import type { ParentSegmentRow } from './store';
 
@@ -12,19 +13,19 @@ interface ScheduledRow extends ParentSegmentRow {
  * Rebuilds of parent segments on their schedule: `hourly` at minute MM or `daily` at HH:MM (scheduleOption
  * `HH:MM`) in the segment's time zone; other schedule types are rebuilt only by hand. A slot queues one build
  * unless one is already queued or running; a failed build waits for the next slot. The build runs as the
- * segment's creator (or last editor), so it shows in their job list. Returns how many builds were queued.
+ * segment's creator (or last editor), so it shows in their job list. Every node ticks: the one that claims
+ * the slot (`claimSlot`) queues the build. Returns how many builds this node queued.
  */
 export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: number) => Promise<number> {
   return async (now) => {
     // The schedule is the one place that looks across accounts; each build is scoped by its row's account.
-    const rows = deps.db
-      .prepare(
-        `SELECT p.*, j.status AS build_status, j.created_at AS build_queued_at
-           FROM parent_segments p
-           LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id
-          WHERE p.schedule_type IN ('hourly', 'daily')`,
-      )
-      .all() as ScheduledRow[];
+    const rows = await many<ScheduledRow>(
+      deps.storage.db,
+      sql`SELECT p.*, j.status AS build_status, j.created_at AS build_queued_at
+            FROM parent_segments p
+            LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id
+           WHERE p.schedule_type IN ('hourly', 'daily')`,
+    );
     let queued = 0;
     for (const row of rows) {
       if (!isTimedSchedule(row.schedule_type)) continue;
@@ -32,7 +33,9 @@ export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: numb
       const userId = row.created_by ?? row.updated_by;
       if (userId === null) continue;
       const since = Math.max(row.created_at, row.matrix_updated_at ?? 0, row.build_queued_at ?? 0) + 1;
-      if (!scheduleDue(row.schedule_type, row.schedule_option, row.timezone, since, now)) continue;
+      const slot = lastSlot(row.schedule_type, row.schedule_option, row.timezone, now);
+      if (slot < since) continue;
+      if (!(await claimSlot(deps.storage.db, `audience:${row.id}:${row.created_at}`, slot, now))) continue;
       await startBuild(deps, jobs, row, userId);
       queued++;
     }

@@ -93,40 +93,41 @@ function sampleLimit(raw: string | undefined): number {
 /** `/audiences/:id/segments/*`. */
 export function segmentRoutes(deps: AppDeps) {
   const r = routes(deps);
-  const parent = (c: Context<AppEnv>, raw: string) => requireParentSegment(deps.db, principalOf(c).accountId, raw);
-  const pair = (c: Context<AppEnv>, ids: { id: string; segmentId: string }) => {
-    const p = parent(c, ids.id);
-    return { p, s: requireSegment(deps.db, p, ids.segmentId) };
+  const parent = (c: Context<AppEnv>, raw: string) =>
+    requireParentSegment(deps.storage.db, principalOf(c).accountId, raw);
+  const pair = async (c: Context<AppEnv>, ids: { id: string; segmentId: string }) => {
+    const p = await parent(c, ids.id);
+    return { p, s: await requireSegment(deps.storage.db, p, ids.segmentId) };
   };
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
-      const p = parent(c, c.req.valid('param').id);
-      return c.json(listSegments(deps.db, p.account_id, p.id).map(toWireSegment), 200);
+    .openapi(r.list, async (c) => {
+      const p = await parent(c, c.req.valid('param').id);
+      return c.json((await listSegments(deps.storage.db, p.account_id, p.id)).map(toWireSegment), 200);
     })
     .openapi(r.create, async (c) => {
-      const p = parent(c, c.req.valid('param').id);
+      const p = await parent(c, c.req.valid('param').id);
       const row = await service.createSegment(deps, principalOf(c), p, await input(c, service.segmentBody));
       return c.json(toWireSegment(row), 200);
     })
-    .openapi(r.show, (c) => c.json(toWireSegment(pair(c, c.req.valid('param')).s), 200))
+    .openapi(r.show, async (c) => c.json(toWireSegment((await pair(c, c.req.valid('param'))).s), 200))
     .openapi(r.update, async (c) => {
-      const { p, s } = pair(c, c.req.valid('param'));
+      const { p, s } = await pair(c, c.req.valid('param'));
       const body = await input(c, service.segmentBody);
       return c.json(toWireSegment(await service.updateSegment(deps, principalOf(c), p, s, body)), 200);
     })
     .openapi(r.remove, async (c) => {
-      const { p, s } = pair(c, c.req.valid('param'));
+      const { p, s } = await pair(c, c.req.valid('param'));
       await service.deleteSegment(deps, principalOf(c), p, s);
       return c.json({ id: String(s.id) }, 200);
     })
     .openapi(r.population, async (c) => {
-      const { p, s } = pair(c, c.req.valid('param'));
+      const { p, s } = await pair(c, c.req.valid('param'));
       const at = deps.clock.now();
       const n = await countInWorker(deps, p, JSON.parse(s.rule_json) as SegmentRule, at);
       return c.json({ population: n, at: at.toISOString() }, 200);
     })
     .openapi(r.sample, async (c) => {
-      const { p, s } = pair(c, c.req.valid('param'));
+      const { p, s } = await pair(c, c.req.valid('param'));
       const limit = sampleLimit(c.req.valid('query').limit);
       const at = deps.clock.now();
       const rule = JSON.parse(s.rule_json) as SegmentRule;

@@ -13,12 +13,12 @@ import { transaction } from '../platform/storage';
 import { canonicalTimeZone } from '../platform/timeZone';
 import { startBuild } from './buildJob';
 import { buildDefinition, type Definition } from './definition';
+import { ruleContext } from './evaluate';
 import { removeProfiles } from './matrix';
 import { compileRule } from './rules/compile';
 import { parseRule } from './rules/parse';
 import * as store from './store';
 import { segmentUsers } from './usage';
-import { variantMembersFor } from './variantMembers';
 
 /** Parent segment and segment operations behind the routes; every one is scoped by the caller's account. */
 
@@ -27,11 +27,21 @@ type ParentInput = z.output<typeof parentSegmentInput>;
 export const segmentBody = segmentInput.extend({ rule: z.unknown() });
 type SegmentInputOut = z.output<typeof segmentBody>;
 
+/** Names and descriptions are stored as text, which on PostgreSQL cannot hold the NUL character. */
+function checkText(values: Record<string, string | null | undefined>): void {
+  for (const [field, value] of Object.entries(values)) {
+    if (value?.includes('\u0000')) {
+      throw badRequest(`"${field}" contains the NUL character (\\u0000), which text cannot hold; remove it.`);
+    }
+  }
+}
+
 function fields(
   input: ParentInput,
   definition: Definition,
   before?: store.ParentSegmentRow,
 ): store.ParentSegmentFields {
+  checkText({ name: input.name, description: input.description });
   const schedule = {
     schedule_type: input.scheduleType ?? before?.schedule_type ?? 'none',
     schedule_option: input.scheduleOption === undefined ? (before?.schedule_option ?? null) : input.scheduleOption,
@@ -72,21 +82,20 @@ function sources(def: Definition): string {
 }
 
 export async function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Principal, input: ParentInput) {
-  const definition = buildDefinition(deps.db, p.accountId, input, null);
+  const definition = await buildDefinition(deps.storage.db, p.accountId, input, null);
   const now = deps.clock.now().getTime();
-  // On SQLite the storage's transaction runs on the same connection as deps.db, so both writes are in it.
   const id = await transaction(deps.storage, async (tx) => {
-    const newId = store.insertParentSegment(deps.db, p.accountId, p.userId, fields(input, definition), now);
+    const newId = await store.insertParentSegment(tx, p.accountId, p.userId, fields(input, definition), now);
     const root = await insertFolder(
       tx,
       { account_id: p.accountId, parent_segment_id: newId, parent_id: null, name: input.name },
       now,
     );
-    store.setRootFolder(deps.db, p.accountId, newId, root.id);
+    await store.setRootFolder(tx, p.accountId, newId, root.id);
     return newId;
   });
-  await startBuild(deps, jobs, store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow, p.userId);
-  return store.parentSegmentRow(deps.db, p.accountId, id) as store.ParentSegmentRow;
+  await startBuild(deps, jobs, await currentRow(deps, p.accountId, id), p.userId);
+  return currentRow(deps, p.accountId, id);
 }
 
 /** PUT: the whole record; read-only fields are ignored. A change of sources or joins queues a rebuild. */
@@ -98,23 +107,28 @@ export async function updateParentSegment(
   input: ParentInput,
 ) {
   const before = store.definitionOf(row);
-  const definition = buildDefinition(deps.db, p.accountId, input, before);
-  checkSegmentsStillValid(deps, { ...row, definition_json: JSON.stringify(definition) });
+  const definition = await buildDefinition(deps.storage.db, p.accountId, input, before);
+  await checkSegmentsStillValid(deps, { ...row, definition_json: JSON.stringify(definition) });
   const now = deps.clock.now().getTime();
   await transaction(deps.storage, async (tx) => {
-    store.updateParentSegment(deps.db, row, p.userId, fields(input, definition, row), now);
+    await store.updateParentSegment(tx, row, p.userId, fields(input, definition, row), now);
     const root = await folderRow(tx, row.account_id, row.root_folder_id);
     if (root && root.name !== input.name) await renameFolderRow(tx, root, input.name, now);
   });
-  const updated = store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+  const updated = await currentRow(deps, row.account_id, row.id);
   if (sources(definition) !== sources(before)) await startBuild(deps, jobs, updated, p.userId);
-  return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+  return currentRow(deps, row.account_id, row.id);
+}
+
+/** The row as it is now (it exists: the caller just wrote it). */
+async function currentRow(deps: AppDeps, accountId: number, id: number): Promise<store.ParentSegmentRow> {
+  return (await store.parentSegmentRow(deps.storage.db, accountId, id)) as store.ParentSegmentRow;
 }
 
 /** Queues a build, or answers the one already queued or running. */
 export async function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
   if (row.build_status !== 'queued' && row.build_status !== 'running') await startBuild(deps, jobs, row, p.userId);
-  return store.parentSegmentRow(deps.db, row.account_id, row.id) as store.ParentSegmentRow;
+  return currentRow(deps, row.account_id, row.id);
 }
 
 /** Refused while journeys (or other registered entries besides segments) live in its folders. */
@@ -134,34 +148,29 @@ export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: s
   // Folder ids are reused, so the folders' journey permissions go with them.
   await transaction(deps.storage, async (tx) => {
     await deleteGrantsOn(tx, row.account_id, folders);
-    store.deleteParentSegmentRow(deps.db, row);
+    await store.deleteParentSegmentRow(tx, row);
   });
-  removeProfiles(deps, row.account_id, row.id);
+  await removeProfiles(deps, row.account_id, row.id);
 }
 
 // ---- segments ----
 
 /** Checks names, types and segment references of a rule against the definition (no data needed). */
-export function checkRule(deps: AppDeps, parent: store.ParentSegmentRow, rule: SegmentRule, self: number | null) {
+export async function checkRule(
+  deps: AppDeps,
+  parent: store.ParentSegmentRow,
+  rule: SegmentRule,
+  self: number | null,
+): Promise<void> {
   const def = store.definitionOf(parent);
-  compileRule(rule, {
-    def,
-    built: def,
-    at: deps.clock.now(),
-    segmentRule: (id) => {
-      if (id === self) return rule;
-      const s = store.segmentRow(deps.db, parent.account_id, parent.id, id);
-      return s ? (JSON.parse(s.rule_json) as SegmentRule) : null;
-    },
-    variantKeys: variantMembersFor(deps, parent.account_id, parent.id),
-  });
+  compileRule(rule, await ruleContext(deps, parent, rule, deps.clock.now(), def, self));
 }
 
 /** A change that would break a saved segment (a removed attribute, a timestamp typed back) is refused. */
-function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow): void {
-  for (const s of store.listSegments(deps.db, parent.account_id, parent.id)) {
+async function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow): Promise<void> {
+  for (const s of await store.listSegments(deps.storage.db, parent.account_id, parent.id)) {
     try {
-      checkRule(deps, parent, JSON.parse(s.rule_json) as SegmentRule, s.id);
+      await checkRule(deps, parent, JSON.parse(s.rule_json) as SegmentRule, s.id);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       throw conflict(
@@ -212,8 +221,9 @@ async function segmentFields(
     folder,
     self ? 'move or change segments here' : 'create segments here',
   );
+  checkText({ name: input.name, description: input.description });
   const rule = parseRule(input.rule);
-  checkRule(deps, parent, rule, self?.id ?? null);
+  await checkRule(deps, parent, rule, self?.id ?? null);
   return {
     name: input.name,
     description: input.description ?? '',
@@ -229,8 +239,8 @@ export async function createSegment(
   input: SegmentInputOut,
 ) {
   const f = await segmentFields(deps, p, parent, input, null);
-  const id = store.insertSegment(deps.db, parent, p.userId, f, deps.clock.now().getTime());
-  return store.segmentRow(deps.db, parent.account_id, parent.id, id) as store.SegmentRow;
+  const id = await store.insertSegment(deps.storage.db, parent, p.userId, f, deps.clock.now().getTime());
+  return (await store.segmentRow(deps.storage.db, parent.account_id, parent.id, id)) as store.SegmentRow;
 }
 
 export async function updateSegment(
@@ -244,8 +254,8 @@ export async function updateSegment(
   if (current) await requireFolderControl(deps.storage.db, p, current, 'change segments here');
   // Without a folderId the segment stays where it is.
   const f = await segmentFields(deps, p, parent, input, row);
-  store.updateSegment(deps.db, row, p.userId, f, deps.clock.now().getTime());
-  return store.segmentRow(deps.db, parent.account_id, parent.id, row.id) as store.SegmentRow;
+  await store.updateSegment(deps.storage.db, row, p.userId, f, deps.clock.now().getTime());
+  return (await store.segmentRow(deps.storage.db, parent.account_id, parent.id, row.id)) as store.SegmentRow;
 }
 
 /** Refused while another segment's rule or a registered user (a journey) refers to it. */
@@ -257,9 +267,9 @@ export async function deleteSegment(
 ): Promise<void> {
   const folder = await segmentFolder(deps, parent, row);
   if (folder) await requireFolderControl(deps.storage.db, p, folder, 'delete segments here');
-  const users = segmentUsers(deps, parent, row.id);
+  const users = await segmentUsers(deps, parent, row.id);
   if (users.length > 0) {
     throw conflict(`The segment is still used by ${users.slice(0, 5).join(', ')}; change those first.`);
   }
-  store.deleteSegmentRow(deps.db, row);
+  await store.deleteSegmentRow(deps.storage.db, row);
 }

@@ -1,5 +1,5 @@
-import type { Db } from '../platform/db';
 import { notFound } from '../platform/errors';
+import { dialectOf, type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
 import type { Definition } from './definition';
 
 /** SQL of parent segments and segments, always scoped by account. Times are Unix milliseconds. */
@@ -44,13 +44,13 @@ export interface SegmentRow {
   updated_by_name: string | null;
 }
 
-const PARENT = `SELECT p.*, cu.name AS created_by_name, uu.name AS updated_by_name, j.status AS build_status
+const PARENT = sql`SELECT p.*, cu.name AS created_by_name, uu.name AS updated_by_name, j.status AS build_status
   FROM parent_segments p
   LEFT JOIN users cu ON cu.id = p.created_by
   LEFT JOIN users uu ON uu.id = p.updated_by
   LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id`;
 
-const SEGMENT = `SELECT s.*, cu.name AS created_by_name, uu.name AS updated_by_name
+const SEGMENT = sql`SELECT s.*, cu.name AS created_by_name, uu.name AS updated_by_name
   FROM segments s
   LEFT JOIN users cu ON cu.id = s.created_by
   LEFT JOIN users uu ON uu.id = s.updated_by`;
@@ -71,21 +71,24 @@ export function builtOf(row: ParentSegmentRow): Definition | null {
   return row.built_json ? (JSON.parse(row.built_json) as Definition) : null;
 }
 
-export function parentSegmentRow(db: Db, accountId: number, id: number): ParentSegmentRow | null {
-  const row = db.prepare(`${PARENT} WHERE p.account_id = ? AND p.id = ?`).get(accountId, id);
-  return (row as ParentSegmentRow | undefined) ?? null;
+export async function parentSegmentRow(ex: Executor, accountId: number, id: number): Promise<ParentSegmentRow | null> {
+  return (await one<ParentSegmentRow>(ex, sql`${PARENT} WHERE p.account_id = ${accountId} AND p.id = ${id}`)) ?? null;
 }
 
 /** The account's parent segment; a malformed, missing or another account's id is the spec's 404. */
-export function requireParentSegment(db: Db, accountId: number, raw: string | number): ParentSegmentRow {
+export async function requireParentSegment(
+  ex: Executor,
+  accountId: number,
+  raw: string | number,
+): Promise<ParentSegmentRow> {
   const id = parseId(raw);
-  const row = id === null ? null : parentSegmentRow(db, accountId, id);
+  const row = id === null ? null : await parentSegmentRow(ex, accountId, id);
   if (!row) throw notFound('parent segment');
   return row;
 }
 
-export function listParentSegments(db: Db, accountId: number): ParentSegmentRow[] {
-  return db.prepare(`${PARENT} WHERE p.account_id = ? ORDER BY p.id`).all(accountId) as ParentSegmentRow[];
+export function listParentSegments(ex: Executor, accountId: number): Promise<ParentSegmentRow[]> {
+  return many<ParentSegmentRow>(ex, sql`${PARENT} WHERE p.account_id = ${accountId} ORDER BY p.id`);
 }
 
 export interface ParentSegmentFields {
@@ -98,119 +101,124 @@ export interface ParentSegmentFields {
 }
 
 /** Inserts the row without its root folder; the caller sets that in the same transaction. */
-export function insertParentSegment(db: Db, accountId: number, userId: number, f: ParentSegmentFields, now: number) {
-  const result = db
-    .prepare(
-      `INSERT INTO parent_segments (account_id, name, description, schedule_type, schedule_option, timezone,
-         definition_json, created_by, updated_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      accountId,
-      f.name,
-      f.description,
-      f.schedule_type,
-      f.schedule_option,
-      f.timezone,
-      JSON.stringify(f.definition),
-      userId,
-      userId,
-      now,
-      now,
-    );
-  return Number(result.lastInsertRowid);
-}
-
-export function setRootFolder(db: Db, accountId: number, id: number, folderId: number): void {
-  db.prepare('UPDATE parent_segments SET root_folder_id = ? WHERE account_id = ? AND id = ?').run(
-    folderId,
-    accountId,
-    id,
+export function insertParentSegment(
+  ex: Executor,
+  accountId: number,
+  userId: number,
+  f: ParentSegmentFields,
+  now: number,
+): Promise<number> {
+  return insertId(
+    ex,
+    sql`INSERT INTO parent_segments (account_id, name, description, schedule_type, schedule_option, timezone,
+          definition_json, created_by, updated_by, created_at, updated_at)
+        VALUES (${accountId}, ${f.name}, ${f.description}, ${f.schedule_type}, ${f.schedule_option}, ${f.timezone},
+          ${JSON.stringify(f.definition)}, ${userId}, ${userId}, ${now}, ${now})
+        RETURNING id`,
   );
 }
 
-export function updateParentSegment(
-  db: Db,
+export async function setRootFolder(ex: Executor, accountId: number, id: number, folderId: number): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE parent_segments SET root_folder_id = ${folderId} WHERE account_id = ${accountId} AND id = ${id}`,
+  );
+}
+
+export async function updateParentSegment(
+  ex: Executor,
   row: ParentSegmentRow,
   userId: number,
   f: ParentSegmentFields,
   now: number,
-) {
-  db.prepare(
-    `UPDATE parent_segments SET name = ?, description = ?, schedule_type = ?, schedule_option = ?, timezone = ?,
-       definition_json = ?, updated_by = ?, updated_at = ?
-     WHERE account_id = ? AND id = ?`,
-  ).run(
-    f.name,
-    f.description,
-    f.schedule_type,
-    f.schedule_option,
-    f.timezone,
-    JSON.stringify(f.definition),
-    userId,
-    now,
-    row.account_id,
-    row.id,
+): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE parent_segments SET name = ${f.name}, description = ${f.description}, schedule_type = ${f.schedule_type},
+          schedule_option = ${f.schedule_option}, timezone = ${f.timezone},
+          definition_json = ${JSON.stringify(f.definition)}, updated_by = ${userId}, updated_at = ${now}
+        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
   );
 }
 
-export function deleteParentSegmentRow(db: Db, row: ParentSegmentRow): void {
-  db.transaction(() => {
-    db.prepare('DELETE FROM segments WHERE account_id = ? AND parent_segment_id = ?').run(row.account_id, row.id);
-    db.prepare('UPDATE folders SET parent_id = NULL WHERE account_id = ? AND parent_segment_id = ?').run(
-      row.account_id,
-      row.id,
+export function deleteParentSegmentRow(ex: Executor, row: ParentSegmentRow): Promise<void> {
+  const { account_id: accountId, id } = row;
+  return transaction(ex, async (tx) => {
+    await run(tx, sql`DELETE FROM segments WHERE account_id = ${accountId} AND parent_segment_id = ${id}`);
+    await run(
+      tx,
+      sql`UPDATE folders SET parent_id = NULL WHERE account_id = ${accountId} AND parent_segment_id = ${id}`,
     );
-    db.prepare('DELETE FROM folders WHERE account_id = ? AND parent_segment_id = ?').run(row.account_id, row.id);
-    db.prepare('DELETE FROM parent_segments WHERE account_id = ? AND id = ?').run(row.account_id, row.id);
-  })();
+    await run(tx, sql`DELETE FROM folders WHERE account_id = ${accountId} AND parent_segment_id = ${id}`);
+    await run(tx, sql`DELETE FROM parent_segments WHERE account_id = ${accountId} AND id = ${id}`);
+  });
 }
 
-export function setBuildJob(db: Db, row: { account_id: number; id: number }, jobId: number): void {
-  db.prepare('UPDATE parent_segments SET build_job_id = ? WHERE account_id = ? AND id = ?').run(
-    jobId,
-    row.account_id,
-    row.id,
+export async function setBuildJob(ex: Executor, row: { account_id: number; id: number }, jobId: number): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE parent_segments SET build_job_id = ${jobId} WHERE account_id = ${row.account_id} AND id = ${row.id}`,
   );
 }
 
-/** Publishes a finished build: its population, time and the definition it was built from. */
-export function publishBuild(
-  db: Db,
+/**
+ * Publishes a finished build (its population, time and the definition it was built from), only while the
+ * parent segment still waits for that build job; false when a newer build started or it was deleted. One
+ * conditional UPDATE: a SQLite worker's transaction must write first, never read then write.
+ */
+export async function publishBuild(
+  ex: Executor,
   row: { account_id: number; id: number },
-  build: { population: number; at: number; definition: Definition },
-): void {
-  db.prepare(
-    'UPDATE parent_segments SET population = ?, matrix_updated_at = ?, built_json = ? WHERE account_id = ? AND id = ?',
-  ).run(build.population, build.at, JSON.stringify(build.definition), row.account_id, row.id);
+  build: { jobId: number; population: number; at: number; definition: Definition },
+): Promise<boolean> {
+  const changed = await run(
+    ex,
+    sql`UPDATE parent_segments SET population = ${build.population}, matrix_updated_at = ${build.at},
+          built_json = ${JSON.stringify(build.definition)}
+        WHERE account_id = ${row.account_id} AND id = ${row.id} AND build_job_id = ${build.jobId}`,
+  );
+  return changed > 0;
 }
 
 // ---- segments ----
 
-export function segmentRow(db: Db, accountId: number, parentSegmentId: number, id: number): SegmentRow | null {
-  const row = db
-    .prepare(`${SEGMENT} WHERE s.account_id = ? AND s.parent_segment_id = ? AND s.id = ?`)
-    .get(accountId, parentSegmentId, id);
-  return (row as SegmentRow | undefined) ?? null;
+export async function segmentRow(
+  ex: Executor,
+  accountId: number,
+  parentSegmentId: number,
+  id: number,
+): Promise<SegmentRow | null> {
+  const row = await one<SegmentRow>(
+    ex,
+    sql`${SEGMENT} WHERE s.account_id = ${accountId} AND s.parent_segment_id = ${parentSegmentId} AND s.id = ${id}`,
+  );
+  return row ?? null;
 }
 
-export function requireSegment(db: Db, parent: ParentSegmentRow, raw: string | number): SegmentRow {
+export async function requireSegment(
+  ex: Executor,
+  parent: ParentSegmentRow,
+  raw: string | number,
+): Promise<SegmentRow> {
   const id = parseId(raw);
-  const row = id === null ? null : segmentRow(db, parent.account_id, parent.id, id);
+  const row = id === null ? null : await segmentRow(ex, parent.account_id, parent.id, id);
   if (!row) throw notFound('segment');
   return row;
 }
 
-export function listSegments(db: Db, accountId: number, parentSegmentId: number): SegmentRow[] {
-  return db
-    .prepare(`${SEGMENT} WHERE s.account_id = ? AND s.parent_segment_id = ? ORDER BY s.id`)
-    .all(accountId, parentSegmentId) as SegmentRow[];
+export function listSegments(ex: Executor, accountId: number, parentSegmentId: number): Promise<SegmentRow[]> {
+  return many<SegmentRow>(
+    ex,
+    sql`${SEGMENT} WHERE s.account_id = ${accountId} AND s.parent_segment_id = ${parentSegmentId} ORDER BY s.id`,
+  );
 }
 
-export function segmentsInFolders(db: Db, accountId: number, folderIds: number[]): SegmentRow[] {
-  return db
-    .prepare(`${SEGMENT} WHERE s.account_id = ? AND s.folder_id IN (SELECT value FROM json_each(?)) ORDER BY s.id`)
-    .all(accountId, JSON.stringify(folderIds)) as SegmentRow[];
+export function segmentsInFolders(ex: Executor, accountId: number, folderIds: number[]): Promise<SegmentRow[]> {
+  if (folderIds.length === 0) return Promise.resolve([]);
+  return many<SegmentRow>(
+    ex,
+    sql`${SEGMENT} WHERE s.account_id = ${accountId} AND s.folder_id IN (${dialectOf(ex).listValues(folderIds, 'bigint')}) ORDER BY s.id`,
+  );
 }
 
 export interface SegmentFields {
@@ -220,24 +228,32 @@ export interface SegmentFields {
   rule_json: string;
 }
 
-export function insertSegment(db: Db, parent: ParentSegmentRow, userId: number, f: SegmentFields, now: number): number {
-  const result = db
-    .prepare(
-      `INSERT INTO segments (account_id, parent_segment_id, folder_id, name, description, rule_json, created_by,
-         updated_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(parent.account_id, parent.id, f.folder_id, f.name, f.description, f.rule_json, userId, userId, now, now);
-  return Number(result.lastInsertRowid);
+export function insertSegment(
+  ex: Executor,
+  parent: ParentSegmentRow,
+  userId: number,
+  f: SegmentFields,
+  now: number,
+): Promise<number> {
+  return insertId(
+    ex,
+    sql`INSERT INTO segments (account_id, parent_segment_id, folder_id, name, description, rule_json, created_by,
+          updated_by, created_at, updated_at)
+        VALUES (${parent.account_id}, ${parent.id}, ${f.folder_id}, ${f.name}, ${f.description}, ${f.rule_json},
+          ${userId}, ${userId}, ${now}, ${now})
+        RETURNING id`,
+  );
 }
 
-export function updateSegment(db: Db, row: SegmentRow, userId: number, f: SegmentFields, now: number): void {
-  db.prepare(
-    `UPDATE segments SET folder_id = ?, name = ?, description = ?, rule_json = ?, updated_by = ?, updated_at = ?
-     WHERE account_id = ? AND id = ?`,
-  ).run(f.folder_id, f.name, f.description, f.rule_json, userId, now, row.account_id, row.id);
+export async function updateSegment(ex: Executor, row: SegmentRow, userId: number, f: SegmentFields, now: number) {
+  await run(
+    ex,
+    sql`UPDATE segments SET folder_id = ${f.folder_id}, name = ${f.name}, description = ${f.description},
+          rule_json = ${f.rule_json}, updated_by = ${userId}, updated_at = ${now}
+        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
+  );
 }
 
-export function deleteSegmentRow(db: Db, row: SegmentRow): void {
-  db.prepare('DELETE FROM segments WHERE account_id = ? AND id = ?').run(row.account_id, row.id);
+export async function deleteSegmentRow(ex: Executor, row: SegmentRow): Promise<void> {
+  await run(ex, sql`DELETE FROM segments WHERE account_id = ${row.account_id} AND id = ${row.id}`);
 }

@@ -2,12 +2,13 @@ import type { SegmentRule } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
-import { countProfiles, type ProfileView, sampleProfiles } from './evaluate';
+import { countProfiles, type ProfileView, sampleAndCount } from './evaluate';
 import { buildProfiles } from './matrix';
 import type { ParentSegmentRow } from './store';
 
 /**
- * The audiences' heavy work, run in background workers on their own connections: building a parent
+ * The audiences' heavy work, run as background tasks (platform/work.ts: worker threads with their own
+ * connections on SQLite, the server process awaiting PostgreSQL on PostgreSQL): building a parent
  * segment's profiles, and counting or sampling the profiles a rule selects (a scan of every profile).
  */
 
@@ -26,10 +27,8 @@ interface RuleArgs {
 export const audienceTasks = {
   'audiences.build': (ctx: TaskContext, a: BuildArgs) => buildProfiles(ctx.deps, a.row, a.jobId, ctx.signal),
   'audiences.count': (ctx: TaskContext, a: RuleArgs) => countProfiles(ctx.deps, a.parent, a.rule, new Date(a.at)),
-  'audiences.sample': (ctx: TaskContext, a: RuleArgs) => ({
-    profiles: sampleProfiles(ctx.deps, a.parent, a.rule, new Date(a.at), a.limit ?? 20),
-    population: countProfiles(ctx.deps, a.parent, a.rule, new Date(a.at)),
-  }),
+  'audiences.sample': (ctx: TaskContext, a: RuleArgs) =>
+    sampleAndCount(ctx.deps, a.parent, a.rule, new Date(a.at), a.limit ?? 20),
 };
 
 /** Builds a parent segment's profiles in a worker; a job kill cancels it between two steps. */

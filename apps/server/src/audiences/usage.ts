@@ -8,7 +8,11 @@ import { listSegments, type ParentSegmentRow } from './store';
  */
 
 /** Describes the users of a segment, e.g. `journey 12 ("Welcome")`; empty when none. */
-export type SegmentUsageProvider = (accountId: number, parentSegmentId: number, segmentId: number) => string[];
+export type SegmentUsageProvider = (
+  accountId: number,
+  parentSegmentId: number,
+  segmentId: number,
+) => string[] | Promise<string[]>;
 
 const providers = new WeakMap<AppDeps, SegmentUsageProvider[]>();
 
@@ -27,10 +31,12 @@ export function referencedSegments(rule: SegmentRule): number[] {
   return [...out];
 }
 
-export function segmentUsers(deps: AppDeps, parent: ParentSegmentRow, segmentId: number): string[] {
-  const users = listSegments(deps.db, parent.account_id, parent.id)
+export async function segmentUsers(deps: AppDeps, parent: ParentSegmentRow, segmentId: number): Promise<string[]> {
+  const users = (await listSegments(deps.storage.db, parent.account_id, parent.id))
     .filter((s) => s.id !== segmentId && referencedSegments(JSON.parse(s.rule_json) as SegmentRule).includes(segmentId))
     .map((s) => `segment ${s.id} ("${s.name}")`);
-  for (const provider of providers.get(deps) ?? []) users.push(...provider(parent.account_id, parent.id, segmentId));
+  for (const provider of providers.get(deps) ?? []) {
+    users.push(...(await provider(parent.account_id, parent.id, segmentId)));
+  }
   return users;
 }

@@ -31,6 +31,24 @@ describe('parent segment validation and account scoping', () => {
 
   const create = (body: Json) => h.call('POST', '/audiences', { json: { name: 'X', ...body } });
 
+  it('refuses the NUL character in names, descriptions and rule values with 400 (PostgreSQL text cannot hold it)', async () => {
+    const nul = 'a\u0000b';
+    expect(await failure(create({ name: nul, master }), 400)).toContain('"name" contains the NUL character');
+    expect(await failure(create({ description: nul, master }), 400)).toContain('"description"');
+    const segments = `/audiences/${record.id}/segments`;
+    const everyone = { type: 'And', conditions: [] };
+    expect(await failure(h.call('POST', segments, { json: { name: nul, rule: everyone } }), 400)).toContain(
+      'NUL character',
+    );
+    const rule = {
+      type: 'And',
+      conditions: [{ type: 'Value', leftValue: { name: 'email' }, operator: { type: 'Contain', rightValue: nul } }],
+    };
+    const counted = h.call('POST', `/audiences/${record.id}/population`, { json: { rule } });
+    expect(await failure(counted, 400)).toContain('NUL character');
+    expect((await ok<Json[]>(h.call('GET', '/audiences'))).map((r) => r.name)).toEqual(['Customers']);
+  });
+
   it('names a missing database, table or column', async () => {
     expect(await failure(create({ master: { ...master, parentDatabaseName: 'nope_db' } }), 400)).toContain('"nope_db"');
     expect(await failure(create({ master: { ...master, parentTableName: 'nope_table' } }), 400)).toContain(

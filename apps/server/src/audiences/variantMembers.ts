@@ -7,7 +7,11 @@ import { badRequest } from '../platform/errors';
  * segment rules can count them without audiences importing journeys. The provider throws a 400 naming an
  * unknown journey, stage or variant, or a journey of another parent segment.
  */
-export type VariantMembersProvider = (accountId: number, parentSegmentId: number, ref: JourneyVariantRef) => string[];
+export type VariantMembersProvider = (
+  accountId: number,
+  parentSegmentId: number,
+  ref: JourneyVariantRef,
+) => string[] | Promise<string[]>;
 
 const providers = new WeakMap<AppDeps, VariantMembersProvider>();
 
@@ -17,7 +21,7 @@ export function registerVariantMembers(deps: AppDeps, provider: VariantMembersPr
 
 /** The profile keys of the variant a rule 7 condition names, for one parent segment. */
 export function variantMembersFor(deps: AppDeps, accountId: number, parentSegmentId: number) {
-  return (ref: JourneyVariantRef): string[] => {
+  return async (ref: JourneyVariantRef): Promise<string[]> => {
     const provider = providers.get(deps);
     if (!provider)
       throw badRequest('Journey variant conditions need the journey engine, which this server does not run.');

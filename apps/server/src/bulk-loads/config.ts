@@ -1,7 +1,5 @@
-import { Cron } from 'croner';
 import { checkSchemaColumnName } from '../data/columns';
 import { ApiError, badRequest } from '../platform/errors';
-import { canonicalTimeZone } from '../platform/timeZone';
 
 /** Checks and masking of bulk load session settings. */
 
@@ -50,38 +48,10 @@ export function keepMaskedCredentials(next: unknown, stored: unknown): unknown {
   return next;
 }
 
-const NICKNAMES = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly']);
+/** The one cron rule (platform/cron.ts); re-exported for the callers that found it here. */
+export { checkCron } from '../platform/cron';
 
-/** A 5-field cron expression or a nickname; null or "" means no schedule. Refused when it never fires. */
-export function checkCron(cron: string | null | undefined, timezone: string): string | null {
-  if (cron === null || cron === undefined || cron.trim() === '') return null;
-  const expr = cron.trim();
-  if (!NICKNAMES.has(expr.toLowerCase()) && expr.split(/\s+/).length !== 5) {
-    throw badRequest(
-      `"cron" must have five fields (minute hour day-of-month month day-of-week), e.g. "0 * * * *", or be one of ${[...NICKNAMES].join(', ')}; got "${expr.slice(0, 100)}".`,
-    );
-  }
-  let job: Cron;
-  try {
-    job = new Cron(expr, { paused: true, timezone });
-  } catch (err) {
-    throw badRequest(`"cron" is not a valid schedule: ${(err as Error).message.replace(/^CronPattern: /, '')}.`);
-  }
-  const next = job.nextRun();
-  job.stop();
-  if (!next) throw badRequest(`"cron" "${expr}" never fires (no such date); check the day and month fields.`);
-  return expr;
-}
-
-/** An IANA time zone name such as `UTC` or `Asia/Tokyo`. */
-export function checkTimezone(tz: string): string {
-  if (canonicalTimeZone(tz) === null) {
-    throw badRequest(
-      `"timezone" must be an IANA time zone name such as "UTC" or "Asia/Tokyo", not "${tz.slice(0, 60)}".`,
-    );
-  }
-  return tz;
-}
+export { checkTimezone } from '../platform/timeZone';
 
 /** `start_at` as ISO 8601 (or null) → Unix milliseconds. */
 export function parseStartAt(v: unknown): number | null {

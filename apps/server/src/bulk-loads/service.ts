@@ -1,7 +1,7 @@
-import { Cron } from 'croner';
 import type { JobRow } from '../jobs/jobStore';
 import type { JobRunner } from '../jobs/runner';
 import type { AppDeps } from '../platform/context';
+import { nextFire } from '../platform/cron';
 import { conflict } from '../platform/errors';
 import { claimSlot, type Executor, pruneSlots, transaction } from '../platform/storage';
 import { issueOneOff } from './adhoc';
@@ -28,13 +28,7 @@ export interface BulkLoadService {
   readonly sources: ReadonlyMap<string, BulkLoadSource>;
 }
 
-/** The next time a cron fires strictly after `after` (ms), in its time zone; null when it never does. */
-export function nextFire(cron: string, timezone: string, after: number): number | null {
-  const job = new Cron(cron, { paused: true, timezone });
-  const next = job.nextRun(new Date(after));
-  job.stop();
-  return next ? next.getTime() : null;
-}
+export { nextFire } from '../platform/cron';
 
 /** How often the schedules are checked by default (`SVC_SCHEDULE_INTERVAL_SECONDS`). */
 export const TICK_MS = 30_000;

@@ -30,24 +30,41 @@ function filesOf(deps: AppDeps): Map<string, DataFile> {
   return files;
 }
 
+/** A new connection to a database's file (created if missing) with its figures table; the caller closes it. */
+function openDataFile(file: string): DataFile {
+  const db = openSqlite(file);
+  // An acknowledged record must survive a power cut, not only a process crash; group commit pays the sync.
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
+    name TEXT PRIMARY KEY,
+    schema_json TEXT NOT NULL,
+    row_count INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    max_time INTEGER,
+    updated_at INTEGER
+  )`);
+  return { db, file, statements: new Map() };
+}
+
+/**
+ * A connection of its own to a database's file, outside the cache: for a task of another lane that writes
+ * the file once (a table moved in), so it never shares a connection, or its open transaction, with the
+ * file's own lane. Close it with `f.db.close()`.
+ */
+export function privateDataFile(deps: AppDeps, database: DatabaseRow): DataFile {
+  const f = openDataFile(databaseFile(deps.config.dataDir, database.account_id, database.id));
+  // It waits for the lane's own writer rather than fail: nobody waits on this connection in turn.
+  f.db.pragma('busy_timeout = 30000');
+  return f;
+}
+
 /** The cached write connection to a database's file, created on first use. */
 export function dataFile(deps: AppDeps, database: DatabaseRow, onFirstOpen?: (f: DataFile) => void): DataFile {
   const file = databaseFile(deps.config.dataDir, database.account_id, database.id);
   const files = filesOf(deps);
   let f = files.get(file);
   if (!f) {
-    const db = openSqlite(file);
-    // An acknowledged record must survive a power cut, not only a process crash; group commit pays the sync.
-    db.pragma('synchronous = FULL');
-    db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
-      name TEXT PRIMARY KEY,
-      schema_json TEXT NOT NULL,
-      row_count INTEGER NOT NULL,
-      bytes INTEGER NOT NULL,
-      max_time INTEGER,
-      updated_at INTEGER
-    )`);
-    f = { db, file, statements: new Map() };
+    f = openDataFile(file);
     files.set(file, f);
     onFirstOpen?.(f);
   }

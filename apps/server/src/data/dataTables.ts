@@ -111,3 +111,53 @@ export function applySchema(f: DataFile, meta: Meta, schema: SchemaEntry[], drop
   meta.schema_json = JSON.stringify(plan.next);
   return plan.next;
 }
+
+/** The name a table holds while two are swapped: `$` cannot occur in a customer table's name. */
+export const SWAP_NAME = '_svc$swap';
+
+/**
+ * Exchanges the names of two tables' data in the file, inside the caller's transaction: the tables, their
+ * figures rows and their `time` indexes (SQLite cannot rename an index, so both are built again).
+ */
+export function swapDataTables(f: DataFile, a: TableRow, b: TableRow): void {
+  ensureDataTable(f, a);
+  ensureDataTable(f, b);
+  for (const name of [a.name, b.name]) f.db.exec(`DROP INDEX IF EXISTS ${q(`${name}$time`)}`);
+  const rename = f.db.prepare(`UPDATE ${META_TABLE} SET name = ? WHERE name = ?`);
+  for (const [from, to] of [
+    [a.name, SWAP_NAME],
+    [b.name, a.name],
+    [SWAP_NAME, b.name],
+  ] as const) {
+    f.db.exec(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
+    rename.run(to, from);
+  }
+  for (const name of [a.name, b.name]) f.db.exec(`CREATE INDEX ${q(`${name}$time`)} ON ${q(name)} (time)`);
+  f.statements.clear();
+}
+
+/**
+ * Copies a table with its columns, rows (in insertion order), index and figures from the file `source`
+ * into `dest`'s file in one transaction of `dest`, replacing a leftover of the name there.
+ */
+export function copyDataTable(dest: DataFile, source: DataFile, name: string): void {
+  dest.db.prepare('ATTACH DATABASE ? AS svc_source').run(source.file);
+  try {
+    dest.db.transaction(() => {
+      dest.db.exec(`DROP TABLE IF EXISTS main.${q(name)}`);
+      dest.db.prepare(`DELETE FROM main.${META_TABLE} WHERE name = ?`).run(name);
+      const created = dest.db
+        .prepare("SELECT sql FROM svc_source.sqlite_master WHERE type = 'table' AND name = ?")
+        .get(name) as { sql: string } | undefined;
+      if (!created) throw new Error(`The table "${name}" has no data to move.`);
+      // The source's own CREATE text (kept current by every ALTER) names the columns and their types.
+      dest.db.exec(created.sql);
+      dest.db.exec(`INSERT INTO main.${q(name)} SELECT * FROM svc_source.${q(name)} ORDER BY rowid`);
+      dest.db.exec(`CREATE INDEX main.${q(`${name}$time`)} ON ${q(name)} (time)`);
+      dest.db.prepare(`INSERT INTO main.${META_TABLE} SELECT * FROM svc_source.${META_TABLE} WHERE name = ?`).run(name);
+    })();
+  } finally {
+    dest.db.exec('DETACH DATABASE svc_source');
+    dest.statements.clear();
+  }
+}

@@ -35,6 +35,14 @@ export function changeSchemaInWorker(
   return work(deps).run('data.change-schema', { database, table, schema, mode }, { lane: dataLane(deps, database) });
 }
 
+export function swapTablesInWorker(deps: AppDeps, database: DatabaseRow, a: TableRow, b: TableRow): Promise<void> {
+  return work(deps).run('data.swap-tables', { database, a, b }, { lane: dataLane(deps, database) });
+}
+
+export function moveTableInWorker(deps: AppDeps, from: DatabaseRow, to: DatabaseRow, table: TableRow): Promise<void> {
+  return work(deps).run('data.move-table', { from, to, table }, { lane: dataLane(deps, from) });
+}
+
 export function appendRowsInWorker(
   deps: AppDeps,
   database: DatabaseRow,

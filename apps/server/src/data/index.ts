@@ -3,6 +3,8 @@
  * writes that keep figures true, and where a database's rows live for readers that go to them directly
  * (query jobs, parent segment builds): its SQLite file, or its PostgreSQL schema and table identifiers.
  */
+
+export { pgIdentifier } from '../platform/storage';
 export {
   checkWritableTable,
   createTableRow,
@@ -20,11 +22,19 @@ export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCac
 export { columnNameForKey, inferType, type SchemaEntry } from './columns';
 export { dataLane } from './dataFiles';
 export { dataPlane } from './dataPlane';
+export {
+  type DerivedBuild,
+  type DerivedSetRef,
+  type DerivedSets,
+  type DerivedSource,
+  derivedSets,
+} from './derived';
 export { appendRowsInWorker } from './fileWrites';
 export { dataLocation } from './location';
 export type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
-export { pgIdentifier, postgresType } from './postgresPlane';
+export { postgresType } from './postgresPlane';
 export { type ColumnSummary, mergeSummaries, type RowBlock } from './rowBlocks';
+export { derivedFile } from './sqliteDerived';
 export {
   appendRows,
   changeSchema,

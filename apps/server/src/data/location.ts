@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { AppDeps } from '../platform/context';
-import { customerSchema } from '../platform/storage';
+import { customerSchema, pgIdentifier } from '../platform/storage';
 import { type DatabaseRow, databaseFile } from './catalog';
-import { pgIdentifier } from './postgresPlane';
 
 /**
  * Where a customer database's rows are, for readers that query them directly (query jobs, parent segment

@@ -6,13 +6,12 @@ import { ManualClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
-import { insertId, type OpenedStorage, one, run, sql, sqliteHandleOf } from '../platform/storage';
+import { insertId, type OpenedStorage, one, pgIdentifier, run, sql, sqliteHandleOf } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
-import { pgIdentifier } from './postgresPlane';
 import { prepareRecord } from './tableStore';
 
 /**

@@ -88,4 +88,19 @@ export interface DataPlane {
   rows(database: DatabaseRow, table: string): Promise<Record<string, unknown>[]>;
   /** Forgets cached connections and statements of a database (after a failed transaction, before a delete). */
   forget(database: DatabaseRow): void;
+  /**
+   * Exchanges the names of two tables' data (rows, columns, figures). `catalog` makes the same change in
+   * the catalog: on PostgreSQL in the same transaction, on SQLite right after the data commits (a crash in
+   * between leaves names and data together; start-up copies the figures by name).
+   */
+  swapTables(database: DatabaseRow, a: TableRow, b: TableRow, catalog: CatalogStep): Promise<void>;
+  /**
+   * Moves a table's data to another database under the same name. `catalog` moves its catalog row: on
+   * PostgreSQL in the same transaction; on SQLite after the copy is durable in the destination's file and
+   * before the source's rows are dropped, so a crash never loses them. Runs in the source's lane.
+   */
+  moveTable(from: DatabaseRow, to: DatabaseRow, table: TableRow, catalog: CatalogStep): Promise<void>;
 }
+
+/** The catalog's part of a change to the data, run with the executor the data plane gives. */
+export type CatalogStep = (control: Executor) => Promise<void>;

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
-import { customerSchema, type Executor, many, one, run, transaction } from '../platform/storage';
+import { customerSchema, type Executor, many, one, pgIdentifier, run, transaction } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
-import { tableLimits } from './dataTables';
+import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
 import { type ColumnSummary, type RowBlock, storedBlockRows, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
@@ -17,15 +16,6 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
  */
 
 const FIGURES = '_svc$tables';
-
-/**
- * A name as a PostgreSQL identifier: names longer than PostgreSQL's 63 bytes (tables may have 255
- * characters, columns 128) become their first 50 characters and a hash, so they never collide when cut.
- */
-export function pgIdentifier(name: string): string {
-  if (name.length <= 63) return name;
-  return `${name.slice(0, 50)}_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
-}
 
 /** The PostgreSQL type of a schema type. */
 export function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {
@@ -63,7 +53,16 @@ function schemaTx(schema: string, ex: Executor): DataTx {
             max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`,
     );
 
+  /**
+   * Writers of one table on different nodes take turns until their transactions end: each reads the figures
+   * and columns, then may add columns or create the table, which the other must see first. (Within a node
+   * the lane already orders them.)
+   */
+  const lockTable = (name: string) =>
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${schema}.${name}`}, 0))`.execute(ex);
+
   async function ensureDataTable(table: TableRow): Promise<Meta> {
+    await lockTable(table.name);
     const existing = await readMeta(table.name);
     if (existing) return existing;
     const schema = JSON.parse(table.schema_json) as SchemaEntry[];
@@ -193,6 +192,7 @@ function schemaTx(schema: string, ex: Executor): DataTx {
       return found?.r != null;
     },
     async ensureTable(name, columns) {
+      await lockTable(name);
       await sql.raw(`CREATE TABLE IF NOT EXISTS ${tableSql(name)} (${columns})`).execute(ex);
     },
     ensureDataTable,
@@ -324,5 +324,47 @@ export function postgresPlane(deps: AppDeps): DataPlane {
       return many<Record<string, unknown>>(db, sql`SELECT * FROM ${t.table(table)} ORDER BY time, ctid`);
     },
     forget() {},
+    async swapTables(database, a, b, catalog) {
+      const schema = customerSchema(database.id);
+      if (!(await exists(schema))) await createDatabase(database);
+      await transaction(db, async (tx) => {
+        const t = schemaTx(schema, tx);
+        // In name order, as any two writers of both take their locks, so they never wait on each other.
+        for (const row of [a, b].sort((x, y) => (x.name < y.name ? -1 : 1))) await t.ensureDataTable(row);
+        for (const [from, to] of [
+          [a.name, SWAP_NAME],
+          [b.name, a.name],
+          [SWAP_NAME, b.name],
+        ] as const) {
+          await renameTable(schema, tx, from, to);
+        }
+        await catalog(tx);
+      });
+    },
+    async moveTable(from, to, table, catalog) {
+      const [source, dest] = [customerSchema(from.id), customerSchema(to.id)];
+      if (!(await exists(source))) await createDatabase(from);
+      if (!(await exists(dest))) await createDatabase(to);
+      await transaction(db, async (tx) => {
+        await schemaTx(source, tx).ensureDataTable(table);
+        await schemaTx(dest, tx).dropTable(table.name);
+        // The table's indexes move with it.
+        await sql
+          .raw(`ALTER TABLE ${quote(source)}.${quote(pgIdentifier(table.name))} SET SCHEMA ${quote(dest)}`)
+          .execute(tx);
+        const [sourceFigures, destFigures] = [source, dest].map((s) => sql.raw(`${quote(s)}.${quote(FIGURES)}`));
+        await run(tx, sql`INSERT INTO ${destFigures} SELECT * FROM ${sourceFigures} WHERE name = ${table.name}`);
+        await run(tx, sql`DELETE FROM ${sourceFigures} WHERE name = ${table.name}`);
+        await catalog(tx);
+      });
+    },
   };
+}
+
+/** Renames a table's data, its `time` index and its figures row within a schema. */
+async function renameTable(schema: string, ex: Executor, from: string, to: string): Promise<void> {
+  const [table, index] = [from, `${from}$time`].map((n) => `${quote(schema)}.${quote(pgIdentifier(n))}`);
+  await sql.raw(`ALTER TABLE ${table} RENAME TO ${quote(pgIdentifier(to))}`).execute(ex);
+  await sql.raw(`ALTER INDEX IF EXISTS ${index} RENAME TO ${quote(pgIdentifier(`${to}$time`))}`).execute(ex);
+  await run(ex, sql`UPDATE ${sql.raw(`${quote(schema)}.${quote(FIGURES)}`)} SET name = ${to} WHERE name = ${from}`);
 }

@@ -4,8 +4,26 @@ import type { AppDeps } from '../platform/context';
 import type { Executor } from '../platform/storage';
 import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { closeDataFile, type DataFile, dataFile, deleteDataFile, META_TABLE, statement } from './dataFiles';
-import { applySchema, ensureDataTable, ensureKeyIndex, fromSafe, type Meta, q, readMeta } from './dataTables';
+import {
+  closeDataFile,
+  type DataFile,
+  dataFile,
+  deleteDataFile,
+  META_TABLE,
+  privateDataFile,
+  statement,
+} from './dataFiles';
+import {
+  applySchema,
+  copyDataTable,
+  ensureDataTable,
+  ensureKeyIndex,
+  fromSafe,
+  type Meta,
+  q,
+  readMeta,
+  swapDataTables,
+} from './dataTables';
 import type { DataPlane, DataTx, MergeResult, PreparedRecord } from './plane';
 import { blockColumns, type ColumnSummary, type RowBlock, storeColumns, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
@@ -153,6 +171,16 @@ function dataTx(f: DataFile, ex: Executor): DataTx {
 
 export function sqlitePlane(deps: AppDeps): DataPlane {
   const fileOf = (database: DatabaseRow) => databaseFile(deps.config.dataDir, database.account_id, database.id);
+  /** Runs `fn` on the file's connection in one transaction; a failure closes the connection (see below). */
+  const inFile = <T>(database: DatabaseRow, fn: (f: DataFile) => T): T => {
+    const f = dataFile(deps, database);
+    try {
+      return f.db.transaction(() => fn(f))();
+    } catch (err) {
+      closeDataFile(deps, database);
+      throw err;
+    }
+  };
   return {
     async createDatabase(database) {
       dataFile(deps, database);
@@ -199,6 +227,29 @@ export function sqlitePlane(deps: AppDeps): DataPlane {
     },
     forget(database) {
       closeDataFile(deps, database);
+    },
+    async swapTables(database, a, b, catalog) {
+      inFile(database, (f) => swapDataTables(f, a, b));
+      await catalog(deps.storage.db);
+    },
+    async moveTable(from, to, table, catalog) {
+      const source = inFile(from, (f) => {
+        ensureDataTable(f, table);
+        return f;
+      });
+      // The destination's file is another lane's: a connection of its own writes it once.
+      const dest = privateDataFile(deps, to);
+      try {
+        copyDataTable(dest, source, table.name);
+      } finally {
+        dest.db.close();
+      }
+      await catalog(deps.storage.db);
+      inFile(from, (f) => {
+        f.db.exec(`DROP TABLE IF EXISTS ${q(table.name)}`);
+        statement(f, `DELETE FROM ${META_TABLE} WHERE name = ?`).run(table.name);
+        f.statements.clear();
+      });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { TaskContext } from '../platform/workerRuntime';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
+import { moveTable, swapTables } from './tableChanges';
 import { appendRows, changeSchema, createDataTable, dropDataTable } from './tableStore';
 
 /**
@@ -25,6 +26,11 @@ export const dataTasks = {
     ctx: TaskContext,
     a: { database: DatabaseRow; table: string; rows: Record<string, unknown>[]; createTable: boolean },
   ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable }),
+  'data.swap-tables': (ctx: TaskContext, a: { database: DatabaseRow; a: TableRow; b: TableRow }) =>
+    swapTables(ctx.deps, a.database, a.a, a.b),
+  /** Runs in the source database's lane; the destination's file is written once by a connection of its own. */
+  'data.move-table': (ctx: TaskContext, a: { from: DatabaseRow; to: DatabaseRow; table: TableRow }) =>
+    moveTable(ctx.deps, a.from, a.to, a.table),
   /** Deletes the database's data (file or schema); run in its lane, after every write queued before it. */
   'data.delete-file': (ctx: TaskContext, a: { database: DatabaseRow }) =>
     dataPlane(ctx.deps).deleteDatabase(a.database),

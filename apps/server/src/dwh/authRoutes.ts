@@ -9,6 +9,7 @@ import {
   connectionTest,
   dwhFeature,
 } from '@svc/contracts';
+import { about, auditAction } from '../audit';
 import { hostProblem } from '../platform/addressPolicy';
 import { principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -99,6 +100,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         requireAdmin(p);
         const { enabled } = await input(c, dwhFeature);
         await setFeature(deps, p.accountId, enabled);
+        await auditAction(deps, p, 'dwh.feature_change', { details: { enabled } });
         return c.json({ enabled }, 200);
       },
     )
@@ -133,7 +135,14 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const { accountId, userId } = await enabledPrincipal(deps, c);
         const body = await input(c, authenticationCreate);
         await checkHost(body.host);
-        return c.json(toWireAuthentication(await insertAuthentication(deps, accountId, userId, body)), 200);
+        const created = await insertAuthentication(deps, accountId, userId, body);
+        await auditAction(
+          deps,
+          principalOf(c),
+          'dwh.authentication_create',
+          about('authentication', created.id, created.name),
+        );
+        return c.json(toWireAuthentication(created), 200);
       },
     )
     .openapi(
@@ -173,7 +182,15 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const row = await requireAuthentication(deps, accountId, c.req.param('id'));
         const body = await input(c, authenticationUpdate);
         await checkHost(body.host);
-        return c.json(toWireAuthentication(await updateAuthentication(deps, row, body)), 200);
+        const changed = await updateAuthentication(deps, row, body);
+        const fields = { fields: Object.keys(body) }; // names only: never a password
+        await auditAction(
+          deps,
+          principalOf(c),
+          'dwh.authentication_update',
+          about('authentication', row.id, changed.name, fields),
+        );
+        return c.json(toWireAuthentication(changed), 200);
       },
     )
     .openapi(
@@ -189,6 +206,7 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const { accountId } = await enabledPrincipal(deps, c);
         const row = await requireAuthentication(deps, accountId, c.req.param('id'));
         await deleteAuthentication(deps, row);
+        await auditAction(deps, principalOf(c), 'dwh.authentication_delete', about('authentication', row.id, row.name));
         return c.json(toWireAuthentication(row), 200);
       },
     )

@@ -11,6 +11,7 @@ import {
   integrationUpdate,
 } from '@svc/contracts';
 import type { Context } from 'hono';
+import { about, auditAction } from '../audit';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { input } from '../platform/params';
 import {
@@ -107,8 +108,9 @@ export function dwhIntegrationRoutes(deps: AppDeps) {
     return c.json({ items, pagination: page(items.length) }, 200);
   };
   const createOne = async (c: Context<AppEnv>) => {
-    const { accountId, userId } = await enabledPrincipal(deps, c);
-    const row = await createIntegration(deps, accountId, userId, await input(c, integrationCreate));
+    const p = await enabledPrincipal(deps, c);
+    const row = await createIntegration(deps, p.accountId, p.userId, await input(c, integrationCreate));
+    await auditAction(deps, p, 'dwh.integration_create', about('integration', row.id, row.name));
     return c.json({ dwh_id: row.id }, 200);
   };
   const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
@@ -125,14 +127,29 @@ export function dwhIntegrationRoutes(deps: AppDeps) {
       const p = await enabledPrincipal(deps, c);
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'change');
-      return c.json(toWireIntegration(await updateIntegration(deps, row, await input(c, integrationUpdate))), 200);
+      const body = await input(c, integrationUpdate);
+      const changed = await updateIntegration(deps, row, body);
+      await auditAction(
+        deps,
+        p,
+        'dwh.integration_update',
+        about('integration', row.id, changed.name, { fields: Object.keys(body) }),
+      );
+      return c.json(toWireIntegration(changed), 200);
     })
     .openapi(remove, async (c) => {
       const p = await enabledPrincipal(deps, c);
       const { drop_tables } = await input(c, integrationDeleteQuery);
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'delete');
-      await deleteWithTables(deps, row, drop_tables === 'true' || drop_tables === '1');
+      const dropTables = drop_tables === 'true' || drop_tables === '1';
+      await deleteWithTables(deps, row, dropTables);
+      await auditAction(
+        deps,
+        p,
+        'dwh.integration_delete',
+        about('integration', row.id, row.name, { drop_tables: dropTables }),
+      );
       return c.json(toWireIntegration(row), 200);
     })
     .openapi(

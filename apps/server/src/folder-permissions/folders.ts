@@ -1,4 +1,4 @@
-import { findFolder } from '../audiences/lookup';
+import { findFolder } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import type { FolderChain } from './permissions';
 

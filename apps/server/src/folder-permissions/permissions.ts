@@ -1,4 +1,5 @@
 import type { FolderPermission } from '@svc/contracts';
+import { defaultFolderPermission } from '../accounts/settings';
 import type { Principal } from '../platform/auth';
 import { forbidden } from '../platform/errors';
 import { type Executor, many, run, sql, transaction } from '../platform/storage';
@@ -9,10 +10,9 @@ import { type Executor, many, run, sql, transaction } from '../platform/storage'
  * - Administrators always have Full Control.
  * - Otherwise the user's grant on the folder itself decides; without one, the grant on the nearest
  *   ancestor (grants are inherited by sub-folders, and a grant on a sub-folder narrows or widens what the
- *   parent gives); without any grant, `DEFAULT_PERMISSION` (View: read only).
- *   See docs/decisions/0012-journey-folder-permissions.md.
+ *   parent gives); without any grant, the account's default folder permission (View unless an
+ *   administrator changed it). See docs/decisions/0012-journey-folder-permissions.md and 0025.
  */
-export const DEFAULT_PERMISSION: FolderPermission = 'view';
 
 /** A folder and its ancestors, the folder's parent first. */
 export interface FolderChain {
@@ -45,7 +45,7 @@ export async function grantsAlong(db: Executor, accountId: number, chain: Folder
 export async function permissionIn(db: Executor, principal: Principal, chain: FolderChain): Promise<FolderPermission> {
   if (principal.administrator) return 'full_control';
   const own = (await grantsAlong(db, principal.accountId, chain)).find((g) => g.user_id === principal.userId);
-  return own?.permission ?? DEFAULT_PERMISSION;
+  return own?.permission ?? (await defaultFolderPermission(db, principal.accountId));
 }
 
 /** 403 unless the caller has Full Control in the folder; `action` completes "You cannot … here". */
@@ -59,6 +59,25 @@ export async function requireFullControl(
   throw forbidden(
     `You have View permission on this folder, so you cannot ${action}. Ask an administrator for Full Control on the folder.`,
   );
+}
+
+/**
+ * Whoever creates a parent segment gets Full Control on its root folder, so they can work in what they
+ * made whatever the account's default (issue 20). Kept if they already had a grant there.
+ */
+export async function grantCreatorFullControl(
+  db: Executor,
+  principal: Principal,
+  rootFolderId: string,
+  now: number,
+): Promise<boolean> {
+  const added = await run(
+    db,
+    sql`INSERT INTO folder_permissions (account_id, folder_id, user_id, permission, granted_by, granted_at)
+        VALUES (${principal.accountId}, ${rootFolderId}, ${principal.userId}, 'full_control', ${principal.userId}, ${now})
+        ON CONFLICT (account_id, folder_id, user_id) DO NOTHING`,
+  );
+  return added > 0;
 }
 
 /** Replaces every grant made on the folder itself (inherited ones are untouched). */

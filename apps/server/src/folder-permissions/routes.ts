@@ -1,15 +1,18 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, type FolderPermissions, folderPermissions, folderPermissionsRequest } from '@svc/contracts';
 import { restSecurity } from '../accounts/openapi';
-import { listUsers } from '../accounts/users';
+import { defaultFolderPermission } from '../accounts/settings';
+import { listUsers, type UserRow } from '../accounts/users';
+import { about, auditAction } from '../audit';
 import { apiKeyAuth, type Principal, principalOf, requireAdmin } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { describeIssues, readParams } from '../platform/params';
+import { transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { type FolderInfo, folderOf } from './folders';
-import { DEFAULT_PERMISSION, grantsAlong, permissionIn, replaceGrants } from './permissions';
+import { type GrantRow, grantsAlong, permissionIn, replaceGrants } from './permissions';
 
 const error = (description: string) => json(errorBody, description);
 const folderParam = z.object({
@@ -46,9 +49,16 @@ async function describe(deps: AppDeps, principal: Principal, folder: FolderInfo)
   return {
     folderId: folder.id,
     grants,
-    defaultPermission: DEFAULT_PERMISSION,
+    defaultPermission: await defaultFolderPermission(db, principal.accountId),
     callerPermission: await permissionIn(db, principal, folder),
   };
+}
+
+/** Grants as the audit log keeps them: who (id and e-mail) has what, in user order. */
+function grantList(grants: Pick<GrantRow, 'user_id' | 'permission'>[], users: Map<string, UserRow>) {
+  return [...grants]
+    .sort((a, b) => a.user_id - b.user_id)
+    .map((g) => ({ user_id: g.user_id, email: users.get(String(g.user_id))?.email ?? null, permission: g.permission }));
 }
 
 function routes(deps: AppDeps) {
@@ -107,22 +117,35 @@ export function folderPermissionRoutes(deps: AppDeps) {
       const folder = await folderFor(deps, principal, c.req.valid('param').folderId);
       const parsed = folderPermissionsRequest.safeParse(await readParams(c));
       if (!parsed.success) throw badRequest(describeIssues(parsed.error), { issues: parsed.error.issues });
-      const members = new Set((await listUsers(deps.storage.db, principal.accountId)).map((u) => String(u.id)));
+      const { db } = deps.storage;
+      const users = new Map((await listUsers(db, principal.accountId)).map((u) => [String(u.id), u]));
       const grants = new Map<number, (typeof parsed.data.permissions)[number]['permission']>();
       for (const g of parsed.data.permissions) {
-        if (!members.has(String(g.userId))) {
+        if (!users.has(String(g.userId))) {
           throw badRequest(`There is no user ${g.userId} in this account; grant permissions to its users only.`);
         }
         grants.set(Number(g.userId), g.permission);
       }
-      await replaceGrants(
-        deps.storage.db,
-        principal.accountId,
-        folder.id,
-        [...grants].map(([userId, permission]) => ({ userId, permission })),
-        principal.userId,
-        deps.clock.now().getTime(),
+      const own = (await grantsAlong(db, principal.accountId, folder)).filter((g) => g.folder_id === folder.id);
+      const next = [...grants].map(([userId, permission]) => ({ userId, permission }));
+      const before = grantList(own, users);
+      const after = grantList(
+        next.map((g) => ({ user_id: g.userId, permission: g.permission })),
+        users,
       );
+      await transaction(deps.storage, async (tx) => {
+        await replaceGrants(tx, principal.accountId, folder.id, next, principal.userId, deps.clock.now().getTime());
+        // Saving the grants as they were changes nothing, so it is not a permission change to record.
+        if (JSON.stringify(before) === JSON.stringify(after)) return;
+        const details = { parent_segment_id: folder.parentSegmentId, before, after };
+        await auditAction(
+          deps,
+          principal,
+          'folder.permissions_change',
+          about('folder', folder.id, folder.name, details),
+          tx,
+        );
+      });
       return c.json(await describe(deps, principal, folder), 200);
     });
 }

@@ -56,7 +56,8 @@ describe('ingestion bodies read from the socket', () => {
 
   it('answers 413 with the error body for a record over the limit, declared or chunked, storing nothing', async () => {
     const big = JSON.stringify({ s: 'x'.repeat(ingestLimits.recordBytes) });
-    for (const extra of [{ 'content-length': String(big.length) }, {}]) {
+    const declared: Record<string, string>[] = [{ 'content-length': String(big.length) }, {}];
+    for (const extra of declared) {
       const chunks = [big.slice(0, 512 * 1024), big.slice(512 * 1024)];
       const res = await postback('clicks', chunks, extra);
       expect(res.status).toBe(413);

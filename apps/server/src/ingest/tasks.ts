@@ -1,6 +1,7 @@
 import type { DatabaseRow } from '../data/catalog';
 import { type TableBatch, writeBatches } from '../data/tableStore';
 import type { TaskContext } from '../platform/workerRuntime';
+import { type ImportArgs, importRecords } from './tableImport';
 
 /**
  * One group commit: the batches of one database, written by a background task in one data transaction
@@ -13,4 +14,6 @@ export interface IngestWrite {
 
 export const ingestTasks = {
   'ingest.write': (ctx: TaskContext, w: IngestWrite) => writeBatches(ctx.deps, w.database, w.batches),
+  /** One streaming import (PUT /v3/table/import…): decoded, checked and written in the database's lane. */
+  'ingest.import': (ctx: TaskContext, a: ImportArgs) => importRecords(ctx.deps, a),
 };

@@ -36,6 +36,12 @@ export interface JobRow {
   runner: string | null;
   /** When a node other than the runner was asked to kill it; the runner ends it (runner.ts). */
   kill_requested_at: number | null;
+  /** A run of a scheduled query: the schedule's id, its name when the job was queued, and the slot (ms). */
+  schedule_id: number | null;
+  schedule_name: string | null;
+  scheduled_at: number | null;
+  /** Where a successful query's rows go (a `td://` URL or a result connection's name), as given. */
+  result_url: string | null;
 }
 
 /** A job row with its issuer's name, as the job objects show it. */
@@ -43,7 +49,8 @@ export type JobView = JobRow & { user_name: string | null };
 
 export interface NewJob {
   accountId: number;
-  userId: number;
+  /** Null for a schedule's run whose creator has been removed. */
+  userId: number | null;
   type: string;
   database: string | null;
   query: string | null;
@@ -51,6 +58,9 @@ export interface NewJob {
   priority?: number;
   retryLimit?: number;
   domainKey?: string | null;
+  /** A run of a scheduled query, for the slot `scheduledAt` (ms). */
+  schedule?: { id: number; name: string; scheduledAt: number } | null;
+  resultUrl?: string | null;
 }
 
 /** Inserts a queued job. A domain key already used in the account is a 409 naming that job. */
@@ -75,10 +85,11 @@ export async function insertJob(ex: Executor, job: NewJob, now: number): Promise
     id = await insertId(
       ex,
       sql`INSERT INTO jobs (account_id, user_id, type, database_name, query, params_json, status, priority, retry_limit,
-            domain_key, created_at, updated_at)
+            domain_key, schedule_id, schedule_name, scheduled_at, result_url, created_at, updated_at)
           VALUES (${job.accountId}, ${job.userId}, ${job.type}, ${job.database}, ${job.query},
             ${job.params ? JSON.stringify(job.params) : null}, 'queued', ${job.priority ?? 0}, ${job.retryLimit ?? 0},
-            ${job.domainKey || null}, ${now}, ${now})
+            ${job.domainKey || null}, ${job.schedule?.id ?? null}, ${job.schedule?.name ?? null},
+            ${job.schedule?.scheduledAt ?? null}, ${job.resultUrl || null}, ${now}, ${now})
           RETURNING id`,
     );
   } catch (err) {
@@ -120,6 +131,8 @@ export interface JobFilter {
   /** Only jobs of this type (presto, bulk_import, …) or database, when given. */
   type?: string | null;
   database?: string | null;
+  /** Only the runs of this schedule (its history). */
+  scheduleId?: number | null;
 }
 
 /** Newest first; `from` and `to` are indexes into that order, `to` included (TD's paging). */
@@ -133,6 +146,7 @@ export async function listJobs(
     ['status', opts.status],
     ['type', opts.type],
     ['database_name', opts.database],
+    ['schedule_id', opts.scheduleId],
   ] as const) {
     if (!value) continue;
     conditions.push(sql`${sql.ref(`jobs.${column}`)} = ${value}`);
@@ -277,4 +291,21 @@ export async function jobStates(
 ): Promise<{ id: number; status: JobStatus; kill_requested_at: number | null }[]> {
   if (ids.length === 0) return [];
   return many(ex, sql`SELECT id, status, kill_requested_at FROM jobs WHERE id IN (${sql.join([...ids])}) ORDER BY id`);
+}
+
+/**
+ * Runs of schedules that failed since `since` and may run again: fewer attempts at their slot than 1 + their
+ * `retry_limit`, and no later attempt at it yet. The scheduler queues the next attempt (schedules/).
+ */
+export async function retriableScheduledJobs(ex: Executor, since: number): Promise<JobRow[]> {
+  return many<JobRow>(
+    ex,
+    sql`SELECT j.* FROM jobs j
+        WHERE j.schedule_id IS NOT NULL AND j.status = 'error' AND j.end_at >= ${since}
+          AND j.retry_limit >= (SELECT COUNT(*) FROM jobs k WHERE k.account_id = j.account_id
+                                  AND k.schedule_id = j.schedule_id AND k.scheduled_at = j.scheduled_at)
+          AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.account_id = j.account_id AND k.schedule_id = j.schedule_id
+                            AND k.scheduled_at = j.scheduled_at AND k.id > j.id)
+        ORDER BY j.id`,
+  );
 }

@@ -25,7 +25,8 @@ export const json = jsonResponse;
 
 const PRIORITY_NAMES: Record<string, number> = { 'VERY LOW': -2, LOW: -1, NORMAL: 0, HIGH: 1, 'VERY HIGH': 2 };
 
-const priority = z
+/** `priority` as clients send it: -2…2, or a name (VERY LOW … VERY HIGH); absent or empty is 0. */
+export const priorityParam = z
   .union([z.number(), z.string()])
   .optional()
   .transform((v, ctx) => {
@@ -42,24 +43,27 @@ const priority = z
     return n;
   });
 
+/** `retry_limit`: 0 to 32 (the OAS range); absent or empty is 0. */
+export const retryLimitParam = z
+  .union([z.number(), z.string()])
+  .optional()
+  .transform((v, ctx) => {
+    const n = v === undefined || v === '' ? 0 : Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 32) {
+      ctx.addIssue({ code: 'custom', message: 'Send "retry_limit" as a whole number from 0 to 32.' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
 /** Issue parameters in any encoding (wire-compat §1.2); RB also sends `type`, PY may send `result`. */
 export const issueParams = z.object({
   query: z
     .string({ error: 'Send "query": the SQL to run.' })
     .refine((q) => q.trim().length > 0, 'Send "query": the SQL to run.'),
-  priority,
-  Priority: priority,
-  retry_limit: z
-    .union([z.number(), z.string()])
-    .optional()
-    .transform((v, ctx) => {
-      const n = v === undefined || v === '' ? 0 : Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 32) {
-        ctx.addIssue({ code: 'custom', message: 'Send "retry_limit" as a whole number from 0 to 32.' });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  priority: priorityParam,
+  Priority: priorityParam,
+  retry_limit: retryLimitParam,
   domain_key: z
     .union([z.string(), z.number()])
     .optional()

@@ -5,6 +5,7 @@ import type { AppDeps } from '../platform/context';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
 import { queryEngineFor } from './queryEngine';
+import { writeResult } from './resultOutput';
 import { resultStoreFor } from './resultStore';
 import type { JobKind } from './runner';
 
@@ -56,12 +57,21 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
           database,
           msgpackPath: files.msgpack,
           gzipPath: files.gzip,
-          nowMs: job.created_at,
+          // A scheduled query runs as of its slot (TD_SCHEDULED_TIME), whenever it actually starts.
+          nowMs: job.scheduled_at ?? job.created_at,
           maxResultBytes: options.maxResultBytes,
           timeLimitSeconds: options.timeLimitSeconds,
         },
         ctx.signal,
       );
+      // Before the result is kept: the PostgreSQL store moves the files away.
+      const output = job.result_url
+        ? await writeResult(deps, job, {
+            file: files.msgpack,
+            columns: outcome.schema.map(([name]) => name),
+            bytes: outcome.bytes,
+          })
+        : '';
       await results.keep(job, { msgpack: files.msgpack, gzip: files.gzip });
       const ms = Math.round(performance.now() - started);
       return {
@@ -69,7 +79,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         resultSize: outcome.gzipBytes,
         numRecords: outcome.numRecords,
         hiveResultSchema: JSON.stringify(outcome.schema),
-        cmdout: `${outcome.numRecords} rows, ${outcome.bytes} bytes in ${ms} ms\n`,
+        cmdout: `${outcome.numRecords} rows, ${outcome.bytes} bytes in ${ms} ms\n${output}`,
       };
     },
     async onFailed(job) {

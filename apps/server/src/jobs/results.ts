@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ResultFormat } from '@svc/contracts';
 import { UnpackrStream } from 'msgpackr';
+import { csvQuote } from '../platform/csv';
 import { ApiError, errorBody } from '../platform/errors';
 import type { JobView } from './jobStore';
 import type { ResultStore, StoredResult } from './resultStore';
@@ -102,8 +103,7 @@ function textValue(v: unknown): string {
 }
 
 function csvField(v: unknown): string {
-  const text = textValue(v);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvQuote(textValue(v));
 }
 
 function tsvField(v: unknown): string {

@@ -182,6 +182,11 @@ export class JobRunner {
     return row;
   }
 
+  /** Starts queued jobs where slots are free: after a caller's transaction that queued some has committed. */
+  wake(): void {
+    this.pump();
+  }
+
   /**
    * Kills a queued or running job of the account; returns its status before, or null if there is none. A
    * job running on another node is marked for it to kill (it polls); it ends there within a poll.

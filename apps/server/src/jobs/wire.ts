@@ -1,5 +1,6 @@
 import type { Job, JobDetail, JobStatusObject } from '@svc/contracts';
 import { v3Time } from '../platform/time';
+import { maskUrl } from '../results/maskUrl';
 import type { JobView } from './jobStore';
 
 /** Job rows as the /v3 job objects (OAS `Job`, `JobStatus`; wire-compat §1.6, §2.3). */
@@ -46,7 +47,7 @@ export function toV3Job(row: JobView, now: number, origin: string, position: num
     user_name: row.user_name ?? '',
     priority: row.priority,
     retry_limit: row.retry_limit,
-    result: '',
+    result: row.result_url ? maskUrl(row.result_url) : '',
     organization: null,
     created_at: time(row.created_at),
     updated_at: time(row.updated_at),
@@ -59,6 +60,8 @@ export function toV3Job(row: JobView, now: number, origin: string, position: num
     linked_result_export_job_id: null,
     result_export_target_job_id: null,
     queue_position: row.status === 'queued' ? position : null,
+    schedule_name: row.schedule_name,
+    scheduled_at: time(row.scheduled_at),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { Journey, Step } from '@svc/journey';
 import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
 import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '@svc/journey-engine';
-import type { Db } from '../platform/db';
 import { badRequest } from '../platform/errors';
+import { type Executor, many, one, sql } from '../platform/storage';
 import type { StateRow } from './store';
 
 export const MAX_PER_PAGE = 1000;
@@ -46,8 +46,8 @@ function checkFilters(journey: Journey, journeyId: string, q: CustomersQuery) {
  * A page of the profiles in the journey (by default those still in it) with their stage, step, times,
  * branches and variants, in profile key order.
  */
-export function listCustomers(
-  db: Db,
+export async function listCustomers(
+  ex: Executor,
   accountId: number,
   journeyId: number,
   journey: Journey,
@@ -55,27 +55,21 @@ export function listCustomers(
   q: CustomersQuery,
 ) {
   const compiled = checkFilters(journey, String(journeyId), q);
-  const where = ['account_id = ?', 'journey_id = ?'];
-  const args: (string | number)[] = [accountId, journeyId];
-  if (q.status !== 'all') {
-    where.push('status = ?');
-    args.push(q.status);
-  }
-  if (q.stage !== undefined) {
-    where.push('stage_id = ?');
-    args.push(q.stage);
-  }
-  if (q.step !== undefined) {
-    where.push('step_id = ?');
-    args.push(q.step);
-  }
-  const clause = where.join(' AND ');
-  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM journey_profile_states WHERE ${clause}`).get(...args) as {
-    total: number;
-  };
-  const rows = db
-    .prepare(`SELECT * FROM journey_profile_states WHERE ${clause} ORDER BY profile_key LIMIT ? OFFSET ?`)
-    .all(...args, q.perPage, (q.page - 1) * q.perPage) as Row[];
+  const where = [sql`account_id = ${accountId}`, sql`journey_id = ${journeyId}`];
+  if (q.status !== 'all') where.push(sql`status = ${q.status}`);
+  if (q.stage !== undefined) where.push(sql`stage_id = ${q.stage}`);
+  if (q.step !== undefined) where.push(sql`step_id = ${q.step}`);
+  const clause = sql.join(where, sql` AND `);
+  const counted = await one<{ total: number }>(
+    ex,
+    sql`SELECT COUNT(*) AS total FROM journey_profile_states WHERE ${clause}`,
+  );
+  const total = counted?.total ?? 0;
+  const rows = await many<Row>(
+    ex,
+    sql`SELECT * FROM journey_profile_states WHERE ${clause} ORDER BY profile_key
+        LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`,
+  );
   const known = normalizePauses(pauses);
   const data = rows.map((r) => {
     const stage = compiled.stageById.get(r.stage_id);

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getJourneyRow } from '../journeys/store';
+import { getJourneyRow } from '../journeys';
+import { many, one, run, sql } from '../platform/storage';
 import { insertResult } from '../results/store';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
@@ -37,7 +38,7 @@ describe('activation deliveries', () => {
     ids = await launchScenario(h, parentId, await seedSegments(h, parentId));
   });
   afterEach(async () => {
-    h.close();
+    await h.close();
     if (server) await new Promise((done) => server?.close(done));
     server = null;
   });
@@ -60,19 +61,23 @@ describe('activation deliveries', () => {
 
   /** Runs day 0 and day 3 as the schedule does (no delivery yet), so the profiles in the offer variant are queued. */
   async function queueOffers(): Promise<string[]> {
-    const runAt = (at: number) => {
+    const runAt = async (at: number) => {
       h.clock.set(at);
-      runJourneyNow(h.deps, getJourneyRow(h.deps.db, h.admin.accountId, ids.journeyId), 'schedule');
+      await runJourneyNow(h.deps, await getJourneyRow(h.deps.storage.db, h.admin.accountId, ids.journeyId), 'schedule');
     };
-    runAt(T);
-    runAt(T + 3 * DAY_MS);
-    const queued = h.deps.db
-      .prepare('SELECT profile_key FROM journey_activation_queue ORDER BY profile_key')
-      .pluck()
-      .all() as string[];
+    await runAt(T);
+    await runAt(T + 3 * DAY_MS);
+    const queued = (
+      await many<{ profile_key: string }>(
+        h.deps.storage.db,
+        sql`SELECT profile_key FROM journey_activation_queue ORDER BY profile_key`,
+      )
+    ).map((r) => r.profile_key);
     expect(queued.length).toBeGreaterThan(0);
     return queued;
   }
+
+  const deleteTarget = () => run(h.deps.storage.db, sql`DELETE FROM result_connections WHERE name = 'target'`);
 
   const deliveries = async () =>
     (
@@ -243,13 +248,13 @@ describe('activation deliveries', () => {
     const hook = await listen([200]);
     const forms = ['127.1', '2130706433', '0x7f000001', '[::ffff:127.0.0.1]', 'localhost'];
     await connectTo('csv://placeholder');
-    h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();
+    await deleteTarget();
     await queueOffers();
     for (const [i, host] of forms.entries()) {
       await insertResult(h.deps.storage.db, h.admin.accountId, 'target', `https://${host}:${hook.port}/in`, T);
       h.clock.set(T + 3 * DAY_MS + i * 7_200_000);
       await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
-      h.deps.db.prepare("DELETE FROM result_connections WHERE name = 'target'").run();
+      await deleteTarget();
     }
     expect(hook.bodies).toHaveLength(0);
     const list = await deliveries();
@@ -280,10 +285,10 @@ describe('activation deliveries', () => {
     await createJourneyScheduler(h.deps, { intervalMs: 0 }).tick();
     const [failed] = await deliveries();
     expect(failed?.error).toMatch(/^Deliveries to "s3" connections are not available/);
-    const pending = h.deps.db
-      .prepare('SELECT COUNT(*) FROM journey_activation_queue WHERE delivery_id IS NULL')
-      .pluck()
-      .get();
-    expect(pending).toBeGreaterThan(0);
+    const pending = await one<{ n: number }>(
+      h.deps.storage.db,
+      sql`SELECT COUNT(*) AS n FROM journey_activation_queue WHERE delivery_id IS NULL`,
+    );
+    expect(pending?.n).toBeGreaterThan(0);
   });
 });

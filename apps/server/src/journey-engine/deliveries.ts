@@ -1,9 +1,8 @@
-import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
-import { type ActivationRow, activationsOf, paramsOf } from '../journeys/activationStore';
-import type { JourneyRow } from '../journeys/store';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences';
+import { type ActivationRow, activationsOf, type JourneyRow, paramsOf } from '../journeys';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
 import { scheduleDue } from '../platform/schedule';
+import { type Executor, insertId, many, one, run, sql, transaction, tryLock } from '../platform/storage';
 import { listResults } from '../results/store';
 import { type Outcome, send } from './deliveryTargets';
 
@@ -17,6 +16,8 @@ import { type Outcome, send } from './deliveryTargets';
  */
 
 const FIRST_RETRY_MS = 60_000;
+/** Queue entries marked delivered per statement. */
+const MARK_SLICE = 1000;
 const MAX_RETRY_MS = 3_600_000;
 
 export interface DeliveryRow {
@@ -36,23 +37,24 @@ interface Pending {
   queued_at: number;
 }
 
-function pendingOf(db: Db, row: JourneyRow, activationId: string): Pending[] {
-  return db
-    .prepare(
-      `SELECT id, profile_key, queued_at FROM journey_activation_queue
-       WHERE account_id = ? AND journey_id = ? AND activation_id = ? AND delivery_id IS NULL ORDER BY id`,
-    )
-    .all(row.account_id, row.id, activationId) as Pending[];
+function pendingOf(ex: Executor, row: JourneyRow, activationId: string): Promise<Pending[]> {
+  return many<Pending>(
+    ex,
+    sql`SELECT id, profile_key, queued_at FROM journey_activation_queue
+        WHERE account_id = ${row.account_id} AND journey_id = ${row.id} AND activation_id = ${activationId}
+          AND delivery_id IS NULL
+        ORDER BY id`,
+  );
 }
 
 /** Failures since the last success, newest first. */
-function recentFailures(db: Db, row: JourneyRow, activationId: string): DeliveryRow[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM journey_deliveries WHERE account_id = ? AND journey_id = ? AND activation_id = ?
-       ORDER BY id DESC LIMIT 20`,
-    )
-    .all(row.account_id, row.id, activationId) as DeliveryRow[];
+async function recentFailures(ex: Executor, row: JourneyRow, activationId: string): Promise<DeliveryRow[]> {
+  const rows = await many<DeliveryRow>(
+    ex,
+    sql`SELECT * FROM journey_deliveries
+        WHERE account_id = ${row.account_id} AND journey_id = ${row.id} AND activation_id = ${activationId}
+        ORDER BY id DESC LIMIT 20`,
+  );
   const failures: DeliveryRow[] = [];
   for (const r of rows) {
     if (r.status !== 'error') break;
@@ -62,11 +64,11 @@ function recentFailures(db: Db, row: JourneyRow, activationId: string): Delivery
 }
 
 /** The rows to send: one per profile, the chosen attribute columns (or all), and where it came from. */
-function rowsFor(deps: AppDeps, row: JourneyRow, activation: ActivationRow, keys: string[], at: number) {
+async function rowsFor(deps: AppDeps, row: JourneyRow, activation: ActivationRow, keys: string[], at: number) {
   const params = paramsOf(activation);
-  const parent = findParentSegment(deps, row.account_id, row.parent_segment_id);
+  const parent = await findParentSegment(deps, row.account_id, row.parent_segment_id);
   const keyColumn = parent?.key ?? 'profile_key';
-  const views = new Map(profileRows(deps, row.account_id, row.parent_segment_id, keys).map((v) => [v.key, v]));
+  const views = new Map((await profileRows(deps, row.account_id, row.parent_segment_id, keys)).map((v) => [v.key, v]));
   const wanted = params.allColumns ? null : new Set(params.columns);
   return keys.map((key) => {
     const out: Record<string, unknown> = { [keyColumn]: key };
@@ -80,8 +82,8 @@ function rowsFor(deps: AppDeps, row: JourneyRow, activation: ActivationRow, keys
   });
 }
 
-function notify(
-  db: Db,
+async function notify(
+  ex: Executor,
   row: JourneyRow,
   activation: ActivationRow,
   delivery: { id: number; at: number; count: number },
@@ -98,27 +100,19 @@ function notify(
   const body = failed
     ? `Delivery ${deliveryId} to ${outcome.target} failed: ${outcome.error} It will be tried again.`
     : `Delivery ${deliveryId} sent ${count} profiles to ${outcome.target}.`;
-  db.prepare(
-    `INSERT INTO journey_notifications (account_id, journey_id, activation_id, delivery_id, created_at, recipients,
-       subject, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.account_id,
-    row.id,
-    String(activation.id),
-    deliveryId,
-    delivery.at,
-    JSON.stringify(params.emailRecipients),
-    subject,
-    body,
+  await run(
+    ex,
+    sql`INSERT INTO journey_notifications (account_id, journey_id, activation_id, delivery_id, created_at,
+          recipients, subject, body)
+        VALUES (${row.account_id}, ${row.id}, ${String(activation.id)}, ${deliveryId}, ${delivery.at},
+          ${JSON.stringify(params.emailRecipients)}, ${subject}, ${body})`,
   );
 }
 
-/** Activations being delivered in this process: a Run now and a schedule tick never send the same queue twice. */
-const inFlight = new Set<string>();
-
 /**
  * Sends what is due for one activation; returns the delivery id, or null when nothing was due (or another
- * delivery of the same activation is under way).
+ * delivery of the same activation is under way). The activation's lock keeps a Run now and a schedule tick,
+ * on this node or another, from sending the same queue twice.
  */
 export async function deliverActivation(
   deps: AppDeps,
@@ -126,14 +120,9 @@ export async function deliverActivation(
   activation: ActivationRow,
   at: number,
 ): Promise<number | null> {
-  const key = `${row.account_id}:${row.id}:${activation.id}`;
-  if (inFlight.has(key)) return null;
-  inFlight.add(key);
-  try {
-    return await deliverOnce(deps, row, activation, at);
-  } finally {
-    inFlight.delete(key);
-  }
+  const lock = `journey-engine.delivery:${row.account_id}:${row.id}:${activation.id}`;
+  const attempt = await tryLock(deps.storage, lock, () => deliverOnce(deps, row, activation, at));
+  return attempt.ran ? attempt.value : null;
 }
 
 async function deliverOnce(
@@ -143,17 +132,18 @@ async function deliverOnce(
   at: number,
 ): Promise<number | null> {
   const activationId = String(activation.id);
-  const pending = pendingOf(deps.db, row, activationId);
+  const db = deps.storage.db;
+  const pending = await pendingOf(db, row, activationId);
   if (pending.length === 0) return null;
   const params = paramsOf(activation);
   const oldest = Math.min(...pending.map((p) => p.queued_at));
   if (!scheduleDue(params.scheduleType, params.scheduleOption, params.timezone, oldest, at)) return null;
-  const failures = recentFailures(deps.db, row, activationId);
+  const failures = await recentFailures(db, row, activationId);
   const last = failures[0];
   if (last && at < last.at + Math.min(FIRST_RETRY_MS * 2 ** (failures.length - 1), MAX_RETRY_MS)) return null;
 
   const keys = [...new Set(pending.map((p) => p.profile_key))];
-  const connection = (await listResults(deps.storage.db, row.account_id)).find(
+  const connection = (await listResults(db, row.account_id)).find(
     (r) => r.name === params.connectionId || String(r.id) === params.connectionId,
   );
   const outcome: Outcome = connection
@@ -166,49 +156,46 @@ async function deliverOnce(
           at,
         },
         connection.url,
-        rowsFor(deps, row, activation, keys, at),
+        await rowsFor(deps, row, activation, keys, at),
       )
     : { target: '', error: `The result connection "${params.connectionId}" no longer exists; choose another.` };
-  return deps.db.transaction(() => {
-    const id = Number(
-      deps.db
-        .prepare(
-          `INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error,
-             response_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          row.account_id,
-          row.id,
-          activationId,
-          at,
-          outcome.error === null ? 'success' : 'error',
-          keys.length,
-          outcome.target || null,
-          outcome.error,
-          outcome.responseCode ?? null,
-        ).lastInsertRowid,
+  return transaction(deps.storage, async (tx) => {
+    const id = await insertId(
+      tx,
+      sql`INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error,
+            response_code)
+          VALUES (${row.account_id}, ${row.id}, ${activationId}, ${at}, ${outcome.error === null ? 'success' : 'error'},
+            ${keys.length}, ${outcome.target || null}, ${outcome.error}, ${outcome.responseCode ?? null})
+          RETURNING id`,
     );
     if (outcome.error === null) {
-      const mark = deps.db.prepare(
-        'UPDATE journey_activation_queue SET delivery_id = ? WHERE account_id = ? AND id = ?',
-      );
-      for (const p of pending) mark.run(id, row.account_id, p.id);
+      // In slices, so no statement binds more parameters than either backend takes.
+      for (let i = 0; i < pending.length; i += MARK_SLICE) {
+        const ids = pending.slice(i, i + MARK_SLICE).map((p) => p.id);
+        await run(
+          tx,
+          sql`UPDATE journey_activation_queue SET delivery_id = ${id}
+              WHERE account_id = ${row.account_id} AND id IN (${sql.join(ids)})`,
+        );
+      }
     }
     if (outcome.file) {
-      deps.db
-        .prepare('INSERT INTO journey_delivery_files (delivery_id, account_id, content_type, body) VALUES (?, ?, ?, ?)')
-        .run(id, row.account_id, outcome.file.contentType, outcome.file.body);
+      await run(
+        tx,
+        sql`INSERT INTO journey_delivery_files (delivery_id, account_id, content_type, body)
+            VALUES (${id}, ${row.account_id}, ${outcome.file.contentType}, ${outcome.file.body})`,
+      );
     }
-    notify(deps.db, row, activation, { id, at, count: keys.length }, outcome);
+    await notify(tx, row, activation, { id, at, count: keys.length }, outcome);
     return id;
-  })();
+  });
 }
 
 /** Delivers every due activation of a running journey (paused journeys deliver nothing). */
 export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number) {
   if (row.state !== 'launched' || row.paused === 1) return [];
   const done: number[] = [];
-  for (const activation of activationsOf(deps.db, row.account_id, row.id)) {
+  for (const activation of await activationsOf(deps.storage.db, row.account_id, row.id)) {
     const id = await deliverActivation(deps, row, activation, at);
     if (id !== null) done.push(id);
   }
@@ -225,12 +212,13 @@ export async function testDelivery(
   url: string,
 ): Promise<Outcome & { profiles: number }> {
   const at = deps.clock.now().getTime();
-  const parent = findParentSegment(deps, row.account_id, row.parent_segment_id);
+  const parent = await findParentSegment(deps, row.account_id, row.parent_segment_id);
   const keyColumn = parent?.key ?? 'profile_key';
   const [firstKey] = parent
-    ? segmentProfileKeys(deps, row.account_id, parent.id, { type: 'And', conditions: [] }, new Date(at))
+    ? await segmentProfileKeys(deps, row.account_id, parent.id, { type: 'And', conditions: [] }, new Date(at))
     : [];
-  const [first] = firstKey === undefined ? [] : profileRows(deps, row.account_id, row.parent_segment_id, [firstKey]);
+  const [first] =
+    firstKey === undefined ? [] : await profileRows(deps, row.account_id, row.parent_segment_id, [firstKey]);
   const profile: Record<string, unknown> = first
     ? { [keyColumn]: first.key, ...first.attributes }
     : { [keyColumn]: 'test-profile' };
@@ -262,21 +250,21 @@ export interface DeliveryReport {
 /** Delivers what is due right after an on-demand run, and says what went and what still waits. */
 export async function deliverAfterRun(deps: AppDeps, row: JourneyRow, at: number): Promise<DeliveryReport> {
   const ids = await deliverDue(deps, row, at);
+  const db = deps.storage.db;
   const made = ids.length
-    ? (deps.db
-        .prepare(
-          `SELECT status, profiles, error FROM journey_deliveries WHERE account_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY id`,
-        )
-        .all(row.account_id, ...ids) as Array<{ status: string; profiles: number; error: string | null }>)
+    ? await many<{ status: string; profiles: number; error: string | null }>(
+        db,
+        sql`SELECT status, profiles, error FROM journey_deliveries
+            WHERE account_id = ${row.account_id} AND id IN (${sql.join(ids)}) ORDER BY id`,
+      )
     : [];
   const sum = (status: string) => made.filter((d) => d.status === status).reduce((n, d) => n + d.profiles, 0);
-  const pending = deps.db
-    .prepare(
-      `SELECT COUNT(DISTINCT activation_id || ':' || profile_key) FROM journey_activation_queue
-       WHERE account_id = ? AND journey_id = ? AND delivery_id IS NULL`,
-    )
-    .pluck()
-    .get(row.account_id, row.id) as number;
+  const counted = await one<{ n: number }>(
+    db,
+    sql`SELECT COUNT(DISTINCT activation_id || ':' || profile_key) AS n FROM journey_activation_queue
+        WHERE account_id = ${row.account_id} AND journey_id = ${row.id} AND delivery_id IS NULL`,
+  );
+  const pending = counted?.n ?? 0;
   const failed = sum('error');
   return {
     delivered: sum('success'),
@@ -286,33 +274,28 @@ export async function deliverAfterRun(deps: AppDeps, row: JourneyRow, at: number
   };
 }
 
-export function deliveriesOf(db: Db, accountId: number, journeyId: number, activationId: string, limit = 100) {
-  return db
-    .prepare(
-      `SELECT id, activation_id, at, status, profiles, target, error, response_code FROM journey_deliveries
-       WHERE account_id = ? AND journey_id = ? AND activation_id = ? ORDER BY id DESC LIMIT ?`,
-    )
-    .all(accountId, journeyId, activationId, limit) as DeliveryRow[];
-}
-
-export function deliveryFile(db: Db, accountId: number, journeyId: number, deliveryId: number) {
-  return (
-    (db
-      .prepare(
-        `SELECT f.content_type, f.body FROM journey_delivery_files f JOIN journey_deliveries d ON d.id = f.delivery_id
-         WHERE f.account_id = ? AND d.journey_id = ? AND f.delivery_id = ?`,
-      )
-      .get(accountId, journeyId, deliveryId) as { content_type: string; body: string } | undefined) ?? null
+export function deliveriesOf(ex: Executor, accountId: number, journeyId: number, activationId: string, limit = 100) {
+  return many<DeliveryRow>(
+    ex,
+    sql`SELECT id, activation_id, at, status, profiles, target, error, response_code FROM journey_deliveries
+        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND activation_id = ${activationId}
+        ORDER BY id DESC LIMIT ${limit}`,
   );
 }
 
-export function notificationsOf(db: Db, accountId: number, journeyId: number, limit = 100) {
-  return db
-    .prepare(
-      `SELECT id, activation_id, delivery_id, created_at, recipients, subject, body FROM journey_notifications
-       WHERE account_id = ? AND journey_id = ? ORDER BY id DESC LIMIT ?`,
-    )
-    .all(accountId, journeyId, limit) as Array<{
+export async function deliveryFile(ex: Executor, accountId: number, journeyId: number, deliveryId: number) {
+  return (
+    (await one<{ content_type: string; body: string }>(
+      ex,
+      sql`SELECT f.content_type, f.body FROM journey_delivery_files f
+          JOIN journey_deliveries d ON d.account_id = f.account_id AND d.id = f.delivery_id
+          WHERE f.account_id = ${accountId} AND d.journey_id = ${journeyId} AND f.delivery_id = ${deliveryId}`,
+    )) ?? null
+  );
+}
+
+export function notificationsOf(ex: Executor, accountId: number, journeyId: number, limit = 100) {
+  return many<{
     id: number;
     activation_id: string;
     delivery_id: number | null;
@@ -320,5 +303,9 @@ export function notificationsOf(db: Db, accountId: number, journeyId: number, li
     recipients: string;
     subject: string;
     body: string;
-  }>;
+  }>(
+    ex,
+    sql`SELECT id, activation_id, delivery_id, created_at, recipients, subject, body FROM journey_notifications
+        WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id DESC LIMIT ${limit}`,
+  );
 }

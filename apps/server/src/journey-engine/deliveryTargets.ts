@@ -1,6 +1,7 @@
 import { findDatabase } from '../data/catalog';
 import { appendRowsInWorker } from '../data/fileWrites';
 import type { AppDeps } from '../platform/context';
+import { csvQuote } from '../platform/csv';
 import { outboundProblem } from './outbound';
 
 /**
@@ -88,8 +89,7 @@ async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unk
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvQuote(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 export function toCsv(rows: Record<string, unknown>[]): string {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseRow, findDatabase, findTable, type TableRow } from '../data/catalog';
 import { tailRows } from '../data/tableStore';
+import { many, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { createJourneyScheduler } from './scheduler';
@@ -62,13 +63,17 @@ describe('journey engine in the server', () => {
   }
 
   const queued = () =>
-    h.deps.db
-      .prepare(
-        'SELECT profile_key, activation_id FROM journey_activation_queue WHERE journey_id = ? ORDER BY profile_key',
-      )
-      .all(Number(ids.journeyId)) as Array<{ profile_key: string; activation_id: string }>;
+    many<{ profile_key: string; activation_id: string }>(
+      h.deps.storage.db,
+      sql`SELECT profile_key, activation_id FROM journey_activation_queue WHERE journey_id = ${Number(ids.journeyId)}
+          ORDER BY profile_key`,
+    );
+  const count = async (table: string) =>
+    (await one<{ n: number }>(h.deps.storage.db, sql`SELECT COUNT(*) AS n FROM ${sql.table(table)}`))?.n;
 
-  afterEach(() => h.close());
+  afterEach(async () => {
+    await h.close();
+  });
 
   describe('the two-stage scenario', () => {
     beforeEach(() => setUp());
@@ -90,7 +95,7 @@ describe('journey engine in the server', () => {
       const vips = afterWait.filter((c) => c.branches[0]?.branchId === 'br-vip').map((c) => c.profileKey);
       expect(vips).toEqual(['p1', 'p2', 'p3']);
       const offered = afterWait.filter((c) => c.variants[0]?.variantId === 'v-offer').map((c) => c.profileKey);
-      expect(queued()).toEqual(offered.map((k) => ({ profile_key: k, activation_id: ids.activationId })));
+      expect(await queued()).toEqual(offered.map((k) => ({ profile_key: k, activation_id: ids.activationId })));
 
       // The activation delivers daily at 06:00 UTC: nothing goes out on day 3 (queued at 09:00, after
       // that day's slot); the scheduler's tick on day 4 runs the journey and delivers.
@@ -163,16 +168,14 @@ describe('journey engine in the server', () => {
       await run(0);
       await run(3);
       const before = await positions();
-      const events = () => h.deps.db.prepare('SELECT COUNT(*) AS n FROM journey_profile_events').get() as { n: number };
-      const count = events().n;
+      const events = await count('journey_profile_events');
       expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
       h = await h.restart();
       expect(await run(3)).toMatchObject({ changed: 0, events: 0 });
-      expect(events().n).toBe(count);
+      expect(await count('journey_profile_events')).toBe(events);
       expect(await positions()).toEqual(before);
       // The A/B assignments were stored once each.
-      const assigned = h.deps.db.prepare('SELECT COUNT(*) AS n FROM journey_ab_assignments').get() as { n: number };
-      expect(assigned.n).toBe(3);
+      expect(await count('journey_ab_assignments')).toBe(3);
     });
 
     it('lists profiles by stage and step, pages them, and refuses users without Full Control', async () => {
@@ -205,16 +208,16 @@ describe('journey engine in the server', () => {
         .filter((c) => c.variants[0]?.variantId === 'v-offer')
         .map((c) => c.profileKey);
       const ref = { journeyId: ids.journeyId, journeyStageId: ids.stage1, tense: 'intime' };
-      expect(variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' })).toEqual(
-        offered,
-      );
-      expect(() => variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_nope' })).toThrow(
+      expect(
+        await variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' }),
+      ).toEqual(offered);
+      await expect(variantProfileKeys(h.deps, h.admin.accountId, { ...ref, location: 'ab_test_nope' })).rejects.toThrow(
         /names no A\/B variant/,
       );
       const other = await h.newAccount('Other');
-      expect(() =>
+      await expect(
         variantProfileKeys(h.deps, other.accountId, { ...ref, location: 'ab_test_offerTest_v-offer' }),
-      ).toThrow(/does not exist in this account/);
+      ).rejects.toThrow(/does not exist in this account/);
     });
 
     it('counts a variant’s profiles with the spec’s rule 7 segment rule: populations, saved segments, with other conditions and exclude', async () => {
@@ -381,13 +384,11 @@ describe('journey engine in the server', () => {
       expect(positionsNow.p5).toBe('left:goal');
       await run(24);
       expect((await customers()).find((c) => c.profileKey === 'p1')?.variants[0]?.variantId).toBe(variant);
-      const kept = h.deps.db
-        .prepare(
-          "SELECT kept FROM journey_profile_events WHERE type = 'variant_assigned' AND profile_key = 'p1' ORDER BY id",
-        )
-        .pluck()
-        .all();
-      expect(kept).toEqual([0, 1]);
+      const kept = await many<{ kept: number }>(
+        h.deps.storage.db,
+        sql`SELECT kept FROM journey_profile_events WHERE type = 'variant_assigned' AND profile_key = 'p1' ORDER BY id`,
+      );
+      expect(kept.map((r) => r.kept)).toEqual([0, 1]);
     });
   });
 });

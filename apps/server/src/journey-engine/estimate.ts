@@ -1,6 +1,5 @@
 import { compileJourney, type ProfileState, runJourney } from '@svc/journey-engine';
-import type { JourneyRow } from '../journeys/store';
-import { journeyOfRow } from '../journeys/wire';
+import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { populationFor } from './population';
 import { pausesOf } from './runner';
@@ -14,18 +13,19 @@ export const OVERLAP_RULE =
  * memberships, from the stored profile states (none for a draft, as at launch). So the estimate of a
  * draft equals the counts of the first run after launch when the memberships have not changed.
  */
-export function estimateJourney(deps: AppDeps, row: JourneyRow) {
+export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
   const now = deps.clock.now();
   const at = now.getTime();
   const journey = journeyOfRow(row);
-  const population = populationFor(deps, row.account_id, journey, now);
+  const population = await populationFor(deps, row.account_id, journey, now);
   const launched = row.state === 'launched';
-  const states: Map<string, ProfileState> = launched ? loadStates(deps.db, row.account_id, row.id) : new Map();
+  const db = deps.storage.db;
+  const states: Map<string, ProfileState> = launched ? await loadStates(db, row.account_id, row.id) : new Map();
   const result = runJourney({
     journeyId: String(row.id),
     journey: { ...journey, state: 'launched', paused: false },
     at,
-    pauses: launched ? pausesOf(deps.db, row).filter((p) => p.to !== null) : [],
+    pauses: launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [],
     profiles: population.profiles,
     states,
     isMember: population.isMember,

@@ -1,4 +1,3 @@
-import { parentSegmentRow } from '../audiences/store';
 import type { Harness } from '../testing/harness';
 
 /**
@@ -36,7 +35,7 @@ export async function seedParentSegment(h: Harness, people: Person[]): Promise<s
       }),
     );
   }
-  const parent = await json<{ id: string }>(
+  const parent = await json<{ id: string; buildJobId: string | null }>(
     h.call('POST', '/audiences', {
       json: {
         name: 'Shop customers',
@@ -50,8 +49,7 @@ export async function seedParentSegment(h: Harness, people: Person[]): Promise<s
       },
     }),
   );
-  const row = parentSegmentRow(h.deps.db, h.admin.accountId, Number(parent.id));
-  if (row?.build_job_id) await h.app.services.jobs.whenSettled(row.build_job_id);
+  if (parent.buildJobId) await h.app.services.jobs.whenSettled(Number(parent.buildJobId));
   return parent.id;
 }
 

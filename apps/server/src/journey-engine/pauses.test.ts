@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findJourneyRow } from '../journeys/store';
+import { findJourneyRow } from '../journeys';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { pausesOf } from './runner';
@@ -20,10 +20,10 @@ describe('pause intervals over pauses, resumes and restarts', () => {
     const people: Person[] = [{ customer_id: 'p1', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 }];
     const parentId = await seedParentSegment(h, people);
     const { journeyId } = await launchScenario(h, parentId, await seedSegments(h, parentId));
-    const intervals = () => {
-      const row = findJourneyRow(h.deps.db, h.admin.accountId, journeyId);
+    const intervals = async () => {
+      const row = await findJourneyRow(h.deps.storage.db, h.admin.accountId, journeyId);
       if (!row) throw new Error('the journey is gone');
-      return pausesOf(h.deps.db, row);
+      return pausesOf(h.deps.storage.db, row);
     };
     const patch = (action: 'pause' | 'resume') => json(h.call('PATCH', `/entities/journeys/${journeyId}/${action}`));
     const waitingUntil = async () =>
@@ -35,16 +35,16 @@ describe('pause intervals over pauses, resumes and restarts', () => {
 
     await json(h.call('POST', `/entities/journeys/${journeyId}/run`));
     expect(await waitingUntil()).toBe(new Date(at(3)).toISOString());
-    expect(intervals()).toEqual([]);
+    expect(await intervals()).toEqual([]);
 
     h.clock.set(at(1));
     await patch('pause');
-    expect(intervals()).toEqual([{ from: at(1), to: null }]);
+    expect(await intervals()).toEqual([{ from: at(1), to: null }]);
     h.clock.set(at(2));
     await patch('resume');
     h.clock.set(at(2.5));
     await patch('pause');
-    expect(intervals()).toEqual([
+    expect(await intervals()).toEqual([
       { from: at(1), to: at(2) },
       { from: at(2.5), to: null },
     ]);
@@ -52,13 +52,13 @@ describe('pause intervals over pauses, resumes and restarts', () => {
     // A restart (as after a crash) reads the same intervals from storage, the open pause included.
     h.clock.set(at(3));
     h = await h.restart();
-    expect(intervals()).toEqual([
+    expect(await intervals()).toEqual([
       { from: at(1), to: at(2) },
       { from: at(2.5), to: null },
     ]);
     h.clock.set(at(3.5));
     await patch('resume');
-    expect(intervals()).toEqual([
+    expect(await intervals()).toEqual([
       { from: at(1), to: at(2) },
       { from: at(2.5), to: at(3.5) },
     ]);

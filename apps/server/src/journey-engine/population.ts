@@ -1,6 +1,6 @@
 import type { Journey } from '@svc/journey';
 import type { EngineProfile, MembershipOracle } from '@svc/journey-engine';
-import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences/lookup';
+import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict } from '../platform/errors';
 
@@ -48,15 +48,15 @@ function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
  * (time filters are relative to it). A segment that no longer exists stops the run with a 409 saying
  * where the journey uses it; profiles not built yet answer the audiences feature's 409.
  */
-export function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Population {
+export async function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Population> {
   const parentId = journey.audienceId ?? '';
-  const parent = findParentSegment(deps, accountId, parentId);
+  const parent = await findParentSegment(deps, accountId, parentId);
   if (!parent) throw conflict(`The journey's parent segment ${parentId} no longer exists, so the journey cannot run.`);
-  const keys = segmentProfileKeys(deps, accountId, parent.id, EVERYONE, at);
+  const keys = await segmentProfileKeys(deps, accountId, parent.id, EVERYONE, at);
   const members = new Map<string, Set<string>>();
   for (const [segmentId, where] of segmentUses(journey)) {
     try {
-      members.set(segmentId, new Set(segmentProfileKeys(deps, accountId, parent.id, segmentId, at)));
+      members.set(segmentId, new Set(await segmentProfileKeys(deps, accountId, parent.id, segmentId, at)));
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         throw conflict(
@@ -69,7 +69,7 @@ export function populationFor(deps: AppDeps, accountId: number, journey: Journey
   const columns = uniqueIdColumns(journey, parent.key);
   let profiles: EngineProfile[] = keys.map((key) => ({ key }));
   if (columns.length > 0) {
-    const rows = new Map(profileRows(deps, accountId, parent.id, keys).map((r) => [r.key, r.attributes]));
+    const rows = new Map((await profileRows(deps, accountId, parent.id, keys)).map((r) => [r.key, r.attributes]));
     profiles = keys.map((key) => ({ key, columns: rows.get(key) ?? {} }));
   }
   return { profiles, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };

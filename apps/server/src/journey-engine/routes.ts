@@ -1,10 +1,16 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { restSecurity } from '../accounts/openapi';
-import { requireJourneyControl } from '../journeys/access';
-import { getActivationRow } from '../journeys/activationStore';
-import { activationIdParams, errorResponses, journeyIdParam, jsonBody, jsonResponse } from '../journeys/openapi';
-import { getJourneyRow } from '../journeys/store';
-import { journeyOfRow } from '../journeys/wire';
+import {
+  activationIdParams,
+  errorResponses,
+  getActivationRow,
+  getJourneyRow,
+  journeyIdParam,
+  journeyOfRow,
+  jsonBody,
+  jsonResponse,
+  requireJourneyControl,
+} from '../journeys';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
@@ -165,7 +171,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, async (c) => {
       const principal = principalOf(c);
-      const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
+      const row = await getJourneyRow(deps.storage.db, principal.accountId, c.req.valid('param').journeyId);
       await requireJourneyControl(deps, principal, row, 'run journeys in this folder');
       if (row.state !== 'launched') throw conflict('This journey is a draft; launch it before running it.');
       if (row.paused === 1) throw conflict('This journey is paused, so nothing moves; resume it, then run it.');
@@ -173,18 +179,18 @@ export function journeyEngineRoutes(deps: AppDeps) {
       const deliveries = await deliverAfterRun(deps, row, Date.parse(summary.at));
       return c.json({ data: { ...summary, deliveries } }, 200);
     })
-    .openapi(r.statistics, (c) => {
-      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+    .openapi(r.statistics, async (c) => {
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       const q = c.req.valid('query');
-      return c.json(statisticsOf(deps, row, q.from, q.to), 200);
+      return c.json(await statisticsOf(deps, row, q.from, q.to), 200);
     })
     .openapi(r.estimate, async (c) => {
-      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       return c.json(await estimateInWorker(deps, row), 200);
     })
     .openapi(r.customers, async (c) => {
       const principal = principalOf(c);
-      const row = getJourneyRow(deps.db, principal.accountId, c.req.valid('param').journeyId);
+      const row = await getJourneyRow(deps.storage.db, principal.accountId, c.req.valid('param').journeyId);
       await requireJourneyControl(deps, principal, row, 'list the profiles of journeys in this folder');
       const q = c.req.valid('query');
       const query: CustomersQuery = {
@@ -194,19 +200,20 @@ export function journeyEngineRoutes(deps: AppDeps) {
         page: positiveInt(q.page, 'page', 1, 1_000_000),
         perPage: positiveInt(q.per_page, 'per_page', 50, MAX_PER_PAGE),
       };
-      const page = listCustomers(deps.db, row.account_id, row.id, journeyOfRow(row), pausesOf(deps.db, row), query);
+      const db = deps.storage.db;
+      const page = await listCustomers(db, row.account_id, row.id, journeyOfRow(row), await pausesOf(db, row), query);
       return c.json(page, 200);
     })
     .openapi(r.simulate, async (c) => {
       const principal = principalOf(c);
-      const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
+      const row = await getJourneyRow(deps.storage.db, principal.accountId, c.req.param('journeyId'));
       await requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
       const body = await input(c, simulationParams);
-      return c.json(simulateJourney(deps, row, body), 200);
+      return c.json(await simulateJourney(deps, row, body), 200);
     })
     .openapi(r.testActivation, async (c) => {
       const principal = principalOf(c);
-      const row = getJourneyRow(deps.db, principal.accountId, c.req.param('journeyId'));
+      const row = await getJourneyRow(deps.storage.db, principal.accountId, c.req.param('journeyId'));
       await requireJourneyControl(deps, principal, row, 'test the activations of journeys in this folder');
       const body = await input(c, activationTestRequestSchema);
       let url = body.url?.trim() ?? '';
@@ -236,11 +243,12 @@ export function journeyEngineRoutes(deps: AppDeps) {
         200,
       );
     })
-    .openapi(r.deliveries, (c) => {
+    .openapi(r.deliveries, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
-      const row = getJourneyRow(deps.db, principalOf(c).accountId, journeyId);
-      const activation = getActivationRow(deps.db, row.account_id, row.id, activationId);
-      const data = deliveriesOf(deps.db, row.account_id, row.id, String(activation.id)).map((d) => ({
+      const db = deps.storage.db;
+      const row = await getJourneyRow(db, principalOf(c).accountId, journeyId);
+      const activation = await getActivationRow(db, row.account_id, row.id, activationId);
+      const data = (await deliveriesOf(db, row.account_id, row.id, String(activation.id))).map((d) => ({
         id: String(d.id),
         at: new Date(d.at).toISOString(),
         status: d.status,
@@ -254,11 +262,12 @@ export function journeyEngineRoutes(deps: AppDeps) {
     .openapi(r.deliveryFile, async (c) => {
       const principal = principalOf(c);
       const { journeyId, activationId, deliveryId } = c.req.valid('param');
-      const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+      const db = deps.storage.db;
+      const row = await getJourneyRow(db, principal.accountId, journeyId);
       await requireJourneyControl(deps, principal, row, 'download the deliveries of journeys in this folder');
-      getActivationRow(deps.db, row.account_id, row.id, activationId);
+      await getActivationRow(db, row.account_id, row.id, activationId);
       const file = /^\d{1,15}$/.test(deliveryId)
-        ? deliveryFile(deps.db, row.account_id, row.id, Number(deliveryId))
+        ? await deliveryFile(db, row.account_id, row.id, Number(deliveryId))
         : null;
       if (!file) throw notFound('delivery file');
       return c.body(file.body, 200, {
@@ -266,9 +275,9 @@ export function journeyEngineRoutes(deps: AppDeps) {
         'content-disposition': `attachment; filename="journey-${row.id}-delivery-${deliveryId}.csv"`,
       });
     })
-    .openapi(r.notifications, (c) => {
-      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
-      const data = notificationsOf(deps.db, row.account_id, row.id).map((n) => ({
+    .openapi(r.notifications, async (c) => {
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const data = (await notificationsOf(deps.storage.db, row.account_id, row.id)).map((n) => ({
         id: String(n.id),
         activationId: n.activation_id,
         deliveryId: n.delivery_id === null ? null : String(n.delivery_id),

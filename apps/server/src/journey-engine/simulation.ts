@@ -1,11 +1,10 @@
-import { compileJourney, type EngineProfile, simulateProfile } from '@svc/journey-engine';
-import type { JourneyRow } from '../journeys/store';
-import { journeyOfRow } from '../journeys/wire';
+import { compileJourney, type EngineProfile, type ProfileState, simulateProfile } from '@svc/journey-engine';
+import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { populationFor } from './population';
 import { pausesOf } from './runner';
-import { loadState } from './store';
+import { loadState, loadStates } from './store';
 import { parseInstant } from './window';
 
 const DAY_MS = 86_400_000;
@@ -22,11 +21,22 @@ export interface SimulationRequest {
 }
 
 /**
+ * Where the journey's profiles are now (none for a draft): the chosen profile's, or every profile's for a
+ * sample, read once rather than once per profile tried.
+ */
+async function statesFor(deps: AppDeps, row: JourneyRow, profileKey: string | undefined) {
+  if (row.state !== 'launched') return new Map<string, ProfileState>();
+  if (profileKey === undefined) return loadStates(deps.storage.db, row.account_id, row.id);
+  const state = await loadState(deps.storage.db, row.account_id, row.id, profileKey);
+  return new Map<string, ProfileState>(state ? [[profileKey, state]] : []);
+}
+
+/**
  * A dry run of a draft or launched journey for one chosen profile, or a sample of profiles that do
  * enter (said plainly when none do), from now to a future instant. Profiles already in a launched journey continue from where they
  * are. Segment memberships are today's; nothing is stored.
  */
-export function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationRequest) {
+export async function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationRequest) {
   const now = deps.clock.now();
   const from = now.getTime();
   const until = req.until !== undefined ? parseInstant(req.until, 'until', true) : from + (req.days ?? 30) * DAY_MS;
@@ -37,12 +47,12 @@ export function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationR
     throw badRequest(`Simulations reach at most ${MAX_DAYS} days ahead; choose an earlier "until" or fewer "days".`);
   }
   const journey = journeyOfRow(row);
-  const population = populationFor(deps, row.account_id, journey, now);
-  const inJourney = (key: string) =>
-    row.state === 'launched' && loadState(deps.db, row.account_id, row.id, key)?.status === 'active';
-  const pauses = pausesOf(deps.db, row);
+  const population = await populationFor(deps, row.account_id, journey, now);
+  const states = await statesFor(deps, row, req.profileKey);
+  const inJourney = (key: string) => states.get(key)?.status === 'active';
+  const pauses = await pausesOf(deps.storage.db, row);
   const simulate = (profile: EngineProfile) => {
-    const state = row.state === 'launched' ? loadState(deps.db, row.account_id, row.id, profile.key) : null;
+    const state = states.get(profile.key) ?? null;
     const result = simulateProfile({
       journeyId: String(row.id),
       journey: { ...journey, paused: false },

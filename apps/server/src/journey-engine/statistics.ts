@@ -1,6 +1,5 @@
 import { journeyStatistics } from '@svc/journey-engine';
-import type { JourneyRow } from '../journeys/store';
-import { journeyOfRow } from '../journeys/wire';
+import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { eventsBetween, lastRun, loadStates } from './store';
 import { windowOf } from './window';
@@ -8,13 +7,14 @@ import { windowOf } from './window';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The statistics of a journey over a window (default: the past 30 days including today). */
-export function statisticsOf(deps: AppDeps, row: JourneyRow, from: string | undefined, to: string | undefined) {
+export async function statisticsOf(deps: AppDeps, row: JourneyRow, from: string | undefined, to: string | undefined) {
   const window = windowOf(deps.clock.now().getTime(), from, to);
   const journey = journeyOfRow(row);
-  const events = eventsBetween(deps.db, row.account_id, row.id, window.from, window.to);
-  const states = loadStates(deps.db, row.account_id, row.id).values();
+  const db = deps.storage.db;
+  const events = await eventsBetween(db, row.account_id, row.id, window.from, window.to);
+  const states = (await loadStates(db, row.account_id, row.id)).values();
   const stats = journeyStatistics(String(row.id), journey, events, states, window);
-  const run = lastRun(deps.db, row.account_id, row.id);
+  const run = await lastRun(db, row.account_id, row.id);
   return {
     data: {
       journeyId: String(row.id),

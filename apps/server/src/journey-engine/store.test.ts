@@ -4,31 +4,27 @@ import { join } from 'node:path';
 import type { EngineEvent, ProfileState } from '@svc/journey-engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
-import { insertJourneyRow } from '../journeys/store';
-import { type Db, openControlDb } from '../platform/db';
+import { insertId, many, type OpenedStorage, one, sql } from '../platform/storage';
+import { openTestStorage, testBackend } from '../testing/storage';
 import { finishRun, insertRun, loadStates, type RunOutcome, saveRunInChunks } from './store';
 
 let dir: string;
-let db: Db;
+let storage: OpenedStorage;
 let accountId: number;
 let journeyId: number;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-engine-store-'));
-  db = openControlDb(join(dir, 'control.sqlite'));
-  accountId = Number(db.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?)').run('a', 0).lastInsertRowid);
-  journeyId = insertJourneyRow(db, {
-    accountId,
-    parentSegmentId: '1',
-    folderId: '1',
-    name: 'j',
-    state: 'launched',
-    body: scenarioJourney(),
-    userId: 0,
-    now: 0,
-  });
+  storage = await openTestStorage(dir);
+  accountId = await insertId(storage.db, sql`INSERT INTO accounts (name, created_at) VALUES ('a', 0) RETURNING id`);
+  journeyId = await insertId(
+    storage.db,
+    sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document, created_at,
+          updated_at)
+        VALUES (${accountId}, '1', '1', 'j', 'launched', 0, ${JSON.stringify(scenarioJourney())}, 0, 0) RETURNING id`,
+  );
 });
-afterEach(() => {
-  db.close();
+afterEach(async () => {
+  await storage.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,39 +59,68 @@ function outcome(n: number, broken?: string): RunOutcome {
   return { changed, events, queued: [] };
 }
 
-const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+const count = async (table: string) =>
+  (await one<{ n: number }>(storage.db, sql`SELECT COUNT(*) AS n FROM ${sql.table(table)}`))?.n;
+const runRow = (runId: number) => one(storage.db, sql`SELECT status, error FROM journey_runs WHERE id = ${runId}`);
 
-describe('saving a run in short transactions', () => {
-  it('saves every profile of a large run, and records the run once its last part is in', () => {
-    const runId = insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'error', error: 'saving' });
-    saveRunInChunks(db, accountId, journeyId, runId, outcome(2500), () => finishRun(db, runId, { status: 'success' }));
-    expect(loadStates(db, accountId, journeyId).size).toBe(2500);
-    expect(count('SELECT COUNT(*) AS n FROM journey_profile_events')).toBe(5000);
-    expect(db.prepare('SELECT status, error FROM journey_runs WHERE id = ?').get(runId)).toEqual({
-      status: 'success',
-      error: null,
+describe(`saving a run in short transactions (${testBackend()})`, () => {
+  it('saves every profile of a large run, and records the run once its last part is in', async () => {
+    const db = storage.db;
+    const runId = await insertRun(db, {
+      accountId,
+      journeyId,
+      at: 1,
+      trigger: 'request',
+      status: 'error',
+      error: 'saving',
     });
+    const parts: number[] = [];
+    await saveRunInChunks(
+      db,
+      accountId,
+      journeyId,
+      runId,
+      outcome(2500),
+      (tx) => finishRun(tx, accountId, runId, { status: 'success' }),
+      async (partMs) => {
+        parts.push(partMs);
+      },
+    );
+    expect((await loadStates(db, accountId, journeyId)).size).toBe(2500);
+    expect(await count('journey_profile_events')).toBe(5000);
+    expect(await runRow(runId)).toEqual({ status: 'success', error: null });
+    // Three parts of at most 1,000 profiles, with a pause between two parts.
+    expect(parts).toHaveLength(2);
   });
 
-  it('leaves each profile whole when a part fails: the saved ones moved, the others untouched, the run not finished', () => {
-    const runId = insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'error', error: 'saving' });
+  it('leaves each profile whole when a part fails: the saved ones moved, the others untouched, the run not finished', async () => {
+    const db = storage.db;
+    const runId = await insertRun(db, {
+      accountId,
+      journeyId,
+      at: 1,
+      trigger: 'request',
+      status: 'error',
+      error: 'saving',
+    });
     // p1500 is in the second part of 1,000 profiles.
-    expect(() =>
-      saveRunInChunks(db, accountId, journeyId, runId, outcome(2500, 'p1500'), () =>
-        finishRun(db, runId, { status: 'success' }),
+    await expect(
+      saveRunInChunks(db, accountId, journeyId, runId, outcome(2500, 'p1500'), (tx) =>
+        finishRun(tx, accountId, runId, { status: 'success' }),
       ),
-    ).toThrow(/CHECK constraint/);
-    const states = loadStates(db, accountId, journeyId);
+    ).rejects.toThrow(/CHECK constraint/i);
+    const states = await loadStates(db, accountId, journeyId);
     expect(states.size).toBe(1000);
     // Every saved profile has both its events, and no event belongs to a profile without its state.
-    const perProfile = db
-      .prepare('SELECT profile_key AS key, COUNT(*) AS n FROM journey_profile_events GROUP BY profile_key')
-      .all() as { key: string; n: number }[];
+    const perProfile = await many<{ key: string; n: number }>(
+      db,
+      sql`SELECT profile_key AS key, COUNT(*) AS n FROM journey_profile_events GROUP BY profile_key`,
+    );
     expect(perProfile).toHaveLength(1000);
     for (const { key, n } of perProfile) {
       expect(states.has(key)).toBe(true);
       expect(n).toBe(2);
     }
-    expect(db.prepare('SELECT status FROM journey_runs WHERE id = ?').get(runId)).toEqual({ status: 'error' });
+    expect(await runRow(runId)).toEqual({ status: 'error', error: 'saving' });
   });
 });

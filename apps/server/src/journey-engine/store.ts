@@ -1,5 +1,15 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
-import type { Db } from '../platform/db';
+import {
+  type ColumnKind,
+  type Executor,
+  insertId,
+  insertRows,
+  many,
+  one,
+  run,
+  sql,
+  transaction,
+} from '../platform/storage';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -47,17 +57,20 @@ function stateOf(r: StateRow): ProfileState {
   };
 }
 
-export function loadStates(db: Db, accountId: number, journeyId: number): Map<string, ProfileState> {
-  const rows = db
-    .prepare('SELECT * FROM journey_profile_states WHERE account_id = ? AND journey_id = ?')
-    .all(accountId, journeyId) as StateRow[];
-  return new Map(rows.map((r) => [r.profile_key, stateOf(r)]));
+export async function loadStates(ex: Executor, accountId: number, journeyId: number) {
+  const rows = await many<StateRow>(
+    ex,
+    sql`SELECT * FROM journey_profile_states WHERE account_id = ${accountId} AND journey_id = ${journeyId}`,
+  );
+  return new Map<string, ProfileState>(rows.map((r) => [r.profile_key, stateOf(r)]));
 }
 
-export function loadState(db: Db, accountId: number, journeyId: number, key: string): ProfileState | null {
-  const row = db
-    .prepare('SELECT * FROM journey_profile_states WHERE account_id = ? AND journey_id = ? AND profile_key = ?')
-    .get(accountId, journeyId, key) as StateRow | undefined;
+export async function loadState(ex: Executor, accountId: number, journeyId: number, key: string) {
+  const row = await one<StateRow>(
+    ex,
+    sql`SELECT * FROM journey_profile_states
+        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND profile_key = ${key}`,
+  );
   return row ? stateOf(row) : null;
 }
 
@@ -76,31 +89,23 @@ export interface RunRecord {
   error?: string | null;
 }
 
-export function insertRun(db: Db, r: RunRecord): number {
-  const result = db
-    .prepare(
-      `INSERT INTO journey_runs (account_id, journey_id, at, trigger, status, skipped, profiles, changed, events,
-         queued, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      r.accountId,
-      r.journeyId,
-      r.at,
-      r.trigger,
-      r.status,
-      r.skipped ?? null,
-      r.profiles ?? 0,
-      r.changed ?? 0,
-      r.events ?? 0,
-      r.queued ?? 0,
-      Math.round(r.durationMs ?? 0),
-      r.error ?? null,
-    );
-  return Number(result.lastInsertRowid);
+export function insertRun(ex: Executor, r: RunRecord): Promise<number> {
+  return insertId(
+    ex,
+    sql`INSERT INTO journey_runs (account_id, journey_id, at, trigger, status, skipped, profiles, changed, events,
+          queued, duration_ms, error)
+        VALUES (${r.accountId}, ${r.journeyId}, ${r.at}, ${r.trigger}, ${r.status}, ${r.skipped ?? null},
+          ${r.profiles ?? 0}, ${r.changed ?? 0}, ${r.events ?? 0}, ${r.queued ?? 0}, ${Math.round(r.durationMs ?? 0)},
+          ${r.error ?? null})
+        RETURNING id`,
+  );
 }
 
-export function setRunDuration(db: Db, runId: number, durationMs: number): void {
-  db.prepare('UPDATE journey_runs SET duration_ms = ? WHERE id = ?').run(Math.round(durationMs), runId);
+export async function setRunDuration(ex: Executor, accountId: number, runId: number, durationMs: number) {
+  await run(
+    ex,
+    sql`UPDATE journey_runs SET duration_ms = ${Math.round(durationMs)} WHERE account_id = ${accountId} AND id = ${runId}`,
+  );
 }
 
 export interface RunOutcome {
@@ -112,27 +117,32 @@ export interface RunOutcome {
 const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
 const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 
-const BATCH = 200;
+/** Rows per statement: 500 × at most 17 columns stays within SQLite's limit of bound values. */
+const BATCH = 500;
+
+const INT: ColumnKind = 'integer';
+const TEXT: ColumnKind = 'text';
 
 /**
- * Inserts rows with multi-row VALUES statements of up to BATCH rows (one native call per batch instead
- * of per row, which is most of the cost of a 100,000-profile run).
+ * Inserts rows with multi-row statements of up to BATCH rows (one statement per batch instead of per row,
+ * which is most of the cost of a 100,000-profile run). `kinds` says what each column holds.
  */
-function insertMany(db: Db, head: string, tail: string, width: number, rows: Iterable<unknown[]>): void {
-  const tuple = `(${new Array(width).fill('?').join(', ')})`;
-  const sql = (count: number) => `${head} VALUES ${new Array(count).fill(tuple).join(', ')} ${tail}`;
-  const full = db.prepare(sql(BATCH));
-  let buffer: unknown[] = [];
-  let count = 0;
+async function insertMany(
+  ex: Executor,
+  head: string,
+  kinds: ColumnKind[],
+  tail: string,
+  rows: Iterable<unknown[]>,
+): Promise<void> {
+  let batch: unknown[][] = [];
   for (const row of rows) {
-    for (const value of row) buffer.push(value);
-    if (++count === BATCH) {
-      full.run(buffer);
-      buffer = [];
-      count = 0;
+    batch.push(row);
+    if (batch.length === BATCH) {
+      await insertRows(ex, head, kinds, batch, tail);
+      batch = [];
     }
   }
-  if (count > 0) db.prepare(sql(count)).run(buffer);
+  await insertRows(ex, head, kinds, batch, tail);
 }
 
 /** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
@@ -154,16 +164,17 @@ function byProfile<T extends { profileKey: string }>(items: ReadonlyArray<T>): M
  * final record) in the last one. Every profile's rows commit together, so nothing of a profile is ever
  * half saved.
  */
-export function saveRunInChunks(
-  db: Db,
+export async function saveRunInChunks(
+  ex: Executor,
   accountId: number,
   journeyId: number,
   runId: number,
   out: RunOutcome,
-  finish: () => void,
+  /** The run row's final record, written in the last part's transaction. */
+  finish: (tx: Executor) => Promise<void>,
   /** Called between two parts with the time the last one took; the runner pauses there (see runner.ts). */
-  between: (partMs: number) => void = () => undefined,
-): void {
+  between: (partMs: number) => Promise<void> = async () => undefined,
+): Promise<void> {
   const events = byProfile(out.events);
   const queued = byProfile(out.queued);
   const keys = [...new Set([...out.changed.keys(), ...events.keys(), ...queued.keys()])];
@@ -181,37 +192,42 @@ export function saveRunInChunks(
       queued: part.flatMap((key) => queued.get(key) ?? []),
     };
     const started = performance.now();
-    db.transaction(() => {
-      saveRun(db, accountId, journeyId, runId, slice);
-      if (i === chunks - 1) finish();
-    })();
-    if (i < chunks - 1) between(performance.now() - started);
+    await transaction(ex, async (tx) => {
+      await saveRun(tx, accountId, journeyId, runId, slice);
+      if (i === chunks - 1) await finish(tx);
+    });
+    if (i < chunks - 1) await between(performance.now() - started);
   }
 }
 
 /** Sets a run's final record once its outcome is saved. */
-export function finishRun(db: Db, runId: number, r: Pick<RunRecord, 'status' | 'skipped'>): void {
-  db.prepare('UPDATE journey_runs SET status = ?, skipped = ?, error = NULL WHERE id = ?').run(
-    r.status,
-    r.skipped ?? null,
-    runId,
+export async function finishRun(
+  ex: Executor,
+  accountId: number,
+  runId: number,
+  r: Pick<RunRecord, 'status' | 'skipped'>,
+): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE journey_runs SET status = ${r.status}, skipped = ${r.skipped ?? null}, error = NULL
+        WHERE account_id = ${accountId} AND id = ${runId}`,
   );
 }
 
 /** Writes what one run changed (call inside a transaction). */
-export function saveRun(db: Db, accountId: number, journeyId: number, runId: number, out: RunOutcome): void {
-  insertMany(
-    db,
+export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
+  await insertMany(
+    ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
        journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
        held, last_run_at)`,
+    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT],
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
        entries = excluded.entries, left_at = excluded.left_at, left_reason = excluded.left_reason,
        variants = excluded.variants, branches = excluded.branches, held = excluded.held,
        last_run_at = excluded.last_run_at`,
-    16,
     (function* () {
       for (const s of out.changed.values()) {
         yield [
@@ -235,12 +251,12 @@ export function saveRun(db: Db, accountId: number, journeyId: number, runId: num
       }
     })(),
   );
-  insertMany(
-    db,
+  await insertMany(
+    ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
        branch_id, variant_id, activation_id, segment_id, reason, criterion_index, bucket, kept, due_at)`,
+    [INT, INT, INT, INT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT],
     '',
-    17,
     (function* () {
       for (const e of out.events) {
         yield [
@@ -265,11 +281,11 @@ export function saveRun(db: Db, accountId: number, journeyId: number, runId: num
       }
     })(),
   );
-  insertMany(
-    db,
+  await insertMany(
+    ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',
+    [INT, INT, TEXT, TEXT, TEXT, INT, INT],
     'ON CONFLICT DO NOTHING',
-    7,
     (function* () {
       for (const e of out.events) {
         if (e.type !== 'variant_assigned' || !e.stepId || !e.variantId) continue;
@@ -277,12 +293,12 @@ export function saveRun(db: Db, accountId: number, journeyId: number, runId: num
       }
     })(),
   );
-  insertMany(
-    db,
+  await insertMany(
+    ex,
     `INSERT INTO journey_activation_queue (account_id, journey_id, activation_id, profile_key, stage_id, step_id,
        queued_at, run_id)`,
+    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT],
     '',
-    8,
     (function* () {
       for (const q of out.queued) {
         yield [accountId, journeyId, q.activationId, q.profileKey, q.stageId, q.stepId, q.at, runId];
@@ -324,16 +340,27 @@ function eventOf(r: EventRow): EngineEvent {
   return e;
 }
 
-/** The journey's profile events with `from <= at <= to`, oldest first, streamed. */
-export function* eventsBetween(db: Db, accountId: number, journeyId: number, from: number, to: number) {
-  const rows = db
-    .prepare(
-      `SELECT at, profile_key, type, stage_id, step_id, branch_id, variant_id, activation_id, segment_id, reason,
-         criterion_index, bucket, kept, due_at FROM journey_profile_events
-       WHERE account_id = ? AND journey_id = ? AND at BETWEEN ? AND ? ORDER BY id`,
-    )
-    .iterate(accountId, journeyId, from, to) as IterableIterator<EventRow>;
-  for (const r of rows) yield eventOf(r);
+/** Rows read per statement by eventsBetween. */
+const EVENT_PAGE = 10_000;
+
+/** The journey's profile events with `from <= at <= to`, oldest first, read in pages of EVENT_PAGE rows. */
+export async function eventsBetween(ex: Executor, accountId: number, journeyId: number, from: number, to: number) {
+  const events: EngineEvent[] = [];
+  for (let after = 0; ; ) {
+    const rows = await many<EventRow & { id: number }>(
+      ex,
+      sql`SELECT id, at, profile_key, type, stage_id, step_id, branch_id, variant_id, activation_id, segment_id,
+            reason, criterion_index, bucket, kept, due_at
+          FROM journey_profile_events
+          WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${from} AND ${to}
+            AND id > ${after}
+          ORDER BY id LIMIT ${EVENT_PAGE}`,
+    );
+    for (const r of rows) events.push(eventOf(r));
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < EVENT_PAGE) return events;
+    after = last.id;
+  }
 }
 
 export interface RunRow {
@@ -350,21 +377,30 @@ export interface RunRow {
   error: string | null;
 }
 
-export function lastRun(db: Db, accountId: number, journeyId: number): RunRow | null {
+export async function lastRun(ex: Executor, accountId: number, journeyId: number): Promise<RunRow | null> {
   return (
-    (db
-      .prepare('SELECT * FROM journey_runs WHERE account_id = ? AND journey_id = ? ORDER BY id DESC LIMIT 1')
-      .get(accountId, journeyId) as RunRow | undefined) ?? null
+    (await one<RunRow>(
+      ex,
+      sql`SELECT * FROM journey_runs WHERE account_id = ${accountId} AND journey_id = ${journeyId}
+          ORDER BY id DESC LIMIT 1`,
+    )) ?? null
   );
 }
 
 /** Keys of the profiles in an A/B variant (spec rule 7 segments). */
-export function variantMembers(db: Db, accountId: number, journeyId: number, stepId: string, variantId: string) {
-  return db
-    .prepare(
-      `SELECT profile_key FROM journey_ab_assignments
-       WHERE account_id = ? AND journey_id = ? AND step_id = ? AND variant_id = ? ORDER BY profile_key`,
-    )
-    .pluck()
-    .all(accountId, journeyId, stepId, variantId) as string[];
+export async function variantMembers(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  stepId: string,
+  variantId: string,
+): Promise<string[]> {
+  const rows = await many<{ profile_key: string }>(
+    ex,
+    sql`SELECT profile_key FROM journey_ab_assignments
+        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND step_id = ${stepId}
+          AND variant_id = ${variantId}
+        ORDER BY profile_key`,
+  );
+  return rows.map((r) => r.profile_key);
 }

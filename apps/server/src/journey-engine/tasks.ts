@@ -1,5 +1,6 @@
-import type { JourneyRow } from '../journeys/store';
+import type { JourneyRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
+import { tryLock, withLock } from '../platform/storage';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { estimateJourney } from './estimate';
@@ -18,17 +19,33 @@ export const journeyEngineTasks = {
 };
 
 /** The launch estimate (a dry run over every profile) in a worker. */
-export function estimateInWorker(deps: AppDeps, row: JourneyRow): Promise<ReturnType<typeof estimateJourney>> {
-  return work(deps).run('journey-engine.estimate', { row });
+export function estimateInWorker(deps: AppDeps, row: JourneyRow) {
+  return work(deps).run<Awaited<ReturnType<typeof estimateJourney>>>('journey-engine.estimate', { row });
 }
 
-/** Runs a journey in a worker at the service clock's now; runs of one journey never overlap (its lane). */
-export function runJourneyInWorker(
-  deps: AppDeps,
-  row: JourneyRow,
-  trigger: 'schedule' | 'request',
-): Promise<RunSummary> {
+/** The lock a journey's runs hold, on every node sharing the database. */
+export const runLock = (row: Pick<JourneyRow, 'account_id' | 'id'>) => `journey-engine.run:${row.account_id}:${row.id}`;
+
+function runInWorker(deps: AppDeps, row: JourneyRow, trigger: RunArgs['trigger']): Promise<RunSummary> {
   return work(deps).run<RunSummary>('journey-engine.run', { row, trigger } satisfies RunArgs, {
     lane: `journey:${row.account_id}:${row.id}`,
   });
+}
+
+/**
+ * Runs a journey in a worker at the service clock's now. Runs of one journey never overlap: they share a
+ * lane on this node and the journey's lock across nodes; this waits for a run under way to end first.
+ */
+export function runJourneyInWorker(deps: AppDeps, row: JourneyRow, trigger: RunArgs['trigger']): Promise<RunSummary> {
+  return withLock(deps.storage, runLock(row), () => runInWorker(deps, row, trigger));
+}
+
+/** As runJourneyInWorker, but null at once when a run of the journey is under way (on any node). */
+export async function runJourneyUnlessRunning(
+  deps: AppDeps,
+  row: JourneyRow,
+  trigger: RunArgs['trigger'],
+): Promise<RunSummary | null> {
+  const attempt = await tryLock(deps.storage, runLock(row), () => runInWorker(deps, row, trigger));
+  return attempt.ran ? attempt.value : null;
 }

@@ -1,7 +1,6 @@
 import { findVariantByLocation } from '@svc/journey-engine';
-import { registerVariantMembers } from '../audiences/lookup';
-import { findJourneyRow } from '../journeys/store';
-import { journeyOfRow } from '../journeys/wire';
+import { registerVariantMembers } from '../audiences';
+import { findJourneyRow, type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { variantMembers } from './store';
@@ -14,18 +13,8 @@ export interface VariantRefInput {
   tense?: string;
 }
 
-/**
- * Keys of the profiles assigned to the A/B variant a rule 7 condition names (`location` is
- * `ab_test_<A/B test step id>_<variant id>`, see @svc/journey-engine). A profile stays in its variant
- * once assigned (`tense: intime`). An unknown journey, stage or location is a 400 saying which.
- */
-export function variantProfileKeys(
-  deps: AppDeps,
-  accountId: number,
-  ref: VariantRefInput,
-  parentSegmentId?: number,
-): string[] {
-  const row = findJourneyRow(deps.db, accountId, String(ref.journeyId));
+/** The variant a rule 7 condition names in the journey `row`; a 400 saying which part is unknown. */
+function variantOf(row: JourneyRow | null, ref: VariantRefInput, parentSegmentId?: number) {
   if (!row) throw badRequest(`The segment rule names journey ${ref.journeyId}, which does not exist in this account.`);
   if (parentSegmentId !== undefined && String(row.parent_segment_id) !== String(parentSegmentId)) {
     throw badRequest(
@@ -43,7 +32,23 @@ export function variantProfileKeys(
       `The segment rule's location "${ref.location}" names no A/B variant in stage ${stageId}; write it ab_test_<A/B test step id>_<variant id>.`,
     );
   }
-  return variantMembers(deps.db, accountId, row.id, found.stepId, found.variantId);
+  return { journeyId: row.id, stepId: found.stepId, variantId: found.variantId };
+}
+
+/**
+ * Keys of the profiles assigned to the A/B variant a rule 7 condition names (`location` is
+ * `ab_test_<A/B test step id>_<variant id>`, see @svc/journey-engine). A profile stays in its variant
+ * once assigned (`tense: intime`). An unknown journey, stage or location is a 400 saying which.
+ */
+export async function variantProfileKeys(
+  deps: AppDeps,
+  accountId: number,
+  ref: VariantRefInput,
+  parentSegmentId?: number,
+): Promise<string[]> {
+  const row = await findJourneyRow(deps.storage.db, accountId, String(ref.journeyId));
+  const found = variantOf(row, ref, parentSegmentId);
+  return variantMembers(deps.storage.db, accountId, found.journeyId, found.stepId, found.variantId);
 }
 
 /** Lets segment rules of any parent segment count variant members (audiences/variantMembers.ts). */

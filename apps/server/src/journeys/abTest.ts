@@ -183,7 +183,7 @@ export async function createAbTest(
   journeyId: string,
   raw: Record<string, unknown>,
 ): Promise<{ row: JourneyRow; stepId: string }> {
-  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'add A/B tests to journeys in this folder');
   if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
   if (raw.type !== 'ABTest') {

@@ -57,7 +57,11 @@ export async function folderForJourney(
 }
 
 /** The journey's parent segment; a 400 naming `audienceId` when it does not exist in the account. */
-export function parentSegmentFor(deps: AppDeps, accountId: number, audienceId: string | null): ParentSegmentInfo {
+export async function parentSegmentFor(
+  deps: AppDeps,
+  accountId: number,
+  audienceId: string | null,
+): Promise<ParentSegmentInfo> {
   if (!audienceId) {
     const v = violation(
       'journey.audience_missing',
@@ -66,7 +70,7 @@ export function parentSegmentFor(deps: AppDeps, accountId: number, audienceId: s
     );
     throw badRequest(v.message, { violations: [v] });
   }
-  const found = parentSegmentOf(deps, accountId, audienceId);
+  const found = await parentSegmentOf(deps, accountId, audienceId);
   if (!found) {
     const v = violation(
       'journey.audience_unknown',
@@ -78,6 +82,6 @@ export function parentSegmentFor(deps: AppDeps, accountId: number, audienceId: s
   return found;
 }
 
-export function activationIdsOf(deps: AppDeps, row: JourneyRow): number[] {
-  return activationsOf(deps.db, row.account_id, row.id).map((a) => a.id);
+export async function activationIdsOf(deps: AppDeps, row: JourneyRow): Promise<number[]> {
+  return (await activationsOf(deps.storage.db, row.account_id, row.id)).map((a) => a.id);
 }

@@ -67,10 +67,13 @@ function routes(deps: AppDeps) {
 export function activationRoutes(deps: AppDeps) {
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const { accountId } = principalOf(c);
-      const journey = getJourneyRow(deps.db, accountId, c.req.valid('param').journeyId);
-      return c.json({ data: activationsOf(deps.db, accountId, journey.id).map(activationResource) }, 200);
+      const journey = await getJourneyRow(deps.storage.db, accountId, c.req.valid('param').journeyId);
+      return c.json(
+        { data: (await activationsOf(deps.storage.db, accountId, journey.id)).map(activationResource) },
+        200,
+      );
     })
     .openapi(r.create, async (c) => {
       const row = await createActivation(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));

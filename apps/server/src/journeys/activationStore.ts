@@ -1,6 +1,6 @@
 import type { SyndicationParams } from '@svc/contracts';
-import type { Db } from '../platform/db';
 import { notFound } from '../platform/errors';
+import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
 
 /** SQL of journey activations (journeyActivationSteps). Scoped by account and journey. */
 
@@ -16,51 +16,62 @@ export interface ActivationRow {
   updated_at: number;
 }
 
-export function activationsOf(db: Db, accountId: number, journeyId: number): ActivationRow[] {
-  return db
-    .prepare('SELECT * FROM journey_activations WHERE account_id = ? AND journey_id = ? ORDER BY id')
-    .all(accountId, journeyId) as ActivationRow[];
+export function activationsOf(ex: Executor, accountId: number, journeyId: number): Promise<ActivationRow[]> {
+  return many<ActivationRow>(
+    ex,
+    sql`SELECT * FROM journey_activations WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id`,
+  );
 }
 
-export function getActivationRow(db: Db, accountId: number, journeyId: number, id: string): ActivationRow {
+export async function getActivationRow(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  id: string,
+): Promise<ActivationRow> {
   const n = Number(id);
   const row =
     Number.isSafeInteger(n) && n > 0
-      ? (db
-          .prepare('SELECT * FROM journey_activations WHERE account_id = ? AND journey_id = ? AND id = ?')
-          .get(accountId, journeyId, n) as ActivationRow | undefined)
+      ? await one<ActivationRow>(
+          ex,
+          sql`SELECT * FROM journey_activations WHERE account_id = ${accountId} AND journey_id = ${journeyId}
+              AND id = ${n}`,
+        )
       : undefined;
   if (!row) throw notFound('activation');
   return row;
 }
 
 export function insertActivationRow(
-  db: Db,
+  ex: Executor,
   a: { accountId: number; journeyId: number; params: SyndicationParams; userId: number; now: number },
-): number {
-  const result = db
-    .prepare(
-      `INSERT INTO journey_activations (account_id, journey_id, params, created_by, updated_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(a.accountId, a.journeyId, JSON.stringify(a.params), a.userId, a.userId, a.now, a.now);
-  return Number(result.lastInsertRowid);
+): Promise<number> {
+  return insertId(
+    ex,
+    sql`INSERT INTO journey_activations (account_id, journey_id, params, created_by, updated_by, created_at,
+          updated_at)
+        VALUES (${a.accountId}, ${a.journeyId}, ${JSON.stringify(a.params)}, ${a.userId}, ${a.userId}, ${a.now},
+          ${a.now})
+        RETURNING id`,
+  );
 }
 
-export function updateActivationRow(
-  db: Db,
+export async function updateActivationRow(
+  ex: Executor,
   row: ActivationRow,
   params: SyndicationParams,
   userId: number,
   now: number,
-): void {
-  db.prepare(
-    'UPDATE journey_activations SET params = ?, updated_by = ?, updated_at = ? WHERE account_id = ? AND id = ?',
-  ).run(JSON.stringify(params), userId, now, row.account_id, row.id);
+): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE journey_activations SET params = ${JSON.stringify(params)}, updated_by = ${userId}, updated_at = ${now}
+        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
+  );
 }
 
-export function deleteActivationRow(db: Db, row: ActivationRow): void {
-  db.prepare('DELETE FROM journey_activations WHERE account_id = ? AND id = ?').run(row.account_id, row.id);
+export async function deleteActivationRow(ex: Executor, row: ActivationRow): Promise<void> {
+  await run(ex, sql`DELETE FROM journey_activations WHERE account_id = ${row.account_id} AND id = ${row.id}`);
 }
 
 export function paramsOf(row: ActivationRow): SyndicationParams {

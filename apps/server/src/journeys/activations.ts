@@ -26,7 +26,7 @@ import { journeyOfRow } from './wire';
 
 /** What activation settings are checked against: the parent segment's columns and the account's connections. */
 export async function activationContextFor(deps: AppDeps, row: JourneyRow): Promise<ActivationContext> {
-  const parentSegment = parentSegmentFor(deps, row.account_id, row.parent_segment_id);
+  const parentSegment = await parentSegmentFor(deps, row.account_id, row.parent_segment_id);
   const connections = await listResults(deps.storage.db, row.account_id);
   const names = new Set(connections.map((c) => c.name));
   const ids = new Set(connections.map((c) => String(c.id)));
@@ -61,7 +61,7 @@ async function journeyFor(
   journeyId: string,
   action: string | null,
 ): Promise<JourneyRow> {
-  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   if (action !== null) await requireJourneyControl(deps, principal, row, action);
   return row;
 }
@@ -74,14 +74,14 @@ export async function createActivation(
 ): Promise<ActivationRow> {
   const journey = await journeyFor(deps, principal, journeyId, 'add activations to journeys in this folder');
   const params = checkParams(paramsIn(body), null, await activationContextFor(deps, journey));
-  const id = insertActivationRow(deps.db, {
+  const id = await insertActivationRow(deps.storage.db, {
     accountId: principal.accountId,
     journeyId: journey.id,
     params,
     userId: principal.userId,
     now: deps.clock.now().getTime(),
   });
-  return getActivationRow(deps.db, principal.accountId, journey.id, String(id));
+  return getActivationRow(deps.storage.db, principal.accountId, journey.id, String(id));
 }
 
 /** Settings left out keep their values. A schedule change while the journey is paused answers 409. */
@@ -93,7 +93,7 @@ export async function updateActivation(
   body: unknown,
 ): Promise<ActivationRow> {
   const journey = await journeyFor(deps, principal, journeyId, 'change activations of journeys in this folder');
-  const row = getActivationRow(deps.db, principal.accountId, journey.id, activationId);
+  const row = await getActivationRow(deps.storage.db, principal.accountId, journey.id, activationId);
   const before: SyndicationParams = paramsOf(row);
   const after = checkParams(paramsIn(body, activationId), before, await activationContextFor(deps, journey));
   const changed = scheduleChanges(before, after);
@@ -102,19 +102,19 @@ export async function updateActivation(
       `This journey is paused, so its activation schedules cannot change (${changed.join(', ')}); resume the journey first, or change only the other settings.`,
     );
   }
-  updateActivationRow(deps.db, row, after, principal.userId, deps.clock.now().getTime());
-  return getActivationRow(deps.db, principal.accountId, journey.id, activationId);
+  await updateActivationRow(deps.storage.db, row, after, principal.userId, deps.clock.now().getTime());
+  return getActivationRow(deps.storage.db, principal.accountId, journey.id, activationId);
 }
 
 export async function getActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
   const journey = await journeyFor(deps, principal, journeyId, null);
-  return getActivationRow(deps.db, principal.accountId, journey.id, activationId);
+  return getActivationRow(deps.storage.db, principal.accountId, journey.id, activationId);
 }
 
 /** An activation that a step of the journey still names cannot be deleted (409 naming the step). */
 export async function deleteActivation(deps: AppDeps, principal: Principal, journeyId: string, activationId: string) {
   const journey = await journeyFor(deps, principal, journeyId, 'delete activations of journeys in this folder');
-  const row = getActivationRow(deps.db, principal.accountId, journey.id, activationId);
+  const row = await getActivationRow(deps.storage.db, principal.accountId, journey.id, activationId);
   const users = activationReferences(journeyOfRow(journey)).filter((r) => r.activationId === String(row.id));
   if (users.length > 0) {
     const steps = users.map((u) => `${u.stepId} (stage ${u.stageIndex + 1})`).join(', ');
@@ -122,6 +122,6 @@ export async function deleteActivation(deps: AppDeps, principal: Principal, jour
       `Activation ${row.id} is used by step ${steps}; point ${users.length === 1 ? 'that step' : 'those steps'} at another activation first.`,
     );
   }
-  deleteActivationRow(deps.db, row);
+  await deleteActivationRow(deps.storage.db, row);
   return row;
 }

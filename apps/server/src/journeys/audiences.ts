@@ -1,9 +1,10 @@
-import { findParentSegment, missingSegments } from '../audiences/lookup';
+import { findParentSegment, missingSegments } from '../audiences';
 import type { AppDeps } from '../platform/context';
 
 /**
  * What journeys need from the audiences feature, read only through its lookup module: the parent
  * segment (columns, root folder) and which segments exist. Folders: folder-permissions/folders.ts.
+ * Its answers are awaited, so they may come from storage synchronously or not.
  */
 
 export { type FolderInfo, folderOf } from '../folder-permissions/folders';
@@ -16,8 +17,8 @@ export interface ParentSegmentInfo {
   columns: string[];
 }
 
-export function parentSegmentOf(deps: AppDeps, accountId: number, id: string): ParentSegmentInfo | null {
-  const found = findParentSegment(deps, accountId, id);
+export async function parentSegmentOf(deps: AppDeps, accountId: number, id: string): Promise<ParentSegmentInfo | null> {
+  const found = await findParentSegment(deps, accountId, id);
   if (!found) return null;
   return {
     id: found.id,
@@ -28,11 +29,11 @@ export function parentSegmentOf(deps: AppDeps, accountId: number, id: string): P
 }
 
 /** The subset of `segmentIds` that the parent segment does not have. */
-export function unknownSegments(
+export async function unknownSegments(
   deps: AppDeps,
   accountId: number,
   parentSegmentId: string,
   segmentIds: ReadonlyArray<string>,
-): string[] {
-  return segmentIds.length === 0 ? [] : missingSegments(deps, accountId, parentSegmentId, [...segmentIds]);
+): Promise<string[]> {
+  return segmentIds.length === 0 ? [] : await missingSegments(deps, accountId, parentSegmentId, [...segmentIds]);
 }

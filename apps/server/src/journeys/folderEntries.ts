@@ -1,8 +1,8 @@
 import type { FolderEntry, JourneySummary } from '@svc/contracts';
 import { segmentReferences } from '@svc/journey';
-import { registerFolderEntries, registerSegmentUsage } from '../audiences/lookup';
+import { registerFolderEntries, registerSegmentUsage } from '../audiences';
 import type { AppDeps } from '../platform/context';
-import type { Db } from '../platform/db';
+import { type Executor, many, sql } from '../platform/storage';
 import { type JourneyRow, journeysInFolders } from './store';
 import { journeyOfRow } from './wire';
 
@@ -31,19 +31,37 @@ export function journeySummaryOf(row: JourneyRow): JourneySummary {
   };
 }
 
-function journeysOfParentSegment(db: Db, accountId: number, parentSegmentId: string): JourneyRow[] {
-  return db
-    .prepare('SELECT * FROM journeys WHERE account_id = ? AND parent_segment_id = ? ORDER BY id')
-    .all(accountId, parentSegmentId) as JourneyRow[];
+function journeysOfParentSegment(ex: Executor, accountId: number, parentSegmentId: string): Promise<JourneyRow[]> {
+  return many<JourneyRow>(
+    ex,
+    sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId} ORDER BY id`,
+  );
+}
+
+/** Who among `rows` names the segment, described for the refusal to delete it, e.g. `journey 12 ("Welcome")`. */
+function usersOf(rows: JourneyRow[], segmentId: number | string): string[] {
+  return rows
+    .filter((row) => segmentReferences(journeyOfRow(row)).includes(String(segmentId)))
+    .map((row) => `journey ${row.id} ("${row.name}")`);
+}
+
+/** The journeys that name the segment, described for the refusal to delete it. */
+export async function journeysUsingSegment(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: number | string,
+  segmentId: number | string,
+): Promise<string[]> {
+  return usersOf(await journeysOfParentSegment(deps.storage.db, accountId, String(parentSegmentId)), segmentId);
 }
 
 export function registerJourneyProviders(deps: AppDeps): void {
-  registerFolderEntries(deps, 'journey', (accountId, folderIds) =>
-    journeysInFolders(deps.db, accountId, folderIds.map(String)).map((row): FolderEntry => journeySummaryOf(row)),
+  registerFolderEntries(deps, 'journey', async (accountId, folderIds) =>
+    (await journeysInFolders(deps.storage.db, accountId, folderIds.map(String))).map(
+      (row): FolderEntry => journeySummaryOf(row),
+    ),
   );
   registerSegmentUsage(deps, (accountId, parentSegmentId, segmentId) =>
-    journeysOfParentSegment(deps.db, accountId, String(parentSegmentId))
-      .filter((row) => segmentReferences(journeyOfRow(row)).includes(String(segmentId)))
-      .map((row) => `journey ${row.id} ("${row.name}")`),
+    journeysUsingSegment(deps, accountId, parentSegmentId, segmentId),
   );
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, badRequest, conflict } from '../platform/errors';
 import { describeIssues } from '../platform/params';
+import { transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { folderForJourney, parentSegmentFor, requireJourneyControl } from './access';
 import { checkParams } from './activationParams';
@@ -27,7 +28,7 @@ export const PAUSE_PERIOD = 'pause_period';
 
 /** Launched and running → paused (sets pausedAt). A draft or an already paused journey answers 409. */
 export async function pauseJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
-  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'pause journeys in this folder');
   if (row.state !== 'launched') {
     throw conflict('This journey is a draft and is not running, so there is nothing to pause; launch it first.');
@@ -37,31 +38,31 @@ export async function pauseJourney(deps: AppDeps, principal: Principal, journeyI
     throw conflict(`This journey is already paused${since}; resume it to let profiles move on again.`);
   }
   const now = deps.clock.now().getTime();
-  deps.db.transaction(() => {
-    setPaused(deps.db, row, true, principal.userId, now);
-    insertEvent(deps.db, {
+  await transaction(deps.storage, async (tx) => {
+    await setPaused(tx, row, true, principal.userId, now);
+    await insertEvent(tx, {
       accountId: row.account_id,
       journeyId: row.id,
       kind: 'paused',
       at: now,
       userId: principal.userId,
     });
-  })();
-  return getJourneyRow(deps.db, principal.accountId, row.id);
+  });
+  return getJourneyRow(deps.storage.db, principal.accountId, row.id);
 }
 
 /** Paused → running; the pause period is recorded as a `pause_period` event (spec, Events 1). */
 export async function resumeJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
-  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'resume journeys in this folder');
   if (row.state !== 'launched') {
     throw conflict('This journey is a draft and has never run, so it cannot be resumed; launch it instead.');
   }
   if (row.paused !== 1) throw conflict('This journey is running, not paused; there is nothing to resume.');
   const now = deps.clock.now().getTime();
-  deps.db.transaction(() => {
-    setPaused(deps.db, row, false, principal.userId, now);
-    insertEvent(deps.db, {
+  await transaction(deps.storage, async (tx) => {
+    await setPaused(tx, row, false, principal.userId, now);
+    await insertEvent(tx, {
       accountId: row.account_id,
       journeyId: row.id,
       kind: PAUSE_PERIOD,
@@ -70,8 +71,8 @@ export async function resumeJourney(deps: AppDeps, principal: Principal, journey
       startedAt: row.paused_at ?? now,
       endedAt: now,
     });
-  })();
-  return getJourneyRow(deps.db, principal.accountId, row.id);
+  });
+  return getJourneyRow(deps.storage.db, principal.accountId, row.id);
 }
 
 /** A copied journey and the source activations that were not copied (as launch notes for its answer). */
@@ -142,8 +143,8 @@ export async function duplicateJourney(deps: AppDeps, principal: Principal, body
     );
   }
   const { accountId } = principal;
-  const source = getJourneyRow(deps.db, accountId, String(parsed.data.id));
-  const parentSegment = parentSegmentFor(deps, accountId, source.parent_segment_id);
+  const source = await getJourneyRow(deps.storage.db, accountId, String(parsed.data.id));
+  const parentSegment = await parentSegmentFor(deps, accountId, source.parent_segment_id);
   const folderId = parsed.data.relationships?.parentFolder?.data.id;
   const folder = await folderForJourney(
     deps,
@@ -155,13 +156,13 @@ export async function duplicateJourney(deps: AppDeps, principal: Principal, body
   const name = parsed.data.attributes?.name?.trim() || `Copy of ${source.name}`;
   const now = deps.clock.now().getTime();
   const checked: { activation: ActivationRow; problems: JourneyViolation[] | null }[] = [];
-  for (const activation of activationsOf(deps.db, accountId, source.id)) {
+  for (const activation of await activationsOf(deps.storage.db, accountId, source.id)) {
     checked.push({ activation, problems: await recheck(deps, source, activation) });
   }
-  const { id, notCopied } = deps.db.transaction(() => {
+  const { id, notCopied } = await transaction(deps.storage, async (tx) => {
     const copied = bodyOfRow(source);
     const stripped = { ...copied, journeyStages: copied.journeyStages.map(({ id: _old, ...stage }) => stage) };
-    const newId = insertJourneyRow(deps.db, {
+    const newId = await insertJourneyRow(tx, {
       accountId,
       parentSegmentId: source.parent_segment_id,
       folderId: folder.id,
@@ -178,7 +179,7 @@ export async function duplicateJourney(deps: AppDeps, principal: Principal, body
         dropped.set(String(activation.id), { name: paramsOf(activation).name, problems });
         continue;
       }
-      const copy = insertActivationRow(deps.db, {
+      const copy = await insertActivationRow(tx, {
         accountId,
         journeyId: newId,
         params: paramsOf(activation),
@@ -192,8 +193,8 @@ export async function duplicateJourney(deps: AppDeps, principal: Principal, body
     );
     const cleared = withoutDropped(remapped, dropped, newId);
     const next = { ...stripped, journeyStages: cleared.journey.journeyStages };
-    setJourneyBody(deps.db, accountId, newId, assignStageIds(deps.db, accountId, newId, next));
+    await setJourneyBody(tx, accountId, newId, await assignStageIds(tx, accountId, newId, next));
     return { id: newId, notCopied: cleared.notCopied };
-  })();
-  return { row: getJourneyRow(deps.db, accountId, id), notCopied };
+  });
+  return { row: await getJourneyRow(deps.storage.db, accountId, id), notCopied };
 }

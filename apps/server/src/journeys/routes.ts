@@ -8,6 +8,7 @@ import {
 } from '@svc/contracts';
 import { abTestStepSchema } from '@svc/journey';
 import { restSecurity } from '../accounts/openapi';
+import { about, auditAction } from '../audit';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { createAbTest } from './abTest';
@@ -142,47 +143,57 @@ export function journeyRoutes(deps: AppDeps) {
   registerJourneyProviders(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
-    .openapi(r.list, (c) => {
+    .openapi(r.list, async (c) => {
       const { audienceId, folderId } = c.req.valid('query');
-      const rows = listJourneyRows(deps.db, principalOf(c).accountId, { parentSegmentId: audienceId, folderId });
+      const rows = await listJourneyRows(deps.storage.db, principalOf(c).accountId, {
+        parentSegmentId: audienceId,
+        folderId,
+      });
       return c.json({ data: rows.map(journeySummaryOf) }, 200);
     })
     .openapi(r.create, async (c) => {
       const row = await createJourney(deps, principalOf(c), await readJson(c));
-      return c.json(answerFor(deps, row), 200);
+      if (row.state === 'launched')
+        await auditAction(deps, principalOf(c), 'journey.launch', about('journey', row.id, row.name));
+      return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.duplicate, async (c) => {
       const { row, notCopied } = await duplicateJourney(deps, principalOf(c), await readJson(c));
-      const answer = answerFor(deps, row);
+      const answer = await answerFor(deps, row);
       // Activations not copied are said once, here; later reads show only `activation.missing`.
       return c.json(
         { ...answer, meta: { ...answer.meta, launchViolations: [...notCopied, ...answer.meta.launchViolations] } },
         200,
       );
     })
-    .openapi(r.get, (c) => {
-      const row = getJourneyRow(deps.db, principalOf(c).accountId, c.req.valid('param').journeyId);
-      return c.json(answerFor(deps, row), 200);
+    .openapi(r.get, async (c) => {
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.addAbTest, async (c) => {
       const body = requestObject(await readJson(c));
       const { row, stepId } = await createAbTest(deps, principalOf(c), c.req.valid('param').journeyId, body);
-      return c.json(answerFor(deps, row, { insertedStepId: stepId }), 200);
+      return c.json(await answerFor(deps, row, { insertedStepId: stepId }), 200);
     })
     .openapi(r.update, async (c) => {
       const row = await updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
-      return c.json(answerFor(deps, row), 200);
+      if (row.state === 'launched')
+        await auditAction(deps, principalOf(c), 'journey.launch', about('journey', row.id, row.name));
+      return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.remove, async (c) => {
       const row = await deleteJourney(deps, principalOf(c), c.req.valid('param').journeyId);
+      await auditAction(deps, principalOf(c), 'journey.delete', about('journey', row.id, row.name));
       return c.json({ data: { id: String(row.id), type: 'journey' }, meta: { deleted: true as const } }, 200);
     })
     .openapi(r.pause, async (c) => {
       const row = await pauseJourney(deps, principalOf(c), c.req.valid('param').journeyId);
-      return c.json(answerFor(deps, row), 200);
+      await auditAction(deps, principalOf(c), 'journey.pause', about('journey', row.id, row.name));
+      return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.resume, async (c) => {
       const row = await resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
-      return c.json(answerFor(deps, row), 200);
+      await auditAction(deps, principalOf(c), 'journey.resume', about('journey', row.id, row.name));
+      return c.json(await answerFor(deps, row), 200);
     });
 }

@@ -3,6 +3,7 @@ import { requireFullControl } from '../folder-permissions/permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict } from '../platform/errors';
+import { transaction } from '../platform/storage';
 import { activationIdsOf, folderForJourney, parentSegmentFor, requireJourneyControl } from './access';
 import { parentSegmentOf } from './audiences';
 import {
@@ -27,16 +28,20 @@ export const LAUNCHED_IS_FINAL =
   'This journey is launched, so its settings, stages and steps can no longer change (its activations still can). Duplicate it to make an editable draft.';
 
 /** The journey as answered, with what still stops a draft from launching. */
-export function answerFor(deps: AppDeps, row: JourneyRow, extra: { insertedStepId?: string } = {}): JourneyAnswer {
-  const activationIds = activationIdsOf(deps, row);
+export async function answerFor(
+  deps: AppDeps,
+  row: JourneyRow,
+  extra: { insertedStepId?: string } = {},
+): Promise<JourneyAnswer> {
+  const activationIds = await activationIdsOf(deps, row);
   const journey = journeyOfRow(row);
   let violations: JourneyAnswer['meta']['launchViolations'] = [];
   if (row.state === 'draft') {
-    const parentSegment = parentSegmentOf(deps, row.account_id, row.parent_segment_id);
+    const parentSegment = await parentSegmentOf(deps, row.account_id, row.parent_segment_id);
     violations = parentSegment
-      ? launchViolations(deps, row.account_id, journey, {
+      ? await launchViolations(deps, row.account_id, journey, {
           parentSegment,
-          stageIds: stageIdsOf(deps.db, row.account_id, row.id),
+          stageIds: await stageIdsOf(deps.storage.db, row.account_id, row.id),
           activationIds: activationIds.map(String),
         })
       : [
@@ -60,7 +65,7 @@ export async function createJourney(deps: AppDeps, principal: Principal, body: u
   const request = parseRequest(body);
   const { accountId } = principal;
   const journey = request.attributes;
-  const parentSegment = parentSegmentFor(deps, accountId, journey.audienceId);
+  const parentSegment = await parentSegmentFor(deps, accountId, journey.audienceId);
   const folderId = request.relationships.parentFolder.data?.id ?? parentSegment.rootFolderId;
   const folder = await folderForJourney(deps, accountId, folderId, parentSegment);
   await requireFullControl(deps.storage.db, principal, folder, 'create journeys in this folder');
@@ -69,11 +74,11 @@ export async function createJourney(deps: AppDeps, principal: Principal, body: u
     journeyStages: journey.journeyStages.map(({ id: _given, ...stage }) => stage),
   };
   const launching = journey.state === 'launched';
-  checkJourney(deps, accountId, fresh, { parentSegment, activationIds: [], launching, creating: true });
+  await checkJourney(deps, accountId, fresh, { parentSegment, activationIds: [], launching, creating: true });
   const now = deps.clock.now().getTime();
   const stored = bodyOf(applyEvenSplits(fresh));
-  const id = deps.db.transaction(() => {
-    const newId = insertJourneyRow(deps.db, {
+  const id = await transaction(deps.storage, async (tx) => {
+    const newId = await insertJourneyRow(tx, {
       accountId,
       parentSegmentId: parentSegment.id,
       folderId: folder.id,
@@ -83,12 +88,12 @@ export async function createJourney(deps: AppDeps, principal: Principal, body: u
       userId: principal.userId,
       now,
     });
-    setJourneyBody(deps.db, accountId, newId, assignStageIds(deps.db, accountId, newId, stored));
+    await setJourneyBody(tx, accountId, newId, await assignStageIds(tx, accountId, newId, stored));
     if (launching)
-      insertEvent(deps.db, { accountId, journeyId: newId, kind: 'launched', at: now, userId: principal.userId });
+      await insertEvent(tx, { accountId, journeyId: newId, kind: 'launched', at: now, userId: principal.userId });
     return newId;
-  })();
-  return getJourneyRow(deps.db, accountId, id);
+  });
+  return getJourneyRow(deps.storage.db, accountId, id);
 }
 
 /**
@@ -102,7 +107,7 @@ export async function updateJourney(
   body: unknown,
 ): Promise<JourneyRow> {
   const { accountId } = principal;
-  const row = getJourneyRow(deps.db, accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'change journeys in this folder');
   if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
   const raw = requestObject(body);
@@ -120,7 +125,7 @@ export async function updateJourney(
       `A journey stays in the parent segment it was made in (${row.parent_segment_id}); leave audienceId as it is, or duplicate the journey.`,
     );
   }
-  const parentSegment = parentSegmentFor(deps, accountId, row.parent_segment_id);
+  const parentSegment = await parentSegmentFor(deps, accountId, row.parent_segment_id);
   let folderId = row.folder_id;
   const wantedFolder = request.relationships.parentFolder.data?.id;
   if (wantedFolder !== undefined && wantedFolder !== row.folder_id) {
@@ -129,14 +134,14 @@ export async function updateJourney(
     folderId = folder.id;
   }
   const launching = journey.state === 'launched';
-  const activationIds = activationIdsOf(deps, row).map(String);
-  const stageIds = stageIdsOf(deps.db, accountId, row.id);
-  checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
+  const activationIds = (await activationIdsOf(deps, row)).map(String);
+  const stageIds = await stageIdsOf(deps.storage.db, accountId, row.id);
+  await checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
   const now = deps.clock.now().getTime();
-  deps.db.transaction(() => {
-    const next = assignStageIds(deps.db, accountId, row.id, bodyOf(applyEvenSplits(journey)));
-    pruneStageIds(deps.db, accountId, row.id, next);
-    updateJourneyRow(deps.db, row, {
+  await transaction(deps.storage, async (tx) => {
+    const next = await assignStageIds(tx, accountId, row.id, bodyOf(applyEvenSplits(journey)));
+    await pruneStageIds(tx, accountId, row.id, next);
+    await updateJourneyRow(tx, row, {
       folderId,
       name: journey.name.trim(),
       state: journey.state,
@@ -146,9 +151,9 @@ export async function updateJourney(
       launchedAt: launching ? now : null,
     });
     if (launching)
-      insertEvent(deps.db, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
-  })();
-  return getJourneyRow(deps.db, accountId, row.id);
+      await insertEvent(tx, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
+  });
+  return getJourneyRow(deps.storage.db, accountId, row.id);
 }
 
 /**
@@ -156,13 +161,13 @@ export async function updateJourney(
  * Its activations, stage ids and events go with it.
  */
 export async function deleteJourney(deps: AppDeps, principal: Principal, journeyId: string): Promise<JourneyRow> {
-  const row = getJourneyRow(deps.db, principal.accountId, journeyId);
+  const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'delete journeys in this folder');
   if (row.state === 'launched' && row.paused !== 1) {
     throw conflict(
       'This journey is launched and running; pause it first, then delete it, so no profile is moved through a journey mid-way without a record of when it stopped.',
     );
   }
-  deleteJourneyRow(deps.db, row);
+  await deleteJourneyRow(deps.storage.db, row);
   return row;
 }

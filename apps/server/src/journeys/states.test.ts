@@ -68,7 +68,8 @@ describe('create', () => {
   it('launches at once with state "launched"', async () => {
     const doc = await journey('launched');
     expect(doc.data.attributes).toMatchObject({ state: 'launched', paused: false, launchedAt: '2026-11-22T09:00:00Z' });
-    expect(eventsOf(h.deps.db, world.account.accountId, Number(doc.data.id)).map((e) => e.kind)).toEqual(['launched']);
+    const events = await eventsOf(h.deps.storage.db, world.account.accountId, Number(doc.data.id));
+    expect(events.map((e) => e.kind)).toEqual(['launched']);
   });
 });
 
@@ -128,7 +129,7 @@ describe('pause and resume', () => {
     h.clock.advance(2 * DAY);
     const resumed = await send<Doc>(h, 'PATCH', path(id, '/resume'));
     expect(resumed.body.data.attributes).toMatchObject({ paused: false, pausedAt: null, state: 'launched' });
-    const period = eventsOf(h.deps.db, world.account.accountId, Number(id), 'pause_period');
+    const period = await eventsOf(h.deps.storage.db, world.account.accountId, Number(id), 'pause_period');
     const start = Date.UTC(2026, 10, 23, 9);
     expect(period.map((e) => [e.started_at, e.ended_at])).toEqual([[start, start + 2 * DAY]]);
   });

@@ -1,6 +1,6 @@
 import type { Journey } from '@svc/journey';
-import type { Db } from '../platform/db';
 import { notFound } from '../platform/errors';
+import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
 
 /**
  * SQL of journeys, their stage ids and their events. Every query is scoped by account; a journey of
@@ -37,18 +37,14 @@ export function bodyOf(journey: Journey): JourneyBody {
   };
 }
 
-export function findJourneyRow(db: Db, accountId: number, id: string | number): JourneyRow | null {
+export async function findJourneyRow(ex: Executor, accountId: number, id: string | number): Promise<JourneyRow | null> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return null;
-  return (
-    (db.prepare('SELECT * FROM journeys WHERE account_id = ? AND id = ?').get(accountId, n) as
-      | JourneyRow
-      | undefined) ?? null
-  );
+  return (await one<JourneyRow>(ex, sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND id = ${n}`)) ?? null;
 }
 
-export function getJourneyRow(db: Db, accountId: number, id: string | number): JourneyRow {
-  const row = findJourneyRow(db, accountId, id);
+export async function getJourneyRow(ex: Executor, accountId: number, id: string | number): Promise<JourneyRow> {
+  const row = await findJourneyRow(ex, accountId, id);
   if (!row) throw notFound('journey');
   return row;
 }
@@ -64,27 +60,16 @@ export interface NewJourneyRow {
   now: number;
 }
 
-export function insertJourneyRow(db: Db, j: NewJourneyRow): number {
-  const result = db
-    .prepare(
-      `INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document,
-         created_by, updated_by, created_at, updated_at, launched_at, paused_at)
-       VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, NULL)`,
-    )
-    .run(
-      j.accountId,
-      j.parentSegmentId,
-      j.folderId,
-      j.name,
-      j.state,
-      JSON.stringify(j.body),
-      j.userId,
-      j.userId,
-      j.now,
-      j.now,
-      j.state === 'launched' ? j.now : null,
-    );
-  return Number(result.lastInsertRowid);
+export function insertJourneyRow(ex: Executor, j: NewJourneyRow): Promise<number> {
+  return insertId(
+    ex,
+    sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document,
+          created_by, updated_by, created_at, updated_at, launched_at, paused_at)
+        VALUES (${j.accountId}, ${j.parentSegmentId}, ${j.folderId}, ${j.name}, ${j.state}, 0,
+          ${JSON.stringify(j.body)}, ${j.userId}, ${j.userId}, ${j.now}, ${j.now},
+          ${j.state === 'launched' ? j.now : null}, NULL)
+        RETURNING id`,
+  );
 }
 
 export interface JourneyUpdate {
@@ -97,88 +82,117 @@ export interface JourneyUpdate {
   launchedAt: number | null;
 }
 
-export function updateJourneyRow(db: Db, row: JourneyRow, u: JourneyUpdate): void {
-  db.prepare(
-    `UPDATE journeys SET folder_id = ?, name = ?, state = ?, document = ?, updated_by = ?, updated_at = ?,
-       launched_at = ? WHERE account_id = ? AND id = ?`,
-  ).run(u.folderId, u.name, u.state, JSON.stringify(u.body), u.userId, u.now, u.launchedAt, row.account_id, row.id);
-}
-
-export function setJourneyBody(db: Db, accountId: number, id: number, body: JourneyBody): void {
-  db.prepare('UPDATE journeys SET document = ? WHERE account_id = ? AND id = ?').run(
-    JSON.stringify(body),
-    accountId,
-    id,
+export async function updateJourneyRow(ex: Executor, row: JourneyRow, u: JourneyUpdate): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE journeys SET folder_id = ${u.folderId}, name = ${u.name}, state = ${u.state},
+          document = ${JSON.stringify(u.body)}, updated_by = ${u.userId}, updated_at = ${u.now},
+          launched_at = ${u.launchedAt}
+        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
   );
 }
 
-export function setPaused(db: Db, row: JourneyRow, paused: boolean, userId: number, now: number): void {
-  db.prepare(
-    'UPDATE journeys SET paused = ?, paused_at = ?, updated_by = ?, updated_at = ? WHERE account_id = ? AND id = ?',
-  ).run(paused ? 1 : 0, paused ? now : null, userId, now, row.account_id, row.id);
+export async function setJourneyBody(ex: Executor, accountId: number, id: number, body: JourneyBody): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE journeys SET document = ${JSON.stringify(body)} WHERE account_id = ${accountId} AND id = ${id}`,
+  );
 }
 
-export function deleteJourneyRow(db: Db, row: JourneyRow): void {
-  db.prepare('DELETE FROM journeys WHERE account_id = ? AND id = ?').run(row.account_id, row.id);
+export async function setPaused(
+  ex: Executor,
+  row: JourneyRow,
+  paused: boolean,
+  userId: number,
+  now: number,
+): Promise<void> {
+  await run(
+    ex,
+    sql`UPDATE journeys SET paused = ${paused ? 1 : 0}, paused_at = ${paused ? now : null}, updated_by = ${userId},
+          updated_at = ${now}
+        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
+  );
+}
+
+export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<void> {
+  await run(ex, sql`DELETE FROM journeys WHERE account_id = ${row.account_id} AND id = ${row.id}`);
 }
 
 /** Journeys whose folder is one of `folderIds`, oldest first. */
-export function journeysInFolders(db: Db, accountId: number, folderIds: ReadonlyArray<string>): JourneyRow[] {
+export async function journeysInFolders(
+  ex: Executor,
+  accountId: number,
+  folderIds: ReadonlyArray<string>,
+): Promise<JourneyRow[]> {
   if (folderIds.length === 0) return [];
-  const marks = folderIds.map(() => '?').join(', ');
-  return db
-    .prepare(`SELECT * FROM journeys WHERE account_id = ? AND folder_id IN (${marks}) ORDER BY id`)
-    .all(accountId, ...folderIds) as JourneyRow[];
+  return many<JourneyRow>(
+    ex,
+    sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND folder_id IN (${sql.join([...folderIds])})
+        ORDER BY id`,
+  );
 }
 
 /** The account's journeys, optionally of one parent segment and/or one folder, oldest first. */
 export function listJourneyRows(
-  db: Db,
+  ex: Executor,
   accountId: number,
   filter: { parentSegmentId?: string | undefined; folderId?: string | undefined },
-): JourneyRow[] {
-  return db
-    .prepare(
-      `SELECT * FROM journeys WHERE account_id = ?
-         AND (? IS NULL OR parent_segment_id = ?) AND (? IS NULL OR folder_id = ?) ORDER BY id`,
-    )
-    .all(
-      accountId,
-      filter.parentSegmentId ?? null,
-      filter.parentSegmentId ?? null,
-      filter.folderId ?? null,
-      filter.folderId ?? null,
-    ) as JourneyRow[];
+): Promise<JourneyRow[]> {
+  const where = [sql`account_id = ${accountId}`];
+  if (filter.parentSegmentId !== undefined) where.push(sql`parent_segment_id = ${filter.parentSegmentId}`);
+  if (filter.folderId !== undefined) where.push(sql`folder_id = ${filter.folderId}`);
+  return many<JourneyRow>(ex, sql`SELECT * FROM journeys WHERE ${sql.join(where, sql` AND `)} ORDER BY id`);
+}
+
+/**
+ * Launched journeys that are not paused, of every account, by account: what the engine's schedule runs.
+ * The one query that looks across accounts; each run is then scoped by its journey's account.
+ */
+export function runningJourneyRows(ex: Executor): Promise<JourneyRow[]> {
+  return many<JourneyRow>(
+    ex,
+    sql`SELECT * FROM journeys WHERE state = 'launched' AND paused = 0 ORDER BY account_id, id`,
+  );
 }
 
 // Stage ids: integers allocated per stage (segment rules name stages by integer id).
 
-export function stageIdsOf(db: Db, accountId: number, journeyId: number): string[] {
-  const rows = db
-    .prepare('SELECT id FROM journey_stages WHERE account_id = ? AND journey_id = ? ORDER BY id')
-    .all(accountId, journeyId) as { id: number }[];
+export async function stageIdsOf(ex: Executor, accountId: number, journeyId: number): Promise<string[]> {
+  const rows = await many<{ id: number }>(
+    ex,
+    sql`SELECT id FROM journey_stages WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id`,
+  );
   return rows.map((r) => String(r.id));
 }
 
 /** Gives every stage without an id a new one; ids already given are kept (the validator vetted them). */
-export function assignStageIds(db: Db, accountId: number, journeyId: number, body: JourneyBody): JourneyBody {
-  const insert = db.prepare('INSERT INTO journey_stages (account_id, journey_id) VALUES (?, ?)');
-  return {
-    ...body,
-    journeyStages: body.journeyStages.map((stage) =>
-      stage.id === undefined ? { ...stage, id: String(insert.run(accountId, journeyId).lastInsertRowid) } : stage,
-    ),
-  };
+export async function assignStageIds(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  body: JourneyBody,
+): Promise<JourneyBody> {
+  const stages: JourneyBody['journeyStages'] = [];
+  for (const stage of body.journeyStages) {
+    if (stage.id !== undefined) {
+      stages.push(stage);
+      continue;
+    }
+    const id = await insertId(
+      ex,
+      sql`INSERT INTO journey_stages (account_id, journey_id) VALUES (${accountId}, ${journeyId}) RETURNING id`,
+    );
+    stages.push({ ...stage, id: String(id) });
+  }
+  return { ...body, journeyStages: stages };
 }
 
 /** Forgets stage ids the journey no longer uses, so they cannot be claimed again by a later PATCH. */
-export function pruneStageIds(db: Db, accountId: number, journeyId: number, body: JourneyBody): void {
+export async function pruneStageIds(ex: Executor, accountId: number, journeyId: number, body: JourneyBody) {
   const kept = new Set(body.journeyStages.map((s) => s.id));
-  for (const id of stageIdsOf(db, accountId, journeyId)) {
-    if (!kept.has(id)) {
-      db.prepare('DELETE FROM journey_stages WHERE account_id = ? AND id = ?').run(accountId, Number(id));
-    }
-  }
+  const gone = (await stageIdsOf(ex, accountId, journeyId)).filter((id) => !kept.has(id)).map(Number);
+  if (gone.length === 0) return;
+  await run(ex, sql`DELETE FROM journey_stages WHERE account_id = ${accountId} AND id IN (${sql.join(gone)})`);
 }
 
 // Events
@@ -195,8 +209,8 @@ export interface JourneyEventRow {
   details: string | null;
 }
 
-export function insertEvent(
-  db: Db,
+export async function insertEvent(
+  ex: Executor,
   e: {
     accountId: number;
     journeyId: number;
@@ -206,17 +220,20 @@ export function insertEvent(
     startedAt?: number;
     endedAt?: number;
   },
-): void {
-  db.prepare(
-    `INSERT INTO journey_events (account_id, journey_id, kind, at, user_id, started_at, ended_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(e.accountId, e.journeyId, e.kind, e.at, e.userId, e.startedAt ?? null, e.endedAt ?? null);
+): Promise<void> {
+  await run(
+    ex,
+    sql`INSERT INTO journey_events (account_id, journey_id, kind, at, user_id, started_at, ended_at)
+        VALUES (${e.accountId}, ${e.journeyId}, ${e.kind}, ${e.at}, ${e.userId}, ${e.startedAt ?? null},
+          ${e.endedAt ?? null})`,
+  );
 }
 
-export function eventsOf(db: Db, accountId: number, journeyId: number, kind?: string): JourneyEventRow[] {
-  const sql = kind
-    ? 'SELECT * FROM journey_events WHERE account_id = ? AND journey_id = ? AND kind = ? ORDER BY id'
-    : 'SELECT * FROM journey_events WHERE account_id = ? AND journey_id = ? ORDER BY id';
-  const args = kind ? [accountId, journeyId, kind] : [accountId, journeyId];
-  return db.prepare(sql).all(...args) as JourneyEventRow[];
+export function eventsOf(ex: Executor, accountId: number, journeyId: number, kind?: string) {
+  const ofKind = kind === undefined ? sql`` : sql` AND kind = ${kind}`;
+  return many<JourneyEventRow>(
+    ex,
+    sql`SELECT * FROM journey_events WHERE account_id = ${accountId} AND journey_id = ${journeyId}${ofKind}
+        ORDER BY id`,
+  );
 }

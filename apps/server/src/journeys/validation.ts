@@ -64,9 +64,14 @@ export interface CheckInput {
   activationIds: ReadonlyArray<string>;
 }
 
-export function contextFor(deps: AppDeps, accountId: number, journey: Journey, input: CheckInput): ValidationContext {
+export async function contextFor(
+  deps: AppDeps,
+  accountId: number,
+  journey: Journey,
+  input: CheckInput,
+): Promise<ValidationContext> {
   const referenced = segmentReferences(journey);
-  const missing = new Set(unknownSegments(deps, accountId, input.parentSegment.id, referenced));
+  const missing = new Set(await unknownSegments(deps, accountId, input.parentSegment.id, referenced));
   const context: ValidationContext = {
     segmentIds: referenced.filter((id) => !missing.has(id)),
     columns: input.parentSegment.columns,
@@ -93,13 +98,13 @@ function atCreation(found: JourneyViolation[]): JourneyViolation[] {
  * Throws 400 unless the journey meets the draft rules, or (when `launching`) the launch rules too.
  * `creating`: the journey does not exist yet, so none of its activations can.
  */
-export function checkJourney(
+export async function checkJourney(
   deps: AppDeps,
   accountId: number,
   journey: Journey,
   input: CheckInput & { launching: boolean; creating?: boolean },
-): void {
-  const context = contextFor(deps, accountId, journey, input);
+): Promise<void> {
+  const context = await contextFor(deps, accountId, journey, input);
   if (input.launching) {
     const found = validateForLaunch(journey, context);
     if (found.length > 0) throw invalidJourney(input.creating ? atCreation(found) : found, true);
@@ -112,6 +117,6 @@ export function checkJourney(
 }
 
 /** What still stops a stored draft from launching (shown in `meta.launchViolations`). */
-export function launchViolations(deps: AppDeps, accountId: number, journey: Journey, input: CheckInput) {
-  return validateForLaunch(journey, contextFor(deps, accountId, journey, input));
+export async function launchViolations(deps: AppDeps, accountId: number, journey: Journey, input: CheckInput) {
+  return validateForLaunch(journey, await contextFor(deps, accountId, journey, input));
 }

@@ -22,6 +22,7 @@ describe('migration 15: bulk load session ids are never reused', () => {
       INSERT INTO jobs (account_id, type, status, params_json, created_at, updated_at)
         VALUES (1, 'bulkload', 'success', '{"bulk_load_id":9}', 0, 0);
     `);
+    // Migration 15 alone: later ones are not what this test is about.
     expect(
       migrate(
         db,

@@ -14,6 +14,8 @@ import { deliveryResponse } from './0012-delivery-response';
 import { demo } from './0013-demo';
 import { jobRunners } from './0014-job-runners';
 import { bulkLoadIds } from './0015-bulk-load-ids';
+import { schedules } from './0016-schedules';
+import { teams } from './0017-teams';
 import { dwhDayTwo } from './0018-dwh-day-two';
 import { sharedByNodes } from './0022-shared-by-nodes';
 
@@ -34,6 +36,8 @@ export const migrations: readonly Migration[] = [
   demo,
   jobRunners,
   bulkLoadIds,
+  schedules,
+  teams,
   dwhDayTwo,
   sharedByNodes,
 ];

@@ -15,15 +15,21 @@ export interface KeyRow {
   id: number;
   account_id: number;
   user_id: number;
+  name: string;
   type: KeyType;
   secret_hash: Buffer;
   hint: string;
   created_at: number;
   last_used_at: number | null;
+  /** Unix ms; null: never expires. Authentication refuses the key from then on. */
+  expires_at: number | null;
   revoked_at: number | null;
 }
 
-/** Finds the live key a full key string names, comparing the stored HMAC in constant time. */
+/**
+ * Finds the unrevoked key a full key string names, comparing the stored HMAC in constant time. Expired keys
+ * are found too: authentication refuses them with a message of their own.
+ */
 export async function findLiveKey(db: Executor, secret: string, fullKey: string): Promise<KeyRow | null> {
   const m = KEY_SHAPE.exec(fullKey);
   if (!m) return null;

@@ -9,9 +9,14 @@ import { one, sql } from './storage';
 export interface Principal {
   accountId: number;
   userId: number;
+  /** The user's e-mail, as the audit log names the actor. */
+  email: string;
   administrator: boolean;
-  /** How the caller proved itself: an API key of a type, or a console session. */
-  via: 'master' | 'write-only' | 'session';
+  /**
+   * How the caller proved itself: an API key of a type, a console session, or an e-mail and password sent
+   * to `/v3/user/authenticate` (`td account`).
+   */
+  via: 'master' | 'write-only' | 'session' | 'password';
   keyId: number | null;
 }
 
@@ -31,12 +36,15 @@ export function keyFromAuthorization(header: string | undefined): string | null 
 /** A key and its user as authentication reads them; remembered for a few seconds per node (apiKeys.ts). */
 interface KeyAndUser {
   row: KeyRow;
-  user: { administrator: number };
+  user: { administrator: number; email: string };
 }
 
 /**
- * Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). A key verified on this
- * node within `VERIFIED_KEY_MS` is not read and hashed again; revocations here are seen at once.
+ * Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). An expired key
+ * whose secret matches is a 401 saying so: the holder proved they have the key, so telling them why it no
+ * longer works reveals nothing, and it is not counted as a guess. A key verified on this node within
+ * `VERIFIED_KEY_MS` is not read and hashed again (its expiry is still checked on every request); revocations
+ * and role changes made on this node are seen at once.
  */
 export async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
@@ -45,11 +53,16 @@ export async function principalForKey(deps: AppDeps, key: string): Promise<Princ
   const generation = verifiedGeneration(deps.storage);
   const row = known?.row ?? (await findLiveKey(db, deps.config.secret, key));
   if (!row) return null;
+  if (row.expires_at !== null && row.expires_at <= now) {
+    throw unauthorized(
+      `This API key ("${row.name}") expired at ${new Date(row.expires_at).toISOString()}. Create a new key in the console under Settings › API keys, and use it instead.`,
+    );
+  }
   const user =
     known?.user ??
-    (await one<{ administrator: number }>(
+    (await one<{ administrator: number; email: string }>(
       db,
-      sql`SELECT administrator FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
+      sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
     ));
   if (!user) return null;
   if (!known) rememberKey(deps.storage, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
@@ -57,6 +70,7 @@ export async function principalForKey(deps: AppDeps, key: string): Promise<Princ
   return {
     accountId: row.account_id,
     userId: row.user_id,
+    email: user.email,
     administrator: user.administrator === 1,
     via: row.type,
     keyId: row.id,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from '../migrations/index';
+import { compilePattern } from './regexp';
 
 export type Db = Database.Database;
 
@@ -33,11 +34,23 @@ function cacheStatements(db: Db): void {
   }) as Db['prepare'];
 }
 
+/**
+ * The functions the SQLite dialect's SQL uses (storage/sqlite.ts), on every connection: `svc_regexp(value,
+ * pattern)` is 1 when the value as text matches the RE2 pattern (linear time, see regexp.ts), NULL for NULL.
+ */
+export function addSqlFunctions(db: Db): void {
+  db.function('svc_regexp', { deterministic: true }, (value: unknown, pattern: unknown) => {
+    if (value === null || typeof pattern !== 'string') return null;
+    return compilePattern(pattern).test(String(value)) ? 1 : 0;
+  });
+}
+
 /** Opens (creating if needed) a SQLite file in WAL mode with the settings every connection uses. */
 export function openSqlite(file: string, options: { readonly?: boolean } = {}): Db {
   if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   cacheStatements(db);
+  addSqlFunctions(db);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -27,3 +27,17 @@ export function isoSeconds(d: Date): string {
 export function fromMillis(ms: number | null | undefined): Date | null {
   return ms == null ? null : new Date(ms);
 }
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 date or time given by a person (`2026-11-01`, `2026-11-01T09:00`, `2026-11-01T09:00:00+02:00`)
+ * as Unix ms, or null when it is not one. A date alone, or a time without a zone, is UTC.
+ */
+export function parseIsoInstant(value: string): number | null {
+  const text = value.trim();
+  if (!ISO_INSTANT.test(text)) return null;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes(':') ? text : `${text}Z`;
+  const ms = Date.parse(zoned.replace(' ', 'T'));
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 
 /** The control database's result connections. Every query is scoped by account. */
 
@@ -15,6 +15,15 @@ export interface ResultRow {
 
 export function listResults(db: Executor, accountId: number): Promise<ResultRow[]> {
   return many<ResultRow>(db, sql`SELECT * FROM result_connections WHERE account_id = ${accountId} ORDER BY name`);
+}
+
+export async function findResult(db: Executor, accountId: number, name: string): Promise<ResultRow | null> {
+  return (
+    (await one<ResultRow>(
+      db,
+      sql`SELECT * FROM result_connections WHERE account_id = ${accountId} AND name = ${name}`,
+    )) ?? null
+  );
 }
 
 export async function insertResult(

@@ -48,7 +48,12 @@ describe('POST /v3/user/authenticate', () => {
     expect(((await me.json()) as { email: string }).email).toBe(ANN);
     // A master key: it may read, not only import.
     expect((await h.call('GET', '/v3/database/list', { key: apikey })).status).toBe(200);
-    expect((await audit('user.authenticate')).map((a) => a.target)).toEqual([ANN]);
+    // One sign-in entry (by password, through the API) and one key created, never its secret.
+    const signIns = await audit('user.sign_in');
+    expect(signIns.map((a) => [a.target, JSON.parse(a.details ?? '{}').via])).toEqual([[ANN, 'api']]);
+    const created = (await audit('api_key.create')).filter((a) => JSON.parse(a.details ?? '{}').via === 'password');
+    expect(created.map((a) => a.target)).toEqual([ANN]);
+    expect(created[0]?.details).not.toContain(apikey.split('/')[1]);
   });
 
   it('reads multipart too (td-client-python) and matches the e-mail without regard to case', async () => {

@@ -1,15 +1,15 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { createUserRequest } from '@svc/contracts';
+import { type AuditAction, createUserRequest } from '@svc/contracts';
 import { addKey } from '../accounts/apiKeys';
 import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
 import { changeEmail, getUser, getUserByRef, type UserRow } from '../accounts/users';
 import { toV3User, v3User } from '../accounts/wire';
+import { auditAction } from '../audit';
 import { apiKeyAuth, type Principal, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { forbidden } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { input } from '../platform/params';
-import { recordAudit } from '../sso/audit';
 import { changePassword, checkCurrentPassword, signInWithPassword } from './passwords';
 
 /**
@@ -19,6 +19,9 @@ import { changePassword, checkCurrentPassword, signInWithPassword } from './pass
  */
 
 const given = (what: string) => z.string({ error: `Send "${what}".` }).min(1, `Send "${what}".`);
+
+/** The name of a key `/v3/user/authenticate` makes (keys are stored hashed, so each success makes a new one). */
+const AUTHENTICATE_KEY_NAME = 'Created by td account (/v3/user/authenticate)';
 
 const authenticateParams = z.object({
   user: given('user').max(254).describe('The e-mail address'),
@@ -88,31 +91,22 @@ function assertMayChangeCredentials(p: Principal, target: UserRow, what: string)
 export function credentialRoutes(deps: AppDeps) {
   const r = routes(deps);
   const { db } = deps.storage;
-  const actor = async (p: Principal) => (await getUser(db, p.accountId, p.userId)).email;
-  const audit = async (p: Principal, action: string, target: UserRow, details?: Record<string, unknown>) =>
-    recordAudit(deps, {
-      accountId: p.accountId,
-      actorUserId: p.userId,
-      actor: await actor(p),
-      action,
-      target: target.email,
-      outcome: 'success',
-      ...(details ? { details } : {}),
-    });
+  const audit = (p: Principal, action: AuditAction, target: UserRow, details?: Record<string, unknown>) =>
+    auditAction(deps, p, action, { target: target.email, ...(details ? { details } : {}) });
   return new OpenAPIHono<AppEnv>()
     .openapi(r.authenticate, async (c) => {
       const { user: email, password } = await input(c, authenticateParams);
-      const user = await signInWithPassword(deps, c, email, password);
-      const { key, row } = await addKey(deps, user, 'master');
-      await recordAudit(deps, {
+      const user = await signInWithPassword(deps, c, email, password, 'api');
+      // The password proved the user; the new key is theirs, recorded as any key is (never its secret).
+      const self: Principal = {
         accountId: user.account_id,
-        actorUserId: user.id,
-        actor: user.email,
-        action: 'user.authenticate',
-        target: user.email,
-        outcome: 'success',
-        details: { api_key_id: row.id },
-      });
+        userId: user.id,
+        email: user.email,
+        administrator: user.administrator === 1,
+        via: 'password',
+        keyId: null,
+      };
+      const { key } = await addKey(deps, self, user, { type: 'master', name: AUTHENTICATE_KEY_NAME });
       return c.json({ apikey: key }, 200);
     })
     .openapi(r.ownPassword, async (c) => {

@@ -53,7 +53,10 @@ describe('console request guard', () => {
 
   it('guards DELETE as well, and lets a bodiless request with the header through', async () => {
     const cookie = await signIn(h);
-    const created = await consoleCall(h, 'POST', '/console-api/api-keys', { cookie, json: { type: 'master' } });
+    const created = await consoleCall(h, 'POST', '/console-api/api-keys', {
+      cookie,
+      json: { type: 'master', name: 'Nightly export' },
+    });
     const { apiKey } = (await created.json()) as { apiKey: { id: number } };
     const bare = await consoleCall(h, 'DELETE', `/console-api/api-keys/${apiKey.id}`, {
       cookie,

@@ -1,8 +1,8 @@
 import type { UserRow } from '../accounts/users';
+import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
 import { limits } from '../platform/limits';
 import { many, one, run, sql } from '../platform/storage';
-import { recordAudit } from '../sso/audit';
 
 export { clientAddress } from '../platform/clientAddress';
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { findUserForLogin, setPassword, type UserRow } from '../accounts/users';
+import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
 import { verifyPassword } from '../platform/secrets';
@@ -31,23 +32,52 @@ async function checkThrottle(deps: AppDeps, c: Context, email: string, address: 
   }
 }
 
+/** A password sign-in, or its refusal with a reason code (`wrong_password`, `sso_enforced`), in the user's log. */
+function signInAudit(
+  deps: AppDeps,
+  user: UserRow,
+  via: SignInVia,
+  address: string,
+  refused: string | null,
+): Promise<void> {
+  return recordAudit(deps, {
+    accountId: user.account_id,
+    actorUserId: user.id,
+    actor: user.email,
+    action: 'user.sign_in',
+    target: user.email,
+    outcome: refused === null ? 'success' : 'failure',
+    reason: refused,
+    details: { method: 'password', via, address },
+  });
+}
+
+/** Where a password sign-in came from: the console's form, or a client's `/v3/user/authenticate`. */
+export type SignInVia = 'console' | 'api';
+
 /**
  * The user an e-mail and password prove, or 401 (the same answer for an unknown e-mail and a wrong
  * password), 429 while throttled, 403 for a user who signs in with SSO only.
  */
-export async function signInWithPassword(deps: AppDeps, c: Context, email: string, password: string) {
+export async function signInWithPassword(deps: AppDeps, c: Context, email: string, password: string, via: SignInVia) {
   const address = clientAddress(c, deps.config.trustedProxies);
   await checkThrottle(deps, c, email, address);
   await recordLoginAttempt(deps, email, address);
   const user = await findUserForLogin(deps.storage.db, email);
   // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
   if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+    // An e-mail of no user belongs to no account, so no account's log has a place for it.
+    if (user) await signInAudit(deps, user, via, address, 'wrong_password');
     await noteLoginFailure(deps, email, address, user);
     throw unauthorized(WRONG_CREDENTIALS);
   }
   await forgiveLoginAttempts(deps, email, address);
   // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
-  if (user.sso_mode === 'enforced') throw forbidden(SSO_ONLY);
+  if (user.sso_mode === 'enforced') {
+    await signInAudit(deps, user, via, address, 'sso_enforced');
+    throw forbidden(SSO_ONLY);
+  }
+  await signInAudit(deps, user, via, address, null);
   return user;
 }
 

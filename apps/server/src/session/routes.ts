@@ -3,6 +3,7 @@ import { changePasswordRequest, loginRequest, meResponse, okResponse, SESSION_CO
 import { errorResponses } from '../accounts/openapi';
 import { findAccount, getUser } from '../accounts/users';
 import { toMe } from '../accounts/wire';
+import { auditAction } from '../audit';
 import { principalOf, requireSession } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { jsonResponse as json } from '../platform/openapi';
@@ -76,7 +77,7 @@ export function consoleRoutes(deps: AppDeps) {
   return app
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid('json');
-      const user = await signInWithPassword(deps, c, email, password);
+      const user = await signInWithPassword(deps, c, email, password, 'console');
       const previous = readSessionCookie(c);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(c, await createSession(deps, user));
@@ -106,6 +107,10 @@ export function consoleRoutes(deps: AppDeps) {
       // Anyone else signed in as this user (perhaps with the old password) is signed out; this browser stays in.
       await changePassword(deps, user, newPassword);
       setSessionCookie(c, await createSession(deps, user));
+      await auditAction(deps, p, 'user.password_change', {
+        target: user.email,
+        details: { other_sessions_ended: true },
+      });
       return c.json({}, 200);
     });
 }

@@ -3,7 +3,7 @@ import { SESSION_COOKIE } from '@svc/contracts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { UserRow } from '../accounts/users';
-import type { AppDeps } from '../platform/context';
+import type { AppDeps, AppEnv } from '../platform/context';
 import { hmac } from '../platform/secrets';
 import { one, run, sql, transaction } from '../platform/storage';
 
@@ -22,6 +22,7 @@ const idHash = (deps: AppDeps, id: string) => hmac(deps.config.secret, `session:
 export interface LiveSession {
   accountId: number;
   userId: number;
+  email: string;
   administrator: boolean;
 }
 
@@ -58,6 +59,7 @@ interface SessionLookup {
   revoked_at: number | null;
   granted: number | null;
   administrator: number;
+  email: string;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSe
   const row = await one<SessionLookup>(
     deps.storage.db,
     sql`SELECT s.account_id, s.user_id, s.created_at, s.last_seen_at, s.revoked_at, s.administrator AS granted,
-               u.administrator
+               u.administrator, u.email
           FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
          WHERE s.id_hash = ${hash}`,
   );
@@ -87,7 +89,12 @@ export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSe
       sql`UPDATE console_sessions SET last_seen_at = ${now} WHERE id_hash = ${hash} AND last_seen_at < ${now}`,
     );
   }
-  return { accountId: row.account_id, userId: row.user_id, administrator: row.administrator === 1 };
+  return {
+    accountId: row.account_id,
+    userId: row.user_id,
+    email: row.email,
+    administrator: row.administrator === 1,
+  };
 }
 
 export async function revokeSession(deps: AppDeps, id: string): Promise<void> {
@@ -106,6 +113,19 @@ export async function revokeUserSessions(deps: AppDeps, accountId: number, userI
     sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
          WHERE account_id = ${accountId} AND user_id = ${userId} AND revoked_at IS NULL`,
   );
+}
+
+/**
+ * After the user's administrator flag changed (issue 22: sessions rotated on privilege change): every
+ * session of the user ends, so no browser keeps the old privilege. When the caller is that user, this
+ * browser goes on with a new session (a new id) that carries the new privilege.
+ */
+export async function rotateOnPrivilegeChange(deps: AppDeps, c: Context<AppEnv>, user: UserRow): Promise<void> {
+  await revokeUserSessions(deps, user.account_id, user.id);
+  const caller = c.get('principal');
+  if (caller?.via === 'session' && caller.userId === user.id && caller.accountId === user.account_id) {
+    setSessionCookie(c, await createSession(deps, user));
+  }
 }
 
 /** Ends a user's sessions started one way: enforcing SSO ends password sessions, disabling it SSO ones. */

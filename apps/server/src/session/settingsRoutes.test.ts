@@ -116,10 +116,15 @@ describe('console settings routes', () => {
       expect(apiKeys.map((k) => k.type)).toEqual(['master', 'write-only']);
       expect(apiKeys[0]).toEqual({
         id: Number(h.admin.masterKey.split('/')[0]),
+        name: 'First master key',
         type: 'master',
         masked: `${h.admin.masterKey.split('/')[0]}/••••••••${h.admin.masterKey.slice(-4)}`,
         createdAt: '2026-11-22T09:00:00.000Z',
         lastUsedAt: null,
+        expiresAt: null,
+        expired: false,
+        userId: h.admin.userId,
+        ownerEmail: h.admin.email,
       });
     });
 
@@ -131,11 +136,17 @@ describe('console settings routes', () => {
     });
 
     it('creates a key, shows it whole once, and masked afterwards', async () => {
-      const res = await call('POST', '/console-api/api-keys', { type: 'write-only' });
+      const res = await call('POST', '/console-api/api-keys', { type: 'write-only', name: ' Web SDK ' });
       expect(res.status).toBe(200);
       const { apiKey, key } = (await res.json()) as { apiKey: ConsoleApiKey; key: string };
       expect(key).toMatch(/^\d+\/[0-9a-f]{40}$/);
-      expect(apiKey).toMatchObject({ id: Number(key.split('/')[0]), type: 'write-only', lastUsedAt: null });
+      expect(apiKey).toMatchObject({
+        id: Number(key.split('/')[0]),
+        name: 'Web SDK',
+        type: 'write-only',
+        lastUsedAt: null,
+        expiresAt: null,
+      });
       const listing = await (await call('GET', '/console-api/api-keys')).text();
       expect(listing).toContain(apiKey.masked);
       expect(listing).not.toContain(key.split('/')[1]);
@@ -144,16 +155,14 @@ describe('console settings routes', () => {
     });
 
     it('refuses an unknown key type', async () => {
-      const res = await call('POST', '/console-api/api-keys', { type: 'admin' });
+      const res = await call('POST', '/console-api/api-keys', { type: 'admin', name: 'x' });
       expect(res.status).toBe(400);
     });
 
-    it('revokes one of your keys, and only yours', async () => {
-      const { apiKey, key } = (await (await call('POST', '/console-api/api-keys', { type: 'master' })).json()) as {
-        apiKey: ConsoleApiKey;
-        key: string;
-      };
-      await addMember(true);
+    it('revokes one of your keys; a member cannot revoke another user’s (404)', async () => {
+      const created = await call('POST', '/console-api/api-keys', { type: 'master', name: 'Backup job' });
+      const { apiKey, key } = (await created.json()) as { apiKey: ConsoleApiKey; key: string };
+      await addMember(false);
       const annCookie = await signIn(h, 'ann@first.test', 'long enough pw');
       expect((await call('DELETE', `/console-api/api-keys/${apiKey.id}`, undefined, annCookie)).status).toBe(404);
       const res = await call('DELETE', `/console-api/api-keys/${apiKey.id}`);

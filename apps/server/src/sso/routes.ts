@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { auditLogResponse, okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
+import { okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
 import { errorResponses, restSecurity, wireBody } from '../accounts/openapi';
 import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
 import { publicBase } from '../platform/config';
@@ -7,7 +7,6 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { type Params, readParams } from '../platform/params';
-import { listAudit } from './audit';
 import { hasControlCharacter, serviceProvider } from './serviceProvider';
 import { deleteSetting, getSetting, saveSetting, toWireSetting } from './settings';
 import { createUserWithSso, setUserSsoMode } from './userSso';
@@ -155,24 +154,10 @@ function routes(deps: AppDeps) {
       modeFields,
       userSsoRecord,
     ),
-    audit: createRoute({
-      ...base,
-      method: 'get',
-      path: '/v3/account/audit_log',
-      tags: ['Single sign-on'],
-      summary: 'The account’s audit log, newest first (administrators)',
-      request: {
-        query: z.object({
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-          before: z.coerce.number().int().positive().optional(),
-        }),
-      },
-      responses: { 200: json(auditLogResponse, 'Audit events'), ...errorResponses(400, 401, 403) },
-    }),
   };
 }
 
-/** `/v3` SSO setting and user SSO operations (spec: SSO settings, User SSO), and the audit log. */
+/** `/v3` SSO setting and user SSO operations (spec: SSO settings, User SSO). */
 export function ssoRoutes(deps: AppDeps) {
   const r = routes(deps);
   const { db } = deps.storage;
@@ -255,11 +240,5 @@ export function ssoRoutes(deps: AppDeps) {
       samePerson(pathEmail, body.user_email, 'user_email');
       const user = await setUserSsoMode(deps, p, body.user_email, 'disabled', body.identifier);
       return c.json({ email: user.email, identifier: user.sso_identifier }, 200);
-    })
-    .openapi(r.audit, async (c) => {
-      const p = principalOf(c);
-      requireAdmin(p);
-      const { limit, before } = c.req.valid('query');
-      return c.json(await listAudit(deps, p.accountId, { limit, before }), 200);
     });
 }

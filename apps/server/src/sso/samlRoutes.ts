@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { findUserForLogin } from '../accounts/users';
+import { recordAudit } from '../audit';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { one, sql } from '../platform/storage';
@@ -13,7 +14,6 @@ import {
   setSessionCookie,
 } from '../session/sessions';
 import { type AcsSuccess, consumeResponse, MAX_SAML_RESPONSE_BYTES, Refusal } from './acs';
-import { recordAudit } from './audit';
 import { messagePage } from './messagePage';
 import { metadataXml, safeReturnTo, serviceProvider, startRequest } from './serviceProvider';
 import { findSetting, markTested } from './settings';

@@ -1,4 +1,5 @@
 import type { SsoServiceProvider, SsoSetting, SsoSettingInput } from '@svc/contracts';
+import { auditAction } from '../audit';
 import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -6,7 +7,6 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { revokeAccountSsoSessions } from '../session/sessions';
-import { recordAudit } from './audit';
 import { certificateWarnings, parseCertificates, readCertificates } from './certificates';
 import { identityProviderName } from './providerName';
 
@@ -157,12 +157,7 @@ export async function saveSetting(
           sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
           tested_at = excluded.tested_at, updated_at = excluded.updated_at`,
   );
-  await recordAudit(deps, {
-    accountId: p.accountId,
-    actorUserId: p.userId,
-    actor: await actorName(db, p),
-    action: existing ? 'sso_setting.update' : 'sso_setting.create',
-    outcome: 'success',
+  await auditAction(deps, p, existing ? 'sso_setting.update' : 'sso_setting.create', {
     details: {
       sign_in_endpoint: signIn,
       identity_provider_name: name,
@@ -191,13 +186,7 @@ export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> 
     await run(tx, sql`DELETE FROM saml_requests WHERE account_id = ${p.accountId}`);
   });
   await revokeAccountSsoSessions(deps, p.accountId);
-  await recordAudit(deps, {
-    accountId: p.accountId,
-    actorUserId: p.userId,
-    actor: await actorName(db, p),
-    action: 'sso_setting.delete',
-    outcome: 'success',
-  });
+  await auditAction(deps, p, 'sso_setting.delete');
 }
 
 export async function markTested(deps: AppDeps, accountId: number): Promise<void> {
@@ -205,13 +194,4 @@ export async function markTested(deps: AppDeps, accountId: number): Promise<void
     deps.storage.db,
     sql`UPDATE sso_settings SET tested_at = ${deps.clock.now().getTime()} WHERE account_id = ${accountId}`,
   );
-}
-
-/** The acting user's e-mail, for the audit log. */
-export async function actorName(db: Executor, p: Principal): Promise<string> {
-  const row = await one<{ email: string }>(
-    db,
-    sql`SELECT email FROM users WHERE id = ${p.userId} AND account_id = ${p.accountId}`,
-  );
-  return row?.email ?? `user ${p.userId}`;
 }

@@ -1,12 +1,13 @@
 import type { SsoMode } from '@svc/contracts';
+import { assertAdminsRemain } from '../accounts/signInGuard';
 import type { UserRow } from '../accounts/users';
+import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import { type Executor, insertId, one, run, sql } from '../platform/storage';
 import { revokeUserSessionsByMethod } from '../session/sessions';
-import { recordAudit } from './audit';
-import { actorName, findSetting } from './settings';
+import { findSetting } from './settings';
 
 /**
  * Per-user SSO (spec: User SSO). Modes: disabled (password only), enabled (password or SSO), enforced
@@ -41,53 +42,12 @@ async function assertSettingExists(db: Executor, accountId: number, action: stri
   }
 }
 
-type SignInState = Pick<UserRow, 'administrator' | 'password_hash' | 'sso_mode' | 'sso_identifier'>;
-
 /**
- * Whether a user could sign in to the console. SSO counts only once a "Test SSO" round trip has passed
- * for the current setting: an untested identity provider is no way in (sso-security §1.4, lock-out guard).
+ * Whether the account's SSO counts as a way in: only once a "Test SSO" round trip has passed for the
+ * current setting (sso-security §1.4). The lock-out guard (accounts/signInGuard.ts) asks it.
  */
-function canSignIn(u: SignInState, ssoProven: boolean): boolean {
-  const byPassword = u.password_hash !== null && u.sso_mode !== 'enforced';
-  const bySso = ssoProven && u.sso_mode !== 'disabled' && u.sso_identifier !== null;
-  return byPassword || bySso;
-}
-
-/** Refuses (409) a change to an administrator that would leave the account with no administrator able to sign in. */
-async function assertAdminsRemain(db: Executor, target: UserRow, after: SignInState): Promise<void> {
-  if (target.administrator !== 1) return;
-  const ssoProven = ((await findSetting(db, target.account_id))?.tested_at ?? null) !== null;
-  const admins = await many<UserRow>(
-    db,
-    sql`SELECT * FROM users WHERE account_id = ${target.account_id} AND administrator = 1 ORDER BY id`,
-  );
-  const anyLeft = admins.some((a) => canSignIn(a.id === target.id ? after : a, ssoProven));
-  if (!anyLeft) {
-    const why = ssoProven
-      ? 'they would have neither a password nor SSO to sign in with'
-      : 'SSO has not passed a "Test SSO" round trip yet, so it cannot be relied on';
-    throw conflict(
-      `This would leave no administrator able to sign in to the console: ${target.email} is the last one who can, and ${why}. Keep another administrator with password sign-in, or run Test SSO first.`,
-    );
-  }
-}
-
-async function audit(
-  deps: AppDeps,
-  p: Principal,
-  action: string,
-  target: UserRow | string,
-  details: Record<string, unknown>,
-): Promise<void> {
-  await recordAudit(deps, {
-    accountId: p.accountId,
-    actorUserId: p.userId,
-    actor: await actorName(deps.storage.db, p),
-    action,
-    target: typeof target === 'string' ? target : target.email,
-    outcome: 'success',
-    details,
-  });
+export async function ssoProven(db: Executor, accountId: number): Promise<boolean> {
+  return ((await findSetting(db, accountId))?.tested_at ?? null) !== null;
 }
 
 export interface SsoUserInput {
@@ -120,7 +80,10 @@ export async function createUserWithSso(deps: AppDeps, p: Principal, input: SsoU
         RETURNING id`,
   );
   const user = (await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${id}`)) as UserRow;
-  await audit(deps, p, 'user.create_with_sso', user, { identifier: input.identifier, mode: 'enforced' });
+  await auditAction(deps, p, 'user.create_with_sso', {
+    target: user.email,
+    details: { identifier: input.identifier, mode: 'enforced' },
+  });
   return user;
 }
 
@@ -141,7 +104,8 @@ export async function setUserSsoMode(
   if (mode === 'enforced') await assertSettingExists(db, p.accountId, 'enforce SSO');
   const identifier = identifierIn ?? user.sso_identifier;
   if (identifier !== null) await assertIdentifierFree(db, p.accountId, identifier, user.id);
-  await assertAdminsRemain(db, user, { ...user, sso_mode: mode, sso_identifier: identifier });
+  const after = { ...user, sso_mode: mode, sso_identifier: identifier };
+  await assertAdminsRemain(db, user, after, await ssoProven(db, p.accountId));
   await run(
     db,
     sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
@@ -149,8 +113,13 @@ export async function setUserSsoMode(
   );
   if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
   if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
-  const action = { enforced: 'user.enforce_sso', enabled: 'user.enable_sso', disabled: 'user.disable_sso' }[mode];
-  await audit(deps, p, action, user, { identifier, previous_mode: user.sso_mode, mode });
+  const action = ({ enforced: 'user.enforce_sso', enabled: 'user.enable_sso', disabled: 'user.disable_sso' } as const)[
+    mode
+  ];
+  await auditAction(deps, p, action, {
+    target: user.email,
+    details: { identifier, previous_mode: user.sso_mode, mode },
+  });
   return { ...user, sso_mode: mode, sso_identifier: identifier };
 }
 

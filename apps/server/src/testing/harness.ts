@@ -101,8 +101,8 @@ async function start(
   const storage: OpenedStorage = await database.open();
   const db = sqliteHandleOf(storage);
   const deps: AppDeps = { db, storage, config, clock, logger };
-  // The engine's timer would move journeys on the wall clock's schedule; tests tick it by hand.
-  const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, ...options.app });
+  // The engine's and the scheduler's timers would run on the wall clock's schedule; tests tick them by hand.
+  const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, schedules: { intervalMs: 0 }, ...options.app });
   await app.ready;
   const newAccount = (name: string) =>
     createAccountWithAdmin(deps, {

@@ -3,6 +3,7 @@ import { bulkImportTasks } from '../bulk-import/tasks';
 import { bulkLoadTasks } from '../bulk-loads/land';
 import { dataTasks } from '../data/tasks';
 import { ingestTasks } from '../ingest/tasks';
+import { jobTasks } from '../jobs/tasks';
 import { journeyEngineTasks } from '../journey-engine/tasks';
 import type { TaskTable } from '../platform/workerRuntime';
 
@@ -12,6 +13,7 @@ export const tasks: TaskTable = {
   ...bulkImportTasks,
   ...bulkLoadTasks,
   ...ingestTasks,
+  ...jobTasks,
   ...dataTasks,
   ...journeyEngineTasks,
 };

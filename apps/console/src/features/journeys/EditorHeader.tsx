@@ -10,6 +10,7 @@ import { type EditorStore, isDirty } from './editor/model/editorStore';
 import { useWorkspace } from './editor/workspace';
 import { LaunchEstimate } from './engine/LaunchEstimate';
 import { RunNowButton } from './engine/RunNowButton';
+import { ViewOnlyActions } from './ViewOnlyActions';
 
 export interface EditorHeaderProps {
   journeyId: string;
@@ -170,6 +171,7 @@ export function EditorHeader({
               )}
             </>
           )}
+          {permissionsKnown && !canEdit && <ViewOnlyActions launched={launched} paused={attributes.paused} />}
           {canEdit && <RunNowButton journeyId={journeyId} launched={launched} paused={attributes.paused} />}
           {canEdit && launched && (
             <Button

@@ -6,11 +6,11 @@ import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { buildFolderTree, type FolderNode, folderAndBelow, folderPath } from '../../lib/folderTree';
-import { folderQueryOptions, parentSegmentsQueryOptions } from '../../lib/resources';
+import { folderPermissionsQueryOptions, folderQueryOptions, parentSegmentsQueryOptions } from '../../lib/resources';
 import { meQueryOptions } from '../auth';
-import { FOLDER_DEPTH, journeysOf, permissionsQuery } from './api';
+import { FolderPermissionsModal } from '../folder-permissions';
+import { FOLDER_DEPTH, journeysOf } from './api';
 import { CreateJourneyModal } from './CreateJourneyModal';
-import { FolderPermissionsModal } from './folders/FolderPermissionsModal';
 import { FolderTree } from './folders/FolderTree';
 import { type JourneyRow, JourneysTable } from './JourneysTable';
 import { RenameJourneyModal } from './RenameJourneyModal';
@@ -60,7 +60,7 @@ export function JourneysPage() {
   const chosen = folder === null ? null : (folderPath(tree, folder).at(-1) ?? null);
   const roots = (parents.data ?? []).map((p) => p.rootFolderId);
   const folderIds = [...new Set([...roots, ...rows.map((r) => r.folderId), ...(chosen ? [chosen.id] : [])])];
-  const permissions = useQueries({ queries: folderIds.map((id) => permissionsQuery(id)) });
+  const permissions = useQueries({ queries: folderIds.map((id) => folderPermissionsQueryOptions(id)) });
   const permissionIn = (id: string) => permissions[folderIds.indexOf(id)]?.data?.callerPermission;
   const canControl = (id: string) => permissionIn(id) === 'full_control';
 

@@ -10,7 +10,6 @@ import {
   activationList,
   activationTestResult,
   deletedResource,
-  folderPermissions,
   journeyMeta,
   resultReference,
 } from '@svc/contracts';
@@ -53,7 +52,6 @@ export const journeyKeys = {
   estimate: (id: string) => [...journeyKeys.engine(id), 'estimate'] as const,
   simulation: (id: string, request: JourneySimulationRequest) =>
     [...journeyKeys.engine(id), 'simulation', request] as const,
-  permissions: (folderId: string) => ['journeys', 'permissions', folderId] as const,
 };
 
 /** How deep the journeys page reads a parent segment's folder tree (folders, segments, journeys). */
@@ -70,13 +68,6 @@ export const activationsQuery = (journeyId: string) =>
     queryKey: journeyKeys.activations(journeyId),
     queryFn: ({ signal }) =>
       api.get(`/entities/journeys/${encodeURIComponent(journeyId)}/syndications`, activationList, { signal }),
-  });
-
-export const permissionsQuery = (folderId: string) =>
-  queryOptions({
-    queryKey: journeyKeys.permissions(folderId),
-    queryFn: ({ signal }) =>
-      api.get(`/entities/folders/${encodeURIComponent(folderId)}/permissions`, folderPermissions, { signal }),
   });
 
 const journeyPath = (id: string) => `/entities/journeys/${encodeURIComponent(id)}`;

@@ -9,6 +9,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { AddUserModal } from './AddUserModal';
 import { useRemoveUser, usersQueryOptions } from './api';
+import { DefaultFolderAccess } from './DefaultFolderAccess';
+import { EditUserModal } from './EditUserModal';
 import { type UserSsoAction, UserSsoModal } from './UserSsoModal';
 import { UsersTable } from './UsersTable';
 
@@ -39,6 +41,7 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
   const remove = useRemoveUser();
   const [adding, setAdding] = useState(false);
   const [ssoAction, setSsoAction] = useState<UserSsoAction | null>(null);
+  const [editing, setEditing] = useState<ConsoleUser | null>(null);
 
   const confirmRemove = (user: ConsoleUser) =>
     modals.openConfirmModal({
@@ -83,11 +86,14 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
             users={users.data}
             currentUserId={currentUser.id}
             onRemove={confirmRemove}
+            onEdit={setEditing}
             onSsoChange={(user, kind) => setSsoAction({ kind, user })}
           />
         )}
       </Paper>
+      <DefaultFolderAccess />
       <AddUserModal opened={adding} onClose={() => setAdding(false)} />
+      {editing && <EditUserModal user={editing} currentUserId={currentUser.id} onClose={() => setEditing(null)} />}
       <UserSsoModal action={ssoAction} onClose={() => setSsoAction(null)} />
     </>
   );

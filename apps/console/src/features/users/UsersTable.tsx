@@ -7,6 +7,7 @@ export interface UsersTableProps {
   users: ConsoleUser[];
   currentUserId: number;
   onRemove: (user: ConsoleUser) => void;
+  onEdit: (user: ConsoleUser) => void;
   /** Opens enable / enforce / disable SSO for the user. */
   onSsoChange: (user: ConsoleUser, change: 'enable_sso' | 'enforce_sso' | 'disable_sso') => void;
 }
@@ -43,7 +44,7 @@ function YesNo({ value }: { value: boolean }) {
   );
 }
 
-export function UsersTable({ users, currentUserId, onRemove, onSsoChange }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onRemove, onEdit, onSsoChange }: UsersTableProps) {
   return (
     <Table.ScrollContainer minWidth={720} type="native">
       <Table verticalSpacing="sm" highlightOnHover>
@@ -51,7 +52,7 @@ export function UsersTable({ users, currentUserId, onRemove, onSsoChange }: User
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>E-mail</Table.Th>
-            <Table.Th>Administrator</Table.Th>
+            <Table.Th>Role</Table.Th>
             <Table.Th>Owner</Table.Th>
             <Table.Th>Sign-in</Table.Th>
             <Table.Th>Created</Table.Th>
@@ -69,7 +70,9 @@ export function UsersTable({ users, currentUserId, onRemove, onSsoChange }: User
                 <Table.Td fw={500}>{user.name}</Table.Td>
                 <Table.Td>{user.email}</Table.Td>
                 <Table.Td>
-                  <YesNo value={user.administrator} />
+                  <Badge variant="light" color={user.administrator ? 'indigo' : 'gray'}>
+                    {user.administrator ? 'Administrator' : 'Member'}
+                  </Badge>
                 </Table.Td>
                 <Table.Td>
                   <YesNo value={user.accountOwner} />
@@ -82,6 +85,9 @@ export function UsersTable({ users, currentUserId, onRemove, onSsoChange }: User
                 </Table.Td>
                 <Table.Td ta="right">
                   <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="subtle" aria-label={`Edit ${user.name}`} onClick={() => onEdit(user)}>
+                      Edit
+                    </Button>
                     <Menu position="bottom-end">
                       <Menu.Target>
                         <Button size="xs" variant="subtle" aria-label={`SSO for ${user.name}`}>

@@ -20,6 +20,14 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
+/**
+ * PostgreSQL could not compile or run a regular expression (SQLSTATE 2201B: too complex, or a construct the
+ * translation of an RE2 pattern could not avoid); the rule's author gets a 400.
+ */
+export function isInvalidRegexp(err: unknown): boolean {
+  return codeOf(err) === '2201B';
+}
+
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 
 /**

@@ -3,18 +3,20 @@
  * `deps.storage.db` with the `sql` tag and these helpers; they never import a driver. Dialect specifics
  * live in sqlite.ts and postgres.ts, error codes in errors.ts.
  */
-export { sql } from 'kysely';
+export { type RawBuilder, sql } from 'kysely';
 export { customerSchema } from './customerData';
 export {
   isForeignKeyViolation,
+  isInvalidRegexp,
   isStorageUnavailable,
   isUniqueViolation,
   StorageUnavailable,
 } from './errors';
+export { tryLock, withLock } from './locks';
 export { appliedVersions, migrateStorage } from './migrate';
 export { type OpenedStorage, openStorage, type StorageTarget, sqliteHandleOf, storageTarget } from './open';
-export { describePostgresUrl, explainConnectFailure, type PostgresStorage } from './postgres';
-export { backendOf, dialectOf, insertId, many, one, run, syncIdentity, transaction } from './query';
+export { describePostgresUrl, explainConnectFailure, type PostgresStorage, pgIdentifier } from './postgres';
+export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';
 export { type SqliteStorage, sqliteStorage } from './sqlite';
-export type { Backend, ControlDb, Executor, SqlDialect, Storage } from './types';
+export type { Backend, ColumnKind, ControlDb, Executor, SqlDialect, Storage } from './types';

@@ -1,7 +1,26 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StorageUnavailable } from './errors';
-import type { SqlDialect, Storage } from './types';
+import { re2ToPostgres } from './postgresRegexp';
+import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
+
+const ARRAY_TYPE: Record<ColumnKind, string> = { integer: 'bigint[]', text: 'text[]' };
+
+function insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText {
+  const parameters = kinds.map((_, column) => rows.map((row) => row[column] ?? null));
+  const arrays = kinds.map((kind, column) => `$${column + 1}::${ARRAY_TYPE[kind]}`);
+  return { text: `SELECT * FROM unnest(${arrays.join(', ')})`, parameters };
+}
+
+/**
+ * A name as a PostgreSQL identifier: names longer than PostgreSQL's 63 bytes (tables may have 255
+ * characters, columns 128) become their first 50 characters and a hash, so they never collide when cut.
+ */
+export function pgIdentifier(name: string): string {
+  if (name.length <= 63) return name;
+  return `${name.slice(0, 50)}_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
 
 /** PostgreSQL's forms of what differs between the backends. */
 export const postgresDialect: SqlDialect = {
@@ -11,6 +30,16 @@ export const postgresDialect: SqlDialect = {
     `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM ${table}), 1))`,
   forUpdate: ' FOR UPDATE',
   forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
+  ident: (name) => `"${pgIdentifier(name)}"`,
+  position: (haystack, needle) => sql`strpos(${haystack}, ${needle})`,
+  regexpMatch: (value, pattern) => sql`(CAST(${value} AS TEXT) ~ ${re2ToPostgres(pattern)})`,
+  listValues: (values, type) =>
+    sql`SELECT unnest(CAST(${values} AS ${sql.raw(type === 'text' ? 'TEXT' : 'BIGINT')}[]))`,
+  binaryOrder: (expr) => `${expr} COLLATE "C"`,
+  newestPerKey: ({ key, values, time, from, where }) =>
+    `SELECT DISTINCT ON (1) ${key} AS k${values.map((v, i) => `, ${v} AS v${i}`).join('')}
+     FROM ${from} WHERE ${where} ORDER BY 1, ${time} DESC`,
+  insertValues,
 };
 
 /**

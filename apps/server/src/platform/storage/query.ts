@@ -1,7 +1,7 @@
-import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import { postgresDialect } from './postgres';
 import { sqliteDialect } from './sqlite';
-import type { Backend, Executor, SqlDialect, Storage } from './types';
+import type { Backend, ColumnKind, Executor, SqlDialect, Storage } from './types';
 
 /**
  * Small helpers over Kysely's `sql` tag, so a feature's statement reads as one line:
@@ -54,4 +54,22 @@ export function dialectOf(ex: Executor): SqlDialect {
 export async function syncIdentity(ex: Executor, table: string): Promise<void> {
   const statement = dialectOf(ex).syncIdentity(table);
   if (statement) await sql.raw(statement).execute(ex);
+}
+
+/**
+ * Inserts rows with one statement, `${head} <rows> ${tail}`, every value bound, in the backend's fastest
+ * form for many rows (SqlDialect.insertValues). `head` names the table and its columns, `kinds` says what
+ * each column holds; `head` and `tail` are our own SQL, never input. On SQLite keep rows × columns within
+ * 30,000 values.
+ */
+export async function insertRows(
+  ex: Executor,
+  head: string,
+  kinds: ReadonlyArray<ColumnKind>,
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  tail = '',
+): Promise<void> {
+  if (rows.length === 0) return;
+  const { text, parameters } = dialectOf(ex).insertValues(kinds, rows);
+  await ex.executeQuery(CompiledQuery.raw(`${head} ${text} ${tail}`, parameters));
 }

@@ -17,8 +17,12 @@ export async function claimSlot(ex: Executor, key: string, slotAt: number, now: 
   return row !== undefined;
 }
 
-/** Forgets slots claimed before `before` (their schedules have long moved on); returns how many. */
-export async function pruneSlots(ex: Executor, before: number): Promise<number> {
-  const { numAffectedRows } = await sql`DELETE FROM schedule_slots WHERE claimed_at < ${before}`.execute(ex);
+/**
+ * Forgets slots claimed before `before` (their schedules have long moved on); returns how many. With `prefix`,
+ * only the slots whose key starts with it (a schedule that fires often keeps its own slots for less long).
+ */
+export async function pruneSlots(ex: Executor, before: number, prefix?: string): Promise<number> {
+  const ofKey = prefix === undefined ? sql`` : sql` AND substr(key, 1, ${prefix.length}) = ${prefix}`;
+  const { numAffectedRows } = await sql`DELETE FROM schedule_slots WHERE claimed_at < ${before}${ofKey}`.execute(ex);
   return Number(numAffectedRows ?? 0n);
 }

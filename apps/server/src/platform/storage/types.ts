@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 
 /** The two backends of the storage layer (decision 0017). */
 export type Backend = 'sqlite' | 'postgres';
@@ -30,6 +30,43 @@ export interface SqlDialect {
   readonly forUpdate: string;
   /** As `forUpdate`, but rows another transaction holds are skipped rather than waited for. */
   readonly forUpdateSkipLocked: string;
+  /**
+   * A name as a quoted identifier. PostgreSQL cuts identifiers at 63 bytes, so longer names become their
+   * first 50 characters and a hash there (`pgIdentifier`); SQLite keeps every name whole.
+   */
+  ident(name: string): string;
+  /** The position (from 1) of `needle` in the text `haystack`, 0 when it is not in it (`instr` / `strpos`). */
+  position(haystack: RawBuilder<unknown>, needle: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * Whether `value`, as text, matches an RE2 pattern already checked by `compilePattern` (platform/regexp.ts):
+   * RE2 itself on SQLite (`svc_regexp`, which `openSqlite` registers), the pattern translated to an ARE on
+   * PostgreSQL (postgresRegexp.ts; 400 for the few constructs that have none). NULL for a NULL value.
+   */
+  regexpMatch(value: RawBuilder<unknown>, pattern: string): RawBuilder<unknown>;
+  /** A subquery body listing the values of one bound list, as `type`: `x IN (${listValues(…)})`. */
+  listValues(values: readonly (string | number)[], type: 'text' | 'bigint'): RawBuilder<unknown>;
+  /** An ORDER BY term sorting text by code point, as SQLite's BINARY collation does (`COLLATE "C"`). */
+  binaryOrder(expr: string): string;
+  /**
+   * A SELECT of the newest row by `time` of each `key` among the rows of `from` meeting `where`: the column
+   * `k` (the key) and `v0`, `v1`… (the `values` of that row, in order). Ties in time pick any one row.
+   */
+  newestPerKey(q: { key: string; values: string[]; time: string; from: string; where: string }): string;
+  /**
+   * The rows part of a multi-row INSERT, every value bound: `VALUES (?, …), …` on SQLite; on PostgreSQL
+   * `SELECT * FROM unnest($1::bigint[], …)`, one array per column, which it parses and plans at the same
+   * cost whatever the number of rows (a VALUES list of thousands of values costs more than the insert).
+   */
+  insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<ReadonlyArray<unknown>>): BoundText;
+}
+
+/** What a column of a bulk insert holds: whole numbers (ids, times, counts, 0/1 flags) or text. */
+export type ColumnKind = 'integer' | 'text';
+
+/** SQL text with its bound values, in the backend's placeholder style. */
+export interface BoundText {
+  text: string;
+  parameters: unknown[];
 }
 
 export interface Storage {

@@ -3,6 +3,7 @@ import { encodePart } from '@svc/bulk-format';
 import { unpackMultiple } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_WIRE, type Encoding, type WireFact } from '../contracts/clientWire';
+import { ROUTES_WIRE } from '../contracts/clientWireRoutes';
 import { createHarness, type Harness } from '../harness';
 
 /**
@@ -140,36 +141,37 @@ function check(value: unknown, type: string, path: string) {
   }
 }
 
-describe.each(CLIENT_WIRE.map((fact) => [`${fact.method} ${fact.path} (${fact.by.join(', ')})`, fact] as const))(
-  '%s',
-  (_, fact) => {
-    it.each(fact.encodings)('answers what the clients read, sent as %s', async (encoding) => {
-      const f = FAMILY[encoding];
-      const res = await h.app.request(await request(fact, encoding, f));
-      const bytes = Buffer.from(await res.arrayBuffer());
-      expect(res.status, bytes.toString().slice(0, 300)).toBe(fact.status ?? 200);
-      if (fact.reads === 'msgpack') {
-        expect(unpackMultiple(bytes)?.length).toBeGreaterThan(0);
-      } else if (fact.reads === 'gzip') {
-        expect(res.headers.get('content-encoding')).toBeNull();
-        expect(() => gunzipSync(bytes)).not.toThrow();
-      } else if (fact.reads === 'text') {
-        expect(bytes.length).toBeGreaterThan(0);
-      } else {
-        const body = JSON.parse(bytes.toString()) as unknown;
-        // PY and RB parse every answer as JSON and some check it is an object (or, for bulk load lists, an array).
-        expect(body).not.toBeNull();
-        for (const [path, type] of Object.entries(fact.reads)) {
-          for (const value of valuesAt(body, path)) check(value, type, path);
-        }
-        if (fact.status === 422) {
-          expect((body as { message: string }).message).toMatch(/not offered by this server|cannot be issued here/);
-        }
+describe.each(
+  [...CLIENT_WIRE, ...ROUTES_WIRE].map(
+    (fact) => [`${fact.method} ${fact.path} (${fact.by.join(', ')})`, fact] as const,
+  ),
+)('%s', (_, fact) => {
+  it.each(fact.encodings)('answers what the clients read, sent as %s', async (encoding) => {
+    const f = FAMILY[encoding];
+    const res = await h.app.request(await request(fact, encoding, f));
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.status, bytes.toString().slice(0, 300)).toBe(fact.status ?? 200);
+    if (fact.reads === 'msgpack') {
+      expect(unpackMultiple(bytes)?.length).toBeGreaterThan(0);
+    } else if (fact.reads === 'gzip') {
+      expect(res.headers.get('content-encoding')).toBeNull();
+      expect(() => gunzipSync(bytes)).not.toThrow();
+    } else if (fact.reads === 'text') {
+      expect(bytes.length).toBeGreaterThan(0);
+    } else {
+      const body = JSON.parse(bytes.toString()) as unknown;
+      // PY and RB parse every answer as JSON and some check it is an object (or, for bulk load lists, an array).
+      expect(body).not.toBeNull();
+      for (const [path, type] of Object.entries(fact.reads)) {
+        for (const value of valuesAt(body, path)) check(value, type, path);
       }
-      if (fact.settle) {
-        const id = (JSON.parse(bytes.toString()) as { job_id: unknown }).job_id;
-        await h.app.services.jobs.whenSettled(Number(id));
+      if (fact.status === 422) {
+        expect((body as { message: string }).message).toMatch(/not offered by this server|cannot be issued here/);
       }
-    });
-  },
-);
+    }
+    if (fact.settle) {
+      const id = (JSON.parse(bytes.toString()) as { job_id: unknown }).job_id;
+      await h.app.services.jobs.whenSettled(Number(id));
+    }
+  });
+});

@@ -251,6 +251,60 @@ export const v3: Contract = {
       type: 'string',
       minLength: 1,
     },
+    Schedule: {
+      required: ['created_at', 'cron', 'database', 'delay', 'name', 'query', 'timezone', 'type', 'user_name'],
+      fields: {
+        created_at: '@DateTimeISO8601',
+        cron: 'string|null',
+        database: {
+          anyOf: ['@Database.name', 'string|null'],
+        },
+        delay: { type: 'integer', nullable: true, min: 0 },
+        engine_version: 'string',
+        executing_user_id: 'integer',
+        name: 'string',
+        priority: { type: 'integer', min: -2, max: 2 },
+        query: 'string',
+        retry_limit: { type: 'integer', min: 0, max: 32 },
+        timezone: '@Timezone',
+        type: 'string',
+        user_name: '@User.name',
+      },
+    },
+    ScheduleReference: {
+      required: ['created_at', 'cron', 'database', 'delay', 'name', 'query', 'timezone', 'type', 'user_name'],
+      fields: {
+        created_at: '@DateTimeISO8601',
+        cron: '@Schedule.cron',
+        database: '@Schedule.database',
+        delay: '@Schedule.delay',
+        name: '@Schedule.name',
+        query: '@Schedule.query',
+        timezone: '@Timezone',
+        type: '@Schedule.type',
+        user_name: '@User.name',
+      },
+    },
+    ScheduledJob: {
+      closed: true,
+      required: ['job_id', 'type', 'scheduled_at'],
+      fields: {
+        job_id: '@JobId',
+        type: '@Job.type',
+        scheduled_at: {
+          oneOf: ['@DateTimeAsString', '@EmptyString'],
+        },
+      },
+    },
+    TableReference: {
+      closed: true,
+      required: ['database', 'table', 'type'],
+      fields: {
+        database: '@Database.name',
+        table: '@Table.name',
+        type: '@Table.type',
+      },
+    },
     Table: {
       closed: true,
       required: [
@@ -331,6 +385,58 @@ export const v3: Contract = {
     UserId: 'integer',
   },
   responses: {
+    'get /schedule/list': {
+      closed: true,
+      required: ['schedules'],
+      fields: {
+        schedules: ['@Schedule'],
+      },
+    },
+    'post /schedule/create/{schedule_name}': '@ScheduleReference',
+    'post /schedule/update/{schedule_name}': '@ScheduleReference',
+    'post /schedule/delete/{schedule_name}': '@ScheduleReference',
+    'post /schedule/run/{schedule_name}/{schedule_time}': {
+      closed: true,
+      required: ['jobs'],
+      fields: {
+        jobs: ['@ScheduledJob'],
+      },
+    },
+    'get /schedule/history/{schedule_name}': {
+      closed: true,
+      required: ['count', 'from', 'to', 'history'],
+      fields: {
+        count: 'integer',
+        from: 'integer',
+        to: 'integer',
+        history: [
+          {
+            allOf: [
+              '@Job',
+              {
+                required: ['scheduled_at'],
+                fields: {
+                  scheduled_at: {
+                    oneOf: ['@DateTimeAsString', '@EmptyString'],
+                  },
+                },
+              },
+            ],
+          },
+        ],
+      },
+    },
+    'post /table/swap/{database_name}/{table_name_1}/{table_name_2}': {
+      closed: true,
+      required: ['database', 'table1', 'table2'],
+      fields: {
+        database: '@Database.name',
+        table1: '@Table.name',
+        table2: '@Table.name',
+      },
+    },
+    'post /table/update/{database_name}/{table_name}': '@TableReference',
+    'post /table/change_database/{database_name}/{table_name}': '@TableReference',
     'post /job/issue/{job_type}/{database_name}': {
       closed: true,
       required: ['job', 'job_id', 'database'],

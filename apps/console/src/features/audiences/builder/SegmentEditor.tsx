@@ -4,7 +4,9 @@ import { notifications } from '@mantine/notifications';
 import type { ParentSegment, Segment } from '@svc/contracts';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { BlockedAction } from '../../../components/BlockedAction';
 import { PageHeader } from '../../../components/PageHeader';
+import { FolderAccessNote, folderBlocker, useFolderAccess } from '../../folder-permissions';
 import { useDeleteSegment, useSaveSegment } from '../api';
 import { compileRule, type DraftGroup, draftRule, IncompleteRule, newGroup } from '../rules/draft';
 import { appendTo, removeNode, updateNode } from '../rules/tree';
@@ -33,6 +35,17 @@ export function SegmentEditor({ record, segment, otherSegments, folders, initial
   const save = useSaveSegment(record.id, segment?.id);
   const remove = useDeleteSegment(record.id);
   const navigate = useNavigate();
+  // What the user may do is known before they start: Save and Delete say why they are disabled.
+  const folderName = (id: string) => folders.find((f) => f.value === id)?.label.trim() ?? 'this folder';
+  const accessIn = useFolderAccess([...new Set([folderId, segment?.folderId ?? folderId])]);
+  const saveBlocker =
+    folderBlocker(accessIn(folderId), folderName(folderId), 'save segments in it') ??
+    (segment && segment.folderId !== folderId
+      ? folderBlocker(accessIn(segment.folderId), folderName(segment.folderId), 'move segments out of it')
+      : null);
+  const deleteBlocker = segment
+    ? folderBlocker(accessIn(segment.folderId), folderName(segment.folderId), 'delete segments in it')
+    : null;
 
   const builder = useMemo<Builder>(
     () => ({
@@ -98,19 +111,24 @@ export function SegmentEditor({ record, segment, otherSegments, folders, initial
         action={
           <Group>
             {segment && (
-              <Button variant="default" color="red" onClick={() => confirmDelete(segment)}>
-                Delete
-              </Button>
+              <BlockedAction reason={deleteBlocker}>
+                <Button variant="default" color="red" onClick={() => confirmDelete(segment)}>
+                  Delete
+                </Button>
+              </BlockedAction>
             )}
-            <Button loading={save.isPending} onClick={submit}>
-              Save segment
-            </Button>
+            <BlockedAction reason={saveBlocker}>
+              <Button loading={save.isPending} onClick={submit}>
+                Save segment
+              </Button>
+            </BlockedAction>
           </Group>
         }
       />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="lg">
+            <FolderAccessNote folderId={folderId} folderName={folderName(folderId)} work="save segments in it" />
             {save.isError && (
               <Alert color="red" title="The segment was not saved">
                 {save.error.message}

@@ -2,13 +2,24 @@ import { ActionIcon, Anchor, Box, Button, Group, Paper, Stack, Text, Title, Tool
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { ParentSegment } from '@svc/contracts';
-import { IconFilePlus, IconFolder, IconFolderPlus, IconPencil, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import {
+  IconFilePlus,
+  IconFolder,
+  IconFolderPlus,
+  IconLock,
+  IconPencil,
+  IconTrash,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { BlockedAction } from '../../../components/BlockedAction';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
-import { type FolderNode, treeOf } from '../../../lib/folderTree';
+import { type FolderNode, folderPath, treeOf } from '../../../lib/folderTree';
+import { meQueryOptions } from '../../auth';
+import { FolderAccessNote, FolderPermissionsModal, folderBlocker, useFolderAccess } from '../../folder-permissions';
 import { folderQueryOptions, useFolderActions } from '../api';
 import { FolderNameModal } from './FolderNameModal';
 
@@ -21,13 +32,31 @@ const DEPTH = 32;
 
 type Editing = { kind: 'create'; parentId: string } | { kind: 'rename'; folder: FolderNode } | null;
 
-/** The parent segment's folders and the segments in them: create, rename and delete folders, open segments. */
+const foldersOf = (node: FolderNode): FolderNode[] => [node, ...node.children.flatMap(foldersOf)];
+
+/**
+ * The parent segment's folders and the segments in them: create, rename and delete folders, open segments.
+ * Actions the signed-in user cannot take (View permission) are disabled with the reason; administrators
+ * open each folder's permissions.
+ */
 export function FolderTree({ record }: FolderTreeProps) {
+  const administrator = useQuery(meQueryOptions()).data?.administrator === true;
   const listing = useQuery(folderQueryOptions(record.rootFolderId, DEPTH));
   const actions = useFolderActions();
   const [editing, setEditing] = useState<Editing>(null);
+  const [granting, setGranting] = useState<FolderNode | null>(null);
+  const tree = listing.data ? treeOf(record, listing.data.data) : null;
+  const folders = tree ? foldersOf(tree) : [];
+  const accessIn = useFolderAccess(folders.map((f) => f.id));
+  const blocker = (folder: FolderNode, action: string) => folderBlocker(accessIn(folder.id), folder.name, action);
   const pending = actions.create.isPending || actions.rename.isPending;
   const error = editing?.kind === 'create' ? actions.create.error : actions.rename.error;
+  const pathOf = (id: string) =>
+    tree
+      ? folderPath([tree], id)
+          .map((f) => f.name)
+          .join(' › ')
+      : '';
 
   const close = () => {
     actions.create.reset();
@@ -59,7 +88,7 @@ export function FolderTree({ record }: FolderTreeProps) {
         <Text fw={500} size="sm">
           {folder.name}
         </Text>
-        <Tooltip label="New segment in this folder">
+        <BlockedAction reason={blocker(folder, 'create segments here')}>
           <ActionIcon
             variant="subtle"
             component={Link}
@@ -68,8 +97,8 @@ export function FolderTree({ record }: FolderTreeProps) {
           >
             <IconFilePlus size={16} />
           </ActionIcon>
-        </Tooltip>
-        <Tooltip label="New folder inside">
+        </BlockedAction>
+        <BlockedAction reason={blocker(folder, 'create folders here')}>
           <ActionIcon
             variant="subtle"
             aria-label={`New folder in ${folder.name}`}
@@ -77,25 +106,41 @@ export function FolderTree({ record }: FolderTreeProps) {
           >
             <IconFolderPlus size={16} />
           </ActionIcon>
-        </Tooltip>
+        </BlockedAction>
         {!root && (
           <>
-            <ActionIcon
-              variant="subtle"
-              aria-label={`Rename ${folder.name}`}
-              onClick={() => setEditing({ kind: 'rename', folder })}
-            >
-              <IconPencil size={16} />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              aria-label={`Delete ${folder.name}`}
-              onClick={() => confirmDelete(folder)}
-            >
-              <IconTrash size={16} />
-            </ActionIcon>
+            <BlockedAction reason={blocker(folder, 'rename this folder')}>
+              <ActionIcon
+                variant="subtle"
+                aria-label={`Rename ${folder.name}`}
+                onClick={() => setEditing({ kind: 'rename', folder })}
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            </BlockedAction>
+            <BlockedAction reason={blocker(folder, 'delete this folder')}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Delete ${folder.name}`}
+                onClick={() => confirmDelete(folder)}
+              >
+                <IconTrash size={16} />
+              </ActionIcon>
+            </BlockedAction>
           </>
+        )}
+        {administrator && (
+          <Tooltip label="Who has Full Control or View">
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={`Permissions of ${folder.name}`}
+              onClick={() => setGranting(folder)}
+            >
+              <IconLock size={16} />
+            </ActionIcon>
+          </Tooltip>
         )}
       </Group>
       <Stack gap={2} pl="lg" role="group">
@@ -118,18 +163,29 @@ export function FolderTree({ record }: FolderTreeProps) {
         <Title order={2} size="h4">
           Segments
         </Title>
-        <Button size="xs" component={Link} to={`/parent-segments/${record.id}/segments/new`}>
-          Create segment
-        </Button>
+        <BlockedAction reason={tree ? blocker(tree, 'create segments here') : null}>
+          <Button size="xs" component={Link} to={`/parent-segments/${record.id}/segments/new`}>
+            Create segment
+          </Button>
+        </BlockedAction>
       </Group>
+      <Box mb="sm">
+        <FolderAccessNote
+          folderId={record.rootFolderId}
+          folderName={record.name}
+          work="create, change or delete segments and folders"
+        />
+      </Box>
       {listing.isPending ? (
         <CenteredLoader label="Loading folders" height={80} />
       ) : listing.isError ? (
         <QueryError title="The folders could not be loaded" error={listing.error} onRetry={() => listing.refetch()} />
       ) : (
-        <Box role="tree" aria-label="Folders and segments">
-          {renderFolder(treeOf(record, listing.data.data), true)}
-        </Box>
+        tree && (
+          <Box role="tree" aria-label="Folders and segments">
+            {renderFolder(tree, true)}
+          </Box>
+        )
       )}
       <FolderNameModal
         title={editing === null ? null : editing.kind === 'create' ? 'New folder' : 'Rename folder'}
@@ -139,6 +195,14 @@ export function FolderTree({ record }: FolderTreeProps) {
         onSubmit={submit}
         onClose={close}
       />
+      {granting && (
+        <FolderPermissionsModal
+          folder={granting}
+          path={pathOf(granting.id)}
+          folderName={(id) => folders.find((f) => f.id === id)?.name ?? `folder ${id}`}
+          onClose={() => setGranting(null)}
+        />
+      )}
     </Paper>
   );
 }

@@ -33,7 +33,15 @@ export function JobPage() {
       </Breadcrumbs>
       <PageHeader
         title={`Job ${id}`}
-        description={job.data ? `${job.data.type} job by ${job.data.user_name || 'a program'}` : undefined}
+        description={
+          job.data
+            ? `${job.data.type} job by ${job.data.user_name || 'a program'}${
+                job.data.schedule_name
+                  ? `, a run of schedule ${job.data.schedule_name} for ${job.data.scheduled_at}`
+                  : ''
+              }`
+            : undefined
+        }
         action={
           <Group gap="sm">
             {job.data && <JobStatusBadge status={job.data.status} queuePosition={job.data.queue_position} />}

@@ -112,7 +112,14 @@ export function JobsPage() {
                     <Table.Td>
                       <JobStatusBadge status={job.status} queuePosition={job.queue_position} />
                     </Table.Td>
-                    <Table.Td>{job.type}</Table.Td>
+                    <Table.Td>
+                      {job.type}
+                      {job.schedule_name && (
+                        <Text size="xs" c="dimmed" title={`Scheduled for ${job.scheduled_at}`}>
+                          Schedule {job.schedule_name}
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>
                       {job.database ? (
                         <Anchor component={Link} to={databasePath(job.database)} size="sm">

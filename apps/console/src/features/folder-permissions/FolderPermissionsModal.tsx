@@ -3,15 +3,15 @@ import { notifications } from '@mantine/notifications';
 import type { ConsoleUser, FolderPermissions } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../components/CenteredLoader';
-import { QueryError } from '../../../components/QueryError';
-import type { FolderNode } from '../../../lib/folderTree';
-import { usersQueryOptions } from '../../users';
-import { permissionsQuery } from '../api';
+import { CenteredLoader } from '../../components/CenteredLoader';
+import { QueryError } from '../../components/QueryError';
+import { folderPermissionsQueryOptions } from '../../lib/resources';
+import { usersQueryOptions } from '../users';
+import { accessOf, PERMISSION_LABEL } from './access';
 import { type GrantChoice, useSaveFolderPermissions } from './api';
 
 export interface FolderPermissionsModalProps {
-  folder: FolderNode;
+  folder: { id: string; name: string };
   /** The folder's place, e.g. "Shop customers › Campaigns". */
   path: string;
   /** Names folders that grants are inherited from. */
@@ -24,21 +24,23 @@ const CHOICES: { value: GrantChoice; label: string }[] = [
   { value: 'view', label: 'View' },
   { value: 'none', label: 'No grant' },
 ];
-const LABEL: Record<string, string> = { full_control: 'Full Control', view: 'View' };
 
-/** Administrators grant Full Control or View on a folder per user; saved with the folder permissions route. */
+/**
+ * Administrators see who has Full Control or View on a folder (and where it comes from: a grant here, one
+ * inherited from a folder above, the account default) and change the grants made on this folder.
+ */
 export function FolderPermissionsModal({ folder, path, folderName, onClose }: FolderPermissionsModalProps) {
   const users = useQuery(usersQueryOptions());
-  const current = useQuery(permissionsQuery(folder.id));
+  const current = useQuery(folderPermissionsQueryOptions(folder.id));
   const error = users.error ?? current.error;
   return (
     <Modal opened onClose={onClose} title={`Permissions: ${folder.name}`} size="xl">
       <Stack gap="sm">
         <Text size="sm">Folder: {path}</Text>
         <Text size="sm" c="dimmed">
-          <b>Full Control</b>: create, change, launch, pause, resume and delete journeys here and in sub-folders.{' '}
-          <b>View</b>: read only. Sub-folders inherit these grants unless they have their own; administrators always
-          have Full Control.
+          <b>Full Control</b>: create, change and delete segments, sub-folders and journeys here and in sub-folders, and
+          launch, pause and resume journeys. <b>View</b>: read only. Sub-folders inherit these grants unless they have
+          their own; administrators always have Full Control.
         </Text>
         {error ? (
           <QueryError title="Permissions could not be loaded" error={error} />
@@ -64,7 +66,7 @@ interface GrantsFormProps extends Pick<FolderPermissionsModalProps, 'folder' | '
 }
 
 function GrantsForm({ folder, users, current, folderName, onClose }: GrantsFormProps) {
-  // The folder's own grants are the form's starting point; inherited ones only explain "No grant".
+  // The folder's own grants are the form's starting point; the rest is shown as where access comes from.
   const [choices, setChoices] = useState(
     () =>
       new Map<number, GrantChoice>(
@@ -72,12 +74,12 @@ function GrantsForm({ folder, users, current, folderName, onClose }: GrantsFormP
       ),
   );
   const save = useSaveFolderPermissions(folder.id);
-  const inherited = new Map(current.grants.filter((g) => g.inherited).map((g) => [Number(g.userId), g]));
-  const withoutGrant = (userId: number) => {
-    const from = inherited.get(userId);
-    return from
-      ? `Inherits ${LABEL[from.permission]} from “${folderName(from.folderId)}”`
-      : `${LABEL[current.defaultPermission]} by default`;
+  // Without its own grant, a user has what a folder above grants, else the account default.
+  const above = { ...current, grants: current.grants.filter((g) => g.inherited) };
+  const accessNow = (user: ConsoleUser) => {
+    const choice = choices.get(user.id) ?? 'none';
+    if (user.administrator || choice === 'none') return accessOf(user, above, folderName);
+    return { permission: choice, source: 'granted here' };
   };
   return (
     <form
@@ -97,14 +99,15 @@ function GrantsForm({ folder, users, current, folderName, onClose }: GrantsFormP
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>User</Table.Th>
-                <Table.Th>Permission on this folder</Table.Th>
+                <Table.Th>Grant on this folder</Table.Th>
+                <Table.Th>Access here</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {users.map((user) => {
-                const choice = choices.get(user.id) ?? 'none';
+                const access = accessNow(user);
                 return (
-                  <Table.Tr key={user.id}>
+                  <Table.Tr key={user.id} data-user={user.email}>
                     <Table.Td>
                       <Text size="sm" fw={500}>
                         {user.name}
@@ -115,28 +118,28 @@ function GrantsForm({ folder, users, current, folderName, onClose }: GrantsFormP
                     </Table.Td>
                     <Table.Td>
                       {user.administrator ? (
-                        <Group gap="xs">
-                          <Badge variant="light">Administrator</Badge>
-                          <Text size="xs" c="dimmed">
-                            Always Full Control
-                          </Text>
-                        </Group>
+                        <Badge variant="light">Administrator</Badge>
                       ) : (
-                        <Stack gap={4} align="flex-start">
-                          <SegmentedControl
-                            size="xs"
-                            aria-label={`Permission of ${user.name}`}
-                            data={CHOICES}
-                            value={choice}
-                            onChange={(value) => setChoices((map) => new Map(map).set(user.id, value as GrantChoice))}
-                          />
-                          {choice === 'none' && (
-                            <Text size="xs" c="dimmed">
-                              {withoutGrant(user.id)}
-                            </Text>
-                          )}
-                        </Stack>
+                        <SegmentedControl
+                          size="xs"
+                          aria-label={`Permission of ${user.name}`}
+                          data={CHOICES}
+                          value={choices.get(user.id) ?? 'none'}
+                          onChange={(value) => setChoices((map) => new Map(map).set(user.id, value as GrantChoice))}
+                        />
                       )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge
+                        variant="light"
+                        color={access.permission === 'full_control' ? 'teal' : 'gray'}
+                        aria-label={`Access of ${user.name}: ${PERMISSION_LABEL[access.permission]}, ${access.source}`}
+                      >
+                        {PERMISSION_LABEL[access.permission]}
+                      </Badge>
+                      <Text size="xs" c="dimmed" mt={2}>
+                        {access.source}
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 );

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { badRequest } from '../../platform/errors';
+import { badRequest } from './errors';
 
 /**
  * Regexp conditions run on RE2 (re2js, pure JavaScript): matching takes time linear in the value, so a

@@ -1,0 +1,57 @@
+import { conflict } from '../platform/errors';
+import { type Executor, many, sql } from '../platform/storage';
+import type { UserRow } from './users';
+
+/**
+ * The lock-out guard (sso-security §1.4): no change to a user may leave the account with no administrator
+ * able to sign in to the console. SSO mode changes (sso/), role changes and removals (here) all ask it.
+ */
+
+export type SignInState = Pick<UserRow, 'administrator' | 'password_hash' | 'sso_mode' | 'sso_identifier'>;
+
+/**
+ * Whether the account's SSO has passed a "Test SSO" round trip for its current setting. The sso feature
+ * answers it; app.ts hands its answer to the routes here (accounts does not import sso, which imports it).
+ */
+export type SsoProof = (db: Executor, accountId: number) => Promise<boolean>;
+
+/** Whether a user could sign in: an untested identity provider is no way in. */
+function canSignIn(u: SignInState, ssoProven: boolean): boolean {
+  const byPassword = u.password_hash !== null && u.sso_mode !== 'enforced';
+  const bySso = ssoProven && u.sso_mode !== 'disabled' && u.sso_identifier !== null;
+  return byPassword || bySso;
+}
+
+/**
+ * Refuses (409) a change to an administrator that would leave the account with no administrator able to
+ * sign in. `after` is the user as the change leaves them, or null when the user is removed.
+ */
+export async function assertAdminsRemain(
+  db: Executor,
+  target: UserRow,
+  after: SignInState | null,
+  ssoProven: boolean,
+): Promise<void> {
+  if (target.administrator !== 1) return;
+  const admins = await many<UserRow>(
+    db,
+    sql`SELECT * FROM users WHERE account_id = ${target.account_id} AND administrator = 1 ORDER BY id`,
+  );
+  const remaining = admins.map((a) => (a.id === target.id ? after : a)).filter((a) => a !== null);
+  if (remaining.some((a) => a.administrator === 1 && canSignIn(a, ssoProven))) return;
+  const why =
+    after === null
+      ? 'they would be removed'
+      : after.administrator !== 1
+        ? 'they would no longer be an administrator'
+        : ssoProven
+          ? 'they would have neither a password nor SSO to sign in with'
+          : 'SSO has not passed a "Test SSO" round trip yet, so it cannot be relied on';
+  const fix =
+    after === null || after.administrator !== 1
+      ? 'Make another user who can sign in an administrator first.'
+      : 'Keep another administrator with password sign-in, or run Test SSO first.';
+  throw conflict(
+    `This would leave no administrator able to sign in to the console: ${target.email} is the last one who can, and ${why}. ${fix}`,
+  );
+}

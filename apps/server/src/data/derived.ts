@@ -1,0 +1,62 @@
+import type { AppDeps } from '../platform/context';
+import type { Executor } from '../platform/storage';
+import type { DatabaseRow } from './catalog';
+import { postgresDerived } from './postgresDerived';
+import { sqliteDerived } from './sqliteDerived';
+
+/**
+ * Data sets derived from customers' tables (a parent segment's profiles, decision 0020), kept where the
+ * data plane keeps rows, so every node of a PostgreSQL deployment reads the same one:
+ *
+ * - SQLite: a file of its own, `<dataDir>/<kind>s/<accountId>/<id>.sqlite`, built from the source databases'
+ *   files ATTACHed to it (the build only reads them) into a new file renamed over the old one;
+ * - PostgreSQL: a schema of its own, `<kind>_<id>`, built with SQL over the customer schemas in one
+ *   transaction, in a new schema that replaces the old one by rename.
+ *
+ * Either way a build is a whole new version beside the current one, swapped in together with the caller's
+ * `publish` on the control database: readers always see one whole version, and the one `publish` describes.
+ * The set's own tables have unqualified names: the build creates them, `read` finds them.
+ */
+
+export interface DerivedSetRef {
+  kind: 'audience';
+  accountId: number;
+  id: number;
+}
+
+export interface DerivedSource {
+  database: DatabaseRow;
+  table: string;
+}
+
+export interface DerivedBuild {
+  /** Runs the build's statements; the tables it creates make the new version. */
+  readonly ex: Executor;
+  /** A source table (one of the build's `sources`) as SQL to read from. */
+  source(database: DatabaseRow, table: string): string;
+}
+
+export interface DerivedSets {
+  /**
+   * Builds a new version with `fn` from `sources` (each table must exist: an Error says to import data
+   * first), then swaps it in and runs `publish` on the control database together. When anything throws,
+   * `publish` included, the new version is discarded and the current one stays. On SQLite the build runs
+   * in a worker with its own control connection: `publish` must write before it reads (a transaction
+   * that reads, then writes after the server wrote, fails), so make it one conditional UPDATE.
+   */
+  build<T>(
+    set: DerivedSetRef,
+    sources: DerivedSource[],
+    fn: (b: DerivedBuild) => Promise<T>,
+    publish: (control: Executor, result: T) => Promise<void>,
+  ): Promise<T>;
+  /** Runs `fn` on the current version, read-only; null when the set was never built. */
+  read<T>(set: DerivedSetRef, fn: (ex: Executor) => Promise<T>): Promise<{ value: T } | null>;
+  /** Deletes the set (nothing when there is none). */
+  remove(set: DerivedSetRef): Promise<void>;
+}
+
+/** The derived sets of the app's backend. */
+export function derivedSets(deps: AppDeps): DerivedSets {
+  return deps.storage.backend === 'postgres' ? postgresDerived(deps) : sqliteDerived(deps);
+}

@@ -1,0 +1,65 @@
+import type { AppDeps } from '../platform/context';
+import { conflict } from '../platform/errors';
+import { type Executor, isUniqueViolation, run, sql, transaction } from '../platform/storage';
+import { type DatabaseRow, findTable, type TableRow } from './catalog';
+import { dataPlane } from './dataPlane';
+import { SWAP_NAME } from './dataTables';
+import { refreshCatalog } from './tableStore';
+
+/**
+ * Changes to a table as a whole, run as background tasks in the database's lane (data/tasks.ts), after the
+ * writes queued before them: swapping two tables' names (`td table:swap`, and `td table:rename`, which
+ * creates the new name, swaps and deletes the old one) and moving a table to another database. Each table
+ * keeps its catalog row (id, creation time, expire_days, include_v) with its data; only names and the
+ * database change.
+ */
+
+/** Exchanges the names of two tables of one database, data and catalog alike. */
+export async function swapTables(deps: AppDeps, database: DatabaseRow, a: TableRow, b: TableRow): Promise<void> {
+  const now = deps.clock.now().getTime();
+  await dataPlane(deps).swapTables(database, a, b, (control) =>
+    transaction(control, async (tx) => {
+      // Through a name no customer table can have, since (database, name) is unique at every step.
+      for (const [row, name] of [
+        [a, SWAP_NAME],
+        [b, a.name],
+        [a, b.name],
+      ] as const) {
+        await run(
+          tx,
+          sql`UPDATE tables SET name = ${name}, updated_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
+        );
+      }
+    }),
+  );
+  // Writes that raced the swap were counted under the old names: the figures are copied again by name.
+  await refreshCatalog(deps, database);
+}
+
+/** Moves a table to another database of the account under the same name; 409 when the name is taken there. */
+export async function moveTable(deps: AppDeps, from: DatabaseRow, to: DatabaseRow, table: TableRow): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const move = async (control: Executor) => {
+    try {
+      const moved = await run(
+        control,
+        sql`UPDATE tables SET database_id = ${to.id}, updated_at = ${now}
+            WHERE id = ${table.id} AND account_id = ${table.account_id} AND database_id = ${from.id}`,
+      );
+      if (moved !== 1) throw new Error(`The table "${table.name}" changed while it was being moved.`);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken(to, table.name);
+      throw err;
+    }
+  };
+  // Checked again here, in the lane, right before the copy replaces any leftover data of the name there.
+  if (await findTable(deps.storage.db, to.account_id, to.id, table.name)) throw taken(to, table.name);
+  await dataPlane(deps).moveTable(from, to, table, move);
+  await refreshCatalog(deps, to);
+}
+
+export function taken(database: DatabaseRow, name: string) {
+  return conflict(
+    `The database "${database.name}" already has a table named "${name}": delete or rename that one first.`,
+  );
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { unpackMultiple } from 'msgpackr';
+import { appendRows, type DatabaseRow, dataLane, findDatabase } from '../data';
+import type { AppDeps } from '../platform/context';
+import { badRequest, unprocessable } from '../platform/errors';
+import type { Executor } from '../platform/storage';
+import { work } from '../platform/work';
+import { findResult } from '../results/store';
+import type { JobRow } from './jobStore';
+
+/**
+ * Result output of query jobs (a scheduled query's `result`): when the query succeeds, its rows are
+ * appended to a table of the account, given as `td://@/<database>/<table>` (any key before the `@` is
+ * ignored: rows stay in the caller's account) or as the name of a result connection holding such a URL.
+ * Missing tables are created; a row without an integer `time` column gets the job's scheduled time.
+ */
+
+export interface TableTarget {
+  database: string;
+  table: string;
+}
+
+const TABLE_URL = /^td:\/\/[^/?#]*\/([^/?#]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i;
+const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+const INSTEAD = 'use td://@/<database>/<table>, or the name of a result connection holding such a URL';
+/** Rows a job may write to a table at once (as msgpack), so one job never holds a worker's memory. */
+export const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+function tableUrl(url: string): TableTarget | null {
+  const m = TABLE_URL.exec(url.trim());
+  if (!m) return null;
+  const mode = new URLSearchParams(m[3] ?? '').get('mode');
+  if (mode !== null && mode !== 'append') {
+    throw unprocessable(`"result": mode=${mode.slice(0, 20)} is not offered; results are appended (mode=append).`);
+  }
+  return { database: decodeURIComponent(m[1] as string), table: decodeURIComponent(m[2] as string) };
+}
+
+/** The table a `result` names, or a 400/422 saying what to send instead. */
+export async function resultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
+  const given = result.trim();
+  const scheme = SCHEME.exec(given)?.[1];
+  if (scheme !== undefined) {
+    const target = tableUrl(given);
+    if (target) return target;
+    if (scheme.toLowerCase() === 'td') throw badRequest(`"result": write a table as td://@/<database>/<table>.`);
+    throw unprocessable(`"result": output to ${scheme.slice(0, 20)}:// is not offered by this server; ${INSTEAD}.`);
+  }
+  const connection = await findResult(ex, accountId, given);
+  if (!connection) {
+    throw badRequest(`"result": there is no result connection named "${given.slice(0, 100)}"; ${INSTEAD}.`);
+  }
+  const target = tableUrl(connection.url);
+  if (!target) {
+    throw unprocessable(`"result": the result connection "${connection.name}" does not write a table; ${INSTEAD}.`);
+  }
+  return target;
+}
+
+export interface OutputArgs {
+  database: DatabaseRow;
+  table: string;
+  /** The job's msgpack result: concatenated arrays, one per row. */
+  file: string;
+  columns: string[];
+  /** `time` of rows that have none (Unix seconds). */
+  defaultTime: number;
+}
+
+/** Appends a result's rows to the table in one transaction (a task in the database's lane). */
+export async function appendResultRows(deps: AppDeps, a: OutputArgs): Promise<{ inserted: number }> {
+  const rows = unpackMultiple(readFileSync(a.file)) as unknown[][];
+  const records = rows.map((row) => {
+    const record: Record<string, unknown> = {};
+    a.columns.forEach((column, i) => {
+      record[column] = row[i] ?? null;
+    });
+    if (record.time === null || record.time === undefined) record.time = a.defaultTime;
+    return record;
+  });
+  if (records.length === 0) return { inserted: 0 };
+  return appendRows(deps, a.database, a.table, records, { createTable: true });
+}
+
+/** Writes a successful job's rows to its result table; throws a sentence for the job's stderr. */
+export async function writeResult(
+  deps: AppDeps,
+  job: JobRow,
+  result: { file: string; columns: string[]; bytes: number },
+): Promise<string> {
+  const target = await resultTarget(deps.storage.db, job.account_id, job.result_url ?? '');
+  const name = `${target.database}.${target.table}`;
+  const database = await findDatabase(deps.storage.db, job.account_id, target.database);
+  if (!database) throw new Error(`The result database "${target.database}" does not exist: create it.`);
+  if (result.bytes > MAX_OUTPUT_BYTES) {
+    throw new Error(
+      `The result is ${result.bytes} bytes, more than the ${MAX_OUTPUT_BYTES} a job may write to ${name}.`,
+    );
+  }
+  const args: OutputArgs = {
+    database,
+    table: target.table,
+    file: result.file,
+    columns: result.columns,
+    defaultTime: Math.floor((job.scheduled_at ?? job.created_at) / 1000),
+  };
+  try {
+    const { inserted } = (await work(deps).run('jobs.result-to-table', args, { lane: dataLane(deps, database) })) as {
+      inserted: number;
+    };
+    return `${inserted} rows appended to ${name}\n`;
+  } catch (err) {
+    throw new Error(`Writing the result to ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

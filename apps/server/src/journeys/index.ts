@@ -1,0 +1,11 @@
+/**
+ * What other features (the journey engine) use of the journeys feature: journey rows and their attributes,
+ * pause events, activations, the folder permission check, and the OpenAPI pieces of the journey routes.
+ * Ids are the rows' numbers; every function is scoped by account, and another account's journey is not found.
+ */
+export { requireJourneyControl } from './access';
+export { type ActivationRow, activationsOf, getActivationRow, paramsOf } from './activationStore';
+export { PAUSE_PERIOD } from './lifecycle';
+export { activationIdParams, errorResponses, journeyIdParam, jsonBody, jsonResponse } from './openapi';
+export { eventsOf, findJourneyRow, getJourneyRow, type JourneyRow, runningJourneyRows } from './store';
+export { journeyOfRow } from './wire';
