@@ -1,7 +1,11 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
 import { createApp } from '../src/app';
@@ -185,4 +189,21 @@ export function serveBench(bench: BenchApp, describe: (port: number) => object, 
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);
   process.stdin.resume();
+}
+
+/**
+ * Starts a server script of this folder in its own process (with extra Node flags, e.g. --cpu-prof) and
+ * resolves once it prints its first line: the JSON of what the bench needs to reach it.
+ */
+export async function startServerProcess<T>(
+  script: string,
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; info: T }> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(here, script)], {
+    cwd: join(here, '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [string];
+  return { child, info: JSON.parse(line) as T };
 }

@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { load, report } from './common';
+import { readFileSync } from 'node:fs';
+import { load, report, startServerProcess } from './common';
 
 /**
  * Postback (one event per request, answered once durable) and batched record ingestion, over HTTP to a
@@ -11,23 +7,46 @@ import { load, report } from './common';
  * this process over keep-alive connections on the loopback address.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = 64;
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'server.ts')], {
-  cwd: join(here, '..'),
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-const { port, writeKey } = JSON.parse(line) as { port: number; writeKey: string };
+// BENCH_CPU_PROF_DIR=<dir>: the server writes V8 CPU profiles there (one per thread) when it stops.
+const profile = process.env.BENCH_CPU_PROF_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+  : [];
+const {
+  child,
+  info: { port, writeKey },
+} = await startServerProcess<{ port: number; writeKey: string }>('server.ts', profile);
+
+/**
+ * CPU time the server process has used so far, all its threads (Linux `/proc`), in microseconds; null elsewhere.
+ * On a machine shared with other work, CPU per request is the figure that does not depend on the neighbours.
+ */
+function serverCpuMicros(): number | null {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
 
 async function phase(name: string, opts: Parameters<typeof load>[0]) {
   await load({ ...opts, durationMs: 1000 }); // warm-up
+  const cpuBefore = serverCpuMicros();
+  const from = process.hrtime.bigint() / 1000n;
   const result = await load(opts);
-  process.stderr.write(`${name}: ${Math.round(result.perSecond)} req/s (${result.failed} failed)\n`);
+  const cpuAfter = serverCpuMicros();
+  // The phase's window on the monotonic clock the profiles' timestamps use, to split them by phase.
+  if (profile.length > 0) process.stderr.write(`${name} window µs: ${from} ${process.hrtime.bigint() / 1000n}\n`);
+  const cpuPerRequest = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.ok;
+  const cpu = cpuPerRequest === null ? '' : `, server CPU ${Math.round(cpuPerRequest)} µs/request`;
+  process.stderr.write(`${name}: ${Math.round(result.perSecond)} req/s (${result.failed} failed)${cpu}\n`);
   if (result.ok === 0) throw new Error(`${name}: no request succeeded`);
-  return result;
+  return { ...result, cpuPerRequest };
 }
 
 try {
@@ -71,6 +90,9 @@ try {
     postbackFailed: postback.failed,
     ingestionEventsPerSecond: ingest.perSecond * events.length,
     ingestionFailed: ingest.failed,
+    noopServerCpuMicrosPerRequest: noop.cpuPerRequest,
+    postbackServerCpuMicrosPerRequest: postback.cpuPerRequest,
+    ingestionServerCpuMicrosPerEvent: ingest.cpuPerRequest === null ? null : ingest.cpuPerRequest / events.length,
     connections: CONCURRENCY,
     batchConnections: BATCH_CONCURRENCY,
     secondsPerPhase: SECONDS,

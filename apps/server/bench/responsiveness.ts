@@ -1,10 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { Agent, request } from 'node:http';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { report } from './common';
+import { report, startServerProcess } from './common';
 
 /**
  * Responsiveness under heavy work (issue "Heavy work off the request loop", point 2): a real server in its
@@ -14,15 +9,9 @@ import { report } from './common';
  * Every probe's latency is kept; the figures are those of the requests sent while the heavy work ran.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 const EVERY_MS = 50;
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'heavyServer.ts')], {
-  cwd: join(here, '..'),
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-const server = JSON.parse(line) as {
+const { child, info: server } = await startServerProcess<{
   port: number;
   masterKey: string;
   writeKey: string;
@@ -30,7 +19,7 @@ const server = JSON.parse(line) as {
   journeyId: string;
   rows: number;
   profiles: number;
-};
+}>('heavyServer.ts');
 
 interface Sample {
   sentAt: number;

@@ -56,7 +56,7 @@ function keyText(key: unknown): string {
  * A value decoded with maps as Map, with binary keys and text-like binary values read as UTF-8 strings
  * (td `bulk_import:prepare_parts` writes both as msgpack bin). Binary that is not text stays bytes.
  */
-function textual(value: unknown): unknown {
+export function textual(value: unknown): unknown {
   if (value instanceof Uint8Array) return asText(value) ?? value;
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 import { API_KEY_MAX_LIFETIME_DAYS } from '@svc/contracts';
 import { auditAction } from '../audit';
+import { forgetVerifiedKeys } from '../platform/apiKeys';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, forbidden, notFound } from '../platform/errors';
@@ -142,4 +143,6 @@ export async function revokeKey(deps: AppDeps, principal: Principal, row: KeyRow
     const details = { key_id: row.id, key: maskKey(row), name: row.name, type: row.type };
     await auditAction(deps, principal, 'api_key.revoke', { target: ownerEmail, details }, tx);
   });
+  // This node stops trusting the key at once (others within VERIFIED_KEY_MS).
+  forgetVerifiedKeys(deps.storage);
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VERIFIED_KEY_MS } from '../platform/apiKeys';
 import { one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -77,5 +78,53 @@ describe('API key authentication', () => {
     h.clock.advance(30_000);
     await h.call('GET', '/v3/user/show');
     expect(await lastUsed()).toBe(first + 60_000);
+  });
+
+  describe('keys verified lately', () => {
+    const newKey = async (user: string) =>
+      ((await (await h.call('POST', `/v3/user/apikey/add/${user}`)).json()) as { apikey: string }).apikey;
+    const show = (key: string) => h.call('GET', '/v3/user/show', { key });
+
+    it('refuses a key revoked on this node at once, right after it was used', async () => {
+      const key = await newKey(h.admin.email);
+      expect((await show(key)).status).toBe(200);
+      await h.call('POST', `/v3/user/apikey/remove/${h.admin.email}`, { form: { apikey: key } });
+      expect((await show(key)).status).toBe(401);
+    });
+
+    it("refuses a removed user's key at once, right after it was used", async () => {
+      await h.call('POST', '/v3/user/add/ann', { form: { email: 'ann@first.test', password: 'long enough pw' } });
+      const key = await newKey('ann');
+      expect((await show(key)).status).toBe(200);
+      expect((await h.call('POST', '/v3/user/remove/ann')).status).toBe(200);
+      expect((await show(key)).status).toBe(401);
+    });
+
+    it('trusts only the exact key it verified: a wrong secret for the same id stays refused', async () => {
+      const key = await newKey(h.admin.email);
+      expect((await show(key)).status).toBe(200);
+      const [id, secret] = key.split('/') as [string, string];
+      const wrong = `${id}/${secret.slice(0, -1)}${secret.endsWith('0') ? '1' : '0'}`;
+      expect((await show(wrong)).status).toBe(401);
+      expect((await show(key)).status).toBe(200);
+    });
+
+    it('another node honours a revocation within VERIFIED_KEY_MS', async () => {
+      const key = await newKey(h.admin.email);
+      expect((await show(key)).status).toBe(200);
+      const other = await h.secondNode();
+      try {
+        const revoked = await other.call('POST', `/v3/user/apikey/remove/${h.admin.email}`, { form: { apikey: key } });
+        expect(revoked.status).toBe(200);
+        expect((await other.call('GET', '/v3/user/show', { key })).status).toBe(401);
+        // This node verified the key a moment ago and trusts it for at most VERIFIED_KEY_MS more.
+        h.clock.advance(VERIFIED_KEY_MS - 1);
+        expect((await show(key)).status).toBe(200);
+        h.clock.advance(1);
+        expect((await show(key)).status).toBe(401);
+      } finally {
+        await other.close();
+      }
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { auditAction } from '../audit';
+import { forgetVerifiedKeys } from '../platform/apiKeys';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict, forbidden, notFound } from '../platform/errors';
@@ -163,6 +164,8 @@ export async function removeUser(
     }
     throw err;
   }
+  // Their keys stop working on this node at once (on others within VERIFIED_KEY_MS).
+  forgetVerifiedKeys(deps.storage);
 }
 
 export interface UserChange {
@@ -228,6 +231,8 @@ export async function updateUser(
     if (isUniqueViolation(err)) throw nameTaken(name);
     throw err;
   }
+  // Keys act with the user's role: this node sees the change at once (others within VERIFIED_KEY_MS).
+  if (roleChanged) forgetVerifiedKeys(deps.storage);
   return { user: await getUser(db, target.account_id, target.id), roleChanged };
 }
 
@@ -261,5 +266,7 @@ export async function changeEmail(deps: AppDeps, user: UserRow, email: string): 
     if (isUniqueViolation(err)) throw taken();
     throw err;
   }
+  // Keys carry the user's e-mail (the audit log's actor): this node sees the change at once.
+  forgetVerifiedKeys(deps.storage);
   return getUser(db, user.account_id, user.id);
 }

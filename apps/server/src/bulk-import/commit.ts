@@ -1,13 +1,23 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { decodeBatch, type PartLimits, RecordScanner } from '@svc/bulk-format';
-import { dataPlane, type PreparedRecord, refreshCatalog, requireDatabase, requireTable } from '../data';
+import {
+  type DataTx,
+  dataPlane,
+  type PreparedRecord,
+  refreshCatalog,
+  requireDatabase,
+  requireTable,
+  type TableRow,
+} from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { one, run, sql } from '../platform/storage';
 import { performFiles } from './files';
 import { RecordRules } from './records';
 import type { SessionRow } from './sessions';
-import { localCopy } from './sharedFiles';
+import { type LocalCopy, localCopy } from './sharedFiles';
+import { type Manifest, readBlocks } from './staged';
 
 /**
  * Which performs have landed, kept in the customer database's own data and written in the same
@@ -19,7 +29,7 @@ const COMMITS_COLUMNS = `token TEXT PRIMARY KEY, session TEXT NOT NULL, table_na
   records BIGINT NOT NULL, committed_at BIGINT NOT NULL`;
 
 /**
- * The staged records, prepared for the table store, read synchronously (they must all go into one
+ * A legacy staged file's records, prepared for the table store, read synchronously (they must all go into one
  * transaction) in slices small enough that they die young and cost the garbage collector little.
  */
 function* stagedRecords(path: string, limits: PartLimits): Generator<PreparedRecord[]> {
@@ -63,18 +73,15 @@ export async function landStagedRows(
   if (!token) throw conflict(`The bulk import session "${session.name}" has not been performed yet.`);
   const database = await requireDatabase(deps.storage.db, session.account_id, session.database_name);
   const table = await requireTable(deps.storage.db, session.account_id, database.id, session.table_name);
-  // Read synchronously into one transaction: a local copy when another node performed the session.
-  const staged = await localCopy(deps, session.account_id, performFiles(session, token).staged);
+  // Read synchronously into one transaction: local copies when another node performed the session.
+  const staged = await stagedRows(deps, session, token, limits);
   let inserted = 0;
   try {
     await dataPlane(deps).transaction(database, async (t) => {
       await t.ensureTable(COMMITS, COMMITS_COLUMNS);
       if (await one(t.ex, sql`SELECT 1 AS one FROM ${t.table(COMMITS)} WHERE token = ${token}`)) return;
       const now = deps.clock.now().getTime();
-      for (const records of stagedRecords(staged.path, limits)) {
-        await t.append(table, records, now);
-        inserted += records.length;
-      }
+      inserted = await staged.append(t, table, now);
       await crash('commit:rows-written');
       await run(
         t.ex,
@@ -89,4 +96,65 @@ export async function landStagedRows(
   }
   await crash('commit:data-committed');
   return { inserted };
+}
+
+interface Staged {
+  /** Writes every staged row into the table in the transaction; returns how many. */
+  append(t: DataTx, table: TableRow, now: number): Promise<number>;
+  release(): Promise<void>;
+}
+
+/**
+ * The perform's staged rows: blocks laid out for the insert (staged.ts), or the one file of msgpack maps a perform
+ * before decision 0027 staged (decoded and checked again here).
+ */
+async function stagedRows(deps: AppDeps, session: SessionRow, token: string, limits: PartLimits): Promise<Staged> {
+  const files = performFiles(session, token);
+  const manifestFile = await localCopy(deps, session.account_id, files.manifest);
+  let manifest: Manifest | null = null;
+  try {
+    manifest = JSON.parse(await readFile(manifestFile.path, 'utf8')) as Manifest;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  } finally {
+    await manifestFile.release();
+  }
+  if (!manifest) {
+    const legacy = await localCopy(deps, session.account_id, files.legacyStaged);
+    return {
+      async append(t, table, now) {
+        let n = 0;
+        for (const records of stagedRecords(legacy.path, limits)) {
+          await t.append(table, records, now);
+          n += records.length;
+        }
+        return n;
+      },
+      release: legacy.release,
+    };
+  }
+  const { columns, files: names } = manifest;
+  const copies: LocalCopy[] = [];
+  try {
+    for (const name of names) copies.push(await localCopy(deps, session.account_id, `${files.stagedDir}/${name}`));
+  } catch (err) {
+    await Promise.all(copies.map((c) => c.release()));
+    throw err;
+  }
+  return {
+    async append(t, table, now) {
+      let n = 0;
+      const counted = function* () {
+        for (const block of readBlocks(copies.map((c) => c.path))) {
+          n += block.time.length;
+          yield block;
+        }
+      };
+      await t.appendBlocks(table, columns, counted(), now);
+      return n;
+    },
+    release: async () => {
+      await Promise.all(copies.map((c) => c.release()));
+    },
+  };
 }

@@ -8,8 +8,8 @@ import type { SessionRow } from './sessions';
 
 /**
  * Where a session's files live, under the data directory: `<dir>/parts/<uuid>.msgpack.gz` for each
- * uploaded part, and `<dir>/perform-<token>/` for what a perform produced (the staged valid rows as
- * concatenated msgpack, and the error records as gzip of msgpack). Paths in the database are relative.
+ * uploaded part, and `<dir>/perform-<token>/` for what a perform produced (the staged valid rows laid out for
+ * the insert, and the error records as gzip of msgpack). Paths in the database are relative.
  */
 
 export const abs = (dataDir: string, rel: string) => join(dataDir, rel);
@@ -18,9 +18,25 @@ export function newPartFile(session: SessionRow): string {
   return `${session.dir}/parts/${randomUUID()}.msgpack.gz`;
 }
 
+/**
+ * A perform's files: the staged rows of each part and their manifest under `staged/` (staged.ts), each part's
+ * error records while it runs, and all error records gzipped in `errors.msgpack.gz`. `legacyStaged` is where
+ * performs before decision 0027 staged their rows (one file of msgpack maps), still committed as they are.
+ */
 export function performFiles(session: SessionRow, token: string) {
   const dir = `${session.dir}/perform-${token}`;
-  return { dir, staged: `${dir}/valid.msgpack`, errors: `${dir}/errors.msgpack.gz` };
+  const stagedDir = `${dir}/staged`;
+  const partName = (index: number) => `part-${index}.rows`;
+  return {
+    dir,
+    errors: `${dir}/errors.msgpack.gz`,
+    stagedDir,
+    manifest: `${stagedDir}/manifest.json`,
+    partName,
+    part: (index: number) => `${stagedDir}/${partName(index)}`,
+    partErrors: (index: number) => `${dir}/errors-${index}.msgpack`,
+    legacyStaged: `${dir}/valid.msgpack`,
+  };
 }
 
 /** Writes every byte: a single write may take fewer than it was given. */

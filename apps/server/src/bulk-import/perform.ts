@@ -1,15 +1,16 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { decodeBatch, encodeRecords, type PartLimits, type RecordBatch } from '@svc/bulk-format';
+import { encodeRecords, type PartLimits } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
+import { type ColumnSummary, mergeSummaries } from '../data';
 import type { AppDeps } from '../platform/context';
+import { ColumnStager } from './columnStager';
 import { abs, performFiles, writeAll } from './files';
-import { RecordRules } from './records';
-import { listParts, type SessionRow } from './sessions';
+import type { PartRow, SessionRow } from './sessions';
 import { keepFiles, openFile } from './sharedFiles';
+import type { Manifest } from './staged';
 
 /** How far a perform has got: parts read of all, and records sorted so far. */
 export interface PerformProgress {
@@ -25,6 +26,23 @@ export interface PerformCounts {
   error_records: number;
 }
 
+/** What performing one part produced (its files are `performFiles(…).part(index)` and `.partErrors(index)`). */
+export interface PartResult {
+  index: number;
+  valid: number;
+  errors: number;
+  columns: ColumnSummary;
+}
+
+export interface PartRun {
+  limits: PartLimits;
+  signal?: AbortSignal;
+  /** Records sorted so far in this part. */
+  onRecords?: (records: number) => void;
+  /** The crash point once the part is staged (tests): may throw, or hold the perform there. */
+  crash?: (point: 'perform:staging') => Promise<void>;
+}
+
 async function syncFile(path: string): Promise<void> {
   const file = await open(path, 'r');
   try {
@@ -35,105 +53,99 @@ async function syncFile(path: string): Promise<void> {
 }
 
 /**
- * Reads every part of a session and sorts its records: valid ones are staged (their msgpack bytes,
- * copied as uploaded, into one file), the others go to the error file that error_records serves. A
- * part with any error record counts as an error part. Nothing here touches the table: commit lands
- * the staged rows. The files belong to this perform's token alone, so a perform cut short leaves only
- * files no session points at. Runs in a background worker (tasks.ts).
+ * Reads one part of a session and sorts its records: valid ones are staged laid out by column (staged.ts), the
+ * others (their msgpack, as decoded) go to the part's error file. Nothing here touches the table: commit lands
+ * the staged rows. Each part runs as a background task of its own, so a session's parts are read in parallel;
+ * the files belong to this perform's token alone, so a perform cut short leaves only files no session points at.
  */
-export interface PerformRun {
-  limits: PartLimits;
-  signal?: AbortSignal;
-  onProgress?: (progress: PerformProgress) => void;
-  /** The crash point after each part (tests): may throw, or hold the perform there. */
-  crash?: (point: 'perform:staging') => Promise<void>;
-}
-
-export async function performSession(
+export async function performPart(
   deps: AppDeps,
   session: SessionRow,
   token: string,
-  { limits, signal, onProgress, crash }: PerformRun,
+  part: Pick<PartRow, 'name' | 'file'>,
+  index: number,
+  { limits, signal, onRecords, crash }: PartRun,
+): Promise<PartResult> {
+  const { dataDir } = deps.config;
+  const files = performFiles(session, token);
+  await mkdir(abs(dataDir, files.stagedDir), { recursive: true });
+  const staged = await open(abs(dataDir, files.part(index)), 'w');
+  const errors = await open(abs(dataDir, files.partErrors(index)), 'w');
+  try {
+    const stager = new ColumnStager();
+    const result: PartResult = { index, valid: 0, errors: 0, columns: [] };
+    const file = await openFile(deps, session.account_id, part.file);
+    if (!file) throw new Error(`The file of part "${part.name}" is missing; upload the part again.`);
+    const writeBlocks = async () => {
+      const blocks = stager.ready();
+      if (blocks.length === 0) return;
+      for (const block of blocks) await writeAll(staged, block);
+      // With each block, not each batch: a report crosses threads.
+      onRecords?.(result.valid + result.errors);
+    };
+    await readGzipPart(file.read(), {
+      limits,
+      onBatch: async (batch) => {
+        signal?.throwIfAborted();
+        const refused = stager.add(batch);
+        result.valid += batch.ends.length - refused.length;
+        if (refused.length > 0) {
+          result.errors += refused.length;
+          await writeAll(errors, encodeRecords(refused));
+        }
+        await writeBlocks();
+      },
+    });
+    stager.end();
+    await writeBlocks();
+    onRecords?.(result.valid + result.errors);
+    result.columns = stager.summary();
+    // Durable before the session points at it.
+    await staged.sync();
+    await crash?.('perform:staging');
+    return result;
+  } finally {
+    await staged.close().catch(() => undefined);
+    await errors.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Once every part is staged: the error records of all parts, in part order, gzipped into the one file
+ * `error_records` serves, and the manifest (staged.ts) last; everything synced, then kept for every node.
+ */
+export async function finishPerform(
+  deps: AppDeps,
+  session: SessionRow,
+  token: string,
+  results: PartResult[],
 ): Promise<PerformCounts> {
   const { dataDir } = deps.config;
   const files = performFiles(session, token);
-  await mkdir(abs(dataDir, files.dir), { recursive: true });
-  const staged = await open(abs(dataDir, files.staged), 'w');
-  const errorsGzip = createGzip();
-  const errorsWritten = pipeline(errorsGzip, createWriteStream(abs(dataDir, files.errors)));
-  const rules = new RecordRules();
-  const counts: PerformCounts = { valid_parts: 0, error_parts: 0, valid_records: 0, error_records: 0 };
-
-  const writeErrors = async (records: Record<string, unknown>[]) => {
-    if (!errorsGzip.write(encodeRecords(records))) await once(errorsGzip, 'drain');
+  const parts = [...results].sort((a, b) => a.index - b.index);
+  await pipeline(
+    async function* () {
+      for (const r of parts) yield* createReadStream(abs(dataDir, files.partErrors(r.index)));
+    },
+    createGzip(),
+    createWriteStream(abs(dataDir, files.errors)),
+  );
+  await syncFile(abs(dataDir, files.errors));
+  await Promise.all(parts.map((r) => rm(abs(dataDir, files.partErrors(r.index)), { force: true })));
+  const manifest: Manifest = {
+    format: 1,
+    files: parts.map((r) => files.partName(r.index)),
+    columns: parts.reduce<ColumnSummary>((summary, r) => mergeSummaries(summary, r.columns), []),
+    records: parts.reduce((n, r) => n + r.valid, 0),
   };
-  // Valid records are written as runs of their original bytes: no re-encoding, one write per run.
-  const sortBatch = async (batch: RecordBatch) => {
-    signal?.throwIfAborted();
-    const records = decodeBatch(batch);
-    let runStart = -1;
-    let errors: Record<string, unknown>[] = [];
-    let partErrors = 0;
-    for (let i = 0; i <= records.length; i++) {
-      const record = records[i];
-      const ok = record !== undefined && rules.accepts(record);
-      const start = i === 0 ? 0 : (batch.ends[i - 1] as number);
-      if (ok && runStart < 0) runStart = start;
-      if (!ok && runStart >= 0) {
-        await writeAll(staged, batch.bytes.subarray(runStart, start));
-        runStart = -1;
-      }
-      if (record !== undefined && !ok) {
-        errors.push(record);
-        partErrors++;
-        if (errors.length >= 1000) {
-          await writeErrors(errors);
-          errors = [];
-        }
-      }
-    }
-    if (errors.length > 0) await writeErrors(errors);
-    counts.error_records += partErrors;
-    counts.valid_records += records.length - partErrors;
-    return partErrors;
+  await writeFile(abs(dataDir, files.manifest), JSON.stringify(manifest));
+  await syncFile(abs(dataDir, files.manifest));
+  // Any node may commit the session or serve its error records.
+  await keepFiles(deps, session.account_id, [files.errors, ...parts.map((r) => files.part(r.index)), files.manifest]);
+  return {
+    valid_parts: parts.filter((r) => r.errors === 0).length,
+    error_parts: parts.filter((r) => r.errors > 0).length,
+    valid_records: manifest.records,
+    error_records: parts.reduce((n, r) => n + r.errors, 0),
   };
-
-  const parts = await listParts(deps.storage.db, session);
-  const progress = (parts_done: number) =>
-    onProgress?.({ parts_done, parts_total: parts.length, records: counts.valid_records + counts.error_records });
-
-  try {
-    progress(0);
-    for (const [i, part] of parts.entries()) {
-      let partErrors = 0;
-      const file = await openFile(deps, session.account_id, part.file);
-      if (!file) throw new Error(`The file of part "${part.name}" is missing; upload the part again.`);
-      await readGzipPart(file.read(), {
-        limits,
-        onBatch: async (batch) => {
-          partErrors += await sortBatch(batch);
-          progress(i);
-        },
-      });
-      if (partErrors > 0) counts.error_parts++;
-      else counts.valid_parts++;
-      progress(i + 1);
-      await crash?.('perform:staging');
-    }
-    errorsGzip.end();
-    await errorsWritten;
-    // Durable before the session points at these files.
-    await staged.sync();
-    await syncFile(abs(dataDir, files.errors));
-    // Any node may commit the session or serve its error records.
-    await keepFiles(deps, session.account_id, [files.staged, files.errors]);
-    return counts;
-  } catch (err) {
-    errorsGzip.destroy();
-    await errorsWritten.catch(() => undefined);
-    await rm(abs(dataDir, files.dir), { recursive: true, force: true });
-    throw err;
-  } finally {
-    await staged.close().catch(() => undefined);
-  }
 }

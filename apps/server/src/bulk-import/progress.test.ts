@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
 import { progressLine, throttledProgress } from './performJob';
-import { bulkDeps, databaseAndTable, ok, uploadRows } from './testing/bulkImport';
+import { bulkDeps, databaseAndTable, ok, show, uploadRows } from './testing/bulkImport';
 
 let h: Harness;
 beforeEach(async () => {
@@ -14,13 +14,20 @@ const cmdout = async (jobId: number) =>
   ((await ok(h.call('GET', `/v3/job/show/${jobId}`))).debug as { cmdout: string | null }).cmdout ?? '';
 
 describe('perform progress in the job output', () => {
-  it('writes parts done of all and records so far while it runs, and the whole count at the end', async () => {
+  const setUp = async () => {
     await databaseAndTable(h, 'shop', 'events');
     await ok(h.call('POST', '/v3/bulk_import/create/s1/shop/events'));
     await uploadRows(h, 's1', 'p1', rows(3, 0));
     await uploadRows(h, 's1', 'p2', rows(4, 10));
     await uploadRows(h, 's1', 'p3', rows(5, 20));
-    // Hold the perform after its first part; log every report.
+  };
+  /** The parts done and records of every progress line, in order. */
+  const progress = (out: string) =>
+    [...out.matchAll(/perform progress: (\d+)\/3 parts, (\d+) records/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+  it('writes parts done of all and records so far while it runs, and the whole count at the end', async () => {
+    await setUp();
+    // Hold the first part that is read through; log every report.
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -28,18 +35,51 @@ describe('perform progress in the job output', () => {
     let stops = 0;
     bulkDeps(h).bulkImport = {
       progressEveryMs: 0,
+      partsAtOnce: 1,
       crashPoint: (point) => (point === 'perform:staging' && stops++ === 0 ? held : undefined),
     };
     const jobId = (await ok(h.call('POST', '/v3/bulk_import/perform/s1'))).job_id as number;
     await h.app.services.jobs.whenStarted(jobId);
-    await expect.poll(() => cmdout(jobId)).toContain('perform progress: 1/3 parts, 3 records');
+    await expect.poll(() => cmdout(jobId)).toContain('perform progress: 0/3 parts, 3 records');
     expect(await cmdout(jobId)).toContain('perform progress: 0/3 parts, 0 records');
-    expect(await cmdout(jobId)).not.toContain('2/3 parts');
+    expect(await cmdout(jobId)).not.toContain('1/3 parts');
     release();
     expect(await h.app.services.jobs.whenSettled(jobId)).toBe('success');
     const out = await cmdout(jobId);
+    expect(out).toContain('perform progress: 1/3 parts, 3 records');
     expect(out).toContain('perform progress: 2/3 parts, 7 records');
     expect(out).toContain('perform progress: 3/3 parts, 12 records');
+  });
+
+  it('reads parts at the same time, counting each part once they are all done', async () => {
+    await setUp();
+    // Every part waits at its end until two are waiting at once: only parts read in parallel get there.
+    let arrived = 0;
+    let bothThere = () => {};
+    const together = new Promise<void>((resolve) => {
+      bothThere = resolve;
+    });
+    bulkDeps(h).bulkImport = {
+      progressEveryMs: 0,
+      partsAtOnce: 2,
+      crashPoint: (point) => {
+        if (point !== 'perform:staging') return;
+        if (++arrived === 2) bothThere();
+        return together;
+      },
+    };
+    const jobId = (await ok(h.call('POST', '/v3/bulk_import/perform/s1'))).job_id as number;
+    expect(await h.app.services.jobs.whenSettled(jobId)).toBe('success');
+    expect(arrived).toBe(3);
+    const lines = progress(await cmdout(jobId));
+    expect(lines[0]).toEqual([0, 0]);
+    expect(lines[lines.length - 1]).toEqual([3, 12]);
+    // Parts done and records only ever grow.
+    for (let i = 1; i < lines.length; i++) {
+      expect(lines[i]?.[0]).toBeGreaterThanOrEqual(lines[i - 1]?.[0] as number);
+      expect(lines[i]?.[1]).toBeGreaterThanOrEqual(lines[i - 1]?.[1] as number);
+    }
+    expect(await show(h, 's1')).toMatchObject({ status: 'ready', valid_records: 12, valid_parts: 3 });
   });
 });
 

@@ -11,7 +11,8 @@ export class RecordRules {
   /** Key → its column, or null when the key cannot be a column. */
   private readonly columns = new Map<string, string | null>();
 
-  private column(key: string): string | null {
+  /** The column a key maps to (worked out once per key), or null when it cannot be a column. */
+  columnOf(key: string): string | null {
     let column = this.columns.get(key);
     if (column === undefined) {
       try {
@@ -30,29 +31,17 @@ export class RecordRules {
     const values: [string, unknown][] = [];
     for (const key in record) {
       if (key === 'time') continue;
-      const column = this.column(key);
+      const column = this.columnOf(key);
       if (column === null) return null;
       if (column !== key || values.length >= tableLimits.maxColumns) return this.slow(record);
       values.push([key, record[key]]);
     }
-    const time = this.time(record.time);
+    const time = this.timeOf(record.time);
     return time === null ? null : { time, values };
   }
 
-  /** Whether the record can be imported: `prepare` without building anything. */
-  accepts(record: Record<string, unknown>): boolean {
-    let columns = 0;
-    for (const key in record) {
-      if (key === 'time') continue;
-      const column = this.column(key);
-      if (column === null) return false;
-      if (column !== key || ++columns > tableLimits.maxColumns) return this.slow(record) !== null;
-    }
-    return this.time(record.time) !== null;
-  }
-
   /** The `time` rule, as the table store checks it (a record without a time is an error record here). */
-  private time(value: unknown): number | null {
+  timeOf(value: unknown): number | null {
     return value === null || value === undefined ? null : validTime(value);
   }
 

@@ -5,7 +5,7 @@ import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
 import { isStorageUnavailable, run, sql, transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
-import { newPartFile, writePartFile } from './files';
+import { newPartFile, performFiles, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import { BULK_IMPORT_JOB, type PerformParams } from './performJob';
 import {
@@ -207,10 +207,15 @@ async function finishCommit(deps: BulkImportDeps, session: SessionRow): Promise<
   }
   await updateSession(deps.storage.db, session, { status: 'committed' }, ['committing'], now(deps));
   // The rows are in the table now; the parts and staged rows are not needed any more.
-  const staged = session.perform_token ? `${session.dir}/perform-${session.perform_token}/valid.msgpack` : null;
+  const staged = session.perform_token ? performFiles(session, session.perform_token) : null;
   await Promise.all([
     removeDir(deps, session.account_id, `${session.dir}/parts`),
-    removeFile(deps, session.account_id, staged),
+    ...(staged
+      ? [
+          removeDir(deps, session.account_id, staged.stagedDir),
+          removeFile(deps, session.account_id, staged.legacyStaged),
+        ]
+      : []),
   ]);
 }
 

@@ -100,11 +100,15 @@ export function checkNewName(name: string, what: 'database' | 'table'): void {
   if (problem) throw badRequest(problem);
 }
 
-/** Before a write that creates its table on first use (postback, records API): a new name must be allowed. */
+/**
+ * Before a write that creates its table on first use (postback, records API): a new name must be allowed. A name
+ * that could be created needs no lookup (the table exists, or the write creates it); only a name that could not
+ * is looked up, since an existing table of that name may still take writes.
+ */
 export async function checkWritableTable(ex: Executor, database: DatabaseRow, name: string): Promise<void> {
-  if (await findTable(ex, database.account_id, database.id, name)) return;
   const problem = newDataNameProblem(name, 'table');
-  if (problem) throw badRequest(`The table does not exist and cannot be created. ${problem}`);
+  if (!problem || (await findTable(ex, database.account_id, database.id, name))) return;
+  throw badRequest(`The table does not exist and cannot be created. ${problem}`);
 }
 
 /**

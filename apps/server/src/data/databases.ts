@@ -2,6 +2,7 @@ import type { AppDeps } from '../platform/context';
 import { conflict, forbidden } from '../platform/errors';
 import { isForeignKeyViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { checkNewName, type DatabaseRow, listTables } from './catalog';
+import { forgetDatabase } from './catalogCache';
 import { createDataDatabase, deleteDataDatabase } from './fileWrites';
 
 /** Creating, protecting and deleting customer databases. Every statement is scoped by the account. */
@@ -55,6 +56,7 @@ export async function deleteDatabase(deps: AppDeps, database: DatabaseRow): Prom
     }
     throw err;
   }
+  forgetDatabase(deps, database);
   await deleteDataDatabase(deps, database);
 }
 

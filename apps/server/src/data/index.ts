@@ -16,12 +16,15 @@ export {
   requireTable,
   type TableRow,
 } from './catalog';
-export { checkSchemaColumnName, columnNameForKey, readAs, type SchemaEntry } from './columns';
+export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
+export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
 export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
 export { dataPlane } from './dataPlane';
 export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
 export { appendRowsInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
+export { type ColumnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
+export { schemaGrowth } from './rows';
 export {
   appendRows,
   createDataTable,

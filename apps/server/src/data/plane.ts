@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import type { Executor } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
+import type { ColumnSummary, RowBlock } from './rowBlocks';
 
 /**
  * The data plane (decision 0018): the rows of customers' tables, behind one async interface with two
@@ -47,6 +48,12 @@ export interface DataTx {
   ensureTable(name: string, columns: string): Promise<void>;
   /** Appends records (adding and widening columns as they need) and updates the figures. */
   append(table: TableRow, records: PreparedRecord[], now: number): Promise<Meta>;
+  /**
+   * Appends rows laid out by column (bulk import's staged blocks, rowBlocks.ts): first the columns `summary`
+   * says every block needs, exactly as `append` of all the rows in one call would add them, then the blocks in
+   * order, then the figures. The blocks are read as they are written, so they need not all be in memory.
+   */
+  appendBlocks(table: TableRow, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number): Promise<Meta>;
   /**
    * Upserts by `key` (column names): each record replaces every row whose key columns hold the same
    * values, the last record of a key winning within the call; rows of other keys stay. Columns are added

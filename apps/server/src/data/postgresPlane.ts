@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type Executor, many, one, pgIdentifier, run, transaction } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+import { type ColumnSummary, type RowBlock, storedBlockRows, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
 /**
@@ -146,12 +147,39 @@ function schemaTx(schema: string, ex: Executor): DataTx {
       }
       last.push(row);
     });
-    for (const chunk of chunks) {
-      if (chunk.length === 0) continue;
-      const values = chunk.map((row) => sql`(${sql.join(row.map(pgValue))})`);
-      await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
-    }
+    for (const chunk of chunks) await insertRows(target, columns, chunk);
     Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+    await saveMeta(meta);
+    return meta;
+  }
+
+  async function insertRows(target: RawBuilder<unknown>, columns: RawBuilder<unknown>, rows: Stored[][]) {
+    if (rows.length === 0) return;
+    const values = rows.map((row) => sql`(${sql.join(row.map(pgValue))})`);
+    await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
+  }
+
+  /** Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then multi-row INSERTs per block. */
+  async function insertBlocks(meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
+    let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+    const growth = summaryGrowth(schema, summary);
+    if (growth.length > 0) schema = await applySchema(meta, growth, false);
+    const target = sql.raw(tableSql(meta.name));
+    const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
+    for (const block of blocks) {
+      const stored = storedBlockRows(schema, block);
+      const columns = sql.raw(['time', ...stored.columns].map((name) => col(name)).join(', '));
+      const perStatement = Math.max(1, Math.floor(PARAMS_PER_INSERT / (stored.columns.length + 1)));
+      for (let at = 0; at < stored.rows.length; at += perStatement) {
+        await insertRows(target, columns, stored.rows.slice(at, at + perStatement));
+      }
+      figures.rows += stored.rows.length;
+      figures.bytes += stored.bytes;
+      if (stored.maxTime !== null && (figures.maxTime === null || stored.maxTime > figures.maxTime)) {
+        figures.maxTime = stored.maxTime;
+      }
+    }
+    Object.assign(meta, grownMeta(meta, figures.rows, figures), { updated_at: now });
     await saveMeta(meta);
     return meta;
   }
@@ -171,6 +199,9 @@ function schemaTx(schema: string, ex: Executor): DataTx {
     async append(table: TableRow, records: PreparedRecord[], now: number) {
       const meta = await ensureDataTable(table);
       return insertRecords(meta, await grown(meta, records), records, now);
+    },
+    async appendBlocks(table: TableRow, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
+      return insertBlocks(await ensureDataTable(table), summary, blocks, now);
     },
     async merge(table: TableRow, records: PreparedRecord[], key: string[], now: number) {
       const meta = await ensureDataTable(table);

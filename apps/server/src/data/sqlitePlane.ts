@@ -25,7 +25,9 @@ import {
   swapDataTables,
 } from './dataTables';
 import type { DataPlane, DataTx, MergeResult, PreparedRecord } from './plane';
+import { blockColumns, type ColumnSummary, type RowBlock, storeColumns, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
+import { RowInserter } from './sqliteInsert';
 
 /**
  * The SQLite data plane: one file per customer database (dataFiles.ts), written only by background
@@ -50,11 +52,40 @@ function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: n
   let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
   const growth = schemaGrowth(schema, records);
   if (growth.length > 0) schema = applySchema(f, meta, growth, false);
-  const columns = schema.map(([name]) => name);
-  const text = `INSERT INTO ${q(meta.name)} (time${columns.map((c) => `, ${q(c)}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`;
-  const insert = statement(f, text);
-  const figures = storedRows(schema, records, (row) => insert.run(row));
+  const insert = new RowInserter(
+    f,
+    meta.name,
+    schema.map(([name]) => name),
+  );
+  const figures = storedRows(schema, records, (row) => insert.add(row));
+  insert.end();
   Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+  saveMeta(f, meta);
+  return meta;
+}
+
+/** Writes staged blocks into one table inside the caller's transaction (plane.ts `appendBlocks`). */
+function writeBlocks(f: DataFile, meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number): Meta {
+  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const growth = summaryGrowth(schema, summary);
+  if (growth.length > 0) schema = applySchema(f, meta, growth, false);
+  const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
+  for (const block of blocks) {
+    const { columns, types, values } = blockColumns(schema, block);
+    const insert = new RowInserter(f, meta.name, columns);
+    const out = insert.values;
+    for (let r = 0; r < block.time.length; r++) {
+      let at = insert.at;
+      const time = block.time[r] as number;
+      out[at++] = time;
+      if (figures.maxTime === null || time > figures.maxTime) figures.maxTime = time;
+      figures.bytes += 8 + storeColumns(types, values, r, out, at);
+      insert.push();
+    }
+    insert.end();
+    figures.rows += block.time.length;
+  }
+  Object.assign(meta, grownMeta(meta, figures.rows, figures), { updated_at: now });
   saveMeta(f, meta);
   return meta;
 }
@@ -114,6 +145,9 @@ function dataTx(f: DataFile, ex: Executor): DataTx {
     },
     async append(table: TableRow, records: PreparedRecord[], now: number) {
       return writeRecords(f, ensureDataTable(f, table), records, now);
+    },
+    async appendBlocks(table: TableRow, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
+      return writeBlocks(f, ensureDataTable(f, table), summary, blocks, now);
     },
     async merge(table: TableRow, records: PreparedRecord[], key: string[], now: number) {
       return mergeRecords(f, table, records, key, now);

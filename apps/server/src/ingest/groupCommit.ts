@@ -1,5 +1,5 @@
 import type { PreparedRecord, TableBatch } from '../data';
-import { createTableRow, type DatabaseRow, dataLane, findTable } from '../data';
+import { createTableRow, type DatabaseRow, dataLane, findTable, forgetDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { one, sql } from '../platform/storage';
@@ -62,13 +62,19 @@ class GroupCommitter {
 
   private async commit(database: DatabaseRow, items: Pending[]): Promise<void> {
     try {
-      // The database may have been deleted since the requests were accepted: nothing may recreate its file.
+      // The database may have been deleted since the requests were accepted (its row may even be a few seconds
+      // old, data/catalogCache.ts): nothing may recreate its file, nor write into another database that took its
+      // id (SQLite reuses ids), so the id and the name must both still match.
       const ex = this.deps.storage.db;
       const still = await one(
         ex,
-        sql`SELECT 1 AS one FROM databases WHERE id = ${database.id} AND account_id = ${database.account_id}`,
+        sql`SELECT 1 AS one FROM databases
+             WHERE id = ${database.id} AND account_id = ${database.account_id} AND name = ${database.name}`,
       );
-      if (!still) throw notFound('database');
+      if (!still) {
+        forgetDatabase(this.deps, database);
+        throw notFound('database');
+      }
       // New tables get their catalog row here (a short write); the task writes only the data.
       for (const table of new Set(items.map((i) => i.batch.table))) {
         if (!(await findTable(ex, database.account_id, database.id, table))) {

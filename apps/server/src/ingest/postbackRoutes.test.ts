@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseRow, findDatabase, findTable, tailRows } from '../data';
+import { CATALOG_CACHE_MS, type DatabaseRow, findDatabase, findTable, tailRows } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 
 describe('postback', () => {
@@ -173,5 +173,36 @@ describe('postback', () => {
     expect(ok.status).toBe(200);
     expect([first.status, second.status].sort()).toEqual([200, 400]);
     expect(await rows('mixed')).toHaveLength(2);
+  });
+
+  it('writes into a database deleted and made again on this node at once, never into the old one', async () => {
+    expect((await post('web_events/clicks', { a: 1 })).status).toBe(200);
+    expect((await h.call('POST', '/v3/database/delete/web_events')).status).toBe(200);
+    expect((await post('web_events/clicks', { a: 2 })).status).toBe(404);
+    expect((await h.call('POST', '/v3/database/create/web_events')).status).toBe(200);
+    expect((await post('web_events/clicks', { a: 3 })).status).toBe(200);
+    database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
+    expect((await rows('clicks')).map((r) => r.a)).toEqual([3]);
+  });
+
+  it('sees a database made again on another node within CATALOG_CACHE_MS, answering 404 meanwhile', async () => {
+    expect((await post('web_events/clicks', { a: 1 })).status).toBe(200);
+    const other = await h.secondNode();
+    try {
+      expect((await other.call('POST', '/v3/database/delete/web_events')).status).toBe(200);
+      // On SQLite the next database takes the deleted one's id: this node must not write into it either.
+      expect((await other.call('POST', '/v3/database/create/other_db')).status).toBe(200);
+      expect((await other.call('POST', '/v3/database/create/web_events')).status).toBe(200);
+      // This node still knows the old database: the group commit finds it gone and writes nothing.
+      expect((await post('web_events/clicks', { a: 2 })).status).toBe(404);
+      h.clock.advance(CATALOG_CACHE_MS);
+      expect((await post('web_events/clicks', { a: 3 })).status).toBe(200);
+      database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events')) as DatabaseRow;
+      expect((await rows('clicks')).map((r) => r.a)).toEqual([3]);
+      const otherDb = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'other_db')) as DatabaseRow;
+      expect(await findTable(h.deps.storage.db, h.admin.accountId, otherDb.id, 'clicks')).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, ingestLimits, postbackResponse } from '@svc/contracts';
-import { checkWritableTable, prepareRecord, requireDatabase } from '../data';
+import { checkWritableTable, databaseForWrite, prepareRecord } from '../data';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, unsupportedMediaType } from '../platform/errors';
-import { checkRecord, ingestBodyLimit, ingestPrincipal, readJson } from './body';
+import { checkRecord, ingestBodyLimit, ingestPrincipal, readBody, readJson } from './body';
 import { ingestCors } from './cors';
 import { commitRecords } from './groupCommit';
 import { placeholders } from './placeholders';
@@ -47,12 +47,12 @@ function readName(raw: string, what: 'database' | 'table'): string {
 async function readRecord(c: Parameters<typeof readJson>[0]): Promise<Record<string, unknown>> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return Object.fromEntries(new URLSearchParams(await c.req.text()));
+    return Object.fromEntries(new URLSearchParams(await readBody(c, ingestLimits.recordBytes)));
   }
   if (type.startsWith('multipart/')) {
     throw unsupportedMediaType('Send the record as a JSON object (Content-Type: application/json) or as form fields.');
   }
-  return checkRecord(await readJson(c), 'The body');
+  return checkRecord(await readJson(c, ingestLimits.recordBytes), 'The body');
 }
 
 /** `POST /postback/v3/event/:db/:table` (spec "Postback"), with group commit and CORS. */
@@ -72,7 +72,7 @@ export function postbackRoutes(deps: AppDeps) {
     }
     const key = writeKey ?? keyFromAuthorization(authorization);
     const principal = await ingestPrincipal(deps, c, key);
-    const database = await requireDatabase(deps.storage.db, principal.accountId, dbName);
+    const database = await databaseForWrite(deps, principal.accountId, dbName);
     await checkWritableTable(deps.storage.db, database, tableName);
     const filler = placeholders(deps, c);
     const record = prepareRecord(filler.fill(await readRecord(c)), receivedAt);

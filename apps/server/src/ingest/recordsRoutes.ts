@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorBody, ingestLimits, recordsRequest, recordsResponse } from '@svc/contracts';
 import type { Context } from 'hono';
-import { checkWritableTable, prepareRecord, requireDatabase } from '../data';
+import { checkWritableTable, databaseForWrite, prepareRecord } from '../data';
 import { keyFromAuthorization } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../platform/errors';
-import { checkRecord, ingestBodyLimit, ingestPrincipal } from './body';
+import { checkRecord, ingestBodyLimit, ingestPrincipal, readBody } from './body';
 import { ingestCors } from './cors';
 import { commitRecords } from './groupCommit';
 import { placeholders } from './placeholders';
@@ -77,9 +77,9 @@ async function ingest(deps: AppDeps, c: Context<AppEnv>, dbName: string, tableNa
     throw unsupportedMediaType(`Send the events as JSON: Content-Type ${CONTENT_TYPES.slice(0, 2).join(' or ')}.`);
   }
   const principal = await ingestPrincipal(deps, c, keyFromAuthorization(c.req.header('authorization')));
-  const database = await requireDatabase(deps.storage.db, principal.accountId, dbName);
+  const database = await databaseForWrite(deps, principal.accountId, dbName);
   await checkWritableTable(deps.storage.db, database, tableName);
-  const raw = await c.req.text();
+  const raw = await readBody(c, ingestLimits.batchBytes);
   const events = readEvents(raw);
   // Only a body larger than the record limit can hold a record larger than it: measure only then.
   const measure = raw.length > ingestLimits.recordBytes;

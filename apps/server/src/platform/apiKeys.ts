@@ -59,3 +59,90 @@ export async function touchKey(db: Executor, id: number, now: number): Promise<v
   seen.set(id, now);
   await run(db, sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`);
 }
+
+/**
+ * How long this node trusts a key it verified, without reading the key's row and its user's again. A revocation,
+ * a removed user or a changed role made on ANOTHER node takes effect here within this time; this node's own
+ * changes call `forgetVerifiedKeys` and take effect at once. Keys are checked on every request (the HMAC and two
+ * rows), so a busy key would otherwise cost the database and the CPU more than the request itself.
+ */
+export const VERIFIED_KEY_MS = 5_000;
+/** Most keys remembered per node; past it the oldest is forgotten. */
+const MAX_VERIFIED_KEYS = 10_000;
+
+interface Verified {
+  /** The full key as it was presented and verified: a later request must present exactly it. */
+  key: string;
+  value: unknown;
+  until: number;
+}
+
+interface VerifiedKeys {
+  byId: Map<number, Verified>;
+  /** Bumped by every `forgetVerifiedKeys`: a verification that started before it is not remembered. */
+  generation: number;
+}
+
+const verifiedByNode = new WeakMap<object, VerifiedKeys>();
+
+function verifiedOf(node: object): VerifiedKeys {
+  let v = verifiedByNode.get(node);
+  if (!v) {
+    v = { byId: new Map(), generation: 0 };
+    verifiedByNode.set(node, v);
+  }
+  return v;
+}
+
+/** Equal texts, compared in time that does not depend on where they differ (both have the key's shape). */
+function sameKey(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % b.length);
+  return diff === 0;
+}
+
+/**
+ * What `rememberKey` stored for this exact key on this node (`node`: the app's storage) while it is fresh; else
+ * undefined (then verify it and remember). Never answers for a key that was not verified.
+ */
+export function recallKey<T>(node: object, fullKey: string, now: number): T | undefined {
+  const m = KEY_SHAPE.exec(fullKey);
+  if (!m) return undefined;
+  const found = verifiedOf(node).byId.get(Number(m[1]));
+  if (!found || now >= found.until || now < found.until - VERIFIED_KEY_MS || !sameKey(found.key, fullKey)) {
+    return undefined;
+  }
+  return found.value as T;
+}
+
+/** The generation to pass to `rememberKey`: read it before reading the key's rows. */
+export function verifiedGeneration(node: object): number {
+  return verifiedOf(node).generation;
+}
+
+/** Remembers a key verified against its rows read after `generation` was taken (see VERIFIED_KEY_MS). */
+export function rememberKey(
+  node: object,
+  fullKey: string,
+  id: number,
+  value: unknown,
+  now: number,
+  generation: number,
+) {
+  const v = verifiedOf(node);
+  // Something changed keys or users on this node while they were read: what was read may be stale.
+  if (v.generation !== generation) return;
+  v.byId.delete(id);
+  if (v.byId.size >= MAX_VERIFIED_KEYS) v.byId.delete(v.byId.keys().next().value as number);
+  v.byId.set(id, { key: fullKey, value, until: now + VERIFIED_KEY_MS });
+}
+
+/**
+ * Forgets every key this node verified: call it after revoking a key, removing a user or changing what a
+ * user may do, so this node honours the change at once (other nodes within VERIFIED_KEY_MS).
+ */
+export function forgetVerifiedKeys(node: object): void {
+  const v = verifiedOf(node);
+  v.byId.clear();
+  v.generation++;
+}

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { findLiveKey, touchKey } from './apiKeys';
+import { findLiveKey, type KeyRow, recallKey, rememberKey, touchKey, verifiedGeneration } from './apiKeys';
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 import { checkKeyThrottle, recordBadKey } from './keyThrottle';
@@ -33,26 +33,39 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   return m ? (m[1] as string) : null;
 }
 
+/** A key and its user as authentication reads them; remembered for a few seconds per node (apiKeys.ts). */
+interface KeyAndUser {
+  row: KeyRow;
+  user: { administrator: number; email: string };
+}
+
 /**
  * Resolves a full key string to a principal, or null (unknown, wrong secret, revoked). An expired key
  * whose secret matches is a 401 saying so: the holder proved they have the key, so telling them why it no
- * longer works reveals nothing, and it is not counted as a guess.
+ * longer works reveals nothing, and it is not counted as a guess. A key verified on this node within
+ * `VERIFIED_KEY_MS` is not read and hashed again (its expiry is still checked on every request); revocations
+ * and role changes made on this node are seen at once.
  */
 async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
-  const row = await findLiveKey(db, deps.config.secret, key);
-  if (!row) return null;
   const now = deps.clock.now().getTime();
+  const known = recallKey<KeyAndUser>(deps.storage, key, now);
+  const generation = verifiedGeneration(deps.storage);
+  const row = known?.row ?? (await findLiveKey(db, deps.config.secret, key));
+  if (!row) return null;
   if (row.expires_at !== null && row.expires_at <= now) {
     throw unauthorized(
       `This API key ("${row.name}") expired at ${new Date(row.expires_at).toISOString()}. Create a new key in the console under Settings › API keys, and use it instead.`,
     );
   }
-  const user = await one<{ administrator: number; email: string }>(
-    db,
-    sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
-  );
+  const user =
+    known?.user ??
+    (await one<{ administrator: number; email: string }>(
+      db,
+      sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
+    ));
   if (!user) return null;
+  if (!known) rememberKey(deps.storage, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
   await touchKey(db, row.id, now);
   return {
     accountId: row.account_id,

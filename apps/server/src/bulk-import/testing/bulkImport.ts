@@ -3,7 +3,7 @@ import { type BulkRecord, encodePart } from '@svc/bulk-format';
 import { unpackMultiple } from 'msgpackr';
 import { expect } from 'vitest';
 import { dataPlane, requireDatabase } from '../../data';
-import type { CallOptions, Harness } from '../../testing/harness';
+import { type CallOptions, createHarness, type Harness } from '../../testing/harness';
 import type { BulkImportDeps } from '../options';
 
 /** Helpers the bulk import tests share: HTTP calls of the session flow, with their answers checked. */
@@ -29,6 +29,14 @@ export async function databaseAndTable(h: Harness, db: string, table: string, ke
   const opts: CallOptions = key ? { key } : {};
   await ok(h.call('POST', `/v3/database/create/${db}`, opts));
   await ok(h.call('POST', `/v3/table/create/${db}/${table}/log`, opts));
+}
+
+/** An app with database `shop`, table `events` and bulk import session `s1` into it. */
+export async function harnessWithSession(): Promise<Harness> {
+  const h = await createHarness();
+  await databaseAndTable(h, 'shop', 'events');
+  await ok(h.call('POST', '/v3/bulk_import/create/s1/shop/events'));
+  return h;
 }
 
 export async function upload(h: Harness, session: string, part: string, bytes: Uint8Array, key?: string) {
