@@ -14,7 +14,7 @@ import {
   sql,
   transaction,
 } from '../platform/storage';
-import { assertAdminsRemain, type SsoProof } from './signInGuard';
+import { assertAdminsRemain, lockedUser, type SsoProof } from './signInGuard';
 
 /** A row of `users`. `password_hash` never leaves this module's callers' process. */
 export interface UserRow {
@@ -139,15 +139,15 @@ export async function removeUser(
   ssoProven: SsoProof,
 ): Promise<void> {
   requireAdmin(principal);
-  const { db } = deps.storage;
   if (target.account_id !== principal.accountId) throw notFound('user');
   if (target.id === principal.userId) {
     throw forbidden('You cannot remove yourself. Ask another administrator to do it.');
   }
   if (target.account_owner === 1) throw forbidden('The account owner cannot be removed.');
-  await assertAdminsRemain(db, target, null, await ssoProven(db, principal.accountId));
   try {
     await transaction(deps.storage, async (tx) => {
+      const now = await lockedUser(tx, target);
+      await assertAdminsRemain(tx, now, null, await ssoProven(tx, principal.accountId));
       await run(tx, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
       const details = { user_id: target.id, name: target.name, role: roleOf(target.administrator) };
       await auditAction(deps, principal, 'user.remove', { target: target.email, details }, tx);
@@ -197,12 +197,13 @@ export async function updateUser(
   ) {
     throw nameTaken(name);
   }
-  if (roleChanged) {
-    await assertAdminsRemain(db, target, { ...target, administrator }, await ssoProven(db, principal.accountId));
-  }
   const now = deps.clock.now().getTime();
   try {
     await transaction(deps.storage, async (tx) => {
+      if (roleChanged) {
+        const current = await lockedUser(tx, target);
+        await assertAdminsRemain(tx, current, { ...current, administrator }, await ssoProven(tx, principal.accountId));
+      }
       await run(
         tx,
         sql`UPDATE users SET name = ${name}, administrator = ${administrator}, updated_at = ${now}

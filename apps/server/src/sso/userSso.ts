@@ -1,11 +1,11 @@
 import type { SsoMode } from '@svc/contracts';
-import { assertAdminsRemain } from '../accounts/signInGuard';
+import { assertAdminsRemain, lockedUser } from '../accounts/signInGuard';
 import type { UserRow } from '../accounts/users';
 import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, one, run, sql } from '../platform/storage';
+import { type Executor, insertId, one, run, sql, transaction } from '../platform/storage';
 import { revokeUserSessionsByMethod } from '../session/sessions';
 import { findSetting } from './settings';
 
@@ -104,23 +104,26 @@ export async function setUserSsoMode(
   if (mode === 'enforced') await assertSettingExists(db, p.accountId, 'enforce SSO');
   const identifier = identifierIn ?? user.sso_identifier;
   if (identifier !== null) await assertIdentifierFree(db, p.accountId, identifier, user.id);
-  const after = { ...user, sso_mode: mode, sso_identifier: identifier };
-  await assertAdminsRemain(db, user, after, await ssoProven(db, p.accountId));
-  await run(
-    db,
-    sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
-         WHERE id = ${user.id} AND account_id = ${p.accountId}`,
-  );
-  if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
-  if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
   const action = ({ enforced: 'user.enforce_sso', enabled: 'user.enable_sso', disabled: 'user.disable_sso' } as const)[
     mode
   ];
-  await auditAction(deps, p, action, {
-    target: user.email,
-    details: { identifier, previous_mode: user.sso_mode, mode },
+  // The guard's count and the change in one transaction under the account's lock (accounts/signInGuard.ts).
+  const changed = await transaction(deps.storage, async (tx) => {
+    const current = await lockedUser(tx, user);
+    const after = { ...current, sso_mode: mode, sso_identifier: identifier };
+    await assertAdminsRemain(tx, current, after, await ssoProven(tx, p.accountId));
+    await run(
+      tx,
+      sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
+           WHERE id = ${user.id} AND account_id = ${p.accountId}`,
+    );
+    const details = { identifier, previous_mode: current.sso_mode, mode };
+    await auditAction(deps, p, action, { target: user.email, details }, tx);
+    return after;
   });
-  return { ...user, sso_mode: mode, sso_identifier: identifier };
+  if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
+  if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
+  return changed;
 }
 
 /** The user an SSO assertion names, in the account the request was made for; null if none. */
