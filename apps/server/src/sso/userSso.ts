@@ -1,6 +1,6 @@
 import type { SsoMode } from '@svc/contracts';
 import { assertAdminsRemain, lockedUser } from '../accounts/signInGuard';
-import type { UserRow } from '../accounts/users';
+import { emailTaken, type UserRow } from '../accounts/users';
 import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -61,9 +61,10 @@ export async function createUserWithSso(deps: AppDeps, p: Principal, input: SsoU
   requireAdmin(p);
   const { db } = deps.storage;
   await assertSettingExists(db, p.accountId, 'create SSO users');
-  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
+  // Addresses are unique per account (decision 0028): one used in another account is free here.
+  if (await emailTaken(db, p.accountId, input.email)) {
     throw conflict(
-      `A user with the e-mail address ${input.email} already exists. Use enable_sso or enforce_sso for them.`,
+      `A user with the e-mail address ${input.email} already exists in this account. Use enable_sso or enforce_sso for them.`,
     );
   }
   await assertIdentifierFree(db, p.accountId, input.identifier, null);
