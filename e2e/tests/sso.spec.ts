@@ -65,7 +65,7 @@ test('a person signs in through the identity provider and lands in the console a
 
   await page.goto('/settings/sso');
   await expect(page.getByRole('table', { name: /Certificate CN=Test IdP/ })).toBeVisible();
-  const link = new URL(await page.getByLabel('Sign-in link for your users').inputValue());
+  const link = new URL(await page.getByRole('textbox', { name: 'Sign-in link for your users' }).inputValue());
   expect(link.pathname).toBe('/login');
   await signOut(page);
 
