@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { dwhHarness } from '../dwh/testing/fixture';
 import { buildWorld } from '../journeys/testing/world';
 import { sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { storedEntries } from './testing/entries';
 
 /**
- * A journey's launch, pause, resume and deletion and its audit entry are written in one transaction: when
- * the entry cannot be written (here the log's table is moved away), the change is not made either.
+ * A journey's launch, pause, resume and deletion, and a warehouse switch or authentication change, are
+ * written in one transaction with their audit entry: when the entry cannot be written (here the log's
+ * table is moved away), the change is not made either.
  */
-describe('journey audit entries are written with the change they record', () => {
+describe('audit entries are written with the change they record', () => {
   let h: Harness;
   afterEach(() => h.close());
 
@@ -73,6 +75,37 @@ describe('journey audit entries are written with the change they record', () => 
       data: { attributes: { name: string } }[];
     };
     expect(names.data.map((j) => j.attributes.name).sort()).toEqual(['Draft', 'Paused', 'Running']);
+    expect((await storedEntries(h)).length).toBe(entries);
+  });
+
+  it('leaves the warehouse switch and authentications as they were when their audit entry cannot be written', async () => {
+    h = await dwhHarness();
+    const created = await h.call('POST', '/v1/authentications', {
+      json: { name: 'warehouse', host: '127.0.0.1', port: 5432, database: 'shop', user: 'reader', password: 'pw-1' },
+    });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: number };
+    const entries = (await storedEntries(h)).length;
+
+    await logWritable(false);
+    expect(await status('PUT', '/v1/dwh/feature', { enabled: false })).toBe(500);
+    expect(
+      await status('POST', '/v1/authentications', {
+        name: 'second',
+        host: '127.0.0.1',
+        database: 'shop',
+        user: 'reader',
+      }),
+    ).toBe(500);
+    expect(await status('PATCH', `/v1/authentications/${id}`, { name: 'renamed', port: 5433 })).toBe(500);
+    expect(await status('DELETE', `/v1/authentications/${id}`)).toBe(500);
+    await logWritable(true);
+
+    expect(await (await h.call('GET', '/v1/dwh/feature')).json()).toMatchObject({ enabled: true });
+    const list = (await (await h.call('GET', '/v1/authentications')).json()) as {
+      authentications: { name: string; port: number }[];
+    };
+    expect(list.authentications.map((a) => [a.name, a.port])).toEqual([['warehouse', 5432]]);
     expect((await storedEntries(h)).length).toBe(entries);
   });
 });
