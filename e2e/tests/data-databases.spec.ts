@@ -14,6 +14,11 @@ test('a database is created, listed, and deleted after typing its name', async (
   const create = page.getByRole('dialog', { name: 'Create database' });
   await create.getByLabel('Database name').fill('Bad-Name');
   await expect(create.getByRole('button', { name: 'Create database' })).toBeDisabled();
+  // Names the storage engines reserve are refused before sending, with the server's own message.
+  await create.getByLabel('Database name').fill('sqlite_master');
+  await create.getByLabel('Database name').blur();
+  await expect(create.getByText('The database name "sqlite_master" is reserved by the storage engines')).toBeVisible();
+  await expect(create.getByRole('button', { name: 'Create database' })).toBeDisabled();
   await create.getByLabel('Database name').fill('e2e_created');
   await create.getByRole('button', { name: 'Create database' }).click();
   await expect(page.getByRole('heading', { name: 'e2e_created' })).toBeVisible();

@@ -65,10 +65,15 @@ test('a person signs in through the identity provider and lands in the console a
 
   await page.goto('/settings/sso');
   await expect(page.getByRole('table', { name: /Certificate CN=Test IdP/ })).toBeVisible();
+  const link = new URL(await page.getByRole('textbox', { name: 'Sign-in link for your users' }).inputValue());
+  expect(link.pathname).toBe('/login');
   await signOut(page);
 
+  // SSO starts by account, never by e-mail: without the account ID the page asks for it.
   await page.goto('/login?next=%2Fsettings%2Fapi-keys');
-  await page.getByLabel('E-mail', { exact: true }).fill(SSO_EMAIL);
+  await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+  await expect(page.getByText('Enter your account ID for single sign-on.')).toBeVisible();
+  await page.getByLabel('Account ID').fill(link.searchParams.get('account') ?? '');
   await page.getByRole('link', { name: 'Sign in with SSO' }).click();
 
   await expect(page).toHaveURL(/\/settings\/api-keys$/);

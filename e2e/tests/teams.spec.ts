@@ -81,6 +81,15 @@ test('a member with View sees why Save is disabled before trying; granted Full C
     'aria-disabled',
     'true',
   );
+  // Delete and Rebuild are disabled too, each saying why (the server refuses them to View with 403).
+  for (const [name, action] of [
+    ['Delete', 'delete this parent segment'],
+    ['Rebuild', 'rebuild this parent segment'],
+  ]) {
+    const button = mia.getByRole('button', { name, exact: true });
+    await expect(button).toHaveAttribute('aria-disabled', 'true');
+    await expect(button).toHaveAccessibleDescription(new RegExp(`so you cannot ${action}`));
+  }
   await shot(mia, testInfo, 'parent-segment-view-permission');
 
   // The builder says why she cannot save as soon as it opens; Save is disabled with the reason.

@@ -12,6 +12,11 @@ export const SESSION_COOKIE = '__Host-svc_session';
 export const loginRequest = z.object({
   email: z.string().trim().min(3).max(254),
   password: z.string().min(1).max(200),
+  /**
+   * The account to sign in to, by ID: needed only when the e-mail address and password open users of
+   * several accounts (e-mail addresses are unique per account); the answer is then 409 naming them.
+   */
+  accountId: z.number().int().positive().optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

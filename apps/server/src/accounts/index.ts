@@ -6,11 +6,12 @@ export { addKey } from './apiKeys';
 export { errorResponses, restSecurity, wireBody } from './openapi';
 export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';
-export { assertAdminsRemain } from './signInGuard';
+export { assertAdminsRemain, lockedUser } from './signInGuard';
 export {
   changeEmail,
+  emailTaken,
   findAccount,
-  findUserForLogin,
+  findUsersForLogin,
   getUser,
   getUserByRef,
   listUsers,

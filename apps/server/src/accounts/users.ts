@@ -15,7 +15,7 @@ import {
   sql,
   transaction,
 } from '../platform/storage';
-import { assertAdminsRemain, type SsoProof } from './signInGuard';
+import { assertAdminsRemain, lockedUser, type SsoProof } from './signInGuard';
 
 /** A row of `users`. `password_hash` never leaves this module's callers' process. */
 export interface UserRow {
@@ -70,9 +70,19 @@ export async function getUserByRef(db: Executor, accountId: number, ref: string)
   return byEmail;
 }
 
-/** Sign-in looks a user up by e-mail alone: e-mail addresses are unique across accounts. */
-export async function findUserForLogin(db: Executor, email: string): Promise<UserRow | null> {
-  return (await one<UserRow>(db, sql`SELECT * FROM users WHERE email = ${email}`)) ?? null;
+/** At most this many accounts' users are tried for one e-mail at sign-in (each costs a password check). */
+const MAX_SIGN_IN_ACCOUNTS = 10;
+
+/**
+ * The users a password sign-in with this e-mail may be for: one per account that has the address
+ * (addresses are unique per account, decision 0028), or only the named account's. Oldest accounts first.
+ */
+export function findUsersForLogin(db: Executor, email: string, accountId?: number): Promise<UserRow[]> {
+  const inAccount = accountId === undefined ? sql`` : sql` AND account_id = ${accountId}`;
+  return many<UserRow>(
+    db,
+    sql`SELECT * FROM users WHERE email = ${email}${inAccount} ORDER BY account_id LIMIT ${MAX_SIGN_IN_ACCOUNTS}`,
+  );
 }
 
 export interface NewUser {
@@ -82,7 +92,10 @@ export interface NewUser {
   administrator: boolean;
 }
 
-/** Adds a user to the caller's account (administrators only). Names are unique per account, e-mails globally. */
+/**
+ * Adds a user to the caller's account (administrators only). Names and e-mail addresses are unique per
+ * account: an address used in another account is free here, so the answer never tells accounts apart.
+ */
 export async function addUser(deps: AppDeps, principal: Principal, input: NewUser): Promise<UserRow> {
   requireAdmin(principal);
   const { db } = deps.storage;
@@ -106,20 +119,29 @@ export async function addUser(deps: AppDeps, principal: Principal, input: NewUse
       return newId;
     });
   } catch (err) {
-    // Another request (perhaps on another node) took the e-mail or name between the check and the insert.
+    // Another request (perhaps on another node) took the e-mail or name in this account meanwhile.
     if (isUniqueViolation(err)) await assertFree(db, principal.accountId, input);
     throw err;
   }
   return getUser(db, principal.accountId, id);
 }
 
+/** Whether a user of the account has the address (any case). */
+export async function emailTaken(db: Executor, accountId: number, email: string): Promise<boolean> {
+  return (
+    (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${accountId} AND email = ${email}`)) !==
+    undefined
+  );
+}
+
+const emailConflict = (email: string) =>
+  conflict(`A user with the e-mail address ${email} already exists in this account. Use another address.`);
+
 const nameTaken = (name: string) =>
   conflict(`A user named "${name}" already exists in this account. Choose another name.`);
 
 async function assertFree(db: Executor, accountId: number, input: NewUser): Promise<void> {
-  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
-    throw conflict(`A user with the e-mail address ${input.email} already exists. Use another address.`);
-  }
+  if (await emailTaken(db, accountId, input.email)) throw emailConflict(input.email);
   if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${accountId} AND name = ${input.name}`)) {
     throw nameTaken(input.name);
   }
@@ -140,15 +162,15 @@ export async function removeUser(
   ssoProven: SsoProof,
 ): Promise<void> {
   requireAdmin(principal);
-  const { db } = deps.storage;
   if (target.account_id !== principal.accountId) throw notFound('user');
   if (target.id === principal.userId) {
     throw forbidden('You cannot remove yourself. Ask another administrator to do it.');
   }
   if (target.account_owner === 1) throw forbidden('The account owner cannot be removed.');
-  await assertAdminsRemain(db, target, null, await ssoProven(db, principal.accountId));
   try {
     await transaction(deps.storage, async (tx) => {
+      const now = await lockedUser(tx, target);
+      await assertAdminsRemain(tx, now, null, await ssoProven(tx, principal.accountId));
       await run(tx, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
       const details = { user_id: target.id, name: target.name, role: roleOf(target.administrator) };
       await auditAction(deps, principal, 'user.remove', { target: target.email, details }, tx);
@@ -200,12 +222,13 @@ export async function updateUser(
   ) {
     throw nameTaken(name);
   }
-  if (roleChanged) {
-    await assertAdminsRemain(db, target, { ...target, administrator }, await ssoProven(db, principal.accountId));
-  }
   const now = deps.clock.now().getTime();
   try {
     await transaction(deps.storage, async (tx) => {
+      if (roleChanged) {
+        const current = await lockedUser(tx, target);
+        await assertAdminsRemain(tx, current, { ...current, administrator }, await ssoProven(tx, principal.accountId));
+      }
       await run(
         tx,
         sql`UPDATE users SET name = ${name}, administrator = ${administrator}, updated_at = ${now}
@@ -247,13 +270,16 @@ export async function setPassword(deps: AppDeps, user: UserRow, password: string
 }
 
 /**
- * Gives a user another e-mail address (the sign-in name). E-mail addresses are unique across accounts,
- * so a taken one is 409 whichever account has it.
+ * Gives a user another e-mail address (the sign-in name). Addresses are unique per account, so only a
+ * user of the same account can have taken it.
  */
 export async function changeEmail(deps: AppDeps, user: UserRow, email: string): Promise<UserRow> {
   const { db } = deps.storage;
-  const taken = () => conflict(`A user with the e-mail address ${email} already exists. Use another address.`);
-  const other = await one<{ id: number }>(db, sql`SELECT id FROM users WHERE email = ${email}`);
+  const taken = () => emailConflict(email);
+  const other = await one<{ id: number }>(
+    db,
+    sql`SELECT id FROM users WHERE account_id = ${user.account_id} AND email = ${email}`,
+  );
   if (other && Number(other.id) !== user.id) throw taken();
   try {
     await run(

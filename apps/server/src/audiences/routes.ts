@@ -187,7 +187,7 @@ export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
     })
     .openapi(r.remove, async (c) => {
       const row = await parent(c, c.req.valid('param').id);
-      await service.deleteParentSegment(deps, jobs, row);
+      await service.deleteParentSegment(deps, jobs, principalOf(c), row);
       return c.json({ id: String(row.id) }, 200);
     })
     .openapi(r.run, async (c) => {

@@ -105,6 +105,20 @@ export async function createParentSegment(deps: AppDeps, jobs: JobRunner, p: Pri
   return currentRow(deps, p.accountId, id);
 }
 
+/**
+ * 403 unless the caller has Full Control on the parent segment's root folder: changing, rebuilding or
+ * deleting the parent segment is a write in it, like the writes of its segments and folders.
+ */
+async function requireParentControl(
+  deps: AppDeps,
+  p: Principal,
+  row: store.ParentSegmentRow,
+  action: string,
+): Promise<void> {
+  const root = await folderRow(deps.storage.db, row.account_id, row.root_folder_id);
+  if (root) await requireFolderControl(deps.storage.db, p, root, action);
+}
+
 /** PUT: the whole record; read-only fields are ignored. A change of sources or joins queues a rebuild. */
 export async function updateParentSegment(
   deps: AppDeps,
@@ -113,6 +127,7 @@ export async function updateParentSegment(
   row: store.ParentSegmentRow,
   input: ParentInput,
 ) {
+  await requireParentControl(deps, p, row, 'change this parent segment');
   const before = store.definitionOf(row);
   const definition = await buildDefinition(deps.storage.db, p.accountId, input, before);
   await checkSegmentsStillValid(deps, { ...row, definition_json: JSON.stringify(definition) });
@@ -134,12 +149,19 @@ async function currentRow(deps: AppDeps, accountId: number, id: number): Promise
 
 /** Queues a build, or answers the one already queued or running. */
 export async function runBuild(deps: AppDeps, jobs: JobRunner, p: Principal, row: store.ParentSegmentRow) {
+  await requireParentControl(deps, p, row, 'rebuild this parent segment');
   if (row.build_status !== 'queued' && row.build_status !== 'running') await startBuild(deps, jobs, row, p.userId);
   return currentRow(deps, row.account_id, row.id);
 }
 
 /** Refused while journeys (or other registered entries besides segments) live in its folders. */
-export async function deleteParentSegment(deps: AppDeps, jobs: JobRunner, row: store.ParentSegmentRow): Promise<void> {
+export async function deleteParentSegment(
+  deps: AppDeps,
+  jobs: JobRunner,
+  p: Principal,
+  row: store.ParentSegmentRow,
+): Promise<void> {
+  await requireParentControl(deps, p, row, 'delete this parent segment');
   const folders = [
     row.root_folder_id,
     ...(await descendants(deps.storage.db, row.account_id, row.root_folder_id, 64)).map((f) => f.id),

@@ -168,6 +168,12 @@ describe('parent segment validation and account scoping', () => {
     const editor = await addUser(h, 'editor');
     const doc = await createParentSegment(h, { name: 'Edited by two', master });
     expect(doc.updatedBy).toEqual({ id: String(h.admin.userId), name: 'admin' });
+    // Changing a parent segment needs Full Control on its folder; members have View by default.
+    await ok(
+      h.call('PUT', `/entities/folders/${doc.rootFolderId}/permissions`, {
+        json: { permissions: [{ userId: editor.userId, permission: 'full_control' }] },
+      }),
+    );
     const updated = await ok(
       h.call('PUT', `/audiences/${doc.id}`, { key: editor.key, json: { ...doc, description: 'second hand' } }),
     );

@@ -162,7 +162,7 @@ describe('audit entries of users, keys, sign-ins and SSO', () => {
     expect(refused).toMatchObject({ outcome: 'failure', reason: 'sso_enforced' });
 
     const sso = await expectOneEntry(h, 'sso.sign_in', async () => {
-      const req = await startLogin(h, ANN);
+      const req = await startLogin(h);
       const response = await idp.respond({
         nameId: 'ann-1',
         inResponseTo: req.id,

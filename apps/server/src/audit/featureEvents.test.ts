@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dwhHarness } from '../dwh/testing/fixture';
-import { buildWorld, member } from '../journeys/testing/world';
+import { buildWorld, member, welcomeJourney } from '../journeys/testing/world';
 import { createHarness, type Harness } from '../testing/harness';
 import { expectOneEntry, storedEntries } from './testing/entries';
 
@@ -24,22 +24,7 @@ describe('audit entries of journeys, folder permissions and warehouses', () => {
   it('journeys launched (at creation or later), paused, resumed and deleted; drafts write nothing', async () => {
     h = await createHarness();
     const world = await buildWorld(h);
-    const journey = (name: string, state: 'draft' | 'launched') => ({
-      type: 'journey',
-      attributes: {
-        name,
-        audienceId: world.parentSegmentId,
-        state,
-        journeyStages: [
-          {
-            name: 'Welcome',
-            entryCriteria: { name: 'Everyone', segmentId: Object.values(world.segments)[0] },
-            steps: { end: { type: 'End' } },
-            rootStep: 'end',
-          },
-        ],
-      },
-    });
+    const journey = (name: string, state: 'draft' | 'launched') => welcomeJourney(world, name, state);
     let launchedId = '';
     const launched = await expectOneEntry(h, 'journey.launch', async () => {
       launchedId = String(

@@ -99,8 +99,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const p = principalOf(c);
         requireAdmin(p);
         const { enabled } = await input(c, dwhFeature);
-        await setFeature(deps, p.accountId, enabled);
-        await auditAction(deps, p, 'dwh.feature_change', { details: { enabled } });
+        await setFeature(deps, p.accountId, enabled, (tx) =>
+          auditAction(deps, p, 'dwh.feature_change', { details: { enabled } }, tx),
+        );
         return c.json({ enabled }, 200);
       },
     )
@@ -135,12 +136,8 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const { accountId, userId } = await enabledPrincipal(deps, c);
         const body = await input(c, authenticationCreate);
         await checkHost(body.host);
-        const created = await insertAuthentication(deps, accountId, userId, body);
-        await auditAction(
-          deps,
-          principalOf(c),
-          'dwh.authentication_create',
-          about('authentication', created.id, created.name),
+        const created = await insertAuthentication(deps, accountId, userId, body, (tx, id) =>
+          auditAction(deps, principalOf(c), 'dwh.authentication_create', about('authentication', id, body.name), tx),
         );
         return c.json(toWireAuthentication(created), 200);
       },
@@ -182,13 +179,15 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
         const row = await requireAuthentication(deps, accountId, c.req.param('id'));
         const body = await input(c, authenticationUpdate);
         await checkHost(body.host);
-        const changed = await updateAuthentication(deps, row, body);
         const fields = { fields: Object.keys(body) }; // names only: never a password
-        await auditAction(
-          deps,
-          principalOf(c),
-          'dwh.authentication_update',
-          about('authentication', row.id, changed.name, fields),
+        const changed = await updateAuthentication(deps, row, body, (tx, next) =>
+          auditAction(
+            deps,
+            principalOf(c),
+            'dwh.authentication_update',
+            about('authentication', row.id, next.name, fields),
+            tx,
+          ),
         );
         return c.json(toWireAuthentication(changed), 200);
       },
@@ -205,8 +204,9 @@ export function dwhAuthRoutes(deps: AppDeps, options: ConnectOptions) {
       async (c) => {
         const { accountId } = await enabledPrincipal(deps, c);
         const row = await requireAuthentication(deps, accountId, c.req.param('id'));
-        await deleteAuthentication(deps, row);
-        await auditAction(deps, principalOf(c), 'dwh.authentication_delete', about('authentication', row.id, row.name));
+        await deleteAuthentication(deps, row, (tx) =>
+          auditAction(deps, principalOf(c), 'dwh.authentication_delete', about('authentication', row.id, row.name), tx),
+        );
         return c.json(toWireAuthentication(row), 200);
       },
     )

@@ -69,19 +69,25 @@ export async function insertAuthentication(
   accountId: number,
   userId: number,
   v: AuthenticationCreate,
+  record: (tx: Executor, id: number) => Promise<void> = async () => {},
 ): Promise<AuthRow> {
   const now = deps.clock.now().getTime();
   const secret = v.password ? encryptSecret(deps.config.secret, v.password) : '';
   let id: number;
   try {
-    id = await insertId(
-      deps.storage.db,
-      sql`INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
-            secret_enc, created_at, updated_at)
-          VALUES (${accountId}, ${userId}, ${v.name}, ${v.host}, ${v.port ?? 5432}, ${v.database}, ${v.user},
-            ${v.ssl_mode ?? 'prefer'}, ${secret}, ${now}, ${now})
-          RETURNING id`,
-    );
+    // `record` writes the audit entry in the same transaction: both happen, or neither.
+    id = await transaction(deps.storage, async (tx) => {
+      const newId = await insertId(
+        tx,
+        sql`INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
+              secret_enc, created_at, updated_at)
+            VALUES (${accountId}, ${userId}, ${v.name}, ${v.host}, ${v.port ?? 5432}, ${v.database}, ${v.user},
+              ${v.ssl_mode ?? 'prefer'}, ${secret}, ${now}, ${now})
+            RETURNING id`,
+      );
+      await record(tx, newId);
+      return newId;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(v.name);
     throw err;
@@ -106,7 +112,12 @@ async function sessionsUsing(ex: Executor, row: AuthRow): Promise<{ id: number; 
  * Changes an authentication: fields sent replace the stored ones; a new `password` is encrypted afresh
  * (an empty string clears it); no `password` keeps the stored one.
  */
-export async function updateAuthentication(deps: AppDeps, row: AuthRow, v: AuthenticationUpdate): Promise<AuthRow> {
+export async function updateAuthentication(
+  deps: AppDeps,
+  row: AuthRow,
+  v: AuthenticationUpdate,
+  record: (tx: Executor, next: AuthRow) => Promise<void> = async () => {},
+): Promise<AuthRow> {
   const secret =
     v.password === undefined ? row.secret_enc : v.password ? encryptSecret(deps.config.secret, v.password) : '';
   const now = deps.clock.now().getTime();
@@ -144,6 +155,7 @@ export async function updateAuthentication(deps: AppDeps, row: AuthRow, v: Authe
               WHERE id = ${session.id} AND account_id = ${row.account_id}`,
         );
       }
+      await record(tx, next);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(v.name);
@@ -180,7 +192,11 @@ async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<Authentic
 }
 
 /** Deletes an authentication nothing uses; otherwise 409 naming who uses it (and `used_by` in the body). */
-export async function deleteAuthentication(deps: AppDeps, row: AuthRow): Promise<void> {
+export async function deleteAuthentication(
+  deps: AppDeps,
+  row: AuthRow,
+  record: (tx: Executor) => Promise<void> = async () => {},
+): Promise<void> {
   const use = await authenticationUse(deps, row);
   const names = [
     ...use.integrations.map((i) => `the integration "${i.name}"${i.owner ? ` of ${i.owner}` : ''}`),
@@ -193,10 +209,10 @@ export async function deleteAuthentication(deps: AppDeps, row: AuthRow): Promise
       { used_by: use },
     );
   }
-  await run(
-    deps.storage.db,
-    sql`DELETE FROM dwh_authentications WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-  );
+  await transaction(deps.storage, async (tx) => {
+    await run(tx, sql`DELETE FROM dwh_authentications WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+    await record(tx);
+  });
 }
 
 /** The connection settings with the decrypted password, for connecting only. */

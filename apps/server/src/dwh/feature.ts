@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { forbidden } from '../platform/errors';
-import { one, run, sql } from '../platform/storage';
+import { type Executor, one, run, sql, transaction } from '../platform/storage';
 
 /** The beta switch: off for every account until an administrator turns it on (PUT /v1/dwh/feature). */
 
@@ -12,12 +12,21 @@ export async function featureEnabled(deps: AppDeps, accountId: number): Promise<
   return Number(row?.enabled) === 1;
 }
 
-export async function setFeature(deps: AppDeps, accountId: number, enabled: boolean): Promise<void> {
-  await run(
-    deps.storage.db,
-    sql`INSERT INTO dwh_features (account_id, enabled, updated_at) VALUES (${accountId}, ${enabled ? 1 : 0}, ${deps.clock.now().getTime()})
-        ON CONFLICT (account_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
-  );
+/** Switches the feature; `record` writes the audit entry in the same transaction. */
+export async function setFeature(
+  deps: AppDeps,
+  accountId: number,
+  enabled: boolean,
+  record: (tx: Executor) => Promise<void> = async () => {},
+): Promise<void> {
+  await transaction(deps.storage, async (tx) => {
+    await run(
+      tx,
+      sql`INSERT INTO dwh_features (account_id, enabled, updated_at) VALUES (${accountId}, ${enabled ? 1 : 0}, ${deps.clock.now().getTime()})
+          ON CONFLICT (account_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
+    );
+    await record(tx);
+  });
 }
 
 export async function requireFeature(deps: AppDeps, accountId: number): Promise<void> {

@@ -109,8 +109,9 @@ export function dwhIntegrationRoutes(deps: AppDeps) {
   };
   const createOne = async (c: Context<AppEnv>) => {
     const p = await enabledPrincipal(deps, c);
-    const row = await createIntegration(deps, p.accountId, p.userId, await input(c, integrationCreate));
-    await auditAction(deps, p, 'dwh.integration_create', about('integration', row.id, row.name));
+    const row = await createIntegration(deps, p.accountId, p.userId, await input(c, integrationCreate), (tx, created) =>
+      auditAction(deps, p, 'dwh.integration_create', about('integration', created.id, created.name), tx),
+    );
     return c.json({ dwh_id: row.id }, 200);
   };
   const id = (c: { req: { param: (k: 'dwh_id') => string } }) => c.req.param('dwh_id');
@@ -128,12 +129,14 @@ export function dwhIntegrationRoutes(deps: AppDeps) {
       const row = await requireIntegration(deps, p.accountId, id(c));
       requireIntegrationControl(p, row, 'change');
       const body = await input(c, integrationUpdate);
-      const changed = await updateIntegration(deps, row, body);
-      await auditAction(
-        deps,
-        p,
-        'dwh.integration_update',
-        about('integration', row.id, changed.name, { fields: Object.keys(body) }),
+      const changed = await updateIntegration(deps, row, body, (tx, next) =>
+        auditAction(
+          deps,
+          p,
+          'dwh.integration_update',
+          about('integration', row.id, next.name, { fields: Object.keys(body) }),
+          tx,
+        ),
       );
       return c.json(toWireIntegration(changed), 200);
     })

@@ -179,6 +179,7 @@ export async function createIntegration(
   accountId: number,
   userId: number,
   input: Create,
+  record: (tx: Executor, row: IntegrationRow) => Promise<void> = async () => {},
 ): Promise<IntegrationRow> {
   const c = await checkConfigs(deps, accountId, input);
   const auth = await requireAuthentication(deps, accountId, c.basic_configs.svc_authentication_id);
@@ -205,6 +206,8 @@ export async function createIntegration(
       );
       const row = await requireIntegration(deps, accountId, id, tx);
       await syncSessions(deps, tx, auth, row, c);
+      // The audit entry, in the same transaction: both happen, or neither.
+      await record(tx, row);
       return row;
     });
   } catch (err) {
@@ -218,6 +221,7 @@ export async function updateIntegration(
   deps: AppDeps,
   row: IntegrationRow,
   input: Partial<Create>,
+  record: (tx: Executor, next: IntegrationRow) => Promise<void> = async () => {},
 ): Promise<IntegrationRow> {
   const before = JSON.parse(row.config_json) as Configs;
   const c = await checkConfigs(deps, row.account_id, {
@@ -251,6 +255,7 @@ export async function updateIntegration(
       );
       const next = await requireIntegration(deps, row.account_id, row.id, tx);
       await syncSessions(deps, tx, auth, next, c, before);
+      await record(tx, next);
       return next;
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 import { type JourneyViolation, journeyDuplicateRequest } from '@svc/contracts';
 import { activationReferences, type Journey, mapActivationIds } from '@svc/journey';
+import { about, auditAction } from '../audit';
 import { requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -47,6 +48,8 @@ export async function pauseJourney(deps: AppDeps, principal: Principal, journeyI
       at: now,
       userId: principal.userId,
     });
+    // The audit entry is written with the change it records: both happen, or neither.
+    await auditAction(deps, principal, 'journey.pause', about('journey', row.id, row.name), tx);
   });
   return getJourneyRow(deps.storage.db, principal.accountId, row.id);
 }
@@ -71,6 +74,7 @@ export async function resumeJourney(deps: AppDeps, principal: Principal, journey
       startedAt: row.paused_at ?? now,
       endedAt: now,
     });
+    await auditAction(deps, principal, 'journey.resume', about('journey', row.id, row.name), tx);
   });
   return getJourneyRow(deps.storage.db, principal.accountId, row.id);
 }

@@ -8,7 +8,6 @@ import {
 } from '@svc/contracts';
 import { abTestStepSchema } from '@svc/journey';
 import { restSecurity } from '../accounts';
-import { about, auditAction } from '../audit';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { createAbTest } from './abTest';
@@ -153,8 +152,6 @@ export function journeyRoutes(deps: AppDeps) {
     })
     .openapi(r.create, async (c) => {
       const row = await createJourney(deps, principalOf(c), await readJson(c));
-      if (row.state === 'launched')
-        await auditAction(deps, principalOf(c), 'journey.launch', about('journey', row.id, row.name));
       return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.duplicate, async (c) => {
@@ -177,23 +174,18 @@ export function journeyRoutes(deps: AppDeps) {
     })
     .openapi(r.update, async (c) => {
       const row = await updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
-      if (row.state === 'launched')
-        await auditAction(deps, principalOf(c), 'journey.launch', about('journey', row.id, row.name));
       return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.remove, async (c) => {
       const row = await deleteJourney(deps, principalOf(c), c.req.valid('param').journeyId);
-      await auditAction(deps, principalOf(c), 'journey.delete', about('journey', row.id, row.name));
       return c.json({ data: { id: String(row.id), type: 'journey' }, meta: { deleted: true as const } }, 200);
     })
     .openapi(r.pause, async (c) => {
       const row = await pauseJourney(deps, principalOf(c), c.req.valid('param').journeyId);
-      await auditAction(deps, principalOf(c), 'journey.pause', about('journey', row.id, row.name));
       return c.json(await answerFor(deps, row), 200);
     })
     .openapi(r.resume, async (c) => {
       const row = await resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
-      await auditAction(deps, principalOf(c), 'journey.resume', about('journey', row.id, row.name));
       return c.json(await answerFor(deps, row), 200);
     });
 }

@@ -1,4 +1,5 @@
 import { applyEvenSplits, isRecord, type Journey, spellJourney } from '@svc/journey';
+import { about, auditAction } from '../audit';
 import { requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -89,8 +90,11 @@ export async function createJourney(deps: AppDeps, principal: Principal, body: u
       now,
     });
     await setJourneyBody(tx, accountId, newId, await assignStageIds(tx, accountId, newId, stored));
-    if (launching)
+    if (launching) {
       await insertEvent(tx, { accountId, journeyId: newId, kind: 'launched', at: now, userId: principal.userId });
+      // The audit entry is written with the change it records: both happen, or neither.
+      await auditAction(deps, principal, 'journey.launch', about('journey', newId, journey.name.trim()), tx);
+    }
     return newId;
   });
   return getJourneyRow(deps.storage.db, accountId, id);
@@ -150,8 +154,10 @@ export async function updateJourney(
       now,
       launchedAt: launching ? now : null,
     });
-    if (launching)
+    if (launching) {
       await insertEvent(tx, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
+      await auditAction(deps, principal, 'journey.launch', about('journey', row.id, journey.name.trim()), tx);
+    }
   });
   return getJourneyRow(deps.storage.db, accountId, row.id);
 }
@@ -168,6 +174,9 @@ export async function deleteJourney(deps: AppDeps, principal: Principal, journey
       'This journey is launched and running; pause it first, then delete it, so no profile is moved through a journey mid-way without a record of when it stopped.',
     );
   }
-  await deleteJourneyRow(deps.storage.db, row);
+  await transaction(deps.storage, async (tx) => {
+    await deleteJourneyRow(tx, row);
+    await auditAction(deps, principal, 'journey.delete', about('journey', row.id, row.name), tx);
+  });
   return row;
 }

@@ -18,6 +18,7 @@ import { schedules } from './0016-schedules';
 import { teams } from './0017-teams';
 import { dwhDayTwo } from './0018-dwh-day-two';
 import { sharedByNodes } from './0022-shared-by-nodes';
+import { emailsPerAccount } from './0024-emails-per-account';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   teams,
   dwhDayTwo,
   sharedByNodes,
+  emailsPerAccount,
 ];

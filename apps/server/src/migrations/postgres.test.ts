@@ -166,7 +166,6 @@ describe('the PostgreSQL text of the control-database migrations', () => {
     expect(without.sort()).toEqual([
       'bulk_import_parts(name, session_id)',
       'journey_profile_states(journey_id, profile_key)',
-      'users(email)',
     ]);
     const global = [...pgShape.keys()].filter((t) => !hasAccount(pgShape, t)).sort();
     // schedule_slots: the firings of every account's schedules, one claim each (platform/storage/slots.ts).
@@ -232,21 +231,24 @@ describe.each([
   ['SQLite', sqliteBackend],
   ['PostgreSQL', postgresBackend],
 ])('the control database on %s', (_label, make) => {
-  it('refuses two users whose e-mails differ only in case, and finds a user by e-mail in any case', async () => {
+  it('refuses two users of one account whose e-mails differ only in case, allows them in two accounts, and finds a user by e-mail in any case', async () => {
     const b = make();
     const account = await newAccount(b);
     const ann = await newUser(b, account, 'ann', 'Ann@Example.com');
-    const other = await newAccount(b);
     let violation: unknown;
     try {
-      await newUser(b, other, 'ann2', 'ann@EXAMPLE.com');
+      await newUser(b, account, 'ann2', 'ann@EXAMPLE.com');
     } catch (err) {
       violation = err;
     }
     expect(violation).toBeDefined();
     expect(b.isUniqueViolation(violation)).toBe(true);
-    const found = await one(b, 'SELECT id FROM users WHERE email = ?', ['ANN@example.COM']);
+    const found = await one(b, 'SELECT id FROM users WHERE account_id = ? AND email = ?', [account, 'ANN@example.COM']);
     expect(String(found.id)).toBe(String(ann));
+    // E-mail addresses are unique per account (migration 24, decision 0028).
+    const other = await newAccount(b);
+    await newUser(b, other, 'ann', 'ann@EXAMPLE.com');
+    expect(await b.all('SELECT id FROM users WHERE email = ?', ['ann@example.com'])).toHaveLength(2);
   });
 
   it('cascades deletes and nulls user references as SQLite does', async () => {

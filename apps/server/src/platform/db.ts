@@ -71,6 +71,37 @@ export interface Migration {
   name: string;
   sqlite: string;
   postgres: string;
+  /**
+   * The SQLite text rebuilds a table others refer to (create new, copy, drop old, rename: SQLite's way to
+   * change a constraint). Its foreign keys are then off while it runs, or dropping the old table would
+   * cascade into the tables that refer to it; every foreign key is checked before it commits.
+   */
+  sqliteRebuildsTables?: boolean;
+}
+
+/** Applies one migration's SQLite text with its record in `schema_migrations`, in one transaction. */
+export function applySqliteMigration(db: Db, m: Migration): void {
+  const rebuild = m.sqliteRebuildsTables === true;
+  // PRAGMA foreign_keys is ignored inside a transaction, so it is switched around it.
+  if (rebuild) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      db.exec(m.sqlite);
+      if (rebuild) {
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) {
+          throw new Error(`Migration ${m.version} (${m.name}) would leave ${broken.length} broken foreign keys.`);
+        }
+      }
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now(),
+      );
+    })();
+  } finally {
+    if (rebuild) db.pragma('foreign_keys = ON');
+  }
 }
 
 /**
@@ -90,14 +121,7 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): number
   const sorted = [...list].sort((a, b) => a.version - b.version);
   for (const m of sorted) {
     if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sqlite);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-    })();
+    applySqliteMigration(db, m);
     applied.push(m.version);
   }
   return applied;

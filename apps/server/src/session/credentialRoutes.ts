@@ -34,6 +34,12 @@ const AUTHENTICATE_KEY_NAME = 'Created by td account (/v3/user/authenticate)';
 const authenticateParams = z.object({
   user: given('user').max(254).describe('The e-mail address'),
   password: given('password').max(200),
+  account: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('The account ID, needed only when the e-mail address and password open users of several accounts'),
 });
 const ownPasswordParams = z.object({
   old_password: given('old_password').max(200).describe('The current password'),
@@ -55,11 +61,12 @@ function routes(deps: AppDeps) {
       description:
         'Keys are stored hashed, so each success creates a new master key for the user (decision 0024). A wrong ' +
         'password and an unknown e-mail get the same 401; failures are throttled like the console sign-in (429); ' +
-        'users who sign in with SSO only get 403.',
+        'users who sign in with SSO only get 403. An e-mail address may be used in several accounts: a password ' +
+        'that opens more than one is 409 naming them; send `account` (the ID) to choose.',
       request: { body: wireBody(authenticateParams, 'user (the e-mail address) and password') },
       responses: {
         200: json(z.object({ apikey: z.string() }), 'A new master key, shown once'),
-        ...errorResponses(400, 401, 403, 415, 429),
+        ...errorResponses(400, 401, 403, 409, 415, 429),
       },
     }),
     ownPassword: createRoute({
@@ -103,8 +110,8 @@ export function credentialRoutes(deps: AppDeps) {
     auditAction(deps, p, action, { target: target.email, ...(details ? { details } : {}) });
   return new OpenAPIHono<AppEnv>()
     .openapi(r.authenticate, async (c) => {
-      const { user: email, password } = await input(c, authenticateParams);
-      const user = await signInWithPassword(deps, c, email, password, 'api');
+      const { user: email, password, account } = await input(c, authenticateParams);
+      const user = await signInWithPassword(deps, c, email, password, 'api', account);
       // The password proved the user; the new key is theirs, recorded as any key is (never its secret).
       const self: Principal = {
         accountId: user.account_id,

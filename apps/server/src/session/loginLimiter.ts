@@ -67,19 +67,23 @@ export async function forgiveLoginAttempts(deps: AppDeps, email: string, address
 }
 
 /**
- * After a failed attempt: when the pair has just reached the backoff, the user the e-mail belongs to gets
- * an audit entry and a console notice (the address and the count; never the passwords tried).
+ * After a failed attempt: when the pair has just reached the backoff, each user the e-mail belongs to (one
+ * per account) gets an audit entry and a console notice (the address and the count; never the passwords).
  */
 export async function noteLoginFailure(
   deps: AppDeps,
   email: string,
   address: string,
-  user: UserRow | null,
+  users: readonly UserRow[],
 ): Promise<void> {
-  if (!user) return;
+  if (users.length === 0) return;
   const now = deps.clock.now().getTime();
   const failures = (await pairFailures(deps, email, address, now)).length;
   if (failures !== limits.loginAttempts) return;
+  for (const user of users) await noteThrottled(deps, user, address, failures, now);
+}
+
+async function noteThrottled(deps: AppDeps, user: UserRow, address: string, failures: number, now: number) {
   await recordAudit(deps, {
     accountId: user.account_id,
     actorUserId: null,

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { findUserForLogin, setPassword, type UserRow } from '../accounts';
+import { findAccount, findUsersForLogin, setPassword, type UserRow } from '../accounts';
 import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
+import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../platform/errors';
 import { verifyPassword } from '../platform/secrets';
 import {
   clientAddress,
@@ -57,28 +57,56 @@ export type SignInVia = 'console' | 'api';
 
 /**
  * The user an e-mail and password prove, or 401 (the same answer for an unknown e-mail and a wrong
- * password), 429 while throttled, 403 for a user who signs in with SSO only.
+ * password), 429 while throttled, 403 for a user who signs in with SSO only. An address may belong to
+ * users of several accounts (decision 0028): the password is tried on each, or only on the user of
+ * `accountId` when given; a password that opens several of them is 409 naming the accounts to choose from.
  */
-export async function signInWithPassword(deps: AppDeps, c: Context, email: string, password: string, via: SignInVia) {
+export async function signInWithPassword(
+  deps: AppDeps,
+  c: Context,
+  email: string,
+  password: string,
+  via: SignInVia,
+  accountId?: number,
+) {
   const address = clientAddress(c, deps.config.trustedProxies);
   await checkThrottle(deps, c, email, address);
   await recordLoginAttempt(deps, email, address);
-  const user = await findUserForLogin(deps.storage.db, email);
-  // verifyPassword spends the same time on an unknown e-mail, so the answer does not tell which was wrong.
-  if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+  const candidates = await findUsersForLogin(deps.storage.db, email, accountId);
+  // Every check runs at once, and an unknown e-mail still costs one, so the time does not tell whether,
+  // or in how many accounts, the address exists.
+  const checks = await Promise.all(
+    candidates.length === 0
+      ? [verifyPassword(password, null)]
+      : candidates.map((u) => verifyPassword(password, u.password_hash)),
+  );
+  const proven = candidates.filter((_, i) => checks[i] === true);
+  if (proven.length === 0) {
     // An e-mail of no user belongs to no account, so no account's log has a place for it.
-    if (user) await signInAudit(deps, user, via, address, 'wrong_password');
-    await noteLoginFailure(deps, email, address, user);
+    for (const user of candidates) await signInAudit(deps, user, via, address, 'wrong_password');
+    await noteLoginFailure(deps, email, address, candidates);
     throw unauthorized(WRONG_CREDENTIALS);
   }
   await forgiveLoginAttempts(deps, email, address);
   // Told only after the password proved who is asking, so the answer reveals nothing to a guesser.
+  if (proven.length > 1) throw await severalAccounts(deps, proven);
+  const user = proven[0] as UserRow;
   if (user.sso_mode === 'enforced') {
     await signInAudit(deps, user, via, address, 'sso_enforced');
     throw forbidden(SSO_ONLY);
   }
   await signInAudit(deps, user, via, address, null);
   return user;
+}
+
+/** 409 naming the accounts a password opens, for the person who proved they hold it in each. */
+async function severalAccounts(deps: AppDeps, users: readonly UserRow[]) {
+  const names: string[] = [];
+  for (const u of users)
+    names.push(`"${(await findAccount(deps.storage.db, u.account_id)).name}" (ID ${u.account_id})`);
+  return conflict(
+    `This e-mail address and password open ${users.length} accounts: ${names.join(', ')}. Enter the ID of the account to sign in to.`,
+  );
 }
 
 /**
@@ -90,7 +118,7 @@ export async function checkCurrentPassword(deps: AppDeps, c: Context, user: User
   await checkThrottle(deps, c, user.email, address);
   await recordLoginAttempt(deps, user.email, address);
   if (!(await verifyPassword(password, user.password_hash))) {
-    await noteLoginFailure(deps, user.email, address, user);
+    await noteLoginFailure(deps, user.email, address, [user]);
     throw badRequest('The current password is incorrect.');
   }
   await forgiveLoginAttempts(deps, user.email, address);

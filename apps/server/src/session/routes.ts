@@ -22,7 +22,7 @@ const login = createRoute({
   tags: ['Console session'],
   summary: 'Sign in with e-mail and password; sets the session cookie',
   request: { body: jsonBody(loginRequest) },
-  responses: { 200: json(meResponse, 'Signed in'), ...errorResponses(400, 401, 403, 429) },
+  responses: { 200: json(meResponse, 'Signed in'), ...errorResponses(400, 401, 403, 409, 429) },
 });
 
 const logout = createRoute({
@@ -74,8 +74,8 @@ export function consoleRoutes(deps: AppDeps) {
   });
   return app
     .openapi(login, async (c) => {
-      const { email, password } = c.req.valid('json');
-      const user = await signInWithPassword(deps, c, email, password, 'console');
+      const { email, password, accountId } = c.req.valid('json');
+      const user = await signInWithPassword(deps, c, email, password, 'console', accountId);
       const previous = readSessionCookie(c);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(c, await createSession(deps, user));

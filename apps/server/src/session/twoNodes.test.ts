@@ -64,7 +64,7 @@ describe('sign-in across two nodes', () => {
     const idp = await TestIdp.create();
     await configureSso(a, idp);
     await createSsoUser(a, 'alice@first.test', 'alice-id');
-    const req = await startLogin(a, 'alice@first.test');
+    const req = await startLogin(a);
     const response = await idp.respond({
       nameId: 'alice-id',
       inResponseTo: req.id,

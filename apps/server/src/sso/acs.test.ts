@@ -23,7 +23,7 @@ afterEach(() => h.close());
 
 /** A fresh sign-in for Alice and the IdP's signed answer to it. */
 async function signedResponse(overrides: Partial<Parameters<TestIdp['respond']>[0]> = {}, signer = idp) {
-  const req = await startLogin(h, ALICE, '/journeys?tab=1');
+  const req = await startLogin(h, '/journeys?tab=1');
   const response = await signer.respond({
     nameId: ALICE_ID,
     inResponseTo: req.id,
@@ -55,7 +55,7 @@ describe('SAML sign-in', () => {
   });
 
   it('redirects only to relative paths after sign-in', async () => {
-    const req = await startLogin(h, ALICE, '//evil.example/steal');
+    const req = await startLogin(h, '//evil.example/steal');
     const response = await idp.respond({
       nameId: ALICE_ID,
       inResponseTo: req.id,
@@ -67,17 +67,18 @@ describe('SAML sign-in', () => {
   });
 
   it('sends a Redirect-binding request carrying a RelayState to the identity provider', async () => {
-    const res = await h.app.request(`/sso/saml/login?email=${encodeURIComponent(ALICE)}`);
+    const res = await h.app.request(`/sso/saml/login?account=${h.admin.accountId}`);
     const location = new URL(res.headers.get('location') ?? '');
     expect(`${location.origin}${location.pathname}`).toBe(idp.signInEndpoint);
     expect(location.searchParams.get('SAMLRequest')).toBeTruthy();
     expect(location.searchParams.get('RelayState')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('tells a person without SSO to use their password', async () => {
-    const res = await h.app.request(`/sso/saml/login?email=${encodeURIComponent(h.admin.email)}`);
+  it('tells a person whose account has no SSO to use their password', async () => {
+    const other = await h.newAccount('No SSO');
+    const res = await h.app.request(`/sso/saml/login?account=${other.accountId}`);
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain('Sign in with your password');
+    expect(await res.text()).toContain('sign in with your password');
   });
 });
 

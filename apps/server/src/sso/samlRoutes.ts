@@ -1,7 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { findUserForLogin } from '../accounts';
 import { recordAudit } from '../audit';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -39,9 +38,11 @@ const r = {
     path: '/sso/saml/login',
     tags: ['Single sign-on (browser)'],
     summary: 'Start an SP-initiated sign-in: redirects to the identity provider with a request and a RelayState',
+    description:
+      'Started by account, never by e-mail, so the answer cannot tell whether an address exists or uses SSO ' +
+      '(decision 0028). An account without SSO and an account that does not exist get the same page.',
     request: {
-      query: z.object({
-        email: z.string().max(254).optional(),
+      query: accountQuery.extend({
         return_to: z.string().max(512).optional().openapi({ description: 'A relative path to open afterwards' }),
       }),
     },
@@ -132,20 +133,19 @@ export function samlRoutes(deps: AppDeps) {
       return c.body(metadataXml(serviceProvider(origin(c), account)), 200);
     })
     .openapi(r.login, async (c) => {
-      const { email, return_to } = c.req.valid('query');
-      const user = email ? await findUserForLogin(deps.storage.db, email.trim()) : null;
-      const setting = user ? await findSetting(deps.storage.db, user.account_id) : null;
-      if (!user || !setting || user.sso_mode === 'disabled' || user.sso_identifier === null) {
+      const { account, return_to } = c.req.valid('query');
+      const setting = await findSetting(deps.storage.db, account);
+      if (!setting) {
         return c.html(
           messagePage(
             'Single sign-on unavailable',
-            'Single sign-on is not set up for this e-mail address. Sign in with your password, or ask an administrator.',
+            'Single sign-on is not set up for this account. Check the account ID with your administrator, or sign in with your password.',
           ),
           400,
         );
       }
       const url = await startRequest(deps, {
-        sp: serviceProvider(origin(c), user.account_id),
+        sp: serviceProvider(origin(c), account),
         setting,
         purpose: 'login',
         returnTo: safeReturnTo(return_to),

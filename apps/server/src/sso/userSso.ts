@@ -1,11 +1,10 @@
 import type { SsoMode } from '@svc/contracts';
-import type { UserRow } from '../accounts';
-import { assertAdminsRemain } from '../accounts';
+import { assertAdminsRemain, emailTaken, lockedUser, type UserRow } from '../accounts';
 import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, one, run, sql } from '../platform/storage';
+import { type Executor, insertId, one, run, sql, transaction } from '../platform/storage';
 import { revokeUserSessionsByMethod } from '../session';
 import { findSetting } from './settings';
 
@@ -61,9 +60,10 @@ export async function createUserWithSso(deps: AppDeps, p: Principal, input: SsoU
   requireAdmin(p);
   const { db } = deps.storage;
   await assertSettingExists(db, p.accountId, 'create SSO users');
-  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE email = ${input.email}`)) {
+  // Addresses are unique per account (decision 0028): one used in another account is free here.
+  if (await emailTaken(db, p.accountId, input.email)) {
     throw conflict(
-      `A user with the e-mail address ${input.email} already exists. Use enable_sso or enforce_sso for them.`,
+      `A user with the e-mail address ${input.email} already exists in this account. Use enable_sso or enforce_sso for them.`,
     );
   }
   await assertIdentifierFree(db, p.accountId, input.identifier, null);
@@ -104,23 +104,26 @@ export async function setUserSsoMode(
   if (mode === 'enforced') await assertSettingExists(db, p.accountId, 'enforce SSO');
   const identifier = identifierIn ?? user.sso_identifier;
   if (identifier !== null) await assertIdentifierFree(db, p.accountId, identifier, user.id);
-  const after = { ...user, sso_mode: mode, sso_identifier: identifier };
-  await assertAdminsRemain(db, user, after, await ssoProven(db, p.accountId));
-  await run(
-    db,
-    sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
-         WHERE id = ${user.id} AND account_id = ${p.accountId}`,
-  );
-  if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
-  if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
   const action = ({ enforced: 'user.enforce_sso', enabled: 'user.enable_sso', disabled: 'user.disable_sso' } as const)[
     mode
   ];
-  await auditAction(deps, p, action, {
-    target: user.email,
-    details: { identifier, previous_mode: user.sso_mode, mode },
+  // The guard's count and the change in one transaction under the account's lock (accounts/signInGuard.ts).
+  const changed = await transaction(deps.storage, async (tx) => {
+    const current = await lockedUser(tx, user);
+    const after = { ...current, sso_mode: mode, sso_identifier: identifier };
+    await assertAdminsRemain(tx, current, after, await ssoProven(tx, p.accountId));
+    await run(
+      tx,
+      sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
+           WHERE id = ${user.id} AND account_id = ${p.accountId}`,
+    );
+    const details = { identifier, previous_mode: current.sso_mode, mode };
+    await auditAction(deps, p, action, { target: user.email, details }, tx);
+    return after;
   });
-  return { ...user, sso_mode: mode, sso_identifier: identifier };
+  if (mode === 'enforced') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'password');
+  if (mode === 'disabled') await revokeUserSessionsByMethod(deps, p.accountId, user.id, 'sso');
+  return changed;
 }
 
 /** The user an SSO assertion names, in the account the request was made for; null if none. */

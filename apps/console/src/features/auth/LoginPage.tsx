@@ -15,13 +15,18 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MouseEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../lib/api';
 import { authKeys, login } from './api';
 import { safeNextPath } from './nextPath';
 
 interface FieldErrors {
   email?: string;
   password?: string;
+  account?: string;
 }
+
+/** An account ID as typed, or null when it is not one. */
+const accountNumber = (text: string): number | null => (/^[1-9]\d{0,15}$/.test(text.trim()) ? Number(text) : null);
 
 function validate(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
@@ -36,6 +41,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [params] = useSearchParams();
+  // The account ID: given by an SSO sign-in link (/login?account=3), or asked for when SSO starts or when
+  // the e-mail address and password open users of several accounts (409).
+  const [account, setAccount] = useState(params.get('account') ?? '');
+  const [askAccount, setAskAccount] = useState(params.has('account'));
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -55,23 +64,36 @@ export function LoginPage() {
       }
       navigate(safeNextPath(params.get('next')), { replace: true });
     },
-    onError: () => setPassword(''),
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) setAskAccount(true);
+      else setPassword('');
+    },
   });
 
-  // SSO leaves the console for the identity provider: a link (full navigation), not a fetch.
-  const ssoHref = `/sso/saml/login?${new URLSearchParams({ email: email.trim(), return_to: safeNextPath(params.get('next')) })}`;
-  const checkSsoEmail = (event: MouseEvent) => {
-    const emailError = validate(email, 'x').email;
-    setFieldErrors(emailError ? { email: emailError } : {});
-    if (emailError) event.preventDefault();
+  // SSO leaves the console for the identity provider: a link (full navigation), not a fetch. It starts by
+  // account, never by e-mail, so it tells no one whether an address exists or uses SSO.
+  const accountId = accountNumber(account);
+  const ssoHref =
+    accountId === null
+      ? undefined
+      : `/sso/saml/login?${new URLSearchParams({ account: String(accountId), return_to: safeNextPath(params.get('next')) })}`;
+  const checkSsoAccount = (event: MouseEvent) => {
+    if (accountId !== null) return;
+    event.preventDefault();
+    setAskAccount(true);
+    setFieldErrors({
+      account:
+        'Enter your account ID for single sign-on. Your administrator has it; it is in the sign-in link they share.',
+    });
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const errors = validate(email, password);
+    if (account.trim() !== '' && accountId === null) errors.account = 'An account ID is a number, such as 3.';
     setFieldErrors(errors);
-    if (errors.email || errors.password) return;
-    mutation.mutate({ email: email.trim(), password });
+    if (errors.email || errors.password || errors.account) return;
+    mutation.mutate({ email: email.trim(), password, ...(accountId === null ? {} : { accountId }) });
   };
 
   return (
@@ -108,11 +130,21 @@ export function LoginPage() {
                 onChange={(e) => setPassword(e.currentTarget.value)}
                 error={fieldErrors.password}
               />
+              {askAccount && (
+                <TextInput
+                  label="Account ID"
+                  description="Needed for single sign-on, or when your e-mail address is in several accounts."
+                  inputMode="numeric"
+                  value={account}
+                  onChange={(e) => setAccount(e.currentTarget.value)}
+                  error={fieldErrors.account}
+                />
+              )}
               <Button type="submit" loading={mutation.isPending} fullWidth mt="xs">
                 Sign in
               </Button>
               <Divider label="or" labelPosition="center" />
-              <Button component="a" href={ssoHref} variant="default" fullWidth onClick={checkSsoEmail}>
+              <Button component="a" href={ssoHref ?? '#sso'} variant="default" fullWidth onClick={checkSsoAccount}>
                 Sign in with SSO
               </Button>
             </Stack>

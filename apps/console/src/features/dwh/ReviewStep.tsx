@@ -1,5 +1,5 @@
 import { Autocomplete, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import type { AdvancedConfig, TargetType } from '@svc/contracts';
+import { type AdvancedConfig, newDataNameProblem, type TargetType } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { databasesQueryOptions } from '../../lib/resources';
 import { type Schedule, ScheduleFields } from './ScheduleFields';
@@ -22,6 +22,12 @@ export interface ReviewStepProps {
 export function ReviewStep({ settings, onSettings, tables, available, onTables }: ReviewStepProps) {
   const databases = useQuery(databasesQueryOptions());
   const set = (patch: Partial<ReviewSettings>) => onSettings({ ...settings, ...patch });
+  const existing = (databases.data ?? []).map((d) => d.name);
+  // A database that does not exist yet is created under the server's name rule (reserved names included).
+  const databaseProblem =
+    settings.database === '' || existing.includes(settings.database)
+      ? null
+      : newDataNameProblem(settings.database, 'database');
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -33,8 +39,9 @@ export function ReviewStep({ settings, onSettings, tables, available, onTables }
         <Autocomplete
           label="Target database"
           description="Created when it does not exist yet"
-          data={(databases.data ?? []).map((d) => d.name)}
+          data={existing}
           value={settings.database}
+          error={databaseProblem ?? undefined}
           onChange={(v) => set({ database: v })}
         />
         <ScheduleFields value={settings} onChange={(next) => set(next)} />

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
-import { DATA_NAME } from '@svc/contracts';
+import { newDataNameProblem } from '@svc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { databasesQueryOptions, resourceKeys, tablesQueryOptions } from '../../lib/resources';
@@ -8,26 +8,26 @@ import { ColumnMatchTable } from './ColumnMatchTable';
 import { keptColumns, matchColumns, parseSchema } from './model/match';
 import { useWizard } from './wizardStore';
 
-const NAME_RULE = 'Lowercase letters, digits and underscores, 3 to 255 characters.';
-
 function CreateInline({
   label,
   onCreate,
   pending,
 }: {
-  label: string;
+  label: 'database' | 'table';
   onCreate: (name: string) => void;
   pending: boolean;
 }) {
   const [name, setName] = useState('');
-  const invalid = name !== '' && !DATA_NAME.test(name);
+  // The server's own rule (reserved names included), with its message.
+  const problem = name === '' ? null : newDataNameProblem(name, label);
+  const invalid = problem !== null;
   return (
     <Group align="flex-end" gap="xs">
       <TextInput
         label={`New ${label} name`}
         value={name}
         onChange={(e) => setName(e.currentTarget.value.trim())}
-        error={invalid ? NAME_RULE : undefined}
+        error={problem ?? undefined}
         w={260}
       />
       <Button variant="default" disabled={name === '' || invalid} loading={pending} onClick={() => onCreate(name)}>

@@ -25,10 +25,11 @@ function CopyField({ label, value }: { label: string; value: string }) {
 
 export interface ServiceProviderPanelProps {
   sp: SsoServiceProvider;
+  accountId: number;
 }
 
-/** What the administrator enters at the identity provider. */
-export function ServiceProviderPanel({ sp }: ServiceProviderPanelProps) {
+/** What the administrator enters at the identity provider, and the link that starts SSO for their users. */
+export function ServiceProviderPanel({ sp, accountId }: ServiceProviderPanelProps) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
@@ -39,6 +40,10 @@ export function ServiceProviderPanel({ sp }: ServiceProviderPanelProps) {
         <CopyField label="Entity ID (audience)" value={sp.entity_id} />
         <CopyField label="Assertion consumer URL" value={sp.acs_url} />
       </Group>
+      <CopyField label="Sign-in link for your users" value={`${window.location.origin}/login?account=${accountId}`} />
+      <Text size="xs" c="dimmed">
+        Single sign-on starts by account, not by e-mail address: share this link, or the account ID {accountId}.
+      </Text>
     </Stack>
   );
 }

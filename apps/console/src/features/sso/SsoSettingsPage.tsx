@@ -106,7 +106,10 @@ function AdminSsoSettingsPage({ currentUser }: SsoSettingsPageProps) {
           <Title order={2} size="h4" mb="sm">
             This service
           </Title>
-          <ServiceProviderPanel sp={current?.service_provider ?? serviceProviderFor(currentUser.accountId)} />
+          <ServiceProviderPanel
+            sp={current?.service_provider ?? serviceProviderFor(currentUser.accountId)}
+            accountId={currentUser.accountId}
+          />
         </Paper>
         <Paper withBorder radius="md" p="lg">
           <Title order={2} size="h4" mb="sm">

@@ -152,3 +152,23 @@ export async function member(h: Harness, name: string): Promise<{ userId: string
   const { user_id } = (await check.json()) as { user_id: number };
   return { userId: String(user_id), key: apikey };
 }
+
+/** A one-stage journey document ("Welcome": everyone of the world's first segment, then End), as POSTed. */
+export function welcomeJourney(world: World, name: string, state: string) {
+  return {
+    type: 'journey',
+    attributes: {
+      name,
+      audienceId: world.parentSegmentId,
+      state,
+      journeyStages: [
+        {
+          name: 'Welcome',
+          entryCriteria: { name: 'Everyone', segmentId: Object.values(world.segments)[0] },
+          steps: { end: { type: 'End' } },
+          rootStep: 'end',
+        },
+      ],
+    },
+  };
+}

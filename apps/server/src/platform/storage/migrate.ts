@@ -1,5 +1,5 @@
 import { migrations } from '../../migrations/index';
-import type { Migration } from '../db';
+import { applySqliteMigration, type Migration } from '../db';
 import type { PostgresStorage } from './postgres';
 import type { SqliteStorage } from './sqlite';
 import type { Storage } from './types';
@@ -31,14 +31,7 @@ export async function migrateStorage(
     const applied: number[] = [];
     for (const m of sorted) {
       if (done.has(m.version)) continue;
-      db.transaction(() => {
-        db.exec(textFor(storage, m));
-        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-          m.version,
-          m.name,
-          Date.now(),
-        );
-      })();
+      applySqliteMigration(db, m);
       applied.push(m.version);
     }
     return applied;

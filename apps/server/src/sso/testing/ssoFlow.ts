@@ -27,9 +27,13 @@ export async function createSsoUser(h: Harness, email: string, identifier: strin
   if (res.status !== 200) throw new Error(`create_with_sso failed with ${res.status}: ${await res.text()}`);
 }
 
-/** Starts a sign-in as the browser would and returns what the identity provider receives. */
-export async function startLogin(h: Harness, email: string, returnTo?: string): Promise<AuthnRequestInfo> {
-  const q = new URLSearchParams({ email, ...(returnTo ? { return_to: returnTo } : {}) });
+/** Starts a sign-in to the account as the browser would and returns what the identity provider receives. */
+export async function startLogin(
+  h: Harness,
+  returnTo?: string,
+  accountId = h.admin.accountId,
+): Promise<AuthnRequestInfo> {
+  const q = new URLSearchParams({ account: String(accountId), ...(returnTo ? { return_to: returnTo } : {}) });
   const res = await h.app.request(`/sso/saml/login?${q}`);
   const location = res.headers.get('location');
   if (res.status !== 302 || !location) throw new Error(`login start answered ${res.status}: ${await res.text()}`);

@@ -2,6 +2,7 @@ import { Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AudienceColumnType, ParentSegment } from '@svc/contracts';
 import { useQueries } from '@tanstack/react-query';
+import { folderBlocker, useFolderAccess } from '../../folder-permissions';
 import { useUpdateParentSegment } from '../api';
 import { tablesQueryOptions } from '../catalogApi';
 import { TypeSwitch } from './TypeSwitch';
@@ -31,6 +32,11 @@ function useSourceTypes(record: ParentSegment) {
 export function ColumnsPanel({ record }: ColumnsPanelProps) {
   const update = useUpdateParentSegment(record.id);
   const sourceType = useSourceTypes(record);
+  const blocked = folderBlocker(
+    useFolderAccess([record.rootFolderId])(record.rootFolderId),
+    record.name,
+    'change types',
+  );
 
   const save = (edited: ParentSegment, what: string, type: AudienceColumnType) =>
     update.mutate(edited, {
@@ -73,6 +79,7 @@ export function ColumnsPanel({ record }: ColumnsPanelProps) {
                       type={a.type}
                       sourceType={sourceType(a.parentDatabaseName, a.parentTableName, a.parentColumn)}
                       saving={update.isPending}
+                      blocked={blocked}
                       onChange={(type) =>
                         save(
                           { ...record, attributes: record.attributes.map((x) => (x.id === a.id ? { ...x, type } : x)) },
@@ -125,6 +132,7 @@ export function ColumnsPanel({ record }: ColumnsPanelProps) {
                       sourceType={sourceType(b.parentDatabaseName, b.parentTableName, c.parentColumn)}
                       allColumns={b.allColumns}
                       saving={update.isPending}
+                      blocked={blocked}
                       onChange={(type) =>
                         save(
                           {

@@ -5,10 +5,12 @@ import type { ParentSegment } from '@svc/contracts';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
+import { BlockedAction } from '../../../components/BlockedAction';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { Timestamp } from '../../../components/Timestamp';
+import { folderBlocker, useFolderAccess } from '../../folder-permissions';
 import { parentSegmentQueryOptions, useDeleteParentSegment, useRebuildParentSegment } from '../api';
 import { BuildStatusBadge } from './BuildStatusBadge';
 import { ColumnsPanel } from './ColumnsPanel';
@@ -36,6 +38,8 @@ function Loaded({ record }: { record: ParentSegment }) {
   const remove = useDeleteParentSegment();
   const navigate = useNavigate();
   const building = record.buildStatus === 'queued' || record.buildStatus === 'running';
+  const permission = useFolderAccess([record.rootFolderId])(record.rootFolderId);
+  const blocker = (action: string) => folderBlocker(permission, record.name, action);
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -58,17 +62,21 @@ function Loaded({ record }: { record: ParentSegment }) {
         description={record.description || undefined}
         action={
           <Group>
-            <Button variant="default" color="red" onClick={confirmDelete}>
-              Delete
-            </Button>
-            <Button
-              leftSection={<IconRefresh size={16} />}
-              loading={rebuild.isPending}
-              disabled={building}
-              onClick={() => rebuild.mutate()}
-            >
-              Rebuild
-            </Button>
+            <BlockedAction reason={blocker('delete this parent segment')}>
+              <Button variant="default" color="red" onClick={confirmDelete}>
+                Delete
+              </Button>
+            </BlockedAction>
+            <BlockedAction reason={blocker('rebuild this parent segment')}>
+              <Button
+                leftSection={<IconRefresh size={16} />}
+                loading={rebuild.isPending}
+                disabled={building}
+                onClick={() => rebuild.mutate()}
+              >
+                Rebuild
+              </Button>
+            </BlockedAction>
           </Group>
         }
       />

@@ -10,12 +10,23 @@ export interface TypeSwitchProps {
   sourceType: string | undefined;
   allColumns?: boolean;
   saving: boolean;
+  /** Why the user may not change types here (View permission), or null. */
+  blocked?: string | null;
   onChange: (type: AudienceColumnType) => void;
 }
 
 /** The column's type and the number ⇄ timestamp switch; where the rules forbid it, the switch is off and says why. */
-export function TypeSwitch({ label, type, sourceType, allColumns = false, saving, onChange }: TypeSwitchProps) {
-  const toggle = typeToggle(type, sourceType, allColumns);
+export function TypeSwitch({
+  label,
+  type,
+  sourceType,
+  allColumns = false,
+  saving,
+  blocked = null,
+  onChange,
+}: TypeSwitchProps) {
+  const rule = typeToggle(type, sourceType, allColumns);
+  const toggle = blocked && rule.allowed ? { allowed: false, reason: blocked } : rule;
   const reasonId = useId();
   return (
     <Stack gap={4}>

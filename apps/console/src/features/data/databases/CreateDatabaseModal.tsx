@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { DATA_NAME } from '@svc/contracts';
+import { newDataNameProblem } from '@svc/contracts';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { databasePath } from '../shared/paths';
@@ -11,14 +11,16 @@ export interface CreateDatabaseModalProps {
   onClose: () => void;
 }
 
-const NAME_RULE = 'Use 3 to 255 lowercase letters, digits and underscores.';
+const NAME_RULE = 'Use 3 to 255 lowercase letters, digits and underscores, not starting with sqlite_ or pg_.';
 
 export function CreateDatabaseModal({ opened, onClose }: CreateDatabaseModalProps) {
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const create = useCreateDatabase();
   const navigate = useNavigate();
-  const invalid = !DATA_NAME.test(name);
+  // The server's own rule (reserved names included), with its message.
+  const problem = newDataNameProblem(name, 'database');
+  const invalid = problem !== null;
 
   const close = () => {
     create.reset();
@@ -54,7 +56,7 @@ export function CreateDatabaseModal({ opened, onClose }: CreateDatabaseModalProp
             value={name}
             onChange={(e) => setName(e.currentTarget.value.trim())}
             onBlur={() => setTouched(true)}
-            error={touched && name !== '' && invalid ? NAME_RULE : undefined}
+            error={touched && name !== '' ? problem : undefined}
             data-autofocus
             required
             autoComplete="off"
