@@ -244,6 +244,15 @@ export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];
 export const activationTestRequest = z.object({
   url: z.string().max(2048).optional().describe('A webhook URL not saved yet'),
   connectionId: z.string().max(256).optional().describe('Or the name of a saved result connection'),
+  activationId: z
+    .string()
+    .max(32)
+    .optional()
+    .describe('A saved activation whose webhook settings (and stored header values) the test uses'),
+  connectorConfig: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Webhook settings as typed, checked as at save: method, headers [{name, value}], bodyTemplate'),
 });
 export type ActivationTestRequest = z.infer<typeof activationTestRequest>;
 
@@ -252,6 +261,7 @@ export const activationTestResult = z.object({
     status: z.enum(['success', 'error']),
     target: z.string(),
     responseCode: z.number().int().nullable().describe('The HTTP status code the webhook answered'),
+    responseExcerpt: z.string().nullable().describe('The first 500 characters of the webhook’s answer'),
     error: z.string().nullable(),
   }),
 });

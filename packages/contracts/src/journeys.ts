@@ -123,6 +123,19 @@ export const activationScheduleType = z.enum(ACTIVATION_SCHEDULE_TYPES);
 /** `scheduleOption`: a time of day, 24-hour `HH:MM`. */
 export const SCHEDULE_OPTION = /^([01]\d|2[0-3]):[0-5]\d$/;
 
+/** Webhook methods an activation may use (its connectorConfig.method). */
+export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+/**
+ * A webhook header in connectorConfig.headers. Sent: {name, value}; a header without value keeps its
+ * stored value. Answered: value null, with `masked` (at most the last four characters) and `set: true`.
+ */
+export interface WebhookHeader {
+  name: string;
+  value?: string | null;
+  masked?: string;
+  set?: boolean;
+}
+
 /** `syndication_params` in its one camelCase form (what is stored and answered). */
 export const syndicationParams = z.object({
   name: z.string(),

@@ -1,4 +1,4 @@
-import { decryptSecret, encryptSecret } from '../dwh/crypto';
+import { decryptSecret, encryptSecret } from '../platform/secretBox';
 import { isCredentialKey } from './config';
 
 /**

@@ -2,10 +2,10 @@ import type { Authentication, AuthenticationCreate, authenticationUpdate } from 
 import type { z } from 'zod';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
+import { decryptSecret, encryptSecret } from '../platform/secretBox';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
-import { decryptSecret, encryptSecret } from './crypto';
 
 type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 

@@ -10,6 +10,7 @@ import {
   jsonBody,
   jsonResponse,
   requireJourneyControl,
+  testWebhookSettings,
 } from '../journeys';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -108,7 +109,7 @@ function routes(deps: AppDeps) {
       path: `${journeyPath}/syndications/test`,
       summary: 'Send one test profile to a webhook and answer how it responded (Full Control)',
       description:
-        'Give url (a webhook not saved yet) or connectionId (a saved result connection). The body is a delivery of one profile of the parent segment with "test": true; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
+        'Give url (a webhook not saved yet) or connectionId (a saved result connection), and the webhook settings: connectorConfig as typed (method, headers, bodyTemplate; checked as at save), activationId of a saved activation (its settings, and its stored header values for headers given without one), or neither (a plain POST). The body is one profile of the parent segment with "test": true (filled into the body template when there is one); the answer has the status code and the start of the response body; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
       request: { params: journeyIdParam, body: jsonBody(activationTestRequestSchema, '{url} or {connectionId}') },
       responses: {
         200: jsonResponse(
@@ -230,13 +231,15 @@ export function journeyEngineRoutes(deps: AppDeps) {
           'Test sends go to webhooks (https://…); a table (td://@/database/table) or CSV (csv://name) target gets its first real delivery instead.',
         );
       }
-      const outcome = await testDelivery(deps, row, url);
+      const webhook = await testWebhookSettings(deps, row, body.connectorConfig, body.activationId);
+      const outcome = await testDelivery(deps, row, url, webhook);
       return c.json(
         {
           data: {
             status: outcome.error === null ? ('success' as const) : ('error' as const),
             target: outcome.target,
             responseCode: outcome.responseCode ?? null,
+            responseExcerpt: outcome.responseExcerpt ?? null,
             error: outcome.error,
           },
         },
