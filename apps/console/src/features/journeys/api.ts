@@ -159,7 +159,7 @@ export function useDeleteJourney() {
 export type ActivationInput = Pick<
   SyndicationParams,
   'name' | 'connectionId' | 'scheduleType' | 'scheduleOption' | 'timezone' | 'columns' | 'allColumns'
-> & { description?: string | null };
+> & { description?: string | null; connectorConfig?: Record<string, unknown> };
 
 export function useSaveActivation(journeyId: string) {
   const client = useQueryClient();
