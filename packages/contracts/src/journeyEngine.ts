@@ -86,7 +86,14 @@ export const journeyStatistics = z.object({
     current: count.describe('Profiles in the journey now'),
     goalReached: count.describe('Distinct profiles that reached the goal in the window'),
     left: z
-      .object({ goal: count, exit_segment: count, exit_after: count, milestone: count, completed: count })
+      .object({
+        goal: count,
+        exit_segment: count,
+        exit_after: count,
+        milestone: count,
+        completed: count,
+        version_changed: count.optional().describe('Left when a new version replaced the journey (no events: 0)'),
+      })
       .describe('Distinct profiles that left the journey in the window, by reason'),
     stages: z.array(journeyStageFigures),
     steps: z.array(
@@ -239,6 +246,21 @@ export const journeyEstimate = z.object({
   }),
 });
 export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];
+
+/** GET /entities/journeys/:id/handover: what launching a draft version would do to its source's profiles. */
+export const journeyHandover = z.object({
+  data: z
+    .object({
+      replaces: z.object({ id: z.string(), name: z.string() }),
+      keep: z.number().int().describe('Profiles in the source that keep their place'),
+      leave: z.number().int().describe('Profiles in the source whose stage or step changed: they leave'),
+      alreadyLeft: z.number().int().describe('Profiles that had left the source; they stay left'),
+      rule: z.string().describe('The rule, in a sentence'),
+    })
+    .nullable()
+    .describe('null when the journey is not a draft version of a launched journey'),
+});
+export type JourneyHandover = z.infer<typeof journeyHandover>['data'];
 
 /** POST /entities/journeys/:id/syndications/test: where to send a test profile. */
 export const activationTestRequest = z.object({

@@ -38,6 +38,10 @@ export const journeyMeta = z.object({
   launchViolations: z.array(journeyViolation),
   /** The step id of the A/B test an A/B creation request added. */
   insertedStepId: z.string().optional(),
+  /** A draft made to replace a launched journey: that journey's id (its launch carries profiles over). */
+  versionOf: z.string().nullable().optional(),
+  /** A journey replaced by a launched version: that version's id (it stays paused). */
+  replacedBy: z.string().nullable().optional(),
 });
 export type JourneyMeta = z.infer<typeof journeyMeta>;
 

@@ -9,6 +9,7 @@ import {
   journeyOfRow,
   jsonBody,
   jsonResponse,
+  pendingVersionPlan,
   requireJourneyControl,
   testWebhookSettings,
 } from '../journeys';
@@ -27,6 +28,7 @@ import {
   customersSchema,
   deliveriesSchema,
   estimateSchema,
+  handoverSchema,
   notificationsSchema,
   runSummarySchema,
   simulationRequestSchema,
@@ -38,6 +40,7 @@ import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
 import { estimateInWorker, runJourneyInWorker } from './tasks';
 import { registerVariantRules } from './variants';
+import { HANDOVER_RULE, previewHandover, registerVersions } from './versions';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -119,6 +122,14 @@ function routes(deps: AppDeps) {
         ...errorResponses(400, 401, 403, 404),
       },
     }),
+    handover: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/handover`,
+      summary: 'What launching this draft version would do to the profiles of the journey it replaces',
+      request: { params: journeyIdParam },
+      responses: { 200: jsonResponse(handoverSchema, 'The counts, or data null'), ...errorResponses(401, 404) },
+    }),
     deliveries: createRoute({
       ...base,
       method: 'get',
@@ -168,6 +179,7 @@ const simulationParams = z.object({
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
 export function journeyEngineRoutes(deps: AppDeps) {
   registerVariantRules(deps);
+  registerVersions(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, async (c) => {
@@ -245,6 +257,14 @@ export function journeyEngineRoutes(deps: AppDeps) {
         },
         200,
       );
+    })
+    .openapi(r.handover, async (c) => {
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const pending = await pendingVersionPlan(deps, row);
+      if (!pending) return c.json({ data: null }, 200);
+      const counts = await previewHandover(deps, pending.source, pending.plan);
+      const replaces = { id: String(pending.source.id), name: pending.source.name };
+      return c.json({ data: { replaces, ...counts, rule: HANDOVER_RULE } }, 200);
     })
     .openapi(r.deliveries, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');

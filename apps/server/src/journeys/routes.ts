@@ -25,6 +25,7 @@ import {
 } from './openapi';
 import { answerFor, createJourney, deleteJourney, requestObject, updateJourney } from './service';
 import { getJourneyRow, listJourneyRows } from './store';
+import { versionRoutes } from './versionRoutes';
 
 const answer = (description: string) => jsonResponse(journeyAnswerSchema, description);
 
@@ -195,5 +196,6 @@ export function journeyRoutes(deps: AppDeps) {
       const row = await resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
       await auditAction(deps, principalOf(c), 'journey.resume', about('journey', row.id, row.name));
       return c.json(await answerFor(deps, row), 200);
-    });
+    })
+    .route('/', versionRoutes(deps));
 }
