@@ -73,7 +73,14 @@ describe('journey versions', () => {
       leave: 2,
       alreadyLeft: 0,
     });
+    // The estimate starts from the profiles taken over: nobody new enters (re-entry is off).
+    const estimate = await json<{ data: { entering: number } }>(
+      h.call('GET', `/entities/journeys/${versionId}/estimate`),
+    );
+    expect(estimate.data.entering).toBe(0);
     expect((await launch(versionId)).status).toBe(200);
+    const firstRun = await json<{ data: { changed: number } }>(h.call('POST', `/entities/journeys/${versionId}/run`));
+    expect(firstRun.data).toMatchObject({ changed: 0 });
 
     const source = await journey(ids.journeyId);
     expect(source.data.attributes.paused).toBe(true);

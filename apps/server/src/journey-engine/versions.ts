@@ -1,5 +1,11 @@
 import type { ProfileState } from '@svc/journey-engine';
-import { type Handover, type JourneyRow, registerVersionHandover, type VersionPlan } from '../journeys';
+import {
+  type Handover,
+  type JourneyRow,
+  pendingVersionPlan,
+  registerVersionHandover,
+  type VersionPlan,
+} from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { type Executor, run, sql } from '../platform/storage';
 import { loadStates, saveRun } from './store';
@@ -56,6 +62,14 @@ export function placeStates(states: Iterable<ProfileState>, plan: VersionPlan, a
 export async function previewHandover(deps: AppDeps, source: JourneyRow, plan: VersionPlan): Promise<HandoverCounts> {
   const states = await loadStates(deps.storage.db, source.account_id, source.id);
   return placeStates(states.values(), plan, deps.clock.now().getTime()).counts;
+}
+
+/** The states a draft's launch would start from: those a version takes over, or none. */
+export async function handedOverStates(deps: AppDeps, row: JourneyRow, at: number): Promise<Map<string, ProfileState>> {
+  const pending = await pendingVersionPlan(deps, row);
+  if (!pending) return new Map();
+  const states = await loadStates(deps.storage.db, row.account_id, pending.source.id);
+  return placeStates(states.values(), pending.plan, at).carried;
 }
 
 async function handOver(_deps: AppDeps, tx: Executor, h: Handover): Promise<void> {

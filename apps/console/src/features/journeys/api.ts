@@ -148,6 +148,16 @@ export function useDuplicateJourney() {
   });
 }
 
+/** A draft version of a launched journey: launched, it replaces that journey and takes over its profiles. */
+export function useCreateVersion() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { id: string; name: string }) =>
+      api.post(`/entities/journeys/${encodeURIComponent(input.id)}/versions`, journeyAnswer, { name: input.name }),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
 export function useDeleteJourney() {
   const done = useInvalidateJourneys();
   return useMutation({
