@@ -199,11 +199,11 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await page.getByRole('button', { name: 'Resume', exact: true }).click();
   await expect(page.getByLabel('State: Launched')).toBeVisible();
 
-  // A launched journey is edited as a new draft; the dialog says plainly that profiles do not move over.
+  // A launched journey is edited as a new draft version; the dialog says what its launch does to profiles.
   await page.getByRole('button', { name: 'Edit as new draft', exact: true }).click();
   const version = page.getByRole('dialog', { name: 'Edit as a new draft' });
-  await expect(version).toContainText('Profiles do not move over');
-  await version.getByRole('button', { name: 'Make the draft' }).click();
+  await expect(version).toContainText('Profiles at a step you leave unchanged keep their place and progress');
+  await version.getByRole('button', { name: 'Make the draft version' }).click();
   await expect(page.getByRole('heading', { name: 'Spring welcome (new version)' })).toBeVisible();
   await expect(page.getByLabel('State: Draft')).toBeVisible();
   await expect(page.getByRole('button', { name: 'A/B test: A/B test' })).toBeVisible();

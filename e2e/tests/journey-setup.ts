@@ -179,3 +179,15 @@ export function demoRefsOf(world: JourneyWorld): DemoRefs {
     uniqueIdColumn: 'customer_id',
   };
 }
+
+/** The "Repeat buyers" stage: everyone who bought twice, thanked at once (one End step with this id). */
+export function repeatBuyersStage(world: JourneyWorld, endStepId: string) {
+  return {
+    name: 'Repeat buyers',
+    entryCriteria: { name: 'Bought twice', segmentId: world.segments.repeat, description: null },
+    milestone: null,
+    exitCriterias: [],
+    rootStep: endStepId,
+    steps: { [endStepId]: { type: 'End', name: 'Thanked' } },
+  };
+}

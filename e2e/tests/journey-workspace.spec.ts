@@ -21,6 +21,8 @@ import {
  */
 
 const WINDOW = { width: 1440, height: 900 };
+const TOKEN = 'Bearer e2e-token-1234567890';
+const TEMPLATE = '{"email": "{{email}}", "country": "{{attributes.country}}", "test": {{test}}}';
 const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 const id = (n: number) => `0000f0${String(n).padStart(2, '0')}-work-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -170,20 +172,24 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await page.getByRole('button', { name: 'Exit focus' }).click();
 });
 
-test('a webhook activation made on the step gets its test, the launch estimate matches the first run, and Run now delivers', async ({
+test('a webhook activation made on the step (method, header, body template) gets its test, the launch estimate matches the first run, and Run now delivers with it', async ({
   page,
 }) => {
   test.setTimeout(150_000);
-  const received: Array<{ profiles: Array<Record<string, unknown>> }> = [];
+  const received: Array<{ method: string; authorization: string; body: Record<string, unknown> }> = [];
   const server = createServer((req: IncomingMessage, res) => {
     let raw = '';
     req.on('data', (chunk) => {
       raw += chunk;
     });
     req.on('end', () => {
-      received.push(JSON.parse(raw));
+      received.push({
+        method: req.method ?? '',
+        authorization: req.headers.authorization ?? '',
+        body: JSON.parse(raw),
+      });
       res.statusCode = 200;
-      res.end('{}');
+      res.end('{"accepted":true}');
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -226,15 +232,34 @@ test('a webhook activation made on the step gets its test, the launch estimate m
     await dialog.getByLabel('Activation name').fill('Welcome webhook');
     await expect(dialog.getByText(/https:\/\/ only; http:\/\/ and private addresses only where/)).toBeVisible();
     await dialog.getByLabel('Webhook URL').fill(hookUrl);
+    await dialog.getByText('PUT', { exact: true }).click();
+    await expect(dialog.getByRole('radio', { name: 'PUT' })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Add header' }).click();
+    await dialog.getByLabel('Header 1 name').fill('Authorization');
+    await dialog.getByLabel('Header 1 value').fill(TOKEN);
+    // An unknown field is refused, naming it, before anything is sent.
+    await dialog.getByLabel('Body template').fill('{"email": "{{emial}}"}');
+    await dialog.getByRole('button', { name: 'Send a test' }).click();
+    await expect(dialog.getByRole('status')).toContainText('"emial"');
+    expect(received).toHaveLength(0);
+    await dialog.getByLabel('Body template').fill(TEMPLATE);
     await dialog.getByRole('button', { name: 'Send a test' }).click();
     await expect(dialog.getByRole('status')).toContainText('The webhook answered HTTP 200');
+    await expect(dialog.getByLabel('Response body')).toHaveText('{"accepted":true}');
     expect(received).toHaveLength(1);
-    expect(received[0]?.profiles[0]).toMatchObject({ test: true, customer_id: expect.any(String) });
+    expect(received[0]).toMatchObject({ method: 'PUT', authorization: TOKEN });
+    expect(received[0]?.body).toEqual({ email: expect.stringContaining('@'), country: expect.any(String), test: true });
     await dialog.getByRole('combobox', { name: 'Schedule' }).click();
     await page.getByRole('option', { name: 'With the journey (no schedule)' }).click();
     await dialog.getByLabel('Send every column').check();
     await dialog.getByRole('button', { name: 'Create activation' }).click();
     await expect(page.getByText('The activation was saved.')).toBeVisible();
+    // Saved, the header value is shown only masked.
+    await side.getByRole('button', { name: 'Edit activation' }).click();
+    const editing = page.getByRole('dialog', { name: 'Edit activation' });
+    await expect(editing.getByLabel('Header 1 value')).toHaveAttribute('placeholder', /^Saved ••••••••7890;/);
+    await expect(editing.getByLabel('Header 1 value')).toHaveValue('');
+    await editing.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('The journey was saved.')).toBeVisible();
     await toastsGone(page);
@@ -260,9 +285,12 @@ test('a webhook activation made on the step gets its test, the launch estimate m
     // Run now moves the profiles and sends the webhook deliveries it queued, at once.
     await page.getByRole('button', { name: 'Run now' }).click();
     await expect(page.getByText(`${entering[0]} profiles sent to activations.`)).toBeVisible();
-    expect(received).toHaveLength(2);
-    expect(received[1]?.profiles).toHaveLength(entering[0] ?? -1);
-    expect(received[1]?.profiles.some((p) => p.test === true)).toBe(false);
+    // One request per profile, with the method, header and filled template.
+    expect(received).toHaveLength(1 + (entering[0] ?? -1));
+    for (const delivery of received.slice(1)) {
+      expect(delivery).toMatchObject({ method: 'PUT', authorization: TOKEN });
+      expect(delivery.body).toEqual({ email: expect.stringContaining('@'), country: expect.any(String), test: false });
+    }
 
     // The first run's counts equal the estimate.
     await page.getByRole('button', { name: 'Fit to screen' }).click();

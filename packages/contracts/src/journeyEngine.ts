@@ -86,7 +86,14 @@ export const journeyStatistics = z.object({
     current: count.describe('Profiles in the journey now'),
     goalReached: count.describe('Distinct profiles that reached the goal in the window'),
     left: z
-      .object({ goal: count, exit_segment: count, exit_after: count, milestone: count, completed: count })
+      .object({
+        goal: count,
+        exit_segment: count,
+        exit_after: count,
+        milestone: count,
+        completed: count,
+        version_changed: count.optional().describe('Left when a new version replaced the journey (no events: 0)'),
+      })
       .describe('Distinct profiles that left the journey in the window, by reason'),
     stages: z.array(journeyStageFigures),
     steps: z.array(
@@ -240,10 +247,34 @@ export const journeyEstimate = z.object({
 });
 export type JourneyEstimate = z.infer<typeof journeyEstimate>['data'];
 
+/** GET /entities/journeys/:id/handover: what launching a draft version would do to its source's profiles. */
+export const journeyHandover = z.object({
+  data: z
+    .object({
+      replaces: z.object({ id: z.string(), name: z.string() }),
+      keep: z.number().int().describe('Profiles in the source that keep their place'),
+      leave: z.number().int().describe('Profiles in the source whose stage or step changed: they leave'),
+      alreadyLeft: z.number().int().describe('Profiles that had left the source; they stay left'),
+      rule: z.string().describe('The rule, in a sentence'),
+    })
+    .nullable()
+    .describe('null when the journey is not a draft version of a launched journey'),
+});
+export type JourneyHandover = z.infer<typeof journeyHandover>['data'];
+
 /** POST /entities/journeys/:id/syndications/test: where to send a test profile. */
 export const activationTestRequest = z.object({
   url: z.string().max(2048).optional().describe('A webhook URL not saved yet'),
   connectionId: z.string().max(256).optional().describe('Or the name of a saved result connection'),
+  activationId: z
+    .string()
+    .max(32)
+    .optional()
+    .describe('A saved activation whose webhook settings (and stored header values) the test uses'),
+  connectorConfig: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Webhook settings as typed, checked as at save: method, headers [{name, value}], bodyTemplate'),
 });
 export type ActivationTestRequest = z.infer<typeof activationTestRequest>;
 
@@ -252,6 +283,7 @@ export const activationTestResult = z.object({
     status: z.enum(['success', 'error']),
     target: z.string(),
     responseCode: z.number().int().nullable().describe('The HTTP status code the webhook answered'),
+    responseExcerpt: z.string().nullable().describe('The first 500 characters of the webhook’s answer'),
     error: z.string().nullable(),
   }),
 });

@@ -38,6 +38,10 @@ export const journeyMeta = z.object({
   launchViolations: z.array(journeyViolation),
   /** The step id of the A/B test an A/B creation request added. */
   insertedStepId: z.string().optional(),
+  /** A draft made to replace a launched journey: that journey's id (its launch carries profiles over). */
+  versionOf: z.string().nullable().optional(),
+  /** A journey replaced by a launched version: that version's id (it stays paused). */
+  replacedBy: z.string().nullable().optional(),
 });
 export type JourneyMeta = z.infer<typeof journeyMeta>;
 
@@ -122,6 +126,19 @@ export const ACTIVATION_SCHEDULE_TYPES = ['none', 'hourly', 'daily'] as const;
 export const activationScheduleType = z.enum(ACTIVATION_SCHEDULE_TYPES);
 /** `scheduleOption`: a time of day, 24-hour `HH:MM`. */
 export const SCHEDULE_OPTION = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Webhook methods an activation may use (its connectorConfig.method). */
+export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+/**
+ * A webhook header in connectorConfig.headers. Sent: {name, value}; a header without value keeps its
+ * stored value. Answered: value null, with `masked` (at most the last four characters) and `set: true`.
+ */
+export interface WebhookHeader {
+  name: string;
+  value?: string | null;
+  masked?: string;
+  set?: boolean;
+}
 
 /** `syndication_params` in its one camelCase form (what is stored and answered). */
 export const syndicationParams = z.object({

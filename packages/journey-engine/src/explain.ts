@@ -19,6 +19,7 @@ const reasons: Record<LeaveReason, string> = {
   exit_after: 'its time in the stage ran out',
   milestone: 'the milestone was reached',
   completed: 'the journey is complete',
+  version_changed: 'a new version of the journey changed its place',
 };
 
 /** One sentence saying what happened and why, for the simulation panel. */

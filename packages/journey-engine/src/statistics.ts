@@ -152,6 +152,7 @@ export function journeyStatistics(
       exit_after: size(by, 'left:exit_after'),
       milestone: size(by, 'left:milestone'),
       completed: size(by, 'left:completed'),
+      version_changed: size(by, 'left:version_changed'),
     },
     stages: [],
     steps: [],

@@ -22,7 +22,8 @@ export interface EngineProfile {
 }
 
 /** Why a profile left a stage or the journey. */
-export type LeaveReason = 'goal' | 'exit_segment' | 'exit_after' | 'milestone' | 'completed';
+/** `version_changed`: the profile's stage or step changed in a version that replaced the journey (server). */
+export type LeaveReason = 'goal' | 'exit_segment' | 'exit_after' | 'milestone' | 'completed' | 'version_changed';
 
 /**
  * Where one profile stands in one journey. Plain JSON so that callers can persist it as is. A profile

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getJourneyRow } from '../journeys';
-import { many, one, run, sql } from '../platform/storage';
+import { one, run, sql } from '../platform/storage';
 import { insertResult } from '../results';
-import { createHarness, type Harness } from '../testing/harness';
-import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
-import { runJourneyNow } from './runner';
+import type { Harness } from '../testing/harness';
+import { DAY_MS, json } from './fixture';
 import { createJourneyScheduler } from './scheduler';
+import {
+  type DeliveryScenario,
+  queueOffers as queueScenarioOffers,
+  startDeliveryScenario,
+} from './testing/deliveryScenario';
 
 interface Delivery {
   id: string;
@@ -21,21 +24,10 @@ interface Delivery {
 describe('activation deliveries', () => {
   let h: Harness;
   let T: number;
-  let ids: Awaited<ReturnType<typeof launchScenario>>;
+  let ids: DeliveryScenario['ids'];
   let server: Server | null = null;
-  const people: Person[] = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => ({
-    customer_id: id,
-    vip: 1,
-    engaged_at: 0,
-    bought_at: 0,
-    unsub_at: 0,
-  }));
-
   beforeEach(async () => {
-    h = await createHarness();
-    T = h.clock.now().getTime();
-    const parentId = await seedParentSegment(h, people);
-    ids = await launchScenario(h, parentId, await seedSegments(h, parentId));
+    ({ h, T, ids } = await startDeliveryScenario());
   });
   afterEach(async () => {
     await h.close();
@@ -59,23 +51,7 @@ describe('activation deliveries', () => {
     );
   }
 
-  /** Runs day 0 and day 3 as the schedule does (no delivery yet), so the profiles in the offer variant are queued. */
-  async function queueOffers(): Promise<string[]> {
-    const runAt = async (at: number) => {
-      h.clock.set(at);
-      await runJourneyNow(h.deps, await getJourneyRow(h.deps.storage.db, h.admin.accountId, ids.journeyId), 'schedule');
-    };
-    await runAt(T);
-    await runAt(T + 3 * DAY_MS);
-    const queued = (
-      await many<{ profile_key: string }>(
-        h.deps.storage.db,
-        sql`SELECT profile_key FROM journey_activation_queue ORDER BY profile_key`,
-      )
-    ).map((r) => r.profile_key);
-    expect(queued.length).toBeGreaterThan(0);
-    return queued;
-  }
+  const queueOffers = () => queueScenarioOffers({ h, T, ids });
 
   const deleteTarget = () => run(h.deps.storage.db, sql`DELETE FROM result_connections WHERE name = 'target'`);
 
@@ -189,6 +165,8 @@ describe('activation deliveries', () => {
       status: 'success',
       target: `http://127.0.0.1:${hook.port}`,
       responseCode: 201,
+      // A test send shows the start of the answer; delivery records never keep it.
+      responseExcerpt: 'internal detail that must not be echoed',
       error: null,
     });
     expect(hook.bodies).toHaveLength(1);

@@ -1,5 +1,12 @@
 import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences';
-import { type ActivationRow, activationsOf, type JourneyRow, paramsOf } from '../journeys';
+import {
+  type ActivationRow,
+  activationsOf,
+  type JourneyRow,
+  paramsOf,
+  type WebhookSettings,
+  webhookSettingsOf,
+} from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { scheduleDue } from '../platform/schedule';
 import { type Executor, insertId, many, one, run, sql, transaction, tryLock } from '../platform/storage';
@@ -69,7 +76,9 @@ async function rowsFor(deps: AppDeps, row: JourneyRow, activation: ActivationRow
   const parent = await findParentSegment(deps, row.account_id, row.parent_segment_id);
   const keyColumn = parent?.key ?? 'profile_key';
   const views = new Map((await profileRows(deps, row.account_id, row.parent_segment_id, keys)).map((v) => [v.key, v]));
-  const wanted = params.allColumns ? null : new Set(params.columns);
+  // A body template picks its own fields, so it may use any column.
+  const templated = typeof params.connectorConfig?.bodyTemplate === 'string';
+  const wanted = params.allColumns || templated ? null : new Set(params.columns);
   return keys.map((key) => {
     const out: Record<string, unknown> = { [keyColumn]: key };
     for (const [name, value] of Object.entries(views.get(key)?.attributes ?? {})) {
@@ -109,6 +118,15 @@ async function notify(
   );
 }
 
+/** The activation's webhook settings with header values opened, or why they cannot be. */
+function openSettings(deps: AppDeps, activation: ActivationRow): WebhookSettings | string {
+  try {
+    return webhookSettingsOf(paramsOf(activation).connectorConfig, deps.config.secret);
+  } catch (err) {
+    return `A header of this activation cannot be used: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 /**
  * Sends what is due for one activation; returns the delivery id, or null when nothing was due (or another
  * delivery of the same activation is under way). The activation's lock keeps a Run now and a schedule tick,
@@ -146,19 +164,13 @@ async function deliverOnce(
   const connection = (await listResults(db, row.account_id)).find(
     (r) => r.name === params.connectionId || String(r.id) === params.connectionId,
   );
-  const outcome: Outcome = connection
-    ? await send(
-        {
-          deps,
-          accountId: row.account_id,
-          journeyId: String(row.id),
-          activationId,
-          at,
-        },
-        connection.url,
-        await rowsFor(deps, row, activation, keys, at),
-      )
-    : { target: '', error: `The result connection "${params.connectionId}" no longer exists; choose another.` };
+  const env = { deps, accountId: row.account_id, journeyId: String(row.id), activationId, at };
+  const webhook = connection && /^https?:\/\//i.test(connection.url) ? openSettings(deps, activation) : undefined;
+  const outcome: Outcome = !connection
+    ? { target: '', error: `The result connection "${params.connectionId}" no longer exists; choose another.` }
+    : typeof webhook === 'string'
+      ? { target: new URL(connection.url).origin, error: webhook }
+      : await send(env, connection.url, await rowsFor(deps, row, activation, keys, at), webhook);
   return transaction(deps.storage, async (tx) => {
     const id = await insertId(
       tx,
@@ -203,13 +215,14 @@ export async function deliverDue(deps: AppDeps, row: JourneyRow, at: number) {
 }
 
 /**
- * Sends one profile of the parent segment, marked as a test, to a webhook URL, and says how it answered.
- * Nothing is recorded or queued. Only webhooks are tested: a table or CSV target gets its first real delivery.
+ * Sends one profile of the parent segment, marked as a test, to a webhook URL with the given method, headers
+ * and body template, and says how it answered (status and the start of its body). Nothing is recorded or queued. Only webhooks are tested: a table or CSV target gets its first real delivery.
  */
 export async function testDelivery(
   deps: AppDeps,
   row: JourneyRow,
   url: string,
+  webhook?: WebhookSettings,
 ): Promise<Outcome & { profiles: number }> {
   const at = deps.clock.now().getTime();
   const parent = await findParentSegment(deps, row.account_id, row.parent_segment_id);
@@ -223,15 +236,10 @@ export async function testDelivery(
     ? { [keyColumn]: first.key, ...first.attributes }
     : { [keyColumn]: 'test-profile' };
   const outcome = await send(
-    {
-      deps,
-      accountId: row.account_id,
-      journeyId: String(row.id),
-      activationId: 'test',
-      at,
-    },
+    { deps, accountId: row.account_id, journeyId: String(row.id), activationId: 'test', at, keepExcerpt: true },
     url,
     [{ ...profile, journey_id: String(row.id), activation_id: 'test', time: Math.floor(at / 1000), test: true }],
+    webhook,
   );
   return { ...outcome, profiles: 1 };
 }

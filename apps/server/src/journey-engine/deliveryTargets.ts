@@ -1,18 +1,17 @@
 import { appendRowsInWorker, findDatabase } from '../data';
+import type { WebhookSettings } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { csvQuote } from '../platform/csv';
-import { outboundProblem } from './outbound';
+import { toWebhook } from './webhook';
 
 /**
  * Where an activation's rows go, by the URL of its result connection:
  * - `td://[key]@/<database>/<table>`: appended to that table of one of the account's databases;
- * - `https://…` (or `http://` where private addresses are allowed; platform/addressPolicy.ts): POSTed as JSON batches
- *   `{journeyId, activationId, deliveredAt, profiles: [...]}` of up to WEBHOOK_BATCH profiles;
+ * - `https://…` (or `http://` where private addresses are allowed; platform/addressPolicy.ts): a webhook
+ *   (webhook.ts), with the activation's method, headers and body template;
  * - `csv://<any name>`: kept as a CSV file to download from the delivery.
  */
 
-const WEBHOOK_BATCH = 500;
-const WEBHOOK_TIMEOUT_MS = 10_000;
 const TABLE_URL = /^td:\/\/[^/]*\/([^/?#]+)\/([^/?#]+)\/?$/i;
 
 export interface Outcome {
@@ -21,6 +20,8 @@ export interface Outcome {
   error: string | null;
   /** Webhooks: the HTTP status code of the last answer (of the failing batch when one failed). */
   responseCode?: number;
+  /** Test sends: the start of the webhook's answer. */
+  responseExcerpt?: string;
   /** CSV deliveries: the file. */
   file?: { contentType: string; body: string };
 }
@@ -31,6 +32,8 @@ export interface DeliveryEnv {
   journeyId: string;
   activationId: string;
   at: number;
+  /** Keep the start of the webhook's answer (test sends). */
+  keepExcerpt?: boolean;
 }
 
 async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome | null> {
@@ -48,44 +51,6 @@ async function toTable(env: DeliveryEnv, url: string, rows: Record<string, unkno
   }
 }
 
-async function toWebhook(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
-  const target = new URL(url).origin;
-  const problem = await outboundProblem(url, env.deps.config.outbound);
-  if (problem) return { target, error: problem };
-  let responseCode: number | undefined;
-  for (let i = 0; i < rows.length; i += WEBHOOK_BATCH) {
-    const body = JSON.stringify({
-      journeyId: env.journeyId,
-      activationId: env.activationId,
-      deliveredAt: new Date(env.at).toISOString(),
-      profiles: rows.slice(i, i + WEBHOOK_BATCH),
-    });
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-      });
-      await res.body?.cancel();
-      responseCode = res.status;
-      if (res.status < 200 || res.status > 299) {
-        return {
-          target,
-          responseCode,
-          error: `The webhook answered HTTP ${res.status} to batch ${i / WEBHOOK_BATCH + 1}.`,
-        };
-      }
-    } catch (err) {
-      const why =
-        err instanceof Error && err.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
-      return { target, error: `The webhook ${why} (batch ${i / WEBHOOK_BATCH + 1}).` };
-    }
-  }
-  return responseCode === undefined ? { target, error: null } : { target, error: null, responseCode };
-}
-
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   return csvQuote(typeof value === 'object' ? JSON.stringify(value) : String(value));
@@ -99,11 +64,16 @@ function toCsv(rows: Record<string, unknown>[]): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** Sends the rows to the connection's URL. */
-export async function send(env: DeliveryEnv, url: string, rows: Record<string, unknown>[]): Promise<Outcome> {
+/** Sends the rows to the connection's URL; `webhook` settings apply to webhooks only. */
+export async function send(
+  env: DeliveryEnv,
+  url: string,
+  rows: Record<string, unknown>[],
+  webhook?: WebhookSettings,
+): Promise<Outcome> {
   const table = await toTable(env, url, rows);
   if (table) return table;
-  if (/^https?:\/\//i.test(url)) return toWebhook(env, url, rows);
+  if (/^https?:\/\//i.test(url)) return toWebhook(env, url, rows, webhook);
   if (/^csv:\/\//i.test(url)) {
     return { target: 'CSV download', error: null, file: { contentType: 'text/csv; charset=utf-8', body: toCsv(rows) } };
   }

@@ -4,14 +4,16 @@ import type { AppDeps } from '../platform/context';
 import { populationFor } from './population';
 import { pausesOf } from './runner';
 import { loadStates } from './store';
+import { handedOverStates } from './versions';
 
 const OVERLAP_RULE =
   'A profile is in one stage at a time. Stages are tried from the last to the first, so a profile that matches a later stage’s entry criteria starts there. Nobody enters while in the goal segment, nor a stage whose exit segment they are in.';
 
 /**
  * What the next run would do, without storing anything: the engine's own run over today's segment
- * memberships, from the stored profile states (none for a draft, as at launch). So the estimate of a
- * draft equals the counts of the first run after launch when the memberships have not changed.
+ * memberships, from the stored profile states (for a draft, those its launch would start from: none, or
+ * for a version the ones it takes over). So the estimate of a draft equals the counts of the first run after
+ * launch when the memberships have not changed.
  */
 export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
   const now = deps.clock.now();
@@ -20,7 +22,9 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
   const population = await populationFor(deps, row.account_id, journey, now);
   const launched = row.state === 'launched';
   const db = deps.storage.db;
-  const states: Map<string, ProfileState> = launched ? await loadStates(db, row.account_id, row.id) : new Map();
+  const states: Map<string, ProfileState> = launched
+    ? await loadStates(db, row.account_id, row.id)
+    : await handedOverStates(deps, row, at);
   const result = runJourney({
     journeyId: String(row.id),
     journey: { ...journey, state: 'launched', paused: false },

@@ -167,3 +167,9 @@ export async function launchScenario(h: Harness, parentId: string, seg: Segments
   const [stage1, stage2] = launched.data.attributes.journeyStages.map((s) => s.id);
   return { journeyId, activationId, stage1: stage1 as string, stage2: stage2 as string };
 }
+
+/** The ids of the journey `launchScenario` launched. */
+export type LaunchedIds = Awaited<ReturnType<typeof launchScenario>>;
+
+/** Unix seconds `day` days after the clock time `T` (negative: before). */
+export const daySeconds = (T: number, day: number) => Math.floor((T + day * DAY_MS) / 1000);

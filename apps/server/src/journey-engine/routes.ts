@@ -9,7 +9,9 @@ import {
   journeyOfRow,
   jsonBody,
   jsonResponse,
+  pendingVersionPlan,
   requireJourneyControl,
+  testWebhookSettings,
 } from '../journeys';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -26,6 +28,7 @@ import {
   customersSchema,
   deliveriesSchema,
   estimateSchema,
+  handoverSchema,
   notificationsSchema,
   runSummarySchema,
   simulationRequestSchema,
@@ -37,6 +40,7 @@ import { simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
 import { estimateInWorker, runJourneyInWorker } from './tasks';
 import { registerVariantRules } from './variants';
+import { HANDOVER_RULE, previewHandover, registerVersions } from './versions';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -108,7 +112,7 @@ function routes(deps: AppDeps) {
       path: `${journeyPath}/syndications/test`,
       summary: 'Send one test profile to a webhook and answer how it responded (Full Control)',
       description:
-        'Give url (a webhook not saved yet) or connectionId (a saved result connection). The body is a delivery of one profile of the parent segment with "test": true; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
+        'Give url (a webhook not saved yet) or connectionId (a saved result connection), and the webhook settings: connectorConfig as typed (method, headers, bodyTemplate; checked as at save), activationId of a saved activation (its settings, and its stored header values for headers given without one), or neither (a plain POST). The body is one profile of the parent segment with "test": true (filled into the body template when there is one); the answer has the status code and the start of the response body; nothing is recorded or queued. Only https:// webhooks are tested (http:// and private addresses where the operator allows them); tables and CSV files get their first real delivery.',
       request: { params: journeyIdParam, body: jsonBody(activationTestRequestSchema, '{url} or {connectionId}') },
       responses: {
         200: jsonResponse(
@@ -117,6 +121,14 @@ function routes(deps: AppDeps) {
         ),
         ...errorResponses(400, 401, 403, 404),
       },
+    }),
+    handover: createRoute({
+      ...base,
+      method: 'get',
+      path: `${journeyPath}/handover`,
+      summary: 'What launching this draft version would do to the profiles of the journey it replaces',
+      request: { params: journeyIdParam },
+      responses: { 200: jsonResponse(handoverSchema, 'The counts, or data null'), ...errorResponses(401, 404) },
     }),
     deliveries: createRoute({
       ...base,
@@ -167,6 +179,7 @@ const simulationParams = z.object({
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
 export function journeyEngineRoutes(deps: AppDeps) {
   registerVariantRules(deps);
+  registerVersions(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, async (c) => {
@@ -230,18 +243,28 @@ export function journeyEngineRoutes(deps: AppDeps) {
           'Test sends go to webhooks (https://…); a table (td://@/database/table) or CSV (csv://name) target gets its first real delivery instead.',
         );
       }
-      const outcome = await testDelivery(deps, row, url);
+      const webhook = await testWebhookSettings(deps, row, body.connectorConfig, body.activationId);
+      const outcome = await testDelivery(deps, row, url, webhook);
       return c.json(
         {
           data: {
             status: outcome.error === null ? ('success' as const) : ('error' as const),
             target: outcome.target,
             responseCode: outcome.responseCode ?? null,
+            responseExcerpt: outcome.responseExcerpt ?? null,
             error: outcome.error,
           },
         },
         200,
       );
+    })
+    .openapi(r.handover, async (c) => {
+      const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
+      const pending = await pendingVersionPlan(deps, row);
+      if (!pending) return c.json({ data: null }, 200);
+      const counts = await previewHandover(deps, pending.source, pending.plan);
+      const replaces = { id: String(pending.source.id), name: pending.source.name };
+      return c.json({ data: { replaces, ...counts, rule: HANDOVER_RULE } }, 200);
     })
     .openapi(r.deliveries, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');

@@ -6,6 +6,7 @@ import {
   journeyCustomers,
   journeyDeliveries,
   journeyEstimate,
+  journeyHandover,
   journeyNotifications,
   journeyRunSummary,
   journeySimulation,
@@ -25,6 +26,7 @@ export const customersSchema = z.object(journeyCustomers.shape).openapi('Journey
 export const simulationRequestSchema = journeySimulationRequest;
 export const simulationSchema = z.object(journeySimulation.shape).openapi('JourneySimulation');
 export const estimateSchema = z.object(journeyEstimate.shape).openapi('JourneyEstimate');
+export const handoverSchema = z.object(journeyHandover.shape).openapi('JourneyHandover');
 export const activationTestSchema = z.object(activationTestResult.shape).openapi('ActivationTest');
 export const activationTestRequestSchema = activationTestRequest;
 export const deliveriesSchema = z.object(journeyDeliveries.shape).openapi('JourneyDeliveries');

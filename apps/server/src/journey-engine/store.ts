@@ -215,7 +215,7 @@ export async function finishRun(
 }
 
 /** Writes what one run changed (call inside a transaction). */
-async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
+export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
   await insertMany(
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,

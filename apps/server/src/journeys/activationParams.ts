@@ -7,6 +7,7 @@ import {
 import { badRequest } from '../platform/errors';
 import { canonicalTimeZone } from '../platform/timeZone';
 import { violation } from './validation';
+import { checkWebhookConfig } from './webhookConfig';
 
 /**
  * `syndication_params` of an activation: read in camelCase or snake_case, merged over the stored values on
@@ -47,6 +48,16 @@ export interface ActivationContext {
   columns: ReadonlySet<string>;
   /** Whether the account has a result connection of this name. */
   connectionExists(id: string): boolean;
+  /** Seals webhook header values (platform/secretCipher.ts). */
+  serverSecret: string;
+}
+
+/**
+ * Fields a webhook body template may name: the parent segment's columns, what every delivery row adds,
+ * and `test` (true in test sends, false in deliveries).
+ */
+export function templateFieldsOf(context: ActivationContext): Set<string> {
+  return new Set([...context.columns, 'journey_id', 'activation_id', 'time', 'test']);
 }
 
 function spellParams(raw: Record<string, unknown>): Record<string, unknown> {
@@ -199,9 +210,17 @@ export function checkParams(
     }
   }
 
-  const connectorConfig = input.connectorConfig ?? {};
+  let connectorConfig = input.connectorConfig ?? {};
   if (typeof connectorConfig !== 'object' || connectorConfig === null || Array.isArray(connectorConfig)) {
     found.push(problem('shape.invalid', 'connectorConfig', `${PATH}.connectorConfig must be an object.`));
+  } else {
+    const webhook = { serverSecret: context.serverSecret, fields: templateFieldsOf(context) };
+    connectorConfig = checkWebhookConfig(
+      connectorConfig as Record<string, unknown>,
+      base?.connectorConfig ?? null,
+      webhook,
+      found,
+    );
   }
   const emailRecipients = input.emailRecipients == null ? [] : stringList(input.emailRecipients);
   if (emailRecipients === null) {
@@ -239,7 +258,7 @@ export function checkParams(
   };
 }
 
-function invalidActivation(violations: JourneyViolation[]) {
+export function invalidActivation(violations: JourneyViolation[]) {
   const list = violations.map((v) => v.message).join(' ');
   const noun = violations.length === 1 ? 'problem' : `${violations.length} problems`;
   return badRequest(`The activation has ${violations.length === 1 ? 'a' : ''} ${noun}: ${list}`.replace('  ', ' '), {

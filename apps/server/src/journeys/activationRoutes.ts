@@ -10,7 +10,7 @@ import { getJourneyRow } from './store';
 import { activationResource } from './wire';
 
 const PARAMS_DOC =
-  'syndication_params (or syndicationParams; keys camelCase or snake_case): name, description, scheduleType (none, hourly, daily), scheduleOption ("HH:MM", 24-hour; required unless none), timezone (IANA name, default UTC), connectorConfig (object), connectionId (a result connection of the account, by name), columns (parent segment columns; required unless allColumns), allColumns, emailRecipients, notifyOn.';
+  'syndication_params (or syndicationParams; keys camelCase or snake_case): name, description, scheduleType (none, hourly, daily), scheduleOption ("HH:MM", 24-hour; required unless none), timezone (IANA name, default UTC), connectorConfig (object; for webhooks: method POST, PUT or PATCH, headers [{name, value}] with values stored encrypted and answered masked (a header sent without value keeps its stored value), bodyTemplate: JSON with {{column}} or {{attributes.column}} placeholders filled per profile, one request per profile), connectionId (a result connection of the account, by name), columns (parent segment columns; required unless allColumns), allColumns, emailRecipients, notifyOn.';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey activations'] };
@@ -71,23 +71,27 @@ export function activationRoutes(deps: AppDeps) {
       const { accountId } = principalOf(c);
       const journey = await getJourneyRow(deps.storage.db, accountId, c.req.valid('param').journeyId);
       return c.json(
-        { data: (await activationsOf(deps.storage.db, accountId, journey.id)).map(activationResource) },
+        {
+          data: (await activationsOf(deps.storage.db, accountId, journey.id)).map((a) =>
+            activationResource(a, deps.config.secret),
+          ),
+        },
         200,
       );
     })
     .openapi(r.create, async (c) => {
       const row = await createActivation(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
-      return c.json({ data: activationResource(row) }, 200);
+      return c.json({ data: activationResource(row, deps.config.secret) }, 200);
     })
     .openapi(r.get, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
       const row = await getActivation(deps, principalOf(c), journeyId, activationId);
-      return c.json({ data: activationResource(row) }, 200);
+      return c.json({ data: activationResource(row, deps.config.secret) }, 200);
     })
     .openapi(r.update, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');
       const row = await updateActivation(deps, principalOf(c), journeyId, activationId, await readJson(c));
-      return c.json({ data: activationResource(row) }, 200);
+      return c.json({ data: activationResource(row, deps.config.secret) }, 200);
     })
     .openapi(r.remove, async (c) => {
       const { journeyId, activationId } = c.req.valid('param');

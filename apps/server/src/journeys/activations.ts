@@ -1,4 +1,4 @@
-import { activationRequest, type SyndicationParams } from '@svc/contracts';
+import { activationRequest, type JourneyViolation, type SyndicationParams } from '@svc/contracts';
 import { activationReferences, isRecord } from '@svc/journey';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -6,7 +6,13 @@ import { badRequest, conflict } from '../platform/errors';
 import { describeIssues } from '../platform/params';
 import { listResults } from '../results';
 import { parentSegmentFor, requireJourneyControl } from './access';
-import { type ActivationContext, checkParams, scheduleChanges } from './activationParams';
+import {
+  type ActivationContext,
+  checkParams,
+  invalidActivation,
+  scheduleChanges,
+  templateFieldsOf,
+} from './activationParams';
 import {
   type ActivationRow,
   deleteActivationRow,
@@ -16,6 +22,7 @@ import {
   updateActivationRow,
 } from './activationStore';
 import { getJourneyRow, type JourneyRow } from './store';
+import { checkWebhookConfig, type WebhookSettings, webhookSettingsOf } from './webhookConfig';
 import { journeyOfRow } from './wire';
 
 /**
@@ -33,6 +40,7 @@ export async function activationContextFor(deps: AppDeps, row: JourneyRow): Prom
   return {
     columns: new Set(parentSegment.columns),
     connectionExists: (id) => names.has(id) || ids.has(id),
+    serverSecret: deps.config.secret,
   };
 }
 
@@ -124,4 +132,29 @@ export async function deleteActivation(deps: AppDeps, principal: Principal, jour
   }
   await deleteActivationRow(deps.storage.db, row);
   return row;
+}
+
+/**
+ * The webhook settings a test send uses: those typed in the form (`given`, checked as at save), header
+ * values left out taken from the saved activation when one is named, or the saved activation's own.
+ */
+export async function testWebhookSettings(
+  deps: AppDeps,
+  journey: JourneyRow,
+  given: Record<string, unknown> | undefined,
+  activationId: string | undefined,
+): Promise<WebhookSettings> {
+  const saved = activationId
+    ? paramsOf(await getActivationRow(deps.storage.db, journey.account_id, journey.id, activationId)).connectorConfig
+    : null;
+  const context = await activationContextFor(deps, journey);
+  const found: JourneyViolation[] = [];
+  const checked = checkWebhookConfig(
+    given ?? saved ?? {},
+    saved ?? null,
+    { serverSecret: deps.config.secret, fields: templateFieldsOf(context) },
+    found,
+  );
+  if (found.length > 0) throw invalidActivation(found);
+  return webhookSettingsOf(checked, deps.config.secret);
 }

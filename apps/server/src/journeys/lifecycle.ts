@@ -62,6 +62,11 @@ export async function resumeJourney(deps: AppDeps, principal: Principal, journey
     throw conflict('This journey is a draft and has never run, so it cannot be resumed; launch it instead.');
   }
   if (row.paused !== 1) throw conflict('This journey is running, not paused; there is nothing to resume.');
+  if (row.replaced_by !== null) {
+    throw conflict(
+      `This journey was replaced by journey ${row.replaced_by}, which took over its profiles; it cannot run again. Open journey ${row.replaced_by} instead.`,
+    );
+  }
   const now = deps.clock.now().getTime();
   await transaction(deps.storage, async (tx) => {
     await setPaused(tx, row, false, principal.userId, now);

@@ -24,6 +24,7 @@ import {
 } from './openapi';
 import { answerFor, createJourney, deleteJourney, requestObject, updateJourney } from './service';
 import { getJourneyRow, listJourneyRows } from './store';
+import { versionRoutes } from './versionRoutes';
 
 const answer = (description: string) => jsonResponse(journeyAnswerSchema, description);
 
@@ -187,5 +188,6 @@ export function journeyRoutes(deps: AppDeps) {
     .openapi(r.resume, async (c) => {
       const row = await resumeJourney(deps, principalOf(c), c.req.valid('param').journeyId);
       return c.json(await answerFor(deps, row), 200);
-    });
+    })
+    .route('/', versionRoutes(deps));
 }

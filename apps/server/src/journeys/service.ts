@@ -21,6 +21,8 @@ import {
   updateJourneyRow,
 } from './store';
 import { checkJourney, launchViolations, parseRequest, violation } from './validation';
+import { versionOfText } from './versionPlan';
+import { launchVersion, versionSourceFor } from './versions';
 import { type JourneyAnswer, journeyAnswer, journeyOfRow } from './wire';
 
 /** Creating, reading, changing and deleting journeys; the state rules of the spec's journey table. */
@@ -53,7 +55,9 @@ export async function answerFor(
           ),
         ];
   }
-  return journeyAnswer(row, activationIds, { launchViolations: violations, ...extra });
+  const versionOf = versionOfText(row.version_of)?.journeyId ?? null;
+  const replacedBy = row.replaced_by === null ? null : String(row.replaced_by);
+  return journeyAnswer(row, activationIds, { launchViolations: violations, versionOf, replacedBy, ...extra });
 }
 
 /** The body of a request as an object, unwrapping `data` (both forms are accepted). */
@@ -142,6 +146,7 @@ export async function updateJourney(
   const stageIds = await stageIdsOf(deps.storage.db, accountId, row.id);
   await checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
   const now = deps.clock.now().getTime();
+  const replacing = launching ? await versionSourceFor(deps, row) : null;
   await transaction(deps.storage, async (tx) => {
     const next = await assignStageIds(tx, accountId, row.id, bodyOf(applyEvenSplits(journey)));
     await pruneStageIds(tx, accountId, row.id, next);
@@ -157,6 +162,10 @@ export async function updateJourney(
     if (launching) {
       await insertEvent(tx, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
       await auditAction(deps, principal, 'journey.launch', about('journey', row.id, journey.name.trim()), tx);
+    }
+    if (replacing) {
+      const version = { ...journey, journeyStages: next.journeyStages };
+      await launchVersion(deps, tx, { ...replacing, version, versionId: row.id, at: now, userId: principal.userId });
     }
   });
   return getJourneyRow(deps.storage.db, accountId, row.id);

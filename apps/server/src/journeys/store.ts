@@ -23,6 +23,10 @@ export interface JourneyRow {
   updated_at: number;
   launched_at: number | null;
   paused_at: number | null;
+  /** JSON (versionPlan.ts `VersionOf`) on a draft made to replace a launched journey. */
+  version_of: string | null;
+  /** On a journey a launched version replaced: the version's id. */
+  replaced_by: number | null;
 }
 
 /** What a journey's `document` column holds: the attributes the columns do not. */

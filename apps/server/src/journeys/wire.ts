@@ -3,6 +3,7 @@ import { type Journey, journeyDocument, type WireJourneyDocument } from '@svc/jo
 import { isoSeconds } from '../platform/time';
 import { type ActivationRow, paramsOf } from './activationStore';
 import type { JourneyBody, JourneyRow } from './store';
+import { maskedConnectorConfig } from './webhookConfig';
 
 /** Journeys and activations as the wire shows them: JSON:API style, camelCase, ISO 8601 UTC. */
 
@@ -71,8 +72,10 @@ export function journeyAnswer(
   return { ...doc, meta: { evenSplits: evenSplitsOf(attributes), ...meta } };
 }
 
-export function activationResource(row: ActivationRow): ActivationResource {
-  const params: SyndicationParams = paramsOf(row);
+/** An activation as answered; webhook header values masked (webhookConfig.ts). */
+export function activationResource(row: ActivationRow, serverSecret: string): ActivationResource {
+  const stored: SyndicationParams = paramsOf(row);
+  const params = { ...stored, connectorConfig: maskedConnectorConfig(stored.connectorConfig ?? {}, serverSecret) };
   return {
     id: String(row.id),
     type: 'journeyActivationStep',

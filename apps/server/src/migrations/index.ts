@@ -17,6 +17,7 @@ import { bulkLoadIds } from './0015-bulk-load-ids';
 import { schedules } from './0016-schedules';
 import { teams } from './0017-teams';
 import { dwhDayTwo } from './0018-dwh-day-two';
+import { journeyVersions } from './0019-journey-versions';
 import { sharedByNodes } from './0022-shared-by-nodes';
 import { emailsPerAccount } from './0024-emails-per-account';
 
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   schedules,
   teams,
   dwhDayTwo,
+  journeyVersions,
   sharedByNodes,
   emailsPerAccount,
 ];

@@ -6,6 +6,7 @@ import { connectionsQueryOptions } from '../../lib/resources';
 import { ActivationTarget, connectionNameFor, emptyTarget, type TargetDraft, targetUrl } from './ActivationTarget';
 import type { ActivationInput } from './api';
 import { useCreateConnection, useSaveActivation } from './api';
+import { connectorConfigOf, webhookDraftOf } from './webhookDraft';
 
 export interface ActivationModalProps {
   journeyId: string;
@@ -38,7 +39,10 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
   const createConnection = useCreateConnection();
   const connections = useQuery(connectionsQueryOptions());
   const [target, setTarget] = useState<TargetDraft>(() => emptyTarget(activation ? 'existing' : 'webhook'));
+  const [webhook, setWebhook] = useState(() => webhookDraftOf(current?.connectorConfig));
   const connectionNames = (connections.data ?? []).map((r) => r.name);
+  const savedUrl = connections.data?.find((r) => r.name === params.connectionId)?.url ?? '';
+  const webhookShown = target.kind === 'webhook' || (target.kind === 'existing' && /^https?:/i.test(savedUrl));
   if (params.connectionId && !connectionNames.includes(params.connectionId)) connectionNames.push(params.connectionId);
   // The spec: an activation's schedule cannot change while its journey is paused.
   const scheduleLocked = paused && activation !== null;
@@ -48,9 +52,13 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          // Webhook settings go with a webhook target only; other targets keep what was stored.
+          const connectorConfig = webhookShown
+            ? connectorConfigOf(webhook, current?.connectorConfig)
+            : (current?.connectorConfig ?? {});
           const saveWith = (connectionId: string) =>
             save.mutate(
-              { activationId: activation?.id ?? null, params: { ...params, connectionId } },
+              { activationId: activation?.id ?? null, params: { ...params, connectionId, connectorConfig } },
               { onSuccess: (answer) => onSaved(answer.data.id) },
             );
           const url = targetUrl(target);
@@ -85,6 +93,11 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
             connections={connectionNames}
             connectionId={params.connectionId}
             onConnection={(connectionId) => set({ connectionId })}
+            savedIsWebhook={/^https?:/i.test(savedUrl)}
+            webhook={webhook}
+            onWebhook={setWebhook}
+            columns={columns}
+            activationId={activation?.id ?? null}
           />
           {scheduleLocked && (
             <Alert color="yellow" title="Schedule locked while paused">

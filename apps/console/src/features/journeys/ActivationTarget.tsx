@@ -1,7 +1,9 @@
-import { Alert, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { ActivationTestResult } from '@svc/contracts';
 import { IconSend } from '@tabler/icons-react';
 import { useTestActivation } from './api';
+import { WebhookFields } from './WebhookFields';
+import { connectorConfigOf, type WebhookDraft } from './webhookDraft';
 
 /** Where an activation sends its profiles: a saved connection, or a new webhook, table or CSV file. */
 export type TargetKind = 'existing' | 'webhook' | 'table' | 'csv';
@@ -50,6 +52,19 @@ function testText(result: ActivationTestResult): string {
   return result.error ?? 'The test was not delivered.';
 }
 
+function TestAnswer({ result }: { result: ActivationTestResult }) {
+  return (
+    <Alert color={result.status === 'success' ? 'teal' : 'red'} p="xs" role="status" title="Test send">
+      {testText(result)}
+      {result.responseExcerpt ? (
+        <Code block mt={4} aria-label="Response body">
+          {result.responseExcerpt}
+        </Code>
+      ) : null}
+    </Alert>
+  );
+}
+
 export interface ActivationTargetProps {
   journeyId: string;
   draft: TargetDraft;
@@ -57,6 +72,14 @@ export interface ActivationTargetProps {
   connections: string[];
   connectionId: string;
   onConnection(name: string): void;
+  /** Whether the chosen saved connection is a webhook (so its method, headers and template apply). */
+  savedIsWebhook: boolean;
+  webhook: WebhookDraft;
+  onWebhook(draft: WebhookDraft): void;
+  /** Parent segment columns, for the body template. */
+  columns: string[];
+  /** The saved activation being edited: a test uses its stored header values for headers not retyped. */
+  activationId: string | null;
 }
 
 /**
@@ -70,6 +93,11 @@ export function ActivationTarget({
   connections,
   connectionId,
   onConnection,
+  savedIsWebhook,
+  webhook,
+  onWebhook,
+  columns,
+  activationId,
 }: ActivationTargetProps) {
   const test = useTestActivation(journeyId);
   const set = (patch: Partial<TargetDraft>) => onDraft({ ...draft, ...patch });
@@ -77,6 +105,14 @@ export function ActivationTarget({
     draft.kind === 'webhook' ? (draft.webhookUrl.trim() ? { url: draft.webhookUrl.trim() } : null) : null;
   const savedTarget = draft.kind === 'existing' && connectionId ? { connectionId } : null;
   const target = testTarget ?? savedTarget;
+  const webhookShown = draft.kind === 'webhook' || (draft.kind === 'existing' && savedIsWebhook);
+  const sendTest = () =>
+    target &&
+    test.mutate({
+      ...target,
+      ...(webhookShown ? { connectorConfig: connectorConfigOf(webhook) } : {}),
+      ...(activationId ? { activationId } : {}),
+    });
   return (
     <Stack gap={6}>
       <SegmentedControl
@@ -111,7 +147,7 @@ export function ActivationTarget({
           label="Webhook URL"
           required
           placeholder="https://hooks.example.com/journeys"
-          description="Profiles are POSTed as JSON: {journeyId, activationId, deliveredAt, profiles: [{…profile columns}]}, up to 500 per request. https:// only; http:// and private addresses only where the operator allows them."
+          description="Without a body template, profiles are sent as JSON: {journeyId, activationId, deliveredAt, profiles: [{…profile columns}]}, up to 500 per request. https:// only; http:// and private addresses only where the operator allows them."
           value={draft.webhookUrl}
           onChange={(e) => {
             test.reset();
@@ -145,6 +181,7 @@ export function ActivationTarget({
           onChange={(e) => set({ csvName: e.currentTarget.value })}
         />
       )}
+      {webhookShown && <WebhookFields draft={webhook} onDraft={onWebhook} columns={columns} />}
       {(draft.kind === 'webhook' || draft.kind === 'existing') && (
         <Group gap="xs">
           <Button
@@ -153,20 +190,16 @@ export function ActivationTarget({
             leftSection={<IconSend size={14} />}
             disabled={target === null}
             loading={test.isPending}
-            onClick={() => target && test.mutate(target)}
+            onClick={sendTest}
           >
             Send a test
           </Button>
           <Text size="xs" c="dimmed">
-            One profile of the parent segment, marked "test": true. Webhooks only.
+            One profile of the parent segment, marked "test": true, sent with these settings. Webhooks only.
           </Text>
         </Group>
       )}
-      {test.data && (
-        <Alert color={test.data.status === 'success' ? 'teal' : 'red'} p="xs" role="status" title="Test send">
-          {testText(test.data)}
-        </Alert>
-      )}
+      {test.data && <TestAnswer result={test.data} />}
       {test.error && (
         <Alert color="red" p="xs" role="status" title="Test send">
           {test.error.message}

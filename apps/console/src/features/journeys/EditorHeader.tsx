@@ -8,8 +8,10 @@ import { useStore } from 'zustand';
 import { type JourneyAnswer, useDuplicateJourney, useJourneyLifecycle, useSaveJourney } from './api';
 import { type EditorStore, isDirty } from './editor/model/editorStore';
 import { useWorkspace } from './editor/workspace';
+import { HandoverSummary } from './engine/HandoverSummary';
 import { LaunchEstimate } from './engine/LaunchEstimate';
 import { RunNowButton } from './engine/RunNowButton';
+import { VersionModal } from './VersionModal';
 import { ViewOnlyActions } from './ViewOnlyActions';
 
 export interface EditorHeaderProps {
@@ -44,6 +46,8 @@ export function EditorHeader({
   const navigate = useNavigate();
   const [showReasons, setShowReasons] = useState(false);
   const launched = attributes.state === 'launched';
+  const versionOf = answer.meta?.versionOf ?? null;
+  const replacedBy = answer.meta?.replacedBy ?? null;
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
   );
@@ -96,7 +100,7 @@ export function EditorHeader({
       },
     );
   const [versioning, setVersioning] = useState(false);
-  const onDuplicate = () => (launched ? setVersioning(true) : copy(`Copy of ${attributes.name}`));
+  const onDuplicate = () => (launched && !replacedBy ? setVersioning(true) : copy(`Copy of ${attributes.name}`));
 
   const state = launched ? (attributes.paused ? 'Paused' : 'Launched') : 'Draft';
   const stateColor = launched ? (attributes.paused ? 'yellow' : 'teal') : 'gray';
@@ -126,7 +130,20 @@ export function EditorHeader({
             <Text size="xs" c="dimmed">
               {parentName ? `Parent segment: ${parentName}` : ''}
               {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
-              {launched && canEdit ? ' · Launched: only its activations can change.' : ''}
+              {launched && canEdit && !replacedBy ? ' · Launched: only its activations can change.' : ''}
+              {versionOf ? ' · A draft version: launching it replaces journey ' : ''}
+              {versionOf ? (
+                <Anchor component={Link} to={`/journeys/${versionOf}`} size="xs">
+                  {versionOf}
+                </Anchor>
+              ) : null}
+              {replacedBy ? ' · Replaced by journey ' : ''}
+              {replacedBy ? (
+                <Anchor component={Link} to={`/journeys/${replacedBy}`} size="xs">
+                  {replacedBy}
+                </Anchor>
+              ) : null}
+              {replacedBy ? ', which took over its profiles; it stays paused.' : ''}
             </Text>
           )}
         </Stack>
@@ -173,7 +190,7 @@ export function EditorHeader({
           )}
           {permissionsKnown && !canEdit && <ViewOnlyActions launched={launched} paused={attributes.paused} />}
           {canEdit && <RunNowButton journeyId={journeyId} launched={launched} paused={attributes.paused} />}
-          {canEdit && launched && (
+          {canEdit && launched && !replacedBy && (
             <Button
               variant="default"
               loading={lifecycle.isPending}
@@ -189,7 +206,7 @@ export function EditorHeader({
           )}
           {canEdit && (
             <Button variant="default" onClick={onDuplicate} loading={duplicate.isPending}>
-              {launched ? 'Edit as new draft' : 'Duplicate'}
+              {launched && !replacedBy ? 'Edit as new draft' : 'Duplicate'}
             </Button>
           )}
         </Group>
@@ -200,6 +217,7 @@ export function EditorHeader({
             Launch <strong>{journey.name}</strong>? Profiles start entering at the next run. After launch, only its
             activations can be changed.
           </Text>
+          {launching && versionOf && <HandoverSummary journeyId={journeyId} />}
           {launching && <LaunchEstimate journeyId={journeyId} unsaved={dirty} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setLaunching(false)}>
@@ -211,33 +229,12 @@ export function EditorHeader({
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={versioning} onClose={() => setVersioning(false)} title="Edit as a new draft">
-        <Stack gap="sm">
-          <Text size="sm">
-            A launched journey’s steps cannot change. This makes a draft copy of <strong>{journey.name}</strong> with
-            the same stages, steps, segments and copies of its activations, to edit and launch on its own.
-          </Text>
-          <Alert color="orange" p="xs" title="Profiles do not move over">
-            The copy is a separate journey: after its launch, profiles enter it from the start. Profiles in this journey
-            stay where they are and keep moving here until you pause it. Carrying their progress over to unchanged steps
-            is not available yet.
-          </Alert>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setVersioning(false)}>
-              Cancel
-            </Button>
-            <Button
-              loading={duplicate.isPending}
-              onClick={() => {
-                setVersioning(false);
-                copy(`${attributes.name} (new version)`);
-              }}
-            >
-              Make the draft
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <VersionModal
+        journeyId={journeyId}
+        name={attributes.name}
+        opened={versioning}
+        onClose={() => setVersioning(false)}
+      />
       <Modal opened={showReasons} onClose={() => setShowReasons(false)} title="What stops the launch">
         <Stack gap="xs">
           {problems.all.map((p) => (

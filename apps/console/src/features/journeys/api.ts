@@ -148,6 +148,16 @@ export function useDuplicateJourney() {
   });
 }
 
+/** A draft version of a launched journey: launched, it replaces that journey and takes over its profiles. */
+export function useCreateVersion() {
+  const done = useInvalidateJourneys();
+  return useMutation({
+    mutationFn: (input: { id: string; name: string }) =>
+      api.post(`/entities/journeys/${encodeURIComponent(input.id)}/versions`, journeyAnswer, { name: input.name }),
+    onSuccess: (answer) => done(answer),
+  });
+}
+
 export function useDeleteJourney() {
   const done = useInvalidateJourneys();
   return useMutation({
@@ -159,7 +169,7 @@ export function useDeleteJourney() {
 export type ActivationInput = Pick<
   SyndicationParams,
   'name' | 'connectionId' | 'scheduleType' | 'scheduleOption' | 'timezone' | 'columns' | 'allColumns'
-> & { description?: string | null };
+> & { description?: string | null; connectorConfig?: Record<string, unknown> };
 
 export function useSaveActivation(journeyId: string) {
   const client = useQueryClient();

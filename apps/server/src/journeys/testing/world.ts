@@ -172,3 +172,13 @@ export function welcomeJourney(world: World, name: string, state: string) {
     },
   };
 }
+
+/** A world and an empty draft journey in it, named `name`. */
+export async function worldWithDraftJourney(h: Harness, name: string): Promise<{ world: World; journeyId: string }> {
+  const world = await buildWorld(h);
+  const res = await send<{ data: { id: string } }>(h, 'POST', '/entities/journeys', {
+    type: 'journey',
+    attributes: { name, audienceId: world.parentSegmentId },
+  });
+  return { world, journeyId: res.body.data.id };
+}

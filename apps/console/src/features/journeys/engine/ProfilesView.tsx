@@ -29,6 +29,7 @@ const LEFT_REASONS: Record<string, string> = {
   exit_after: 'exit criterion (time in stage)',
   milestone: 'milestone of the last stage',
   completed: 'journey complete',
+  version_changed: 'a new version changed its step',
 };
 
 /** Parses the status filter from the URL; anything else means the default (still in the journey). */

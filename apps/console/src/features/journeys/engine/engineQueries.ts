@@ -3,6 +3,7 @@ import {
   journeyCustomers,
   journeyDeliveries,
   journeyEstimate,
+  journeyHandover,
   journeyNotifications,
   journeyRunSummary,
   journeySimulation,
@@ -41,6 +42,15 @@ export const estimateQuery = (journeyId: string) =>
   queryOptions({
     queryKey: journeyKeys.estimate(journeyId),
     queryFn: ({ signal }) => api.get(`${base(journeyId)}/estimate`, journeyEstimate, { signal }),
+    select: (answer) => answer.data,
+    staleTime: 0,
+  });
+
+/** What launching a draft version would do to the profiles of the journey it replaces (data null otherwise). */
+export const handoverQuery = (journeyId: string) =>
+  queryOptions({
+    queryKey: [...journeyKeys.estimate(journeyId), 'handover'],
+    queryFn: ({ signal }) => api.get(`${base(journeyId)}/handover`, journeyHandover, { signal }),
     select: (answer) => answer.data,
     staleTime: 0,
   });
