@@ -294,4 +294,52 @@ describe('time limit and cancel', () => {
     // The connection went back to the pool clean: the next query runs.
     expect((await runPostgresQuery(task('SELECT 1 AS one'))).rows).toEqual([[1]]);
   });
+
+  it('a kill whose first cancel lands between two statements still stops the query that follows', async () => {
+    const controller = new AbortController();
+    const reason = new Error('Killed on request.');
+    let firstCancelDone: () => void = () => {};
+    const firstCancel = new Promise<void>((resolve) => {
+      firstCancelDone = resolve;
+    });
+    let cancels = 0;
+    // The driver's pool, instrumented: the kill fires just before the first FETCH is sent, and that FETCH
+    // waits until the kill's first cancel has reached the then idle backend (where it cancels nothing).
+    const pool = new Proxy(pg.pool, {
+      get(target, prop) {
+        if (prop === 'query') {
+          return async (...args: Parameters<typeof target.query>) => {
+            const result = await (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
+            if (String(args[0]).includes('pg_cancel_backend') && ++cancels === 1) firstCancelDone();
+            return result;
+          };
+        }
+        if (prop === 'connect') {
+          return async () => {
+            const client = await target.connect();
+            let fetches = 0;
+            return new Proxy(client, {
+              get(c, key) {
+                if (key !== 'query') return Reflect.get(c, key, c);
+                return async (config: unknown, ...rest: unknown[]) => {
+                  const text = typeof config === 'string' ? config : (config as { text: string }).text;
+                  if (text.startsWith('FETCH') && ++fetches === 1) {
+                    controller.abort(reason);
+                    await firstCancel;
+                  }
+                  return (c.query as (...a: unknown[]) => Promise<unknown>)(config, ...rest);
+                };
+              },
+            });
+          };
+        }
+        return Reflect.get(target, prop, target);
+      },
+    });
+    const started = performance.now();
+    const run = failure(runTranslatedQuery(task('', { pool, signal: controller.signal }), 'SELECT pg_sleep(10)'));
+    expect(await run).toBe(reason);
+    expect(cancels).toBeGreaterThan(1);
+    expect(performance.now() - started).toBeLessThan(8000);
+  });
 });

@@ -90,6 +90,9 @@ export async function cancelPostgresQuery(pool: pg.Pool, pid: number, tag?: stri
   return r.rows[0]?.cancelled === true;
 }
 
+/** How often a kill repeats its cancel while the query has not ended. */
+const CANCEL_REPEAT_MS = 100;
+
 const timeLimit = (task: PostgresQueryTask) =>
   new QueryFailed(`Stopped: time limit of ${Math.round(task.timeoutMs / 1000)} s exceeded.`);
 
@@ -150,8 +153,13 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
   let broken: Error | undefined;
   const pid = (client as unknown as { processID: number }).processID;
   const tag = `svc_query_${randomUUID()}`;
+  // A cancel that reaches the backend between two statements cancels nothing, and the next statement
+  // (a FETCH of a long query) would run on. So a kill repeats its cancel until the query has ended.
+  let recancel: ReturnType<typeof setInterval> | undefined;
   const onAbort = () => {
-    cancelPostgresQuery(task.pool, pid, tag).catch(() => {});
+    const cancel = () => void cancelPostgresQuery(task.pool, pid, tag).catch(() => {});
+    cancel();
+    recancel = setInterval(cancel, CANCEL_REPEAT_MS);
   };
   try {
     // Its errors carry no PostgreSQL code, so failure() passes them on as they are.
@@ -179,6 +187,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
         // The time limit covers the whole query: each fetch gets what is left of it.
         const left = Math.ceil(deadline - performance.now());
         if (left <= 0) throw timeLimit(task);
+        task.signal?.throwIfAborted();
         await client.query(`SET LOCAL statement_timeout = ${left}`);
         const fetched = await client.query({
           text: `FETCH FORWARD ${batch} FROM svc_query`,
@@ -205,7 +214,6 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
           if (decoded.length > 0) await task.onRows(decoded);
         } else for (const row of decoded) rows.push(row);
         if (fetched.rows.length < batch) break;
-        task.signal?.throwIfAborted();
       }
       return { schema, rows, numRecords };
     } finally {
@@ -217,6 +225,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
     throw failure(e, task);
   } finally {
     task.signal?.removeEventListener('abort', onAbort);
+    clearInterval(recancel);
     client.release(broken);
   }
 }
