@@ -30,6 +30,7 @@ export default defineConfig({
     // core runs a test file, not every core but one.
     maxWorkers: availableParallelism(),
     testTimeout: 20_000,
+    setupFiles: ['src/testing/setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts'] } },
       ...(pg

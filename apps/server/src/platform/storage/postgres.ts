@@ -114,6 +114,10 @@ export async function openPostgresStorage(url: string, options: { max?: number }
     pool,
     describe: describePostgresUrl(url),
     file: null,
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // Kysely ends the pool only if it ran a query itself; a storage used only through the pool keeps it.
+      if (!pool.ended) await pool.end();
+    },
   };
 }
