@@ -23,6 +23,7 @@ export { dataPlane } from './dataPlane';
 export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
 export { appendRowsInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
+export { type PackedBatch, packBatch, unpackBatch } from './recordPack';
 export { type ColumnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
 export { schemaGrowth } from './rows';
 export {

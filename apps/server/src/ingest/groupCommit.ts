@@ -1,5 +1,5 @@
 import type { PreparedRecord, TableBatch } from '../data';
-import { createTableRow, type DatabaseRow, dataLane, findTable, forgetDatabase } from '../data';
+import { createTableRow, type DatabaseRow, dataLane, findTable, forgetDatabase, packBatch } from '../data';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { one, sql } from '../platform/storage';
@@ -84,7 +84,7 @@ class GroupCommitter {
           });
         }
       }
-      const write: IngestWrite = { database, batches: items.map((i) => i.batch) };
+      const write: IngestWrite = { database, batches: items.map((i) => packBatch(i.batch)) };
       await work(this.deps).run('ingest.write', write, { lane: dataLane(this.deps, database) });
       for (const item of items) item.resolve();
     } catch (err) {
