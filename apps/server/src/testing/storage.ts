@@ -112,7 +112,7 @@ export async function freshTestDatabase(): Promise<{ url: string; drop(): Promis
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   // A file copy of the small template is several times faster than the default (which logs every page).
   const client = await maintenance(server);
-  await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY WAL_LOG`);
+  await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   return {
     url: databaseUrl(server, name),
     drop: async () => {
