@@ -146,7 +146,7 @@ function render(results, when) {
   const notes = [];
   if (sqlite.bulk.ok && sqlite.bulk.bulkImportRatio < 0.6) {
     notes.push(
-      `- **Bulk import on SQLite**: perform took ${sqlite.bulk.performSeconds.toFixed(2)} s and commit ${sqlite.bulk.commitSeconds.toFixed(2)} s, both in a`,
+      `- **Bulk import on SQLite**: perform took ${sqlite.bulk.performSeconds.toFixed(2)} s and commit ${sqlite.bulk.commitSeconds.toFixed(2)} s, both in`,
       '  background workers, parts read in parallel. CPU profiles (`node --cpu-prof`, see "Where the time goes" below)',
       '  show the commit within a few per cent of the bare loop (SQLite itself, then decoding each staged column);',
       '  perform spends its time laying records out by column, scanning and gunzipping. On a machine shared with other',
@@ -175,6 +175,18 @@ function render(results, when) {
       '- **PostgreSQL**: the server, the load and PostgreSQL share the same cores, and every request also crosses a',
       '  connection to PostgreSQL; bulk import and ingestion send their rows as multi-row INSERTs. A figure of this',
       '  table compares with the SQLite one of the same run only.',
+    );
+  }
+  const pgHeavy = results.postgres.heavy;
+  if (
+    pgHeavy.ok &&
+    !['health', 'consoleRead', 'postback'].every((p) => pgHeavy[p].p99Ms <= 100 && pgHeavy[p].maxMs <= 250)
+  ) {
+    notes.push(
+      '- **Responsiveness on PostgreSQL**: background tasks run in the server process there (platform/inProcessWork.ts),',
+      '  not in worker threads: the database does the writing, but the JavaScript side of the heavy work (decoding and',
+      "  laying out the import's records, the journey run's decisions) shares the request loop, and the probes wait",
+      '  behind it. Worker threads with their own PostgreSQL pools are the way out.',
     );
   }
   if (query && BACKENDS.some((b) => results[b].query.ok && results[b].query.queryOverheadRatio > 1.3)) {

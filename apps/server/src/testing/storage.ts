@@ -83,20 +83,27 @@ async function templateDatabase(serverUrl: string): Promise<string> {
 const templates = new Map<string, Promise<string>>();
 
 /** One connection per test process to the server's maintenance database, for creating and dropping. */
-const maintenanceClients = new Map<string, Promise<pg.Client>>();
+const maintenanceClients = new Map<string, Promise<{ client: pg.Client; busy: number }>>();
 
-function maintenance(serverUrl: string): Promise<pg.Client> {
-  let client = maintenanceClients.get(serverUrl);
-  if (!client) {
-    const c = new pg.Client({ connectionString: serverUrl });
-    // The process exits with the connection open: it must not keep the process alive.
-    client = c.connect().then(() => {
-      (c as unknown as { connection: { stream: { unref(): void } } }).connection.stream.unref();
-      return c;
-    });
-    maintenanceClients.set(serverUrl, client);
+/**
+ * Runs one statement on that connection. Its socket holds the process open only while a statement runs: a
+ * test process ends with the connection idle, and a script's pending CREATE keeps it alive until answered.
+ */
+async function maintenance(serverUrl: string, statement: string, params: unknown[] = []): Promise<number> {
+  let entry = maintenanceClients.get(serverUrl);
+  if (!entry) {
+    const client = new pg.Client({ connectionString: serverUrl });
+    entry = client.connect().then(() => ({ client, busy: 0 }));
+    maintenanceClients.set(serverUrl, entry);
   }
-  return client;
+  const m = await entry;
+  const socket = (m.client as unknown as { connection: { stream: { ref(): void; unref(): void } } }).connection.stream;
+  if (m.busy++ === 0) socket.ref();
+  try {
+    return (await m.client.query(statement, params)).rowCount ?? 0;
+  } finally {
+    if (--m.busy === 0) socket.unref();
+  }
 }
 
 /** A new database on the test server with the newest schema; returns its URL and how to drop it. */
@@ -111,17 +118,16 @@ export async function freshTestDatabase(): Promise<{ url: string; drop(): Promis
   const template = await (templates.get(server) as Promise<string>);
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   // A file copy of the small template is several times faster than the default (which logs every page).
-  const client = await maintenance(server);
-  await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+  await maintenance(server, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   return {
     url: databaseUrl(server, name),
     drop: async () => {
       // A DROP that finds a backend still exiting waits 100 ms before it looks again; asking is much quicker.
       for (let asked = 0; asked < 1000; asked++) {
-        const left = await client.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1 LIMIT 1', [name]);
-        if (left.rowCount === 0) break;
+        const left = await maintenance(server, 'SELECT 1 FROM pg_stat_activity WHERE datname = $1 LIMIT 1', [name]);
+        if (left === 0) break;
       }
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await maintenance(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
