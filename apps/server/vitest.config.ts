@@ -31,6 +31,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     testTimeout: 20_000,
     setupFiles: ['src/testing/setup.ts'],
+    globalSetup: ['src/testing/workerBundles.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts'] } },
       ...(pg

@@ -1,6 +1,13 @@
 // Entry of a background worker thread. Plain JavaScript so the pool needs no loader flag in any runner
-// (tsx, vitest, node): it registers tsx, then loads the TypeScript worker.
+// (tsx, vitest, node): it registers tsx, then loads the TypeScript worker; in the test suite, the worker
+// bundled once per run instead (src/testing/workerBundles.ts).
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 
-register();
-await import('./worker.ts');
+const bundles = process.env.SVC_TEST_WORKER_BUNDLES;
+if (bundles) await import(pathToFileURL(join(bundles, 'worker.mjs')).href);
+else {
+  register();
+  await import('./worker.ts');
+}
