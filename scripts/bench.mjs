@@ -183,10 +183,10 @@ function render(results, when) {
     !['health', 'consoleRead', 'postback'].every((p) => pgHeavy[p].p99Ms <= 100 && pgHeavy[p].maxMs <= 250)
   ) {
     notes.push(
-      '- **Responsiveness on PostgreSQL**: background tasks run in the server process there (platform/inProcessWork.ts),',
-      '  not in worker threads: the database does the writing, but the JavaScript side of the heavy work (decoding and',
-      "  laying out the import's records, the journey run's decisions) shares the request loop, and the probes wait",
-      '  behind it. Worker threads with their own PostgreSQL pools are the way out.',
+      '- **Responsiveness on PostgreSQL**: the heavy work runs in worker threads there too (decision 0030), and the',
+      "  request loop stays free (see the server's event-loop delay in the log). What still waits is the database:",
+      "  a postback is answered after its group commit's synced INSERT, which queues behind the heavy work's writes",
+      '  for the same WAL and the same cores, PostgreSQL running on the machine of the server and the load.',
     );
   }
   if (query && BACKENDS.some((b) => results[b].query.ok && results[b].query.queryOverheadRatio > 1.3)) {

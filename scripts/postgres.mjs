@@ -111,7 +111,7 @@ export async function startPostgres({ durable = false } = {}) {
   ]);
   const port = await freePort();
   const fast = durable ? '' : ' -c fsync=off -c full_page_writes=off -c synchronous_commit=off';
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast}`;
+  const options = `-c listen_addresses=127.0.0.1 -c max_connections=300 -p ${port} -k ${dir}${fast}`;
   asOwner('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const url = `postgres://${SUPERUSER}:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/postgres`;
   return { url, dir, port };

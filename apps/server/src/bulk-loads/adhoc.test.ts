@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres, sql as warehouse } from '../dwh/testing/postgres';
+import { startTestPostgres, type TestPostgres, sql as warehouse, warehouseDatabase } from '../dwh/testing/postgres';
 import { many, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -9,7 +9,7 @@ import { createHarness, type Harness } from '../testing/harness';
  * clients send: `{"config": {in, out, exec, filters}}` as JSON, and `database`/`table` beside it for issue.
  */
 
-const DB = 'clients_warehouse';
+const DB = warehouseDatabase('clients_warehouse');
 const ROWS = 250;
 let server: TestPostgres;
 let h: Harness;
@@ -22,10 +22,10 @@ beforeAll(async () => {
   await warehouse(
     server,
     'postgres',
+    // Roles belong to the whole server: the other pass may be creating it at this moment.
     `DO $$ BEGIN
-      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_clients_reader') THEN
-        CREATE ROLE svc_clients_reader LOGIN PASSWORD 'clients-Pa55';
-      END IF; END $$`,
+      CREATE ROLE svc_clients_reader LOGIN PASSWORD 'clients-Pa55';
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
   );
   await warehouse(
     server,

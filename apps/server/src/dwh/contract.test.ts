@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../testing/harness';
 import { responseErrors } from '../testing/oasContract';
 import { addAuthentication, dwhHarness, type Json, ok, runAndWait } from './testing/fixture';
-import { seedWarehouse, startTestPostgres, type TestPostgres } from './testing/postgres';
+import { seedWarehouse, startTestPostgres, type TestPostgres, warehouseDatabase } from './testing/postgres';
 
 /**
  * `/v1` answers checked against the public description of the sync API (dwh-integration.openapi.yml).
@@ -31,7 +31,7 @@ const unsatisfiable = (e: string) => e.includes('must NOT have additional proper
 const warehouseSpecific = (e: string) => /^\/(basic_configs|advanced_configs\/\d+\/config)( |\/)/.test(e);
 
 describe('data-warehouse sync API contract', () => {
-  const DB = 'warehouse_contract';
+  const DB = warehouseDatabase('warehouse_contract');
   let server: TestPostgres;
   let h: Harness;
   let dwhId: number;

@@ -1,27 +1,14 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Harness } from '../testing/harness';
-import { addAuthentication, dwhHarness, type Json, ok, runAndWait, targetRows } from './testing/fixture';
-import { seedWarehouse, sql, startTestPostgres, type TestPostgres } from './testing/postgres';
+import { describe, expect, it } from 'vitest';
+import { addAuthentication, type Json, ok, runAndWait, targetRows, warehouseSuite } from './testing/fixture';
+import { sql } from './testing/postgres';
 
-const DB = 'warehouse_sync';
-let server: TestPostgres;
-let creds: { user: string; password: string };
-let h: Harness;
-
-beforeAll(async () => {
-  server = startTestPostgres();
-  creds = await seedWarehouse(server, DB);
-}, 120_000);
-afterAll(() => server?.stop());
-beforeEach(async () => {
-  h = await dwhHarness();
-});
-afterEach(() => h.close());
+const w = warehouseSuite('warehouse_sync');
+const DB = w.database;
 
 async function guessOrders(authId: number): Promise<Json> {
   return ok(
-    h.call('POST', '/v1/guess', { json: { svc_authentication_id: authId, schema: 'public', tables: ['orders'] } }),
+    w.h.call('POST', '/v1/guess', { json: { svc_authentication_id: authId, schema: 'public', tables: ['orders'] } }),
   );
 }
 
@@ -30,7 +17,7 @@ async function createIntegration(authId: number, tweak: (cfg: Json) => void = ()
   const advanced = guessed.advanced_configs as Json[];
   for (const a of advanced) tweak(a.config as Json);
   const created = await ok(
-    h.call('POST', '/v1/dwh/', {
+    w.h.call('POST', '/v1/dwh/', {
       json: {
         name: `orders sync ${Math.random().toString(36).slice(2, 7)}`,
         schedule_type: 'none',
@@ -53,7 +40,7 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 /** Per-column facts over every source row, computed by PostgreSQL (text digests in id order). */
 async function warehouseAggregates(): Promise<Json> {
   const r = await sql(
-    server,
+    w.server,
     DB,
     `SELECT count(*) AS n, sum(id) AS id_sum, min(id) AS id_min, max(id) AS id_max,
        count(*) FILTER (WHERE qty IS NULL) AS qty_nulls, sum(qty) AS qty_sum, min(qty) AS qty_min, max(qty) AS qty_max,
@@ -117,7 +104,7 @@ function round(facts: Json): Json {
 
 describe('data-warehouse sync against a real PostgreSQL', () => {
   it('guesses mapped types, skips what cannot be mapped, and proposes incremental and time columns', async () => {
-    const authId = await addAuthentication(h, server, DB, creds);
+    const authId = await addAuthentication(w.h, w.server, DB, w.creds);
     const g = await guessOrders(authId);
     expect(g.basic_configs).toMatchObject({
       type: 'postgresql',
@@ -154,15 +141,15 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
   });
 
   it('loads 100,000 rows with matching values, then incrementally: boundary rows neither lost nor doubled', async () => {
-    const authId = await addAuthentication(h, server, DB, creds);
+    const authId = await addAuthentication(w.h, w.server, DB, w.creds);
     const dwhId = await createIntegration(authId);
-    const attempt = await runAndWait(h, dwhId);
+    const attempt = await runAndWait(w.h, dwhId);
     expect(attempt).toMatchObject({ status: 'success', done: true });
     expect(attempt.tables).toEqual([
       expect.objectContaining({ target_table: 'orders', status: 'success', records: 100000, error: null }),
     ]);
 
-    const rows = await targetRows(h, 'orders', 'id');
+    const rows = await targetRows(w.h, 'orders', 'id');
     expect(rows).toHaveLength(100000);
     const r7 = rows[6] as Json;
     expect(r7).toMatchObject({
@@ -181,22 +168,22 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
     expect(rows[4]?.payload).toBeNull();
     expect(rows[10]?.ratio).toBeNull();
     expect(Object.keys(r7)).not.toContain('blob');
-    const table = await ok(h.call('GET', '/v3/table/show/dwh_target/orders'));
+    const table = await ok(w.h.call('GET', '/v3/table/show/dwh_target/orders'));
     expect(table.count).toBe(100000);
     expect(loadedAggregates(rows)).toEqual(await warehouseAggregates());
 
     // The session is a bulk load session; its job has the spec's fields.
     const [session] =
-      ((await ok(h.call('GET', `/v1/dwh/${dwhId}/bulkload_sessions`)).valueOf()) as unknown as Json[]) ?? [];
+      ((await ok(w.h.call('GET', `/v1/dwh/${dwhId}/bulkload_sessions`)).valueOf()) as unknown as Json[]) ?? [];
     const name = (session as Json).name as string;
-    const wire = await ok(h.call('GET', `/v3/bulk_loads/${name}`));
+    const wire = await ok(w.h.call('GET', `/v3/bulk_loads/${name}`));
     expect(wire).toMatchObject({
       database: 'dwh_target',
       table: 'orders',
       config: {
         in: {
           type: 'postgresql',
-          host: server.host,
+          host: w.server.host,
           user: 'svc_reader',
           password: '***',
           incremental: true,
@@ -207,13 +194,13 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       },
       config_diff: { in: { incremental_column: 'updated_at', last_record: ['2026-01-01 02:46:40'] } },
     });
-    const all = await h.call('GET', '/v3/bulk_loads');
+    const all = await w.h.call('GET', '/v3/bulk_loads');
     const allText = await all.text();
-    expect(allText).not.toContain(creds.password);
+    expect(allText).not.toContain(w.creds.password);
     // Boundary digests stay inside; reads show how many rows share the last value.
     expect(allText).not.toContain('boundary_digests');
     expect((wire.config_diff as { in: Json }).in.boundary_rows).toBe(1);
-    const jobs = (await (await h.call('GET', `/v3/bulk_loads/${name}/jobs`)).json()) as Json[];
+    const jobs = (await (await w.h.call('GET', `/v3/bulk_loads/${name}/jobs`)).json()) as Json[];
     expect(jobs[0]).toMatchObject({
       type: 'bulkload',
       status: 'success',
@@ -226,24 +213,24 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
 
     // Rows at the last cursor value arrive after the run, plus newer ones; and an unchanged run loads nothing.
     await sql(
-      server,
+      w.server,
       DB,
       `INSERT INTO public.orders (id, qty, created_at, updated_at) VALUES
       (100001, 1, now(), timestamp '2026-01-01 02:46:40'), (100002, 2, now(), timestamp '2026-01-01 02:46:40'),
       (100003, 3, now(), timestamp '2026-03-01 00:00:00')`,
     );
-    const second = await runAndWait(h, dwhId);
+    const second = await runAndWait(w.h, dwhId);
     expect((second.tables as Json[])[0]).toMatchObject({ status: 'success', records: 3 });
-    const third = await runAndWait(h, dwhId);
+    const third = await runAndWait(w.h, dwhId);
     expect((third.tables as Json[])[0]).toMatchObject({ status: 'success', records: 0 });
-    const ids = (await targetRows(h, 'orders', 'id')).map((r) => r.id as number);
+    const ids = (await targetRows(w.h, 'orders', 'id')).map((r) => r.id as number);
     expect(ids).toHaveLength(100003);
     expect(new Set(ids).size).toBe(100003);
-    await sql(server, DB, 'DELETE FROM public.orders WHERE id > 100000');
+    await sql(w.server, DB, 'DELETE FROM public.orders WHERE id > 100000');
   }, 120_000);
 
   it('replace mode swaps the whole table; a failing run leaves it unchanged', async () => {
-    const authId = await addAuthentication(h, server, DB, creds);
+    const authId = await addAuthentication(w.h, w.server, DB, w.creds);
     const dwhId = await createIntegration(authId, (cfg) => {
       cfg.mode = 'replace';
       cfg.incremental = false;
@@ -254,63 +241,63 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       ];
       cfg.time_column = null;
     });
-    const first = await runAndWait(h, dwhId);
+    const first = await runAndWait(w.h, dwhId);
     expect((first.tables as Json[])[0]).toMatchObject({ status: 'success', records: 2 });
-    await sql(server, DB, "INSERT INTO public.events VALUES ('c', now(), 3)");
-    await runAndWait(h, dwhId);
-    expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b', 'c']);
-    await sql(server, DB, "DELETE FROM public.events WHERE kind = 'c'");
-    await runAndWait(h, dwhId);
-    expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
+    await sql(w.server, DB, "INSERT INTO public.events VALUES ('c', now(), 3)");
+    await runAndWait(w.h, dwhId);
+    expect((await targetRows(w.h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b', 'c']);
+    await sql(w.server, DB, "DELETE FROM public.events WHERE kind = 'c'");
+    await runAndWait(w.h, dwhId);
+    expect((await targetRows(w.h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
 
     // Dropped source table: a clear error, and the target keeps its rows.
-    await sql(server, DB, 'ALTER TABLE public.events RENAME TO events_gone');
+    await sql(w.server, DB, 'ALTER TABLE public.events RENAME TO events_gone');
     try {
-      const failed = await runAndWait(h, dwhId);
+      const failed = await runAndWait(w.h, dwhId);
       expect(failed.status).toBe('error');
       expect((failed.tables as Json[])[0]?.error).toMatch(
         /"public\.events" does not exist \(was it dropped or renamed\?\)/,
       );
-      expect((await targetRows(h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
+      expect((await targetRows(w.h, 'orders', 'n')).map((r) => r.kind)).toEqual(['a', 'b']);
     } finally {
-      await sql(server, DB, 'ALTER TABLE public.events_gone RENAME TO events');
+      await sql(w.server, DB, 'ALTER TABLE public.events_gone RENAME TO events');
     }
   }, 60_000);
 
   it('a wrong password and an unreachable host give clear errors and leave the target unchanged', async () => {
-    const good = await addAuthentication(h, server, DB, creds);
+    const good = await addAuthentication(w.h, w.server, DB, w.creds);
     const dwhId = await createIntegration(good, (cfg) => {
       cfg.table = 'events';
       cfg.columns = [{ name: 'kind', type: 'string' }];
       cfg.incremental = false;
       cfg.time_column = null;
     });
-    await runAndWait(h, dwhId);
-    const before = await targetRows(h, 'orders');
+    await runAndWait(w.h, dwhId);
+    const before = await targetRows(w.h, 'orders');
 
-    const wrong = await addAuthentication(h, server, DB, { user: creds.user, password: 'not-it' }, 'wrong');
-    const test = await ok(h.call('POST', `/v1/authentications/${wrong}/test`));
+    const wrong = await addAuthentication(w.h, w.server, DB, { user: w.creds.user, password: 'not-it' }, 'wrong');
+    const test = await ok(w.h.call('POST', `/v1/authentications/${wrong}/test`));
     expect(test).toMatchObject({
       ok: false,
       message: expect.stringMatching(/refused the login of user "svc_reader".*password/),
     });
-    const guessed = await h.call('POST', '/v1/guess', { json: { svc_authentication_id: wrong, tables: ['events'] } });
+    const guessed = await w.h.call('POST', '/v1/guess', { json: { svc_authentication_id: wrong, tables: ['events'] } });
     expect(guessed.status).toBe(400);
     expect(((await guessed.json()) as { message: string }).message).toMatch(/check the user name and password/);
 
-    const configs = await ok(h.call('GET', `/v1/dwh/${dwhId}/configs`));
+    const configs = await ok(w.h.call('GET', `/v1/dwh/${dwhId}/configs`));
     await ok(
-      h.call('PUT', `/v1/dwh/${dwhId}`, {
+      w.h.call('PUT', `/v1/dwh/${dwhId}`, {
         json: { basic_configs: { ...(configs.basic_configs as Json), svc_authentication_id: wrong } },
       }),
     );
-    const failed = await runAndWait(h, dwhId);
+    const failed = await runAndWait(w.h, dwhId);
     expect(failed.status).toBe('error');
     expect((failed.tables as Json[])[0]?.error).toMatch(/check the user name and password/);
-    expect(await targetRows(h, 'orders')).toEqual(before);
+    expect(await targetRows(w.h, 'orders')).toEqual(before);
 
     const closedPort = await ok(
-      h.call('POST', '/v1/authentications', {
+      w.h.call('POST', '/v1/authentications', {
         json: {
           name: 'nowhere',
           host: '127.0.0.1',
@@ -323,18 +310,18 @@ describe('data-warehouse sync against a real PostgreSQL', () => {
       }),
     );
     await ok(
-      h.call('PUT', `/v1/dwh/${dwhId}`, {
+      w.h.call('PUT', `/v1/dwh/${dwhId}`, {
         json: { basic_configs: { ...(configs.basic_configs as Json), svc_authentication_id: closedPort.id } },
       }),
     );
-    const unreachable = await runAndWait(h, dwhId);
+    const unreachable = await runAndWait(w.h, dwhId);
     expect((unreachable.tables as Json[])[0]?.error).toMatch(
       /Could not connect to 127\.0\.0\.1:1: the connection was refused/,
     );
-    expect(await targetRows(h, 'orders')).toEqual(before);
-    const t = await ok(h.call('POST', `/v1/authentications/${closedPort.id}/test`));
+    expect(await targetRows(w.h, 'orders')).toEqual(before);
+    const t = await ok(w.h.call('POST', `/v1/authentications/${closedPort.id}/test`));
     expect(t.ok).toBe(false);
-    const inUse = await h.call('DELETE', `/v1/authentications/${closedPort.id}`);
+    const inUse = await w.h.call('DELETE', `/v1/authentications/${closedPort.id}`);
     expect(inUse.status).toBe(409);
     expect(((await inUse.json()) as { message: string }).message).toMatch(/used by the integration/);
   }, 60_000);

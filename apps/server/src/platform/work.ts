@@ -1,5 +1,14 @@
 import type { AppDeps } from './context';
-import type { BackgroundWork } from './inProcessWork';
+import type { RunOptions } from './workerPool';
+
+/** What features call to run heavy work: the worker threads of workerPool.ts, on either backend. */
+export interface BackgroundWork {
+  run<R>(task: string, args: unknown, opts?: RunOptions): Promise<R>;
+  /** Runs a task once in every worker (closing a file about to be deleted). */
+  broadcast(task: string, args: unknown): Promise<void>;
+  prewarm(count?: number): void;
+  close(): Promise<void>;
+}
 
 /**
  * The app's background worker pool, found from its dependencies. `createApp` attaches it; features reach

@@ -3,9 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { AppDeps } from './context';
-import { openSqlite } from './db';
 import type { Logger } from './logger';
-import { sqliteStorage } from './storage';
+import { openWorkerStorage, type StorageTarget } from './storage';
 import { CRASH_WORKER, type FromWorker, type ToWorker, toWireError } from './workerPool';
 
 /**
@@ -33,8 +32,8 @@ export type TaskTable = Record<string, Task>;
 /** What the pool gives every worker. */
 export interface WorkerSetup {
   config: Config;
-  /** The control database's file; the server has already migrated it. */
-  controlFile: string;
+  /** The server's storage (already migrated), which the worker opens with connections of its own. */
+  storage: StorageTarget;
 }
 
 const taskNow = new AsyncLocalStorage<number>();
@@ -52,11 +51,13 @@ export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): v
   const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) =>
     send({ type: 'log', level, msg, fields });
   const logger: Logger = { info: log('info'), warn: log('warn'), error: log('error') };
-  const db = openSqlite(init.controlFile);
-  // A worker may wait longer for the control database's lock than the request loop would: nobody waits on it.
-  db.pragma('busy_timeout = 30000');
-  const deps: AppDeps = { storage: sqliteStorage(db), config: init.config, clock, logger };
-  setup?.(deps);
+  const ready: Promise<AppDeps> = openWorkerStorage(init.storage).then((storage) => {
+    const deps: AppDeps = { storage, config: init.config, clock, logger };
+    setup?.(deps);
+    return deps;
+  });
+  // Each task waits for it; when the storage cannot open, every task fails with the reason.
+  ready.catch(() => {});
   const controllers = new Map<number, AbortController>();
   /** The tail of each lane's chain: a lane's tasks run one after another. */
   const lanes = new Map<string, Promise<unknown>>();
@@ -66,6 +67,7 @@ export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): v
     const task = tasks[msg.task];
     if (!task) throw new Error(`No background task is named "${msg.task}".`);
     controller.signal.throwIfAborted();
+    const deps = await ready;
     const ctx: TaskContext = {
       deps,
       signal: controller.signal,

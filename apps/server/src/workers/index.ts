@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { AppDeps } from '../platform/context';
-import { type BackgroundWork, InProcessWork } from '../platform/inProcessWork';
+import type { BackgroundWork } from '../platform/work';
 import { WorkerPool } from '../platform/workerPool';
 import type { WorkerSetup } from '../platform/workerRuntime';
 import { tasks } from './tasks';
@@ -12,9 +12,9 @@ import { tasks } from './tasks';
  * rather than queueing behind them. Threads beyond the cores only share them; SQLite waits dominate.
  */
 export function createWorkers(deps: AppDeps, size?: number): BackgroundWork {
-  // On PostgreSQL the database does the heavy part; the server awaits it in its own process.
-  if (deps.storage.file === null) return new InProcessWork(tasks, deps);
-  const setup: WorkerSetup = { config: deps.config, controlFile: deps.storage.file };
+  // On either backend: on PostgreSQL the database does the writing, but decoding, laying out and deciding
+  // are JavaScript, which must not share the request loop (decision 0030).
+  const setup: WorkerSetup = { config: deps.config, storage: deps.storage.target };
   return new WorkerPool({
     entry: new URL('./entry.mjs', import.meta.url),
     workerData: setup,

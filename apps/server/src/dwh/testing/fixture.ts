@@ -1,6 +1,7 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { dataPlane, requireDatabase } from '../../data';
 import { createHarness, type Harness } from '../../testing/harness';
-import type { TestPostgres } from './postgres';
+import { seedWarehouse, startTestPostgres, type TestPostgres, warehouseDatabase } from './postgres';
 
 export type Json = Record<string, unknown>;
 
@@ -74,4 +75,35 @@ export async function runAndWait(h: Harness, dwhId: number): Promise<Json> {
   for (const t of attempt.tables as Json[]) await h.app.services.jobs.whenSettled(t.job_id as number);
   const after = await ok(h.call('GET', `/v1/dwh/${dwhId}/session_attempts`));
   return (after.items as Json[])[0] as Json;
+}
+
+/** What a warehouse test file shares: its warehouse database and reader, and each test's app. */
+export interface WarehouseSuite {
+  database: string;
+  server: TestPostgres;
+  creds: { user: string; password: string };
+  h: Harness;
+}
+
+/**
+ * Registers a warehouse test file's hooks: the test PostgreSQL with a warehouse database of this pass
+ * (seeded, then `seed` for the file's own tables), and a new app for every test (`harness`, else
+ * `dwhHarness()`). The returned object is filled as the hooks run.
+ */
+export function warehouseSuite(
+  name: string,
+  opts: { seed?: () => Promise<void>; harness?: () => Promise<Harness> } = {},
+): WarehouseSuite {
+  const w = { database: warehouseDatabase(name) } as WarehouseSuite;
+  beforeAll(async () => {
+    w.server = startTestPostgres();
+    w.creds = await seedWarehouse(w.server, w.database);
+    await opts.seed?.();
+  }, 120_000);
+  afterAll(() => w.server?.stop());
+  beforeEach(async () => {
+    w.h = await (opts.harness ?? dwhHarness)();
+  });
+  afterEach(() => w.h.close());
+  return w;
 }

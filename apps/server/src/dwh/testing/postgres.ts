@@ -41,6 +41,14 @@ export function startTestPostgres(): TestPostgres {
   };
 }
 
+/**
+ * A warehouse database name of this pass: the SQLite and PostgreSQL passes run the same test file at the
+ * same time on the one test server, and must not drop each other's warehouse.
+ */
+export function warehouseDatabase(name: string): string {
+  return `${name}_${process.env.SVC_TEST_BACKEND === 'postgres' ? 'pg' : 'sqlite'}`;
+}
+
 /** Runs SQL as the superuser on `database` of the server. */
 export async function sql(server: TestPostgres, database: string, text: string, values: unknown[] = []) {
   const u = new URL(server.url);
@@ -67,10 +75,10 @@ export async function seedWarehouse(
   await sql(
     server,
     'postgres',
+    // Roles belong to the whole server: another test process may be creating it at this moment.
     `DO $$ BEGIN
-      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_reader') THEN
-        CREATE ROLE svc_reader LOGIN PASSWORD 'reader-Pa55';
-      END IF; END $$`,
+      CREATE ROLE svc_reader LOGIN PASSWORD 'reader-Pa55';
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
   );
   await sql(
     server,

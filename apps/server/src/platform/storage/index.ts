@@ -13,9 +13,8 @@ export {
   StorageUnavailable,
 } from './errors';
 export { tryLock, withLock } from './locks';
-export { type OpenedStorage, openStorage, storageTarget } from './open';
+export { type OpenedStorage, openStorage, openWorkerStorage, storageTarget } from './open';
 export { type PostgresStorage, pgIdentifier } from './postgres';
 export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';
-export { sqliteStorage } from './sqlite';
-export type { ColumnKind, Executor, SqlDialect, Storage } from './types';
+export type { ColumnKind, Executor, SqlDialect, Storage, StorageTarget } from './types';

@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { migrateStorage } from './migrate';
 import { openPostgresStorage, type PostgresStorage } from './postgres';
 import { openSqliteStorage, type SqliteStorage } from './sqlite';
+import type { StorageTarget } from './types';
 
 export type OpenedStorage = SqliteStorage | PostgresStorage;
-
-/** Where the control plane lives: `SVC_DATABASE_URL` (PostgreSQL) when set, else the data folder's SQLite file. */
-export type StorageTarget = { backend: 'sqlite'; file: string } | { backend: 'postgres'; url: string };
 
 export function storageTarget(env: NodeJS.ProcessEnv, dataDir: string): StorageTarget {
   const url = env.SVC_DATABASE_URL?.trim();
@@ -35,3 +33,20 @@ export async function openStorage(target: StorageTarget): Promise<OpenedStorage>
   }
   return storage;
 }
+
+/**
+ * A worker thread's own storage on the server's database, already migrated by the server: a SQLite
+ * connection that waits long for the file's write lock, or a small PostgreSQL pool (each worker has one).
+ */
+export async function openWorkerStorage(target: StorageTarget): Promise<OpenedStorage> {
+  if (target.backend === 'sqlite') {
+    const storage = openSqliteStorage(target.file);
+    // A worker may wait longer for the control database's lock than the request loop would: nobody waits on it.
+    storage.handle.pragma('busy_timeout = 30000');
+    return storage;
+  }
+  return openPostgresStorage(target.url, { max: WORKER_POOL_SIZE });
+}
+
+/** Connections per worker thread on PostgreSQL: one task at a time per lane, a few lanes at once. */
+const WORKER_POOL_SIZE = 4;

@@ -113,7 +113,7 @@ export async function openPostgresStorage(url: string, options: { max?: number }
     dialect: postgresDialect,
     pool,
     describe: describePostgresUrl(url),
-    file: null,
+    target: { backend: 'postgres', url },
     close: async () => {
       await db.destroy();
       // Kysely ends the pool only if it ran a query itself; a storage used only through the pool keeps it.

@@ -87,7 +87,7 @@ export function sqliteStorage(handle: Db): SqliteStorage {
     dialect: sqliteDialect,
     handle,
     describe: handle.name,
-    file: handle.name,
+    target: { backend: 'sqlite', file: handle.name },
     close: async () => {
       // Kysely's destroy closes the handle; a handle closed elsewhere first is fine.
       if (handle.open) await db.destroy();

@@ -69,6 +69,9 @@ export interface BoundText {
   parameters: unknown[];
 }
 
+/** Where the control plane lives: `SVC_DATABASE_URL` (PostgreSQL) when set, else the data folder's SQLite file. */
+export type StorageTarget = { backend: 'sqlite'; file: string } | { backend: 'postgres'; url: string };
+
 export interface Storage {
   readonly backend: Backend;
   /** The control database. */
@@ -76,7 +79,10 @@ export interface Storage {
   readonly dialect: SqlDialect;
   /** Where the storage is, for logs: a file, or host/port/database (never a password). */
   readonly describe: string;
-  /** SQLite: the control database's file, which worker threads open with connections of their own. */
-  readonly file: string | null;
+  /**
+   * Where worker threads open connections of their own: the control database's file, or the PostgreSQL URL
+   * (with its password: it goes to the threads of this process only, never to a log or an answer).
+   */
+  readonly target: StorageTarget;
   close(): Promise<void>;
 }
