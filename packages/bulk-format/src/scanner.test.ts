@@ -38,6 +38,22 @@ const rows = [
 ];
 
 describe('RecordScanner', () => {
+  it('hands out plain byte arrays for Buffer chunks too, sharing their memory', () => {
+    const bytes = Buffer.from(encodeRecords(rows));
+    const scanner = new RecordScanner(limits);
+    const whole = scanner.push(bytes);
+    expect(Object.getPrototypeOf(whole.bytes)).toBe(Uint8Array.prototype);
+    expect(whole.bytes.buffer).toBe(bytes.buffer);
+    expect(decodeBatch(whole)).toHaveLength(rows.length);
+    // A record cut between two Buffer chunks comes back whole, from the scanner's own array.
+    const again = new RecordScanner(limits);
+    const first = again.push(bytes.subarray(0, 10));
+    const rest = again.push(bytes.subarray(10));
+    expect(first.ends).toEqual([]);
+    expect(Object.getPrototypeOf(rest.bytes)).toBe(Uint8Array.prototype);
+    expect(decodeBatch(rest)).toHaveLength(rows.length);
+  });
+
   it('finds the same records whatever the chunk size', () => {
     const bytes = encodeRecords(rows);
     for (const size of [1, 2, 3, 7, 64, bytes.length]) {

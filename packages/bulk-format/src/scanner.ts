@@ -64,7 +64,13 @@ export class RecordScanner {
     return this.index;
   }
 
-  push(chunk: Uint8Array): RecordBatch {
+  push(input: Uint8Array): RecordBatch {
+    // Always a plain Uint8Array, never a Buffer (zlib's chunks): code reading the bytes then sees one kind of
+    // array, and the engine keeps it optimised rather than throwing it away when the other kind turns up.
+    const chunk =
+      Object.getPrototypeOf(input) === Uint8Array.prototype
+        ? input
+        : new Uint8Array(input.buffer, input.byteOffset, input.length);
     const firstIndex = this.index;
     this.batchBinary = false;
     if (this.len === this.start) {

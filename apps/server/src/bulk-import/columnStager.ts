@@ -31,12 +31,21 @@ const BLOCK_BYTES = 4 * 1024 * 1024;
 
 type Summary = ColumnSummary[number];
 
-/** The values of one column of the block being built, encoded one after another. */
+/**
+ * The values of one column of the block being built, encoded one after another. Runs are kept from block to
+ * block (`reset`), so a part's columns grow their buffers once rather than for every block: buffers made and
+ * dropped by the thousand are memory outside the heap that makes the garbage collector run again and again.
+ */
 class Run {
   bytes = new Uint8Array(1024);
   length = 0;
   /** Rows with a value (or ABSENT) written. */
   rows = 0;
+
+  reset(): void {
+    this.length = 0;
+    this.rows = 0;
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.bytes.length) return;
@@ -74,10 +83,14 @@ export class ColumnStager {
   private readonly blocks: Uint8Array[] = [];
   // The block being built.
   private binary = false;
-  private time: number[] = [];
+  /** The rows' times (the first `rows`), kept from block to block like the runs. */
+  private time = new Float64Array(BLOCK_ROWS);
+  private rows = 0;
   private columns: string[] = [];
   private index = new Map<string, number>();
   private runs: Run[] = [];
+  /** Runs of closed blocks, to use again. */
+  private spare: Run[] = [];
   private summaries: (Summary | undefined)[] = [];
   private size = 0;
   /** The record each column last got a value in: a key repeated within a record is seen. */
@@ -107,7 +120,7 @@ export class ColumnStager {
         if (!this.decoded(record)) errors.push(record);
       }
       start = end;
-      if (this.time.length >= BLOCK_ROWS || this.size >= BLOCK_BYTES) this.close();
+      if (this.rows >= BLOCK_ROWS || this.size >= BLOCK_BYTES) this.close();
     }
     return errors;
   }
@@ -168,8 +181,8 @@ export class ColumnStager {
     if (timeStart < 0 || n > tableLimits.maxColumns) return false;
     const time = this.readTime(bytes, view, timeStart, timeEnd);
     if (time === null) return false;
-    const row = this.time.length;
-    this.time.push(time);
+    const row = this.rows++;
+    this.time[row] = time;
     for (let j = 0; j < n; j++) {
       const c = this.entryColumn[j] as number;
       const s = this.entryStart[j] as number;
@@ -194,8 +207,8 @@ export class ColumnStager {
   private decoded(record: Record<string, unknown>): boolean {
     const prepared = this.rules.prepare(record);
     if (!prepared) return false;
-    const row = this.time.length;
-    this.time.push(prepared.time);
+    const row = this.rows++;
+    this.time[row] = prepared.time;
     for (const [column, value] of prepared.values) {
       const c = this.columnIndex(column);
       const bytes = encodeValue(value);
@@ -252,7 +265,9 @@ export class ColumnStager {
       c = this.columns.length;
       this.index.set(column, c);
       this.columns.push(column);
-      this.runs.push(new Run());
+      const run = this.spare.pop() ?? new Run();
+      run.reset();
+      this.runs.push(run);
       this.summaries.push(undefined);
       this.stamps.push(0);
     }
@@ -260,12 +275,13 @@ export class ColumnStager {
   }
 
   private close(): void {
-    const rows = this.time.length;
+    const rows = this.rows;
     if (rows > 0) {
       for (const run of this.runs) run.pad(rows);
-      this.blocks.push(encodeBlock(this.columns, this.time, this.binary, this.runs));
+      this.blocks.push(encodeBlock(this.columns, this.time.subarray(0, rows), this.binary, this.runs));
     }
-    this.time = [];
+    this.rows = 0;
+    this.spare.push(...this.runs);
     this.columns = [];
     this.index = new Map();
     this.runs = [];

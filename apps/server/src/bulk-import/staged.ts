@@ -34,7 +34,7 @@ export interface ValueRun {
  * header (msgpack `[columns, rows, binary, lengths of the runs]`), every row's `time` as a little-endian double,
  * then each column's run of values (msgpack values one after another, ABSENT where a row has none).
  */
-export function encodeBlock(columns: string[], time: number[], binary: boolean, runs: ValueRun[]): Uint8Array {
+export function encodeBlock(columns: string[], time: ArrayLike<number>, binary: boolean, runs: ValueRun[]): Uint8Array {
   const head = header.pack([columns, time.length, binary, runs.map((r) => r.length)]);
   const size = 4 + head.length + 8 * time.length + runs.reduce((n, r) => n + r.length, 0);
   const out = Buffer.allocUnsafe(4 + size);
@@ -42,7 +42,7 @@ export function encodeBlock(columns: string[], time: number[], binary: boolean, 
   at = out.writeUInt32LE(head.length, at);
   out.set(head, at);
   at += head.length;
-  for (const t of time) at = out.writeDoubleLE(t, at);
+  for (let r = 0; r < time.length; r++) at = out.writeDoubleLE(time[r] as number, at);
   for (const run of runs) {
     out.set(run.bytes.subarray(0, run.length), at);
     at += run.length;
