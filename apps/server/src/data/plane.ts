@@ -40,6 +40,11 @@ export interface MergeResult {
 export interface DataTx {
   /** For the caller's own statements in the same transaction (markers, incremental state). */
   readonly ex: Executor;
+  /**
+   * The control database's tables inside this same transaction, where the plane shares its database
+   * (PostgreSQL): figures copied to the catalog there commit with the rows. Absent on SQLite (other files).
+   */
+  readonly catalog?: Executor;
   /** A table of this database as an identifier for the `sql` tag (schema-qualified on PostgreSQL). */
   table(name: string): RawBuilder<unknown>;
   /** Whether a table of that name exists (customer tables and helper tables alike). */

@@ -11,8 +11,8 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
 /**
  * The PostgreSQL data plane: one schema per customer database (`customerSchema(id)`, named from the id,
  * which never changes), each customer table a real typed table with an index on `time`, and the figures
- * table `"_svc$tables"` in the same schema. Writes run in the server process, each in one transaction with
- * its figures. Values are exactly those SQLite stores (booleans 0/1, arrays and maps as JSON text).
+ * table `"_svc$tables"` in the same schema. Writes run in worker threads (decision 0030), each in one
+ * transaction with its figures. Values are exactly those SQLite stores (booleans 0/1, arrays and maps as JSON text).
  */
 
 const FIGURES = '_svc$tables';
@@ -186,6 +186,7 @@ function schemaTx(schema: string, ex: Executor): DataTx {
 
   return {
     ex,
+    catalog: ex,
     table: (name) => sql.raw(tableSql(name)),
     async hasTable(name) {
       const found = await one<{ r: string | null }>(ex, sql`SELECT to_regclass(${tableSql(name)})::text AS r`);
@@ -269,22 +270,45 @@ function figuresDdl(schema: string): string {
   )`;
 }
 
+/**
+ * Schemas seen to exist, per storage, so a write does not ask again each time. A schema is named from its
+ * database's id, which PostgreSQL never hands out twice, so once there it stays until a delete drops it; a
+ * database deleted by another node takes no more writes (every writer finds it in the catalog first).
+ */
+const knownSchemas = new WeakMap<object, Set<string>>();
+
 export function postgresPlane(deps: AppDeps): DataPlane {
   const db = deps.storage.db;
-  const exists = async (schema: string) =>
-    (await one<{ r: string | null }>(db, sql`SELECT to_regclass(${`${quote(schema)}.${quote(FIGURES)}`})::text AS r`))
-      ?.r != null;
+  let known = knownSchemas.get(deps.storage);
+  if (!known) {
+    known = new Set();
+    knownSchemas.set(deps.storage, known);
+  }
+  const seen = known;
+  const exists = async (schema: string) => {
+    if (seen.has(schema)) return true;
+    const found = await one<{ r: string | null }>(
+      db,
+      sql`SELECT to_regclass(${`${quote(schema)}.${quote(FIGURES)}`})::text AS r`,
+    );
+    if (found?.r == null) return false;
+    seen.add(schema);
+    return true;
+  };
   const createDatabase = async (database: DatabaseRow) => {
     const schema = customerSchema(database.id);
     await transaction(db, async (tx) => {
       await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`).execute(tx);
       await sql.raw(figuresDdl(schema)).execute(tx);
     });
+    seen.add(schema);
   };
   return {
     createDatabase,
     async deleteDatabase(database) {
-      await sql.raw(`DROP SCHEMA IF EXISTS ${quote(customerSchema(database.id))} CASCADE`).execute(db);
+      const schema = customerSchema(database.id);
+      seen.delete(schema);
+      await sql.raw(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`).execute(db);
     },
     async transaction(database, fn) {
       const schema = customerSchema(database.id);

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
-import { many, run, sql } from '../platform/storage';
+import { type Executor, many, run, sql } from '../platform/storage';
 import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
 import { columnNameForKey, readAs, type SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
@@ -65,11 +65,16 @@ export function prepareRecord(record: Record<string, unknown>, defaultTime?: num
   return { time, values };
 }
 
-/** Copies a table's figures and schema from the data plane to the catalog. */
-async function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): Promise<void> {
+/** Copies a table's figures and schema from the data plane to the catalog (through `ex`, default the control database). */
+async function syncCatalog(
+  deps: AppDeps,
+  database: DatabaseRow,
+  meta: Meta,
+  ex: Executor = deps.storage.db,
+): Promise<void> {
   const updatedAt = meta.updated_at ?? deps.clock.now().getTime();
   await run(
-    deps.storage.db,
+    ex,
     sql`UPDATE tables SET schema_json = ${meta.schema_json}, count = ${meta.row_count},
           estimated_storage_size = ${meta.bytes}, last_log_timestamp = ${meta.max_time},
           counter_updated_at = ${meta.updated_at},
@@ -117,6 +122,8 @@ export interface TableBatch {
   records: PreparedRecord[];
   /** Create the table on first write (postback, records API). */
   createTable?: boolean;
+  /** The table's catalog row when the caller has just read it. */
+  row?: TableRow;
 }
 
 /** The catalog rows of the batches' tables, created where allowed; batches of one table merged. */
@@ -132,7 +139,7 @@ async function batchTables(
       for (const r of b.records) entry.records.push(r);
       continue;
     }
-    let table = await findTable(deps.storage.db, database.account_id, database.id, b.table);
+    let table = b.row ?? (await findTable(deps.storage.db, database.account_id, database.id, b.table));
     if (!table) {
       if (!b.createTable) throw badRequest(`The table "${b.table}" does not exist in the database "${database.name}".`);
       table = await createTableRow(deps, database, b.table, []);
@@ -143,9 +150,11 @@ async function batchTables(
 }
 
 /**
- * Writes several tables' records of one database in ONE data transaction (group commit), then brings
- * the catalog up to date. `within` runs inside the same transaction, for callers that record their own
- * progress atomically with the rows (bulk import commit).
+ * Writes several tables' records of one database in ONE data transaction (group commit), and brings the
+ * catalog up to date: in the same transaction where the plane shares the control database (PostgreSQL: one
+ * commit, one sync, and no statement more for a request to wait on), after it otherwise. `within` runs inside
+ * the transaction, for callers that record their own progress atomically with the rows (bulk import commit).
+ * Each batch may carry its table's catalog row, found a moment before (group commit), to save looking it up.
  */
 export async function writeBatches(
   deps: AppDeps,
@@ -156,13 +165,15 @@ export async function writeBatches(
   // One write per table, however many requests the group commit merged.
   const tables = await batchTables(deps, database, batches);
   const now = deps.clock.now().getTime();
-  const metas = await dataPlane(deps).transaction(database, async (t) => {
+  const { metas, copied } = await dataPlane(deps).transaction(database, async (t) => {
     const written: Meta[] = [];
     for (const { table, records } of tables) written.push(await t.append(table, records, now));
     await within?.(t);
-    return written;
+    // Last, so the catalog rows are locked only while the transaction commits.
+    if (t.catalog) for (const meta of written) await syncCatalog(deps, database, meta, t.catalog);
+    return { metas: written, copied: t.catalog !== undefined };
   });
-  await copyToCatalog(deps, database, metas);
+  if (!copied) await copyToCatalog(deps, database, metas);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };
 }
 

@@ -1,8 +1,16 @@
 import type { PreparedRecord, TableBatch } from '../data';
-import { createTableRow, type DatabaseRow, dataLane, findTable, forgetDatabase, packBatch } from '../data';
+import {
+  createTableRow,
+  type DatabaseRow,
+  dataLane,
+  findTable,
+  forgetDatabase,
+  packBatch,
+  type TableRow,
+} from '../data';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
-import { one, sql } from '../platform/storage';
+import { many, sql } from '../platform/storage';
 import { work } from '../platform/work';
 import type { IngestWrite } from './tasks';
 
@@ -65,26 +73,37 @@ class GroupCommitter {
       // The database may have been deleted since the requests were accepted (its row may even be a few seconds
       // old, data/catalogCache.ts): nothing may recreate its file, nor write into another database that took its
       // id (SQLite reuses ids), so the id and the name must both still match.
+      // One query for both: whether the database is still there, and which of the tables already are.
       const ex = this.deps.storage.db;
-      const still = await one(
+      const names = [...new Set(items.map((i) => i.batch.table))];
+      const found = await many<Partial<TableRow>>(
         ex,
-        sql`SELECT 1 AS one FROM databases
-             WHERE id = ${database.id} AND account_id = ${database.account_id} AND name = ${database.name}`,
+        sql`SELECT t.* FROM databases d
+              LEFT JOIN tables t ON t.account_id = d.account_id AND t.database_id = d.id AND t.name IN (${sql.join(names)})
+             WHERE d.id = ${database.id} AND d.account_id = ${database.account_id} AND d.name = ${database.name}`,
       );
-      if (!still) {
+      if (found.length === 0) {
         forgetDatabase(this.deps, database);
         throw notFound('database');
       }
+      const rows = new Map<string, TableRow>();
+      for (const row of found) if (row.id != null) rows.set(row.name as string, row as TableRow);
       // New tables get their catalog row here (a short write); the task writes only the data.
-      for (const table of new Set(items.map((i) => i.batch.table))) {
-        if (!(await findTable(ex, database.account_id, database.id, table))) {
-          await createTableRow(this.deps, database, table, []).catch(async (err) => {
-            // Another writer created it meanwhile: that is what was wanted.
-            if (!(await findTable(ex, database.account_id, database.id, table))) throw err;
-          });
-        }
+      for (const table of names) {
+        if (rows.has(table)) continue;
+        const row = await createTableRow(this.deps, database, table, []).catch(async (err) => {
+          // Another writer created it meanwhile: that is what was wanted.
+          const there = await findTable(ex, database.account_id, database.id, table);
+          if (!there) throw err;
+          return there;
+        });
+        rows.set(table, row);
       }
-      const write: IngestWrite = { database, batches: items.map((i) => packBatch(i.batch)) };
+      // The worker then needs not look the tables up again.
+      const write: IngestWrite = {
+        database,
+        batches: items.map((i) => packBatch({ ...i.batch, row: rows.get(i.batch.table) })),
+      };
       await work(this.deps).run('ingest.write', write, { lane: dataLane(this.deps, database) });
       for (const item of items) item.resolve();
     } catch (err) {

@@ -162,6 +162,22 @@ describe('postback', () => {
     expect((await findTable(h.deps.storage.db, h.admin.accountId, database.id, 'burst'))?.count).toBe(200);
   });
 
+  it('lands a group commit of several tables, new and existing, with their counts in the catalog', async () => {
+    expect((await post('web_events/known', { a: 0 })).status).toBe(200);
+    const tables = ['known', 'fresh_one', 'fresh_two'];
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(`web_events/${tables[i % 3]}`, { i, time: 1_700_000_000 + i })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(30).fill(200));
+    for (const [n, table] of tables.entries()) {
+      const expected = Array.from({ length: 10 }, (_, k) => k * 3 + n);
+      const stored = (await rows(table)).map((r) => r.i).filter((i) => i !== undefined);
+      expect(stored.sort((a, b) => (a as number) - (b as number))).toEqual(expected);
+      const row = await findTable(h.deps.storage.db, h.admin.accountId, database.id, table);
+      expect(row?.count).toBe(table === 'known' ? 11 : 10);
+    }
+  });
+
   it('fails only the request whose record cannot be written when a group commit holds others', async () => {
     const wide = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`c${i}`, i]));
     const wider = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`d${i}`, i]));

@@ -4,8 +4,8 @@ import type { TaskContext } from '../platform/workerRuntime';
 import { type ImportArgs, importRecords } from './tableImport';
 
 /**
- * One group commit: the batches of one database, written by a background task in one data transaction
- * (a worker thread on SQLite, the server process on PostgreSQL).
+ * One group commit: the batches of one database, written by a background task (a worker thread) in one data
+ * transaction.
  */
 export interface IngestWrite {
   database: DatabaseRow;
