@@ -41,10 +41,10 @@ export interface DataTx {
   /** For the caller's own statements in the same transaction (markers, incremental state). */
   readonly ex: Executor;
   /**
-   * The control database's tables inside this same transaction, where the plane shares its database
-   * (PostgreSQL): figures copied to the catalog there commit with the rows. Absent on SQLite (other files).
+   * `append`, `appendBlocks` and `merge` copy the figures they save to the table's catalog row in the same
+   * statement, where the plane shares the control database (PostgreSQL). On SQLite the caller copies them.
    */
-  readonly catalog?: Executor;
+  readonly figuresInCatalog?: boolean;
   /** A table of this database as an identifier for the `sql` tag (schema-qualified on PostgreSQL). */
   table(name: string): RawBuilder<unknown>;
   /** Whether a table of that name exists (customer tables and helper tables alike). */

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type Executor, many, one, pgIdentifier, run, transaction } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
+import { catalogFigures } from './catalogFigures';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
@@ -39,19 +40,32 @@ const quote = (id: string) => `"${id}"`;
 /** Bound parameters per statement stay well under PostgreSQL's 65535. */
 const PARAMS_PER_INSERT = 30_000;
 
-function schemaTx(schema: string, ex: Executor): DataTx {
+/** The database a transaction writes, and the service's clock: its saved figures then reach the catalog. */
+interface CatalogOf {
+  database: DatabaseRow;
+  now: () => number;
+}
+
+function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   const tableSql = (name: string) => `${quote(schema)}.${quote(pgIdentifier(name))}`;
   const figures = sql.raw(tableSql(FIGURES));
   const col = (name: string) => quote(pgIdentifier(name));
 
   const readMeta = (name: string) => one<Meta>(ex, sql`SELECT * FROM ${figures} WHERE name = ${name}`);
 
-  const saveMeta = (m: Meta) =>
-    run(
-      ex,
-      sql`UPDATE ${figures} SET schema_json = ${m.schema_json}, row_count = ${m.row_count}, bytes = ${m.bytes},
-            max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`,
-    );
+  /**
+   * Saves the figures, and with them in ONE statement (each a step of a WITH) the last rows of the write
+   * (`insert`) and the catalog's copy: a write's statements are round trips a request waits for.
+   */
+  const saveMeta = (m: Meta, insert?: RawBuilder<unknown>) => {
+    const figuresUpdate = sql`UPDATE ${figures} SET schema_json = ${m.schema_json}, row_count = ${m.row_count},
+            bytes = ${m.bytes}, max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`;
+    const steps = catalog ? [insert, figuresUpdate] : [insert];
+    const last = catalog ? catalogFigures(catalog.database, m, m.updated_at ?? catalog.now()) : figuresUpdate;
+    const before = steps.filter((step) => step !== undefined);
+    if (before.length === 0) return run(ex, last);
+    return run(ex, sql`WITH ${sql.join(before.map((step, i) => sql`${sql.raw(`step${i}`)} AS (${step})`))} ${last}`);
+  };
 
   /**
    * Writers of one table on different nodes take turns until their transactions end: each reads the figures
@@ -147,16 +161,21 @@ function schemaTx(schema: string, ex: Executor): DataTx {
       }
       last.push(row);
     });
+    // The last rows go with the figures, in one statement.
+    const lastRows = chunks.pop() as Stored[][];
     for (const chunk of chunks) await insertRows(target, columns, chunk);
     Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
-    await saveMeta(meta);
+    await saveMeta(meta, lastRows.length > 0 ? insertStatement(target, columns, lastRows) : undefined);
     return meta;
   }
 
-  async function insertRows(target: RawBuilder<unknown>, columns: RawBuilder<unknown>, rows: Stored[][]) {
-    if (rows.length === 0) return;
+  function insertStatement(target: RawBuilder<unknown>, columns: RawBuilder<unknown>, rows: Stored[][]) {
     const values = rows.map((row) => sql`(${sql.join(row.map(pgValue))})`);
-    await run(ex, sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`);
+    return sql`INSERT INTO ${target} (${columns}) VALUES ${sql.join(values)}`;
+  }
+
+  async function insertRows(target: RawBuilder<unknown>, columns: RawBuilder<unknown>, rows: Stored[][]) {
+    if (rows.length > 0) await run(ex, insertStatement(target, columns, rows));
   }
 
   /** Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then multi-row INSERTs per block. */
@@ -186,7 +205,7 @@ function schemaTx(schema: string, ex: Executor): DataTx {
 
   return {
     ex,
-    catalog: ex,
+    figuresInCatalog: catalog !== undefined,
     table: (name) => sql.raw(tableSql(name)),
     async hasTable(name) {
       const found = await one<{ r: string | null }>(ex, sql`SELECT to_regclass(${tableSql(name)})::text AS r`);
@@ -314,7 +333,8 @@ export function postgresPlane(deps: AppDeps): DataPlane {
       const schema = customerSchema(database.id);
       // A database created before its schema could be (or by an older node) gets it on first write.
       if (!(await exists(schema))) await createDatabase(database);
-      return transaction(db, (tx) => fn(schemaTx(schema, tx)));
+      const catalog = { database, now: () => deps.clock.now().getTime() };
+      return transaction(db, (tx) => fn(schemaTx(schema, tx, catalog)));
     },
     async figures(database) {
       const schema = customerSchema(database.id);

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
-import { type Executor, many, run, sql } from '../platform/storage';
+import { many, run, sql } from '../platform/storage';
 import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
+import { catalogFigures } from './catalogFigures';
 import { columnNameForKey, readAs, type SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
 import { fromSafe, tableLimits } from './dataTables';
@@ -65,22 +66,9 @@ export function prepareRecord(record: Record<string, unknown>, defaultTime?: num
   return { time, values };
 }
 
-/** Copies a table's figures and schema from the data plane to the catalog (through `ex`, default the control database). */
-async function syncCatalog(
-  deps: AppDeps,
-  database: DatabaseRow,
-  meta: Meta,
-  ex: Executor = deps.storage.db,
-): Promise<void> {
-  const updatedAt = meta.updated_at ?? deps.clock.now().getTime();
-  await run(
-    ex,
-    sql`UPDATE tables SET schema_json = ${meta.schema_json}, count = ${meta.row_count},
-          estimated_storage_size = ${meta.bytes}, last_log_timestamp = ${meta.max_time},
-          counter_updated_at = ${meta.updated_at},
-          updated_at = CASE WHEN schema_json = ${meta.schema_json} THEN updated_at ELSE ${updatedAt} END
-        WHERE account_id = ${database.account_id} AND database_id = ${database.id} AND name = ${meta.name}`,
-  );
+/** Copies a table's figures and schema from the data plane to the catalog. */
+async function syncCatalog(deps: AppDeps, database: DatabaseRow, meta: Meta): Promise<void> {
+  await run(deps.storage.db, catalogFigures(database, meta, meta.updated_at ?? deps.clock.now().getTime()));
 }
 
 /**
@@ -151,10 +139,10 @@ async function batchTables(
 
 /**
  * Writes several tables' records of one database in ONE data transaction (group commit), and brings the
- * catalog up to date: in the same transaction where the plane shares the control database (PostgreSQL: one
- * commit, one sync, and no statement more for a request to wait on), after it otherwise. `within` runs inside
- * the transaction, for callers that record their own progress atomically with the rows (bulk import commit).
- * Each batch may carry its table's catalog row, found a moment before (group commit), to save looking it up.
+ * catalog up to date: within the write itself where the plane does that (PostgreSQL: one commit, one sync, and
+ * no statement more for a request to wait on), after it otherwise. `within` runs inside the transaction, for
+ * callers that record their own progress atomically with the rows (bulk import commit). Each batch may carry
+ * its table's catalog row, found a moment before (group commit), to save looking it up.
  */
 export async function writeBatches(
   deps: AppDeps,
@@ -169,9 +157,7 @@ export async function writeBatches(
     const written: Meta[] = [];
     for (const { table, records } of tables) written.push(await t.append(table, records, now));
     await within?.(t);
-    // Last, so the catalog rows are locked only while the transaction commits.
-    if (t.catalog) for (const meta of written) await syncCatalog(deps, database, meta, t.catalog);
-    return { metas: written, copied: t.catalog !== undefined };
+    return { metas: written, copied: t.figuresInCatalog === true };
   });
   if (!copied) await copyToCatalog(deps, database, metas);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };

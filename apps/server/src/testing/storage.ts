@@ -93,6 +93,8 @@ async function maintenance(serverUrl: string, statement: string, params: unknown
   let entry = maintenanceClients.get(serverUrl);
   if (!entry) {
     const client = new pg.Client({ connectionString: serverUrl });
+    // The server stopping (a test's own cluster) ends the idle connection: the next statement opens another.
+    client.on('error', () => maintenanceClients.delete(serverUrl));
     entry = client.connect().then(() => ({ client, busy: 0 }));
     maintenanceClients.set(serverUrl, entry);
   }
