@@ -99,7 +99,7 @@ class GroupCommitter {
         });
         rows.set(table, row);
       }
-      // The worker then needs not look the tables up again.
+      // The worker then need not look the tables up again.
       const write: IngestWrite = {
         database,
         batches: items.map((i) => packBatch({ ...i.batch, row: rows.get(i.batch.table) })),
