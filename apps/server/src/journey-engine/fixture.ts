@@ -49,7 +49,13 @@ export async function seedParentSegment(h: Harness, people: Person[]): Promise<s
       },
     }),
   );
-  if (parent.buildJobId) await h.app.services.jobs.whenSettled(Number(parent.buildJobId));
+  if (!parent.buildJobId) throw new Error('Creating the parent segment queued no build.');
+  const status = await h.app.services.jobs.whenSettled(Number(parent.buildJobId));
+  if (status !== 'success') {
+    // Every test of the scenario needs the profiles: say why the build did not make them.
+    const job = await (await h.call('GET', `/v3/job/show/${parent.buildJobId}`)).text();
+    throw new Error(`The parent segment build ended ${status}: ${job.slice(0, 1000)}`);
+  }
   return parent.id;
 }
 
