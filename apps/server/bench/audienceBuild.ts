@@ -1,4 +1,5 @@
 import { encodePart } from '@svc/bulk-format';
+import { shopParentSegment } from '../src/journey-engine/fixture';
 import { withBody } from '../src/testing/harness';
 import { benchApp, benchBackend, expectOk, report } from './common';
 
@@ -69,11 +70,11 @@ try {
   const parent = await expectOk(
     call('POST', '/audiences', {
       json: {
-        name: 'Shop customers',
-        master: { parentDatabaseName: 'shop', parentTableName: 'customers', parentKey: 'customer_id' },
+        name: shopParentSegment.name,
+        master: shopParentSegment.master,
         attributes: [
-          { name: 'vip', parentColumn: 'vip', type: 'number' },
-          { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
+          // vip and engaged_at, as the journey scenarios have them.
+          ...shopParentSegment.attributes.slice(0, 2),
           { name: 'city', parentColumn: 'city' },
           { name: 'amount', parentColumn: 'amount' },
           {

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { encodePart } from '@svc/bulk-format';
-import { launchScenario, seedSegments } from '../src/journey-engine/fixture';
+import { launchScenario, seedSegments, shopParentSegment } from '../src/journey-engine/fixture';
 import { type Harness, withBody } from '../src/testing/harness';
 import { benchApp, expectOk, serveBench } from './common';
 
@@ -64,20 +64,7 @@ log(`importing ${ROWS} event rows of ${PROFILES} customers`);
 await performedSession('base', 'customers');
 await expectOk(call('POST', '/v3/bulk_import/commit/base'));
 log('building the parent segment');
-const parent = await expectOk(
-  call('POST', '/audiences', {
-    json: {
-      name: 'Shop customers',
-      master: { parentDatabaseName: 'shop', parentTableName: 'customers', parentKey: 'customer_id' },
-      attributes: [
-        { name: 'vip', parentColumn: 'vip', type: 'number' },
-        { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
-        { name: 'bought_at', parentColumn: 'bought_at', type: 'timestamp' },
-        { name: 'unsub_at', parentColumn: 'unsub_at', type: 'timestamp' },
-      ],
-    },
-  }),
-);
+const parent = await expectOk(call('POST', '/audiences', { json: shopParentSegment }));
 const parentId = String(parent.id);
 for (;;) {
   const shown = await expectOk(call('GET', `/audiences/${parentId}`));

@@ -23,6 +23,18 @@ export interface Person {
   unsub_at: number;
 }
 
+/** The parent segment of the shop's customers, as `POST /audiences` takes it (tests and the heavy-work bench). */
+export const shopParentSegment = {
+  name: 'Shop customers',
+  master: { parentDatabaseName: 'shop', parentTableName: 'customers', parentKey: 'customer_id' },
+  attributes: [
+    { name: 'vip', parentColumn: 'vip', type: 'number' },
+    { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
+    { name: 'bought_at', parentColumn: 'bought_at', type: 'timestamp' },
+    { name: 'unsub_at', parentColumn: 'unsub_at', type: 'timestamp' },
+  ],
+};
+
 /** Imports the people and builds a parent segment over them; answers its id. */
 export async function seedParentSegment(h: Harness, people: Person[]): Promise<string> {
   await json(h.call('POST', '/v3/database/create/shop'));
@@ -36,18 +48,7 @@ export async function seedParentSegment(h: Harness, people: Person[]): Promise<s
     );
   }
   const parent = await json<{ id: string; buildJobId: string | null }>(
-    h.call('POST', '/audiences', {
-      json: {
-        name: 'Shop customers',
-        master: { parentDatabaseName: 'shop', parentTableName: 'customers', parentKey: 'customer_id' },
-        attributes: [
-          { name: 'vip', parentColumn: 'vip', type: 'number' },
-          { name: 'engaged_at', parentColumn: 'engaged_at', type: 'timestamp' },
-          { name: 'bought_at', parentColumn: 'bought_at', type: 'timestamp' },
-          { name: 'unsub_at', parentColumn: 'unsub_at', type: 'timestamp' },
-        ],
-      },
-    }),
+    h.call('POST', '/audiences', { json: shopParentSegment }),
   );
   if (!parent.buildJobId) throw new Error('Creating the parent segment queued no build.');
   const status = await h.app.services.jobs.whenSettled(Number(parent.buildJobId));
