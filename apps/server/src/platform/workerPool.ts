@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ApiError } from './errors';
 import type { Logger } from './logger';
+import { isStorageUnavailable, StorageUnavailable } from './storage';
 
 /**
  * Heavy work off the request loop: a pool of worker threads, each with its own SQLite connections, that
@@ -27,7 +28,10 @@ export type FromWorker =
   | { type: 'hook'; id: number; point: string; wait?: Int32Array }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
 
-/** An error as it crosses the thread boundary: ApiErrors keep their status, label and details. */
+/**
+ * An error as it crosses the thread boundary: ApiErrors keep their status, label and details, and a database
+ * that went away (a dropped connection, a shutdown) stays a StorageUnavailable.
+ */
 export interface WireError {
   message: string;
   name: string;
@@ -35,6 +39,10 @@ export interface WireError {
 }
 
 export function toWireError(err: unknown): WireError {
+  // A lost database keeps its meaning across threads, where a driver error's code would not cross.
+  if (isStorageUnavailable(err)) {
+    return { message: err instanceof Error ? err.message : String(err), name: 'StorageUnavailable' };
+  }
   if (err instanceof ApiError) {
     return {
       message: err.message,
@@ -46,8 +54,9 @@ export function toWireError(err: unknown): WireError {
   return { message: String(err), name: 'Error' };
 }
 
-function fromWireError(w: WireError): Error {
+export function fromWireError(w: WireError): Error {
   if (w.api) return new ApiError(w.api.status as ApiError['status'], w.api.error, w.message, w.api.details);
+  if (w.name === 'StorageUnavailable') return new StorageUnavailable(w.message);
   const e = new Error(w.message);
   e.name = w.name;
   return e;
