@@ -6,6 +6,7 @@ import { catalogFigures } from './catalogFigures';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+import { FIGURES, figuresDdl, pgValue, postgresType, quote, renameTable } from './postgresTables';
 import { type ColumnSummary, type RowBlock, storedBlockRows, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
@@ -15,27 +16,6 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
  * table `"_svc$tables"` in the same schema. Writes run in worker threads (decision 0030), each in one
  * transaction with its figures. Values are exactly those SQLite stores (booleans 0/1, arrays and maps as JSON text).
  */
-
-const FIGURES = '_svc$tables';
-
-/** The PostgreSQL type of a schema type. */
-function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEXT' | 'BYTEA' {
-  switch (type) {
-    case 'int':
-    case 'long':
-    case 'boolean':
-      return 'BIGINT';
-    case 'double':
-    case 'float':
-      return 'DOUBLE PRECISION';
-    case 'binary':
-      return 'BYTEA';
-    default:
-      return 'TEXT';
-  }
-}
-
-const quote = (id: string) => `"${id}"`;
 
 /** Bound parameters per statement stay well under PostgreSQL's 65535. */
 const PARAMS_PER_INSERT = 30_000;
@@ -273,22 +253,6 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   };
 }
 
-/** A stored value as a pg parameter: 64-bit integers beyond doubles go as their digits. */
-function pgValue(v: Stored): Stored {
-  return typeof v === 'bigint' ? v.toString() : v;
-}
-
-function figuresDdl(schema: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${quote(schema)}.${quote(FIGURES)} (
-    name TEXT PRIMARY KEY,
-    schema_json TEXT NOT NULL,
-    row_count BIGINT NOT NULL,
-    bytes BIGINT NOT NULL,
-    max_time BIGINT,
-    updated_at BIGINT
-  )`;
-}
-
 /**
  * Schemas seen to exist, per storage, so a write does not ask again each time. A schema is named from its
  * database's id, which PostgreSQL never hands out twice, so once there it stays until a delete drops it; a
@@ -403,12 +367,4 @@ export function postgresPlane(deps: AppDeps): DataPlane {
       });
     },
   };
-}
-
-/** Renames a table's data, its `time` index and its figures row within a schema. */
-async function renameTable(schema: string, ex: Executor, from: string, to: string): Promise<void> {
-  const [table, index] = [from, `${from}$time`].map((n) => `${quote(schema)}.${quote(pgIdentifier(n))}`);
-  await sql.raw(`ALTER TABLE ${table} RENAME TO ${quote(pgIdentifier(to))}`).execute(ex);
-  await sql.raw(`ALTER INDEX IF EXISTS ${index} RENAME TO ${quote(pgIdentifier(`${to}$time`))}`).execute(ex);
-  await run(ex, sql`UPDATE ${sql.raw(`${quote(schema)}.${quote(FIGURES)}`)} SET name = ${to} WHERE name = ${from}`);
 }
