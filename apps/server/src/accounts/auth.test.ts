@@ -47,6 +47,22 @@ describe('API key authentication', () => {
     }
   });
 
+  it('refuses a valid key in a header off the grammar: one space between scheme and key, no tab', async () => {
+    const key = h.admin.masterKey;
+    for (const header of [`SVC1  ${key}`, `SVC1\t${key}`, `TD1 \t${key}`, `SVC1 ${key}\t/`, `SVC1 ${key} x`]) {
+      const res = await withHeader(header);
+      expect(res.status, JSON.stringify(header)).toBe(401);
+    }
+    // Postbacks and the records API read the header through the same rule.
+    await h.call('POST', '/v3/database/create/web');
+    const postback = await h.app.request('/postback/v3/event/web/clicks', {
+      method: 'POST',
+      headers: { authorization: `SVC1  ${h.admin.writeOnlyKey}`, 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(postback.status).toBe(401);
+  });
+
   it('records when a key was last used', async () => {
     const before = await one(
       h.deps.storage.db,

@@ -20,8 +20,12 @@ export interface Principal {
   keyId: number | null;
 }
 
-/** `SVC1`, or `TD1` as the Treasure Data clients hard-code it (td-client-node uploads, the CLI's `connector:*`). */
-const SCHEME = /^(?:svc1|td1)\s+(\S+)\s*$/i;
+/**
+ * `SVC1`, or `TD1` as the Treasure Data clients hard-code it (td-client-node uploads, the CLI's `connector:*`),
+ * exactly one space, and the key: a double space or a tab anywhere is malformed. (Whitespace around the whole
+ * value is not part of it in HTTP, RFC 9110 5.5: Node's parser drops it before any code sees it.)
+ */
+const SCHEME = /^(?:svc1|td1) ([^\s]+)$/i;
 
 /**
  * Extracts the key from `Authorization: SVC1 <key>` or its alias `TD1 <key>` (scheme word in any case);
@@ -29,7 +33,7 @@ const SCHEME = /^(?:svc1|td1)\s+(\S+)\s*$/i;
  */
 export function keyFromAuthorization(header: string | undefined): string | null {
   if (!header) return null;
-  const m = SCHEME.exec(header.trim());
+  const m = SCHEME.exec(header);
   return m ? (m[1] as string) : null;
 }
 
@@ -78,14 +82,17 @@ async function principalForKey(deps: AppDeps, key: string): Promise<Principal | 
 }
 
 /**
- * A key a request presented, checked under the per-address throttle of bad keys: 429 while throttled,
- * else the principal, or null (and one more failure counted) when the key does not authenticate.
+ * A key a request presented, checked under the per-address throttle of bad keys: the principal when the key
+ * authenticates, throttled or not (a valid key proves itself with 160 random bits, so one client's stale key
+ * behind a shared address never locks out the others); else 429 while the address is throttled, or null
+ * with one more failure counted.
  */
 export async function principalForRequestKey(deps: AppDeps, c: Context, key: string | null): Promise<Principal | null> {
-  checkKeyThrottle(deps, c);
   const principal = key ? await principalForKey(deps, key) : null;
-  if (!principal) recordBadKey(deps, c);
-  return principal;
+  if (principal) return principal;
+  checkKeyThrottle(deps, c);
+  recordBadKey(deps, c);
+  return null;
 }
 
 const INVALID = 'Authentication failed: send a valid, unrevoked API key as "Authorization: SVC1 <key>".';

@@ -5,8 +5,10 @@ import { tooManyRequests } from './errors';
 
 /**
  * Throttling of bad API keys per client address: after `BAD_KEYS` failed keys within `WINDOW_MS`, every
- * key from that address is answered 429 with Retry-After until the oldest of those failures leaves the
- * window. The check comes before the key is verified, so a guesser learns nothing while throttled.
+ * further bad key from that address is answered 429 with Retry-After (rather than 401) until the oldest of
+ * those failures leaves the window. Valid keys are never throttled (`platform/auth.ts`): guessing one of
+ * 160 random bits is hopeless anyway, and clients behind one NAT, proxy or postback sender must not lose
+ * their requests to another client's stale key.
  * Failures are kept in memory per app (a restart forgets them); at most `MAX_ADDRESSES` addresses are
  * tracked, the longest-quiet ones forgotten first.
  */
