@@ -175,16 +175,18 @@ describe('bulk import, the whole flow through HTTP', () => {
     await ok(h.call('POST', '/v3/bulk_import/commit/w1', { key }));
     expect((await show(h, 'w1', key)).status).toBe('committed');
     expect(await tableRows(h, 'shop', 'events')).toHaveLength(3);
-    // The key imports data and nothing else.
+    // The key imports data and nothing else: not the account's session list, nor the refused records.
     await failure(h.call('GET', '/v3/table/show/shop/events', { key }), 403);
+    await failure(h.call('GET', '/v3/bulk_import/list', { key }), 403);
+    await failure(h.call('GET', '/v3/bulk_import/error_records/w1', { key }), 403);
 
     // Another account's keys, master or write-only, see none of it.
     const other = await h.newAccount('Other');
     for (const k of [other.masterKey, other.writeOnlyKey]) {
       await failure(h.call('GET', '/v3/bulk_import/show/w1', { key: k }), 404);
       await failure(h.call('POST', '/v3/bulk_import/create/x1/shop/events', { key: k }), 404);
-      expect((await ok(h.call('GET', '/v3/bulk_import/list', { key: k }))).bulk_imports).toEqual([]);
     }
+    expect((await ok(h.call('GET', '/v3/bulk_import/list', { key: other.masterKey }))).bulk_imports).toEqual([]);
   });
 
   it('serves an empty gzip as the error records of a clean perform', async () => {

@@ -109,6 +109,10 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
   runner.register(bulkImportJobKind(deps));
   atStartup(deps, ops.recoverCommits(deps));
   const b = base(deps);
+  // Reading what the account has imported is not importing: the list of every session and the refused records
+  // themselves take a master key. A write-only key keeps what an import client needs for its own session
+  // (create, upload, perform, show its status, commit, delete).
+  const masterOnly = { ...b, middleware: [apiKeyAuth(deps)] };
   const load = (c: Context<AppEnv>, name: string) =>
     ops.requireSession(deps.storage.db, principalOf(c).accountId, name);
 
@@ -132,11 +136,11 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
     responses: { 200: json(bulkImportSession, 'The session'), ...common },
   });
   const list = createRoute({
-    ...b,
+    ...masterOnly,
     method: 'get',
     path: '/v3/bulk_import/list',
-    summary: 'Every session of the account',
-    responses: { 200: json(bulkImportList, 'The sessions') },
+    summary: 'Every session of the account (master keys only)',
+    responses: { 200: json(bulkImportList, 'The sessions'), ...errors([403, 'A write-only key']) },
   });
   const parts = createRoute({
     ...b,
@@ -168,10 +172,10 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
       responses: { 200: json(bulkImportReference, 'Deleted'), ...common, ...errors([409, 'The session is frozen']) },
     });
   const errorRecords = createRoute({
-    ...b,
+    ...masterOnly,
     method: 'get',
     path: '/v3/bulk_import/error_records/{session}',
-    summary: 'Records perform refused, as gzip of msgpack maps (raw body, no Content-Encoding)',
+    summary: 'Records perform refused, as gzip of msgpack maps (raw body, no Content-Encoding; master keys only)',
     request: { params: sessionParams },
     responses: {
       200: {
@@ -179,7 +183,7 @@ export function bulkImportRoutes(deps: BulkImportDeps, runner: JobRunner) {
         content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
       },
       ...common,
-      ...errors([409, 'The perform has not finished']),
+      ...errors([403, 'A write-only key'], [409, 'The perform has not finished']),
     },
   });
 
