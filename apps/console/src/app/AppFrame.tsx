@@ -22,6 +22,7 @@ import type { ReactNode } from 'react';
 import { useSignOut } from '../features/auth';
 import { DemoBanner } from '../features/demo';
 import { NavItem } from './NavItem';
+import { MAIN_CONTENT_ID, mainContentClass, SkipLink } from './SkipLink';
 
 export interface AppFrameProps {
   me: Me;
@@ -41,6 +42,7 @@ export function AppFrame({ me, children }: AppFrameProps) {
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="lg"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -125,7 +127,7 @@ export function AppFrame({ me, children }: AppFrameProps) {
           <NavLink component="a" href="/api-reference" label="API reference" leftSection={<IconBook2 size={18} />} />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={mainContentClass}>
         <DemoBanner administrator={me.administrator} />
         {children}
       </AppShell.Main>

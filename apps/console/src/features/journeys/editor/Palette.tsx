@@ -34,13 +34,7 @@ export function Palette() {
       const open = exits.find((e) => e.target === null) ?? exits[0];
       after = open ? { stepId, slot: open.slot } : { stepId };
     } else if (selection?.kind === 'stage') stageIndex = selection.stageIndex;
-    if (store.getState().dispatch({ type: 'insertStep', stageIndex, after, stepType })) {
-      const added = newestStep(
-        store.getState().journey.journeyStages[stageIndex]?.steps ?? {},
-        journey.journeyStages[stageIndex]?.steps ?? {},
-      );
-      if (added) store.getState().select({ kind: 'steps', stageIndex, stepIds: [added] });
-    }
+    store.getState().addStep({ stageIndex, after }, stepType);
   };
   return (
     <nav aria-label="Step palette">
@@ -88,8 +82,4 @@ export function Palette() {
       </Stack>
     </nav>
   );
-}
-
-function newestStep(after: Record<string, unknown>, before: Record<string, unknown>): string | undefined {
-  return Object.keys(after).find((id) => !(id in before));
 }

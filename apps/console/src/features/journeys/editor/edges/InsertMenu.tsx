@@ -53,7 +53,7 @@ export function InsertMenuProvider({ children }: { children: ReactNode }) {
   };
   const insert = (stepType: StepType) => {
     const where = at();
-    if (where) store.getState().dispatch({ type: 'insertStep', ...where, stepType });
+    if (where) store.getState().addStep(where, stepType);
   };
   const close = () => {
     setCurrent(null);

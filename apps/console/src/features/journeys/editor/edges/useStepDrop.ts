@@ -45,9 +45,9 @@ export function useStepDrop(target: DropTarget) {
         if (!isStepType(type)) return;
         event.preventDefault();
         event.stopPropagation();
-        const { journey, dispatch } = store.getState();
+        const { journey, addStep } = store.getState();
         const after = edgeRefFor(journey, target.stageIndex, target.stepId, target.handle);
-        dispatch({ type: 'insertStep', stageIndex: target.stageIndex, after, stepType: type });
+        addStep({ stageIndex: target.stageIndex, after }, type);
       },
     },
   };

@@ -26,6 +26,16 @@ function draft(): Journey {
 const stepsOf = (j: Journey) => j.journeyStages[0]?.steps ?? {};
 
 describe('editor store', () => {
+  it('selects the step it adds, wherever the selection was', () => {
+    const store = createEditorStore(draft(), { newId: counter() });
+    store.getState().select({ kind: 'steps', stageIndex: 0, stepIds: ['w'] });
+    expect(store.getState().addStep({ stageIndex: 0, after: { stepId: 'w' } }, 'Merge')).toBe(true);
+    const added = Object.keys(stepsOf(store.getState().journey)).find((id) => id !== 'w' && id !== 'e');
+    expect(added).toBeDefined();
+    expect(stepsOf(store.getState().journey)[added as string]?.type).toBe('Merge');
+    expect(store.getState().selection).toEqual({ kind: 'steps', stageIndex: 0, stepIds: [added] });
+  });
+
   it('keeps the same problem lists when an edit changes no finding', () => {
     const store = createEditorStore(draft(), { newId: counter() });
     const before = store.getState().problems;

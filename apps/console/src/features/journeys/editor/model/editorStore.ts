@@ -1,4 +1,4 @@
-import type { EdgeRef, Fragment, Journey, ValidationContext } from '@svc/journey';
+import type { EdgeRef, Fragment, Journey, StepType, ValidationContext } from '@svc/journey';
 import { copyFragment } from '@svc/journey';
 import { createStore } from 'zustand/vanilla';
 import type { EditorCommand, NewId } from './commands';
@@ -42,6 +42,8 @@ export interface EditorActions {
   undo(): void;
   redo(): void;
   select(selection: Selection): void;
+  /** Adds a step of a kind on an edge and selects it, however it was added (palette, "+" menu, drop). */
+  addStep(at: { stageIndex: number; after: EdgeRef }, stepType: StepType): boolean;
   /** Copies the selected steps; false when nothing copyable is selected. */
   copy(): boolean;
   /** Pastes the clipboard on an edge (default: after the single selected step, or at the stage start). */
@@ -141,6 +143,13 @@ export function createEditorStore(
 
     select(selection) {
       set({ selection, lastCoalesceKey: null });
+    },
+
+    addStep({ stageIndex, after }, stepType) {
+      const stepId = options.newId();
+      if (!get().dispatch({ type: 'insertStep', stageIndex, after, stepType, stepId })) return false;
+      get().select({ kind: 'steps', stageIndex, stepIds: [stepId] });
+      return true;
     },
 
     copy() {
