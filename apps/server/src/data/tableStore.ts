@@ -110,6 +110,8 @@ export interface TableBatch {
   records: PreparedRecord[];
   /** Create the table on first write (postback, records API). */
   createTable?: boolean;
+  /** Drop the table's rows first, in the same transaction (a query's result output with mode=replace). */
+  replace?: boolean;
   /** The table's catalog row when the caller has just read it. */
   row?: TableRow;
 }
@@ -119,8 +121,8 @@ async function batchTables(
   deps: AppDeps,
   database: DatabaseRow,
   batches: TableBatch[],
-): Promise<{ table: TableRow; records: PreparedRecord[] }[]> {
-  const byTable = new Map<string, { table: TableRow; records: PreparedRecord[] }>();
+): Promise<{ table: TableRow; records: PreparedRecord[]; replace: boolean }[]> {
+  const byTable = new Map<string, { table: TableRow; records: PreparedRecord[]; replace: boolean }>();
   for (const b of batches) {
     const entry = byTable.get(b.table);
     if (entry) {
@@ -132,7 +134,7 @@ async function batchTables(
       if (!b.createTable) throw badRequest(`The table "${b.table}" does not exist in the database "${database.name}".`);
       table = await createTableRow(deps, database, b.table, []);
     }
-    byTable.set(b.table, { table, records: [...b.records] });
+    byTable.set(b.table, { table, records: [...b.records], replace: b.replace === true });
   }
   return [...byTable.values()];
 }
@@ -155,7 +157,10 @@ export async function writeBatches(
   const now = deps.clock.now().getTime();
   const { metas, copied } = await dataPlane(deps).transaction(database, async (t) => {
     const written: Meta[] = [];
-    for (const { table, records } of tables) written.push(await t.append(table, records, now));
+    for (const { table, records, replace } of tables) {
+      if (replace) await t.dropTable(table.name);
+      written.push(await t.append(table, records, now));
+    }
     await within?.(t);
     return { metas: written, copied: t.figuresInCatalog === true };
   });
@@ -169,13 +174,13 @@ export async function appendRows(
   database: DatabaseRow,
   tableName: string,
   rows: Record<string, unknown>[],
-  opts: { createTable?: boolean; within?: (t: DataTx) => Promise<void> } = {},
+  opts: { createTable?: boolean; replace?: boolean; within?: (t: DataTx) => Promise<void> } = {},
 ): Promise<{ inserted: number }> {
   const records = rows.map((row) => prepareRecord(row));
   return writeBatches(
     deps,
     database,
-    [{ table: tableName, records, createTable: opts.createTable ?? false }],
+    [{ table: tableName, records, createTable: opts.createTable ?? false, replace: opts.replace ?? false }],
     opts.within,
   );
 }

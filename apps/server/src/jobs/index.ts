@@ -6,6 +6,6 @@ export { insertJob, type JobRow, listJobs, retriableScheduledJobs } from './jobS
 export { priorityParam, retryLimitParam } from './params';
 export { QueryRefused } from './query/dialect';
 export { inspectQuery, QUERY_TYPES } from './queryJob';
-export { resultTarget } from './resultOutput';
+export { checkResultTarget } from './resultOutput';
 export type { IssueRequest, JobKind, JobOutcome, JobRunner } from './runner';
 export { toV3Job } from './wire';

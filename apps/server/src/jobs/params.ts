@@ -11,7 +11,7 @@ const reasons: Record<number, string> = {
   404: 'No such job, database or result in the caller’s account',
   409: 'The domain key was used by another job (`details.conflicts_with`)',
   416: 'A range outside the result',
-  422: 'A job type other than hive, presto or trino, or result export',
+  422: 'A job type other than hive, presto or trino, or a result output to a scheme not offered',
 };
 export const errors = (...codes: number[]) =>
   Object.fromEntries(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { unpackMultiple } from 'msgpackr';
-import { appendRows, type DatabaseRow, dataLane, findDatabase } from '../data';
+import { appendRows, checkWritableTable, type DatabaseRow, dataLane, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import type { Executor } from '../platform/storage';
@@ -9,16 +9,22 @@ import { findResult } from '../results';
 import type { JobRow } from './jobStore';
 
 /**
- * Result output of query jobs (a scheduled query's `result`): when the query succeeds, its rows are
- * appended to a table of the account, given as `td://@/<database>/<table>` (any key before the `@` is
- * ignored: rows stay in the caller's account) or as the name of a result connection holding such a URL.
- * Missing tables are created; a row without an integer `time` column gets the job's scheduled time.
+ * Result output of query jobs (`result` / `result_url` on job issue, a scheduled query's `result`): when the
+ * query succeeds, its rows go to a table of the account, given as `td://@/<database>/<table>` (any key before
+ * the `@` is ignored: rows stay in the caller's account) or as the name of a result connection holding such a
+ * URL. `?mode=append` (the default) adds the rows; `?mode=replace` swaps the table's rows for them in one
+ * transaction. Missing tables are created; a row without an integer `time` column gets the job's scheduled time.
  */
+
+export type OutputMode = 'append' | 'replace';
 
 export interface TableTarget {
   database: string;
   table: string;
+  mode: OutputMode;
 }
+
+const MODES: readonly string[] = ['append', 'replace'];
 
 const TABLE_URL = /^td:\/\/[^/?#]*\/([^/?#]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
@@ -29,15 +35,21 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 function tableUrl(url: string): TableTarget | null {
   const m = TABLE_URL.exec(url.trim());
   if (!m) return null;
-  const mode = new URLSearchParams(m[3] ?? '').get('mode');
-  if (mode !== null && mode !== 'append') {
-    throw unprocessable(`"result": mode=${mode.slice(0, 20)} is not offered; results are appended (mode=append).`);
+  const mode = new URLSearchParams(m[3] ?? '').get('mode') ?? 'append';
+  if (!MODES.includes(mode)) {
+    throw unprocessable(
+      `"result": mode=${mode.slice(0, 20)} is not offered; use mode=append (the default) or mode=replace.`,
+    );
   }
-  return { database: decodeURIComponent(m[1] as string), table: decodeURIComponent(m[2] as string) };
+  return {
+    database: decodeURIComponent(m[1] as string),
+    table: decodeURIComponent(m[2] as string),
+    mode: mode as OutputMode,
+  };
 }
 
 /** The table a `result` names, or a 400/422 saying what to send instead. */
-export async function resultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
+async function resultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
   const given = result.trim();
   const scheme = SCHEME.exec(given)?.[1];
   if (scheme !== undefined) {
@@ -57,6 +69,26 @@ export async function resultTarget(ex: Executor, accountId: number, result: stri
   return target;
 }
 
+/**
+ * Checks a `result` before a job or schedule that writes it is accepted: the target's form, its database in
+ * the account, and a table name that exists or can be created. A 4xx naming what to fix; nothing is written.
+ */
+export async function checkResultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
+  const target = await resultTarget(ex, accountId, result);
+  const database = await findDatabase(ex, accountId, target.database);
+  if (!database) {
+    throw badRequest(
+      `"result": the database "${target.database.slice(0, 100)}" does not exist in this account; create it first or name another.`,
+    );
+  }
+  try {
+    await checkWritableTable(ex, database, target.table);
+  } catch (err) {
+    throw badRequest(`"result": ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return target;
+}
+
 export interface OutputArgs {
   database: DatabaseRow;
   table: string;
@@ -65,11 +97,13 @@ export interface OutputArgs {
   columns: string[];
   /** `time` of rows that have none (Unix seconds). */
   defaultTime: number;
+  mode: OutputMode;
 }
 
-/** Appends a result's rows to the table in one transaction (a task in the database's lane). */
+/** Appends a result's rows to the table, or replaces its rows, in one transaction (a task in the database's lane). */
 export async function appendResultRows(deps: AppDeps, a: OutputArgs): Promise<{ inserted: number }> {
-  const rows = unpackMultiple(readFileSync(a.file)) as unknown[][];
+  const packed = readFileSync(a.file);
+  const rows = packed.length === 0 ? [] : (unpackMultiple(packed) as unknown[][]);
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};
     a.columns.forEach((column, i) => {
@@ -78,8 +112,8 @@ export async function appendResultRows(deps: AppDeps, a: OutputArgs): Promise<{ 
     if (record.time === null || record.time === undefined) record.time = a.defaultTime;
     return record;
   });
-  if (records.length === 0) return { inserted: 0 };
-  return appendRows(deps, a.database, a.table, records, { createTable: true });
+  if (records.length === 0 && a.mode === 'append') return { inserted: 0 };
+  return appendRows(deps, a.database, a.table, records, { createTable: true, replace: a.mode === 'replace' });
 }
 
 /** Writes a successful job's rows to its result table; throws a sentence for the job's stderr. */
@@ -103,12 +137,15 @@ export async function writeResult(
     file: result.file,
     columns: result.columns,
     defaultTime: Math.floor((job.scheduled_at ?? job.created_at) / 1000),
+    mode: target.mode,
   };
   try {
     const { inserted } = (await work(deps).run('jobs.result-to-table', args, { lane: dataLane(deps, database) })) as {
       inserted: number;
     };
-    return `${inserted} rows appended to ${name}\n`;
+    return target.mode === 'replace'
+      ? `${name} replaced by the ${inserted} rows of the result\n`
+      : `${inserted} rows appended to ${name}\n`;
   } catch (err) {
     throw new Error(`Writing the result to ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

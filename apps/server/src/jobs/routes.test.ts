@@ -82,12 +82,12 @@ describe('POST /v3/job/issue/:type/:db', () => {
     expect((await errorOf(pig)).message).toMatch(/use hive, presto or trino/);
   });
 
-  it('refuses a missing query, result export, and databases it cannot see', async () => {
+  it('refuses a missing query, result output to a scheme not offered, and databases it cannot see', async () => {
     const missing = await h.call('POST', '/v3/job/issue/presto/web', { form: { type: 'presto' } });
     expect(missing.status).toBe(400);
     expect((await errorOf(missing)).message).toMatch(/Send "query"/);
     const exporting = await h.call('POST', '/v3/job/issue/presto/web', {
-      json: { query: 'SELECT 1', result: 'td://@/web/copy' },
+      json: { query: 'SELECT 1', result: 'postgresql://u:p@db.example.com/x' },
     });
     expect(exporting.status).toBe(422);
     expect((await h.call('POST', '/v3/job/issue/presto/nowhere', { json: { query: 'SELECT 1' } })).status).toBe(404);

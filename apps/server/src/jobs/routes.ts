@@ -9,6 +9,7 @@ import { findJobByDomainKey, JOB_STATUSES, type JobStatus, listJobs, requireJob 
 import { errors, issueParams, json, listQuery, resultQuery, wireBody } from './params';
 import { QueryRefused } from './query/dialect';
 import { inspectQuery, QUERY_TYPES } from './queryJob';
+import { checkResultTarget } from './resultOutput';
 import { resultStoreFor } from './resultStore';
 import { resultResponse } from './results';
 import type { JobRunner } from './runner';
@@ -30,11 +31,14 @@ function routes(deps: AppDeps) {
       description:
         '`type` is presto, trino or hive (HiveQL, rewritten into the Presto dialect; an untranslatable construct is a ' +
         '400 naming it). Parameters arrive as JSON, form, multipart or the query string: `query` (one read-only ' +
-        'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`. `type` bulkload (`td ' +
+        'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`, and `result` (or ' +
+        '`result_url`): where a successful result is written, `td://@/<database>/<table>` with `?mode=append` (the ' +
+        'default) or `?mode=replace`, or the name of a result connection holding such a URL. A target whose ' +
+        'database is missing or whose table cannot be created is a 400; other schemes a 422. `type` bulkload (`td ' +
         'connector:issue`) takes JSON `{"config": {in, out, filters}, "table"}` instead and loads the source once.',
       request: {
         params: z.object({ type: z.string().openapi({ example: 'presto' }), db: dataName }),
-        body: wireBody(issueParams, 'query, and optionally priority, domain_key, retry_limit'),
+        body: wireBody(issueParams, 'query, and optionally priority, domain_key, retry_limit, result'),
       },
       responses: { 200: json(jobIssued, 'The job is queued'), ...errors(400, 401, 403, 404, 409, 422) },
     }),
@@ -118,9 +122,8 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         return c.json({ job: String(job.id), job_id: String(job.id), database: database.name }, 200);
       }
       const params = await input(c, issueParams);
-      if ((params.result ?? params.result_url ?? '').trim() !== '') {
-        throw unprocessable('Result export ("result") is not supported: read the rows from /v3/job/result/<job_id>.');
-      }
+      const result = (params.result || params.result_url || '').trim();
+      if (result !== '') await checkResultTarget(deps.storage.db, p.accountId, result);
       try {
         await inspectQuery(deps, database, type, params.query);
       } catch (e) {
@@ -136,6 +139,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         priority: params.Priority !== 0 ? params.Priority : params.priority,
         retryLimit: params.retry_limit,
         domainKey: params.domain_key,
+        resultUrl: result || null,
       });
       return c.json({ job: String(job.id), job_id: String(job.id), database: database.name }, 200);
     })

@@ -156,8 +156,11 @@ describe('the scheduler', () => {
       `{"time":${slot},"path":"/a","n":1}`,
       `{"time":${slot},"path":"/b","n":1}`,
     ]);
-    // A result database that is gone fails the run, saying why.
-    await h.call('POST', '/v3/schedule/update/counts', { form: { result: 'td://@/gone_db/t1' } });
+    // A result database that is gone by the time the run ends fails the run, saying why.
+    expect((await h.call('POST', '/v3/database/create/gone_db')).status).toBe(200);
+    const update = await h.call('POST', '/v3/schedule/update/counts', { form: { result: 'td://@/gone_db/counts' } });
+    expect(update.status).toBe(200);
+    expect((await h.call('POST', '/v3/database/delete/gone_db')).status).toBe(200);
     at('2026-11-24T00:00:00Z');
     expect(await tick()).toBe(1);
     await settleAll('counts');

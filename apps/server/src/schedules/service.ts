@@ -1,6 +1,6 @@
 import { type DatabaseRow, requireDatabase } from '../data';
 import type { JobRow, JobRunner } from '../jobs';
-import { inspectQuery, QueryRefused, resultTarget } from '../jobs';
+import { checkResultTarget, inspectQuery, QueryRefused } from '../jobs';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
@@ -31,7 +31,7 @@ async function checkInAccount(deps: AppDeps, accountId: number, s: ScheduleSetti
     if (err instanceof QueryRefused) throw badRequest(`"query": ${err.message}`);
     throw err;
   }
-  if (s.result !== '') await resultTarget(deps.storage.db, accountId, s.result);
+  if (s.result !== '') await checkResultTarget(deps.storage.db, accountId, s.result);
   return database;
 }
 

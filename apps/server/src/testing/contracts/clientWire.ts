@@ -245,6 +245,15 @@ export const CLIENT_WIRE: WireFact[] = [
     settle: true,
   },
   {
+    by: ['rb:query(result_url)', 'py:query(result_url=)', 'cli:query -r'],
+    method: 'POST',
+    path: '/v3/job/issue/presto/wire_db',
+    encodings: RB_PY,
+    params: { query: 'SELECT 1 AS one', result: 'td://@/wire_db/result_{f}?mode=replace' },
+    reads: { job_id: 'truthy' },
+    settle: true,
+  },
+  {
     by: ['rb:list_jobs', 'py:list_jobs', 'cli:job:list'],
     method: 'GET',
     path: '/v3/job/list?from=0&to=9',
