@@ -80,11 +80,11 @@ function target(name: string, type: unknown): CastTarget {
   return type as CastTarget;
 }
 
-function prestoCast(v: unknown, type: unknown): unknown {
+export function prestoCast(v: unknown, type: unknown): unknown {
   return convert(v, target('CAST', type));
 }
 
-function prestoTryCast(v: unknown, type: unknown): unknown {
+export function prestoTryCast(v: unknown, type: unknown): unknown {
   const t = target('TRY_CAST', type);
   try {
     return convert(v, t);

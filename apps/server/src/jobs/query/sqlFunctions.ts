@@ -65,7 +65,7 @@ export function jsonPathSteps(path: string): (string | number)[] {
 }
 
 /** Walks a JSONPath of the Presto kind over a parsed document. */
-function walkJsonPath(doc: unknown, path: string): unknown {
+export function walkJsonPath(doc: unknown, path: string): unknown {
   let node = doc;
   for (const step of jsonPathSteps(path)) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -82,7 +82,7 @@ function order(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-const scalars: Record<string, Fn> = {
+export const scalars: Record<string, Fn> = {
   regexp_like(...args) {
     arity('regexp_like', args, 2, 2);
     const [s, p] = args;
@@ -300,7 +300,7 @@ function sqlValue(v: unknown): unknown {
  * `presto_unnest(x)`: the rows of UNNEST (dialect.ts rewrites `UNNEST(x) AS t(c)` to it), one per element of
  * a JSON array (`unnest_key` its 1-based position) or entry of a JSON object. NULL gives no rows.
  */
-function* unnestRows(input: unknown): Generator<[unknown, unknown]> {
+export function* unnestRows(input: unknown): Generator<[unknown, unknown]> {
   if (input === null || input === undefined) return;
   const value = parseJson(input);
   if (Array.isArray(value)) {

@@ -51,7 +51,7 @@ function boundMs(name: string, v: unknown, zoneName: unknown, cache: Map<string,
   return ms;
 }
 
-function timeFunctions(nowMs: number): Record<string, Fn> {
+export function timeFunctions(nowMs: number): Record<string, Fn> {
   const bounds = new Map<string, number>();
   const intervals = new Map<string, [number, number]>();
   return {

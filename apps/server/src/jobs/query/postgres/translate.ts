@@ -55,7 +55,7 @@ function refusing<T>(fn: () => T): T {
 }
 
 /** The value of an argument written as a literal: text, a number, NULL; undefined for anything else. */
-function literalOf(raw: Token[] | undefined): Literal {
+export function literalOf(raw: Token[] | undefined): Literal {
   if (raw === undefined) return null;
   const tokens = raw.filter(significant);
   if (tokens.length === 1) {
@@ -399,7 +399,7 @@ function byAggregate(direction: 'ASC' | 'DESC'): Rewrite {
 
 const rewrites: Record<string, Rewrite> = { ...timeFunctions, ...otherFunctions };
 
-function splitArguments(tokens: Token[]): Token[][] {
+export function splitArguments(tokens: Token[]): Token[][] {
   const args: Token[][] = [];
   let current: Token[] = [];
   let depth = 0;
@@ -481,7 +481,7 @@ function isCteName(tokens: Token[], word: number): boolean {
 }
 
 /** Whether `(` at `open`, after the name at `word`, starts a call rather than a CTE's or an alias's column list. */
-function isCall(tokens: Token[], word: number, open: number): boolean {
+export function isCall(tokens: Token[], word: number, open: number): boolean {
   const after = nextSignificant(tokens, matching(tokens, open, '(', ')') + 1);
   if (isWord(tokens[after], 'AS') && tokens[nextSignificant(tokens, after + 1)]?.text === '(') {
     if (isCteName(tokens, word)) return false;
@@ -493,7 +493,7 @@ function isCall(tokens: Token[], word: number, open: number): boolean {
  * Refuses the system catalogs, and what PostgreSQL would read differently from the shared tokenizer, which could
  * hide a call inside what the tokenizer takes for a string: dollar quoting and E'…' strings with backslash escapes.
  */
-function checkLexing(tokens: Token[]): void {
+export function checkLexing(tokens: Token[]): void {
   tokens.forEach((t, i) => {
     const name =
       t.kind === 'word' ? t.text.toLowerCase() : t.kind === 'quoted' ? t.text.slice(1, -1).toLowerCase() : '';

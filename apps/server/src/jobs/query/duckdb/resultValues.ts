@@ -1,0 +1,53 @@
+import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import { readAs } from '../../../data';
+import { prestoType } from '../executeQuery';
+import { jsonOf, sqliteValue } from './functions';
+
+/**
+ * Result values of a DuckDB query in the shape the SQLite engine gives them (executeQuery.ts): integers as
+ * numbers (bigint past 2^53), booleans as 1 and 0, decimals as doubles, lists and structs as JSON text, and a
+ * column read straight from a table keeps the type its catalog schema gives it (booleans, arrays and maps
+ * decoded). A bigint SUM (a HUGEINT in DuckDB) stays a bigint.
+ */
+
+export interface ResultColumn {
+  type: string;
+  convert: (v: DuckDBValue) => unknown;
+}
+
+const INTEGERS = new Set([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.BOOLEAN,
+]);
+const FLOATS = new Set([DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.DECIMAL]);
+const NESTED = new Set([DuckDBTypeId.LIST, DuckDBTypeId.STRUCT, DuckDBTypeId.MAP, DuckDBTypeId.ARRAY]);
+
+const nested = (v: DuckDBValue) => (v === null ? null : JSON.stringify(jsonOf(v)));
+
+function engineColumn(type: DuckDBType): ResultColumn {
+  if (INTEGERS.has(type.typeId)) return { type: 'bigint', convert: sqliteValue };
+  if (FLOATS.has(type.typeId)) return { type: 'double', convert: sqliteValue };
+  if (type.typeId === DuckDBTypeId.BLOB) return { type: 'varbinary', convert: sqliteValue };
+  if (NESTED.has(type.typeId)) return { type: 'varchar', convert: nested };
+  return { type: 'varchar', convert: (v) => (v === null ? null : typeof v === 'string' ? v : String(v)) };
+}
+
+/** A column's conversion and Presto type, given its catalog type when it is read straight from a table. */
+export function resultColumn(type: DuckDBType, declared: string | null): ResultColumn {
+  const column = engineColumn(type);
+  if (!declared) return column;
+  const decoded = declared === 'boolean' || declared.startsWith('array<') || declared.startsWith('map<');
+  return {
+    type: prestoType(declared),
+    convert: decoded ? (v) => readAs(declared, column.convert(v)) : column.convert,
+  };
+}
