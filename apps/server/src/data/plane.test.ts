@@ -12,13 +12,25 @@ import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
+import { closeDuckFiles } from './duckFiles';
+import { duckPlane } from './duckPlane';
+import type { DataPlane } from './plane';
 import { prepareRecord } from './tableStore';
 
 /**
  * The data plane itself (plane.ts), without the app: the same cases against the implementation of the
  * backend under test (SQLite files by default, PostgreSQL schemas with SVC_TEST_BACKEND=postgres).
  */
-describe(`data plane (${testBackend()})`, () => {
+const planes: [string, (deps: AppDeps) => DataPlane][] =
+  testBackend() === 'postgres'
+    ? [['postgres', dataPlane]]
+    : // The DuckDB plane runs in the SQLite pass: the embedded default's two planes, no third test pass.
+      [
+        ['sqlite', dataPlane],
+        ['duckdb', duckPlane],
+      ];
+
+describe.each(planes)('data plane (%s)', (_name, plane) => {
   let dataDir: string;
   let storage: OpenedStorage;
   let deps: AppDeps;
@@ -44,11 +56,12 @@ describe(`data plane (${testBackend()})`, () => {
           VALUES (${accountId}, 'plane_db', 0, 1, 1) RETURNING id`,
     );
     database = { id, account_id: accountId, name: 'plane_db', delete_protected: 0, created_at: 1, updated_at: 1 };
-    await dataPlane(deps).createDatabase(database);
+    await plane(deps).createDatabase(database);
   });
 
   afterEach(async () => {
     closeDataFiles(deps);
+    await closeDuckFiles();
     await storage.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -70,7 +83,7 @@ describe(`data plane (${testBackend()})`, () => {
     updated_at: 1,
   });
   const append = (t: TableRow, rows: Record<string, unknown>[]) =>
-    dataPlane(deps).transaction(database, (tx) =>
+    plane(deps).transaction(database, (tx) =>
       tx.append(
         t,
         rows.map((r) => prepareRecord(r)),
@@ -78,14 +91,14 @@ describe(`data plane (${testBackend()})`, () => {
       ),
     );
   const schemaOf = async (name: string) => {
-    const meta = (await dataPlane(deps).figures(database)).find((m) => m.name === name);
+    const meta = (await plane(deps).figures(database)).find((m) => m.name === name);
     return meta ? (JSON.parse(meta.schema_json) as SchemaEntry[]) : null;
   };
 
   it('creates a table from its catalog row, appends rows and keeps the figures', async () => {
     const t = table('events', [['name', 'string']]);
-    await dataPlane(deps).transaction(database, (tx) => tx.ensureDataTable(t));
-    expect(await dataPlane(deps).figures(database)).toEqual([
+    await plane(deps).transaction(database, (tx) => tx.ensureDataTable(t));
+    expect(await plane(deps).figures(database)).toEqual([
       { name: 'events', schema_json: '[["name","string"]]', row_count: 0, bytes: 0, max_time: null, updated_at: null },
     ]);
     const meta = await append(t, [
@@ -94,8 +107,8 @@ describe(`data plane (${testBackend()})`, () => {
     ]);
     expect(meta).toMatchObject({ row_count: 2, max_time: 20, updated_at: 1000 });
     expect(meta.bytes).toBeGreaterThan(16);
-    expect(await dataPlane(deps).figures(database)).toEqual([meta]);
-    expect(await dataPlane(deps).rows(database, 'events')).toEqual([
+    expect(await plane(deps).figures(database)).toEqual([meta]);
+    expect(await plane(deps).rows(database, 'events')).toEqual([
       { time: 10, name: 'a' },
       { time: 20, name: 'b' },
     ]);
@@ -117,7 +130,7 @@ describe(`data plane (${testBackend()})`, () => {
       ['m', 'map<string,string>'],
       ['bin', 'binary'],
     ]);
-    const rows = await dataPlane(deps).rows(database, 'typed');
+    const rows = await plane(deps).rows(database, 'typed');
     expect(rows.map((r) => ({ ...r, bin: r.bin === null ? null : Buffer.from(r.bin as Uint8Array) }))).toEqual([
       { time: 1, n: 1, d: 1.5, s: 'x', b: 1, a: '[1,2]', m: '{"k":"v"}', bin: Buffer.from([1, 2, 255]) },
       { time: 2, n: 42, d: 2.5, s: '7', b: 0, a: null, m: null, bin: null },
@@ -133,7 +146,7 @@ describe(`data plane (${testBackend()})`, () => {
       ['price', 'double'],
       ['label', 'string'],
     ]);
-    expect(await dataPlane(deps).rows(database, 'grow')).toEqual([
+    expect(await plane(deps).rows(database, 'grow')).toEqual([
       { time: 1, price: 10, label: null },
       { time: 2, price: 10.5, label: 'x' },
     ]);
@@ -145,7 +158,7 @@ describe(`data plane (${testBackend()})`, () => {
       { time: 1, age: '42', name: 'ann', score: 3 },
       { time: 2, age: 'old', name: 'bob', score: 4 },
     ]);
-    await dataPlane(deps).transaction(database, (tx) =>
+    await plane(deps).transaction(database, (tx) =>
       tx.changeSchema(
         t,
         [
@@ -161,7 +174,7 @@ describe(`data plane (${testBackend()})`, () => {
       ['name', 'string'],
       ['city', 'string'],
     ]);
-    const rows = await dataPlane(deps).rows(database, 'users');
+    const rows = await plane(deps).rows(database, 'users');
     expect(rows.map((r) => Object.keys(r).sort())).toEqual([
       ['age', 'city', 'name', 'time'],
       ['age', 'city', 'name', 'time'],
@@ -170,13 +183,13 @@ describe(`data plane (${testBackend()})`, () => {
       expect.objectContaining({ time: 1, age: 42, name: 'ann', city: null }),
       expect.objectContaining({ time: 2, age: null, name: 'bob', city: null }),
     ]);
-    await dataPlane(deps).transaction(database, (tx) => tx.changeSchema(t, [['age', 'string']], 'append'));
+    await plane(deps).transaction(database, (tx) => tx.changeSchema(t, [['age', 'string']], 'append'));
     expect((await schemaOf('users'))?.[0]).toEqual(['age', 'string']);
-    expect((await dataPlane(deps).rows(database, 'users')).map((r) => r.age)).toEqual(['42', null]);
+    expect((await plane(deps).rows(database, 'users')).map((r) => r.age)).toEqual(['42', null]);
   });
 
   const merge = (t: TableRow, rows: Record<string, unknown>[], key: string[]) =>
-    dataPlane(deps).transaction(database, (tx) =>
+    plane(deps).transaction(database, (tx) =>
       tx.merge(
         t,
         rows.map((r) => prepareRecord(r)),
@@ -192,7 +205,7 @@ describe(`data plane (${testBackend()})`, () => {
       { time: 20, id: 2, name: 'bob' },
       { time: 30, id: 3, name: 'cid' },
     ]);
-    const before = (await dataPlane(deps).figures(database))[0];
+    const before = (await plane(deps).figures(database))[0];
     const result = await merge(
       t,
       [
@@ -203,22 +216,22 @@ describe(`data plane (${testBackend()})`, () => {
       ['id'],
     );
     expect(result).toMatchObject({ inserted: 2, replaced: 1 });
-    const rows = await dataPlane(deps).rows(database, 'customers');
+    const rows = await plane(deps).rows(database, 'customers');
     expect(rows).toEqual([
       { time: 6, id: 4, name: 'dan', city: 'Oslo' },
       { time: 7, id: 3, name: 'cid v3', city: null },
       { time: 10, id: 1, name: 'ann', city: null },
       { time: 20, id: 2, name: 'bob', city: null },
     ]);
-    const after = (await dataPlane(deps).figures(database))[0];
+    const after = (await plane(deps).figures(database))[0];
     // The newest row (time 30) was replaced by one of time 7: the newest time is read again.
     expect(after).toMatchObject({ row_count: 4, max_time: 20, updated_at: 3000 });
     expect(after).toEqual(result.meta);
     expect(after?.bytes).toBeGreaterThan(before?.bytes ?? 0);
     // Merging the same records again changes nothing but the write time.
     await merge(t, [{ time: 7, id: 3, name: 'cid v3' }], ['id']);
-    expect(await dataPlane(deps).rows(database, 'customers')).toEqual(rows);
-    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 4, bytes: after?.bytes });
+    expect(await plane(deps).rows(database, 'customers')).toEqual(rows);
+    expect((await plane(deps).figures(database))[0]).toMatchObject({ row_count: 4, bytes: after?.bytes });
   });
 
   it('merges by a composite key of text and numbers, and after the key column changed type', async () => {
@@ -232,17 +245,35 @@ describe(`data plane (${testBackend()})`, () => {
       ['shop', 'sku'],
     );
     await merge(t, [{ time: 2, shop: 'b', sku: 1, price: 3 }], ['shop', 'sku']);
-    expect((await dataPlane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
+    expect((await plane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
       ['a', 1, 1.5],
       ['b', 1, 3],
     ]);
     // A key column converted to text keeps merging (its index is made again).
-    await dataPlane(deps).transaction(database, (tx) => tx.changeSchema(t, [['sku', 'string']], 'append'));
+    await plane(deps).transaction(database, (tx) => tx.changeSchema(t, [['sku', 'string']], 'append'));
     await merge(t, [{ time: 3, shop: 'a', sku: '1', price: 9 }], ['shop', 'sku']);
-    expect((await dataPlane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
+    expect((await plane(deps).rows(database, 'prices')).map((r) => [r.shop, r.sku, r.price])).toEqual([
       ['b', '1', 3],
       ['a', '1', 9],
     ]);
+  });
+
+  it('merges twice and adds columns in one transaction (rows replaced, then the table grows)', async () => {
+    const t = table('members');
+    await append(t, [
+      { time: 1, id: 1, name: 'ann' },
+      { time: 2, id: 2, name: 'bob' },
+    ]);
+    await plane(deps).transaction(database, async (tx) => {
+      await tx.merge(t, [prepareRecord({ time: 3, id: 1, name: 'ann v2' })], ['id'], 4000);
+      await tx.merge(t, [prepareRecord({ time: 4, id: 2, name: 'bob v2', tier: 'gold' })], ['id'], 4000);
+      await tx.changeSchema(t, [['id', 'string']], 'append');
+    });
+    expect(await plane(deps).rows(database, 'members')).toEqual([
+      { time: 3, id: '1', name: 'ann v2', tier: null },
+      { time: 4, id: '2', name: 'bob v2', tier: 'gold' },
+    ]);
+    expect((await plane(deps).figures(database))[0]).toMatchObject({ row_count: 2, max_time: 4 });
   });
 
   it('refuses a record with an empty key column and writes nothing of the call', async () => {
@@ -258,8 +289,8 @@ describe(`data plane (${testBackend()})`, () => {
         ['id'],
       ),
     ).rejects.toThrow('no value in the key column "id" of "keyed"');
-    expect(await dataPlane(deps).rows(database, 'keyed')).toEqual([{ time: 1, id: 1, label: 'a' }]);
-    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 1 });
+    expect(await plane(deps).rows(database, 'keyed')).toEqual([{ time: 1, id: 1, label: 'a' }]);
+    expect((await plane(deps).figures(database))[0]).toMatchObject({ row_count: 1 });
   });
 
   it('tails the newest rows first, ties by the latest write', async () => {
@@ -268,36 +299,36 @@ describe(`data plane (${testBackend()})`, () => {
     await append(t, [{ time: 5, i: 2 }]);
     await append(t, [{ time: 9, i: 3 }]);
     await append(t, [{ time: 1, i: 4 }]);
-    const found = await dataPlane(deps).tail(database, 'tailed', 3);
+    const found = await plane(deps).tail(database, 'tailed', 3);
     expect(found?.rows.map((r) => Number(r.i))).toEqual([3, 2, 1]);
     expect(found?.meta.row_count).toBe(4);
-    expect(await dataPlane(deps).tail(database, 'absent', 3)).toBeNull();
+    expect(await plane(deps).tail(database, 'absent', 3)).toBeNull();
   });
 
   it('leaves nothing behind when a transaction fails: rows, columns and figures roll back', async () => {
     const t = table('atomic');
     await append(t, [{ time: 1, a: 1 }]);
     await expect(
-      dataPlane(deps).transaction(database, async (tx) => {
+      plane(deps).transaction(database, async (tx) => {
         await tx.append(t, [prepareRecord({ time: 2, a: 2, b: 'new' })], 2000);
         throw new Error('stop');
       }),
     ).rejects.toThrow('stop');
     expect(await schemaOf('atomic')).toEqual([['a', 'long']]);
-    expect(await dataPlane(deps).rows(database, 'atomic')).toEqual([{ time: 1, a: 1 }]);
-    expect((await dataPlane(deps).figures(database))[0]).toMatchObject({ row_count: 1, max_time: 1 });
+    expect(await plane(deps).rows(database, 'atomic')).toEqual([{ time: 1, a: 1 }]);
+    expect((await plane(deps).figures(database))[0]).toMatchObject({ row_count: 1, max_time: 1 });
   });
 
   it('keeps helper tables of ours next to the rows, in the same transaction', async () => {
-    await dataPlane(deps).transaction(database, async (tx) => {
+    await plane(deps).transaction(database, async (tx) => {
       expect(await tx.hasTable('_svc$marker')).toBe(false);
-      await tx.ensureTable('_svc$marker', 'token TEXT PRIMARY KEY, at BIGINT NOT NULL');
-      await run(tx.ex, sql`INSERT INTO ${tx.table('_svc$marker')} (token, at) VALUES ('t1', 1)`);
+      await tx.ensureTable('_svc$marker', 'token TEXT PRIMARY KEY, done_at BIGINT NOT NULL');
+      await run(tx.ex, sql`INSERT INTO ${tx.table('_svc$marker')} (token, done_at) VALUES ('t1', 1)`);
     });
-    const found = await dataPlane(deps).transaction(database, async (tx) =>
-      one<{ at: number }>(tx.ex, sql`SELECT at FROM ${tx.table('_svc$marker')} WHERE token = 't1'`),
+    const found = await plane(deps).transaction(database, async (tx) =>
+      one<{ done_at: number }>(tx.ex, sql`SELECT done_at FROM ${tx.table('_svc$marker')} WHERE token = 't1'`),
     );
-    expect(Number(found?.at)).toBe(1);
+    expect(Number(found?.done_at)).toBe(1);
   });
 
   it('takes up to 1000 columns besides time and refuses more before any ALTER', async () => {
@@ -308,7 +339,7 @@ describe(`data plane (${testBackend()})`, () => {
     expect(await schemaOf('wide')).toHaveLength(1000);
     await expect(append(t, [{ time: 2, extra: 1 }])).rejects.toThrow('at most 1000 columns');
     expect(await schemaOf('wide')).toHaveLength(1000);
-    const [row] = await dataPlane(deps).rows(database, 'wide');
+    const [row] = await plane(deps).rows(database, 'wide');
     expect(row?.c999).toBe(999);
   });
 
@@ -316,23 +347,61 @@ describe(`data plane (${testBackend()})`, () => {
     const long = (c: string) => `${'t'.repeat(70)}${c}`;
     await append(table(long('a')), [{ time: 1, [`${'k'.repeat(100)}_1`]: 1, [`${'k'.repeat(100)}_2`]: 2 }]);
     await append(table(long('b')), [{ time: 2 }]);
-    expect((await dataPlane(deps).rows(database, long('a'))).length).toBe(1);
-    expect((await dataPlane(deps).rows(database, long('b'))).length).toBe(1);
-    const tail = await dataPlane(deps).tail(database, long('a'), 1);
+    expect((await plane(deps).rows(database, long('a'))).length).toBe(1);
+    expect((await plane(deps).rows(database, long('b'))).length).toBe(1);
+    const tail = await plane(deps).tail(database, long('a'), 1);
     expect(tail?.rows[0]).toMatchObject({ [`${'k'.repeat(100)}_1`]: 1, [`${'k'.repeat(100)}_2`]: 2 });
     expect(pgIdentifier(long('a'))).toHaveLength(63);
     expect(pgIdentifier(long('a'))).not.toBe(pgIdentifier(long('b')));
   });
 
+  it('swaps two tables (rows, columns, figures) and moves one to another database with its rows', async () => {
+    const a = table('left');
+    const b = table('right');
+    await append(a, [{ time: 1, l: 'a' }]);
+    await append(b, [
+      { time: 2, r: 2 },
+      { time: 3, r: 3 },
+    ]);
+    await plane(deps).swapTables(database, a, b, async () => undefined);
+    expect(await plane(deps).rows(database, 'left')).toEqual([
+      { time: 2, r: 2 },
+      { time: 3, r: 3 },
+    ]);
+    expect(await plane(deps).rows(database, 'right')).toEqual([{ time: 1, l: 'a' }]);
+    expect((await plane(deps).figures(database)).map((m) => [m.name, m.row_count])).toEqual([
+      ['left', 2],
+      ['right', 1],
+    ]);
+    const id = await insertId(
+      storage.db,
+      sql`INSERT INTO databases (account_id, name, delete_protected, created_at, updated_at)
+          VALUES (${database.account_id}, 'other_db', 0, 1, 1) RETURNING id`,
+    );
+    const other: DatabaseRow = { ...database, id, name: 'other_db' };
+    await plane(deps).createDatabase(other);
+    let cataloged = false;
+    await plane(deps).moveTable(database, other, { ...b, name: 'right' }, async () => {
+      cataloged = true;
+    });
+    expect(cataloged).toBe(true);
+    expect(await plane(deps).rows(other, 'right')).toEqual([{ time: 1, l: 'a' }]);
+    expect((await plane(deps).figures(other)).map((m) => [m.name, m.row_count, m.schema_json])).toEqual([
+      ['right', 1, '[["l","string"]]'],
+    ]);
+    expect(await plane(deps).rows(database, 'right')).toEqual([]);
+    expect((await plane(deps).figures(database)).map((m) => m.name)).toEqual(['left']);
+  });
+
   it('drops a table, and deletes the whole database', async () => {
     const t = table('gone');
     await append(t, [{ time: 1 }]);
-    await dataPlane(deps).transaction(database, (tx) => tx.dropTable('gone'));
-    expect(await dataPlane(deps).figures(database)).toEqual([]);
-    expect(await dataPlane(deps).rows(database, 'gone')).toEqual([]);
+    await plane(deps).transaction(database, (tx) => tx.dropTable('gone'));
+    expect(await plane(deps).figures(database)).toEqual([]);
+    expect(await plane(deps).rows(database, 'gone')).toEqual([]);
     await append(t, [{ time: 2 }]);
-    await dataPlane(deps).deleteDatabase(database);
-    expect(await dataPlane(deps).figures(database)).toEqual([]);
-    expect(await dataPlane(deps).tail(database, 'gone', 1)).toBeNull();
+    await plane(deps).deleteDatabase(database);
+    expect(await plane(deps).figures(database)).toEqual([]);
+    expect(await plane(deps).tail(database, 'gone', 1)).toBeNull();
   });
 });

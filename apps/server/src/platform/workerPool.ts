@@ -68,6 +68,12 @@ export const CRASH_WORKER = 'crash the worker here';
 export interface RunOptions {
   /** The file the task writes; tasks of one lane never run at the same time. Default: a lane of its own. */
   lane?: string;
+  /**
+   * A file that only one thread of the process may open (a DuckDB file, decision 0031): every task naming it
+   * goes to the worker that got it first, for as long as that worker lives, whatever its lane. Tasks of one
+   * lane and one owner should name both, so the lane's order holds in the owner.
+   */
+  owner?: string;
   /** Aborting cancels the task: the worker sees it at its next check. */
   signal?: AbortSignal;
   /** Progress the task reports while it runs. */
@@ -113,6 +119,8 @@ export class WorkerCrashed extends Error {
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
+  /** The worker owning each pinned file (RunOptions.owner). */
+  private readonly owners = new Map<string, Slot>();
   private sequence = 0;
   private closed = false;
 
@@ -122,7 +130,18 @@ export class WorkerPool {
   run<R>(task: string, args: unknown, opts: RunOptions = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('The server is stopping; the background work was not started.'));
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
-    return this.send<R>(this.pick(opts.lane ?? `task:${this.sequence + 1}`), task, args, opts);
+    return this.send<R>(this.ownerOf(opts) ?? this.pick(opts.lane ?? `task:${this.sequence + 1}`), task, args, opts);
+  }
+
+  /** The worker pinned to the task's owner file, pinning one (by the lane's rule) on first use. */
+  private ownerOf(opts: RunOptions): Slot | null {
+    if (opts.owner === undefined) return null;
+    let slot = this.owners.get(opts.owner);
+    if (!slot) {
+      slot = this.pick(opts.lane ?? `owner:${opts.owner}`);
+      this.owners.set(opts.owner, slot);
+    }
+    return slot;
   }
 
   private send<R>(slot: Slot, task: string, args: unknown, opts: RunOptions): Promise<R> {
@@ -267,6 +286,8 @@ export class WorkerPool {
   private remove(slot: Slot, err: Error): void {
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
+    // Its files go to whichever worker the next task of each picks (which reopens them from their WAL).
+    for (const [file, owner] of this.owners) if (owner === slot) this.owners.delete(file);
     this.fail(slot, err);
   }
 }

@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { DatabaseRow, TableRow } from '../src/data/catalog';
+import { closeDataFiles } from '../src/data/dataFiles';
+import { closeDuckFiles, duckFile } from '../src/data/duckFiles';
+import { duckPlane } from '../src/data/duckPlane';
+import type { DataPlane } from '../src/data/plane';
+import type { ColumnSummary, RowBlock } from '../src/data/rowBlocks';
+import { sqlitePlane } from '../src/data/sqlitePlane';
+import { ManualClock } from '../src/platform/clock';
+import type { Config } from '../src/platform/config';
+import type { AppDeps } from '../src/platform/context';
+import { memoryLogger } from '../src/platform/logger';
+import { report, seconds } from './common';
+
+/**
+ * The DuckDB data plane's write path on its own (issue 28, decision 0031): bulk import's commit step
+ * (`appendBlocks` of staged blocks, in one transaction with the figures) against a bare DuckDB appender loop
+ * writing the same rows into a table of the same columns, and against today's SQLite plane doing the same
+ * commit; then the disk each engine's file takes for those rows. No app, no control database: only the plane.
+ */
+
+const ROWS = Number(process.env.BENCH_DUCK_ROWS ?? 1_000_000);
+const BLOCK = 100_000;
+
+function blocks(): RowBlock[] {
+  const out: RowBlock[] = [];
+  for (let at = 0; at < ROWS; at += BLOCK) {
+    const n = Math.min(BLOCK, ROWS - at);
+    const block: RowBlock = {
+      columns: ['user', 'action', 'amount', 'count', 'page'],
+      time: [],
+      values: [[], [], [], [], []],
+    };
+    for (let r = 0; r < n; r++) {
+      const i = at + r;
+      block.time.push(1700000000 + i);
+      block.values[0]?.push(`user_${i % 50000}`);
+      block.values[1]?.push(i % 3 === 0 ? 'buy' : 'view');
+      block.values[2]?.push(i * 0.25);
+      block.values[3]?.push(i % 97);
+      block.values[4]?.push(`/products/${i % 800}`);
+    }
+    out.push(block);
+  }
+  return out;
+}
+
+const summary: ColumnSummary = [
+  ['user', 'string', false],
+  ['action', 'string', false],
+  ['amount', 'double', true],
+  ['count', 'long', false],
+  ['page', 'string', false],
+];
+
+async function bareAppenderLoop(dir: string, data: RowBlock[]): Promise<number> {
+  const instance = await DuckDBInstance.create(join(dir, 'bare.duckdb'));
+  const conn = await instance.connect();
+  await conn.run(
+    'CREATE TABLE bare (time BIGINT NOT NULL, "user" VARCHAR, action VARCHAR, amount DOUBLE, count BIGINT, page VARCHAR)',
+  );
+  const started = process.hrtime.bigint();
+  await conn.run('BEGIN TRANSACTION');
+  const appender = await conn.createAppender('bare');
+  for (const b of data) {
+    const [user, action, amount, count, page] = b.values as [string[], string[], number[], number[], string[]];
+    for (let r = 0; r < b.time.length; r++) {
+      appender.appendBigInt(BigInt(b.time[r] as number));
+      appender.appendVarchar(user[r] as string);
+      appender.appendVarchar(action[r] as string);
+      appender.appendDouble(amount[r] as number);
+      appender.appendBigInt(BigInt(count[r] as number));
+      appender.appendVarchar(page[r] as string);
+      appender.endRow();
+    }
+  }
+  appender.closeSync();
+  await conn.run('COMMIT');
+  const elapsed = seconds(started);
+  conn.closeSync();
+  instance.closeSync();
+  return ROWS / elapsed;
+}
+
+async function planeCommit(plane: DataPlane, database: DatabaseRow, data: RowBlock[]): Promise<number> {
+  await plane.createDatabase(database);
+  const table: TableRow = {
+    id: 1,
+    account_id: 1,
+    database_id: database.id,
+    name: 'events',
+    type: 'log',
+    schema_json: '[]',
+    count: 0,
+    estimated_storage_size: 0,
+    last_log_timestamp: null,
+    counter_updated_at: null,
+    expire_days: null,
+    include_v: 1,
+    created_at: 1,
+    updated_at: 1,
+  };
+  const started = process.hrtime.bigint();
+  await plane.transaction(database, (tx) => tx.appendBlocks(table, summary, data, 1));
+  return ROWS / seconds(started);
+}
+
+const fileBytes = (file: string, companions: string[]) =>
+  [file, ...companions.map((c) => `${file}${c}`)].reduce((n, f) => {
+    try {
+      return n + statSync(f).size;
+    } catch {
+      return n;
+    }
+  }, 0);
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-duck-'));
+  const deps = {
+    config: { dataDir: dir } as Config,
+    clock: new ManualClock(0),
+    logger: memoryLogger(),
+  } as unknown as AppDeps;
+  const database = (id: number): DatabaseRow => ({
+    id,
+    account_id: 1,
+    name: `db${id}`,
+    delete_protected: 0,
+    created_at: 1,
+    updated_at: 1,
+  });
+  try {
+    const data = blocks();
+    const bare = await bareAppenderLoop(dir, data);
+    const duck = await planeCommit(duckPlane(deps), database(1), data);
+    await closeDuckFiles();
+    const sqlite = await planeCommit(sqlitePlane(deps), database(2), data);
+    closeDataFiles(deps);
+    const duckBytes = fileBytes(duckFile(dir, 1, 1), ['.wal']);
+    const sqliteBytes = fileBytes(join(dir, 'databases', '1', '2.sqlite'), ['-wal']);
+    report({
+      rows: ROWS,
+      bareAppenderRowsPerSecond: Math.round(bare),
+      duckCommitRowsPerSecond: Math.round(duck),
+      duckShareOfBare: duck / bare,
+      sqliteCommitRowsPerSecond: Math.round(sqlite),
+      duckBytes,
+      sqliteBytes,
+      duckBytesPer10MRows: Math.round((duckBytes / ROWS) * 10_000_000),
+      sqliteBytesPer10MRows: Math.round((sqliteBytes / ROWS) * 10_000_000),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();

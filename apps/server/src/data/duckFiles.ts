@@ -1,0 +1,157 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+
+/**
+ * The DuckDB files of customer databases (decision 0031): one file per database,
+ * `<dataDir>/databases/<accountId>/<databaseId>.duckdb`, with its tables in the default schema and their
+ * figures in `"_svc$tables"`. A DuckDB file admits one opener per process, and two instances of one file in
+ * a process are unsafe, so this registry is the file's only owner in its thread: one `DuckDBInstance` per
+ * file, opened on first use, its writes taken one at a time (`exclusive`), its reads on connections of
+ * their own. At most `duckLimits.openFiles` files stay open per thread; the least recently used idle one
+ * is closed (checkpointed) to make room.
+ */
+
+const duckLimits = {
+  /** Files kept open per owning thread before the least recently used idle one is closed. */
+  openFiles: 64,
+  /** DuckDB's own memory limit per open file (its buffer pool spills to disk beyond it). */
+  memoryLimit: '1GB',
+  /** DuckDB's native threads per open file. */
+  threads: 2,
+};
+
+export const DUCK_META_TABLE = '"_svc$tables"';
+
+/** The figures table (the columns of plane.ts `Meta`); tiny, so without an index. */
+export const META_DDL = `CREATE TABLE IF NOT EXISTS ${DUCK_META_TABLE} (
+  name VARCHAR NOT NULL,
+  schema_json VARCHAR NOT NULL,
+  row_count BIGINT NOT NULL,
+  bytes BIGINT NOT NULL,
+  max_time BIGINT,
+  updated_at BIGINT
+)`;
+
+export function duckFile(dataDir: string, accountId: number, databaseId: number): string {
+  return join(dataDir, 'databases', String(accountId), `${databaseId}.duckdb`);
+}
+
+export interface DuckFile {
+  readonly path: string;
+  readonly instance: DuckDBInstance;
+  /** Tasks using the file right now (a busy file is never closed to make room). */
+  users: number;
+  /** The tail of the file's write queue: one write transaction at a time. */
+  writes: Promise<unknown>;
+  lastUsed: number;
+}
+
+/** Open files of this thread, by path: module state, because ownership is per thread, not per app. */
+const files = new Map<string, Promise<DuckFile>>();
+
+async function openFile(path: string): Promise<DuckFile> {
+  mkdirSync(dirname(path), { recursive: true });
+  const instance = await DuckDBInstance.create(path, {
+    threads: String(duckLimits.threads),
+    memory_limit: duckLimits.memoryLimit,
+    // Data written by the plane only: no file or network access for anything that runs in it.
+    enable_external_access: 'false',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  const conn = await instance.connect();
+  try {
+    await conn.run(META_DDL);
+  } finally {
+    conn.closeSync();
+  }
+  return { path, instance, users: 0, writes: Promise.resolve(), lastUsed: Date.now() };
+}
+
+/** Closes idle files beyond the limit, least recently used first. */
+async function makeRoom(): Promise<void> {
+  if (files.size < duckLimits.openFiles) return;
+  const open: DuckFile[] = [];
+  for (const p of files.values()) open.push(await p);
+  const idle = open.filter((f) => f.users === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+  for (const f of idle.slice(0, files.size - duckLimits.openFiles + 1)) closeOpen(f.path, f);
+}
+
+function closeOpen(path: string, f: DuckFile): void {
+  files.delete(path);
+  f.instance.closeSync();
+}
+
+/** Runs `fn` with a new connection to the file (opened if needed); the connection closes afterwards. */
+export async function withDuck<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
+  let p = files.get(path);
+  if (!p) {
+    await makeRoom();
+    p = files.get(path);
+    if (!p) {
+      p = openFile(path);
+      files.set(path, p);
+      p.catch(() => files.delete(path));
+    }
+  }
+  const f = await p;
+  f.users++;
+  f.lastUsed = Date.now();
+  const conn = await f.instance.connect();
+  try {
+    return await fn(conn, f);
+  } finally {
+    conn.closeSync();
+    f.users--;
+  }
+}
+
+/** As `withDuck`, after every write of this thread to the file queued before it: one writer at a time. */
+export function exclusive<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
+  return withDuck(path, (conn, f) => {
+    const run = f.writes.then(() => fn(conn, f));
+    f.writes = run.catch(() => undefined);
+    return run;
+  });
+}
+
+/** Closes a file (before it is deleted, on shutdown). Waits for its queued writes. */
+async function closeDuckFile(path: string): Promise<void> {
+  const p = files.get(path);
+  if (!p) return;
+  const f = await p.catch(() => null);
+  if (!f) return;
+  await f.writes;
+  if (files.get(path) === p) closeOpen(path, f);
+}
+
+/** Closes every file this thread owns: on shutdown, and after each test. */
+export async function closeDuckFiles(): Promise<void> {
+  for (const path of [...files.keys()]) await closeDuckFile(path);
+}
+
+/** Closes and deletes a database's file and its write-ahead log. */
+export async function deleteDuckFile(path: string): Promise<void> {
+  await closeDuckFile(path);
+  for (const suffix of ['', '.wal']) rmSync(`${path}${suffix}`, { force: true });
+}
+
+export function duckFileExists(path: string): boolean {
+  return existsSync(path);
+}
+
+/** Runs `fn` in one DuckDB transaction on the file's write connection. */
+export function inDuckTransaction<T>(path: string, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  return exclusive(path, async (conn) => {
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      const value = await fn(conn);
+      await conn.run('COMMIT');
+      return value;
+    } catch (err) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
+}

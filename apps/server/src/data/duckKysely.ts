@@ -1,0 +1,113 @@
+import { blobValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+} from 'kysely';
+
+/**
+ * A Kysely instance over one DuckDB connection, so callers of a DuckDB data transaction (`DataTx.ex`) write
+ * their own statements (markers, incremental state) with the `sql` tag as on the other planes. DuckDB takes
+ * PostgreSQL's `$n` parameters and quoting, so the PostgreSQL compiler and adapter serve; `backendOf` reports
+ * such an executor as 'postgres', whose SQL forms DuckDB also speaks.
+ */
+
+/** A value as DuckDB binds it: bytes as a BLOB, the rest as they are. */
+function toDuck(v: unknown): DuckDBValue {
+  if (v instanceof Uint8Array) return blobValue(v);
+  if (v === undefined) return null;
+  return v as DuckDBValue;
+}
+
+/** A value as callers read it: integers as numbers where a double holds them exactly, bytes as a Buffer. */
+function fromDuck(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  return v;
+}
+
+function fromDuckRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const k in row) row[k] = fromDuck(row[k]);
+  return row;
+}
+
+/** Runs one statement and gives its rows, numbers and bytes converted. */
+export async function duckRows<T = Record<string, unknown>>(
+  conn: DuckDBConnection,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<T[]> {
+  const reader = await conn.runAndReadAll(text, params.map(toDuck));
+  return reader.getRowObjectsJS().map((r) => fromDuckRow(r as Record<string, unknown>)) as T[];
+}
+
+class DuckConnection implements DatabaseConnection {
+  constructor(private readonly conn: DuckDBConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const reader = await this.conn.runAndReadAll(query.sql, query.parameters.map(toDuck));
+    const rows = reader.getRowObjectsJS().map((r) => fromDuckRow(r as Record<string, unknown>)) as R[];
+    const kind = query.sql.trimStart().slice(0, 6).toUpperCase();
+    const writes = kind === 'INSERT' || kind === 'UPDATE' || kind === 'DELETE';
+    return writes && !/\bRETURNING\b/i.test(query.sql)
+      ? { rows: [], numAffectedRows: BigInt(reader.rowsChanged) }
+      : { rows };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered on a data transaction.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming is not supported on a DuckDB data transaction.');
+  }
+}
+
+class DuckDriver implements Driver {
+  private readonly connection: DuckConnection;
+  constructor(conn: DuckDBConnection) {
+    this.connection = new DuckConnection(conn);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  async beginTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery({ sql: 'BEGIN TRANSACTION', parameters: [] } as unknown as CompiledQuery);
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery({ sql: 'COMMIT', parameters: [] } as unknown as CompiledQuery);
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery({ sql: 'ROLLBACK', parameters: [] } as unknown as CompiledQuery);
+  }
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+class DuckDialect implements Dialect {
+  constructor(private readonly conn: DuckDBConnection) {}
+  createDriver(): Driver {
+    return new DuckDriver(this.conn);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
+
+/** A Kysely instance whose every statement runs on `conn` (the caller owns the connection). */
+export function duckKysely(conn: DuckDBConnection): Kysely<unknown> {
+  return new Kysely({ dialect: new DuckDialect(conn) });
+}

@@ -1,0 +1,235 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sql } from 'kysely';
+import type { AppDeps } from '../platform/context';
+import type { DatabaseRow, TableRow } from './catalog';
+import { type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
+import { tableLimits } from './dataTables';
+import { DuckRowAppender } from './duckAppend';
+import {
+  DUCK_META_TABLE,
+  deleteDuckFile,
+  duckFile,
+  duckFileExists,
+  exclusive,
+  inDuckTransaction,
+  withDuck,
+} from './duckFiles';
+import { duckKysely, duckRows } from './duckKysely';
+import { moveDuckTable } from './duckMove';
+import {
+  applyDuckSchema,
+  type DuckTxState,
+  dq,
+  dropDuckTable,
+  duckType,
+  ensureDuckTable,
+  readDuckMeta,
+  saveDuckMeta,
+  swapDuckTables,
+} from './duckTables';
+import type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
+import { type ColumnSummary, type RowBlock, summaryGrowth } from './rowBlocks';
+import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
+
+/**
+ * The DuckDB data plane (decision 0031): one DuckDB file per customer database (duckFiles.ts), its tables
+ * columnar, written through DuckDB's appender inside one transaction per `transaction` call together with the
+ * figures and the caller's own statements (`DataTx.ex`, a Kysely instance on the same connection).
+ */
+
+const typesOf = (schema: SchemaEntry[]) => ['long', ...schema.map(([, type]) => type)];
+
+async function growFor(tx: DuckTxState, meta: Meta, growth: SchemaEntry[]): Promise<SchemaEntry[]> {
+  const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  return growth.length > 0 ? applyDuckSchema(tx, meta, growth, false, tableLimits.maxColumns) : schema;
+}
+
+/** Appends prepared records to one table inside the transaction; returns the figures. */
+async function writeRecords(tx: DuckTxState, meta: Meta, records: PreparedRecord[], now: number): Promise<Meta> {
+  const schema = await growFor(tx, meta, schemaGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], records));
+  const out = await DuckRowAppender.open(tx.conn, meta.name, typesOf(schema));
+  let figures: { bytes: number; maxTime: number | null };
+  try {
+    figures = storedRows(schema, records, (row) => out.add(row));
+  } finally {
+    out.end();
+  }
+  Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
+  await saveDuckMeta(tx.conn, meta);
+  return meta;
+}
+
+/** Appends staged blocks (plane.ts `appendBlocks`) inside the transaction; returns the figures. */
+async function writeBlocks(
+  tx: DuckTxState,
+  meta: Meta,
+  summary: ColumnSummary,
+  blocks: Iterable<RowBlock>,
+  now: number,
+): Promise<Meta> {
+  const schema = await growFor(tx, meta, summaryGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], summary));
+  const at = new Map(schema.map(([name], i) => [name, i + 1]));
+  const types = typesOf(schema);
+  const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
+  const out = await DuckRowAppender.open(tx.conn, meta.name, types);
+  try {
+    const row: Stored[] = new Array(types.length);
+    for (const block of blocks) {
+      const cols: { pos: number; type: string; values: unknown[] }[] = [];
+      block.columns.forEach((column, c) => {
+        const pos = at.get(column);
+        if (pos !== undefined) cols.push({ pos, type: types[pos] as string, values: block.values[c] as unknown[] });
+      });
+      for (let r = 0; r < block.time.length; r++) {
+        row.fill(null);
+        const time = block.time[r] as number;
+        row[0] = time;
+        if (figures.maxTime === null || time > figures.maxTime) figures.maxTime = time;
+        let bytes = 8;
+        for (const { pos, type, values } of cols) {
+          const v = values[r];
+          if (v === undefined) continue;
+          const stored = storeAs(type, v);
+          row[pos] = stored;
+          bytes += storedBytes(stored);
+        }
+        figures.bytes += bytes;
+        out.add(row);
+      }
+      figures.rows += block.time.length;
+    }
+  } finally {
+    out.end();
+  }
+  Object.assign(meta, grownMeta(meta, figures.rows, figures), { updated_at: now });
+  await saveDuckMeta(tx.conn, meta);
+  return meta;
+}
+
+/** Upserts by key (plane.ts `merge`): the rows of each key deleted by a join on the keys, then the records written. */
+async function mergeRecords(
+  tx: DuckTxState,
+  table: TableRow,
+  records: PreparedRecord[],
+  key: string[],
+  now: number,
+): Promise<MergeResult> {
+  const meta = await ensureDuckTable(tx.conn, table);
+  const schema = await growFor(tx, meta, schemaGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], records));
+  const keyed = lastPerKey(table.name, schema, records, key);
+  const types = new Map(schema.map(([name, type]) => [name, type]));
+  const keyTypes = key.map((k) => types.get(k) ?? 'string');
+  const helper = '_svc$mergekeys';
+  const conn = tx.conn;
+  await conn.run(`DROP TABLE IF EXISTS ${dq(helper)}`);
+  await conn.run(
+    `CREATE TABLE ${dq(helper)} (${key.map((k, i) => `${dq(k)} ${duckType(keyTypes[i] as string)}`).join(', ')})`,
+  );
+  const keysOut = await DuckRowAppender.open(conn, helper, keyTypes);
+  for (const k of keyed.keys) keysOut.add(k);
+  keysOut.end();
+  const on = key.map((k) => `t.${dq(k)} = k.${dq(k)}`).join(' AND ');
+  const gone = await duckRows(conn, `DELETE FROM ${dq(meta.name)} t USING ${dq(helper)} k WHERE ${on} RETURNING t.*`);
+  await conn.run(`DROP TABLE ${dq(helper)}`);
+  let bytes = 0;
+  for (const row of gone) bytes += rowBytes(row);
+  if (gone.length > 0) tx.deletedFrom.add(meta.name);
+  await writeRecords(tx, meta, keyed.records, now);
+  if (gone.length > 0) {
+    const [max] = await duckRows<{ m: number | null }>(conn, `SELECT max(time) AS m FROM ${dq(meta.name)}`);
+    Object.assign(meta, shrunkMeta(meta, gone.length, bytes, max?.m ?? null));
+    await saveDuckMeta(conn, meta);
+  }
+  return { meta, inserted: keyed.records.length, replaced: gone.length };
+}
+
+function dataTx(tx: DuckTxState, ex: DataTx['ex']): DataTx {
+  const conn = tx.conn;
+  return {
+    ex,
+    table: (name) => sql.table(name),
+    async hasTable(name) {
+      return (await duckRows(conn, 'SELECT 1 FROM duckdb_tables() WHERE table_name = $1', [name])).length > 0;
+    },
+    async ensureTable(name, columns) {
+      await conn.run(`CREATE TABLE IF NOT EXISTS ${dq(name)} (${columns})`);
+    },
+    async append(table, records, now) {
+      return writeRecords(tx, await ensureDuckTable(conn, table), records, now);
+    },
+    async appendBlocks(table, summary, blocks, now) {
+      return writeBlocks(tx, await ensureDuckTable(conn, table), summary, blocks, now);
+    },
+    merge: (table, records, key, now) => mergeRecords(tx, table, records, key, now),
+    async changeSchema(table, schema, mode) {
+      const meta = await ensureDuckTable(conn, table);
+      await applyDuckSchema(tx, meta, schema, mode === 'replace', tableLimits.maxColumns);
+      await duckRows(conn, `UPDATE ${DUCK_META_TABLE} SET schema_json = $1 WHERE name = $2`, [
+        meta.schema_json,
+        meta.name,
+      ]);
+      return meta;
+    },
+    ensureDataTable: (table) => ensureDuckTable(conn, table),
+    dropTable: (name) => dropDuckTable(conn, name),
+  };
+}
+
+export function duckPlane(deps: AppDeps): DataPlane {
+  const fileOf = (database: DatabaseRow) => duckFile(deps.config.dataDir, database.account_id, database.id);
+  /** Runs a read on a connection of its own, or gives `none` when the database has no file yet. */
+  const read = <T>(database: DatabaseRow, none: T, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> =>
+    duckFileExists(fileOf(database)) ? withDuck(fileOf(database), fn) : Promise.resolve(none);
+  return {
+    async createDatabase(database) {
+      await withDuck(fileOf(database), async () => undefined);
+    },
+    async deleteDatabase(database) {
+      await deleteDuckFile(fileOf(database));
+    },
+    transaction(database, fn) {
+      return exclusive(fileOf(database), async (conn) => {
+        const kysely = duckKysely(conn);
+        const state: DuckTxState = { conn, deletedFrom: new Set() };
+        return kysely.transaction().execute((ex) => fn(dataTx(state, ex)));
+      });
+    },
+    figures(database) {
+      return read(database, [] as Meta[], (conn) =>
+        duckRows<Meta>(conn, `SELECT * FROM ${DUCK_META_TABLE} ORDER BY name`),
+      );
+    },
+    tail(database, table, count) {
+      return read(database, null, async (conn) => {
+        const meta = await readDuckMeta(conn, table);
+        if (!meta) return null;
+        const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+        const columns = ['time', ...schema.map(([name]) => name)].map(dq).join(', ');
+        const rows = await duckRows(
+          conn,
+          `SELECT ${columns} FROM ${dq(table)} ORDER BY time DESC, rowid DESC LIMIT $1`,
+          [count],
+        );
+        return { meta, rows };
+      });
+    },
+    rows(database, table) {
+      return read(database, [] as Record<string, unknown>[], async (conn) => {
+        if (!(await readDuckMeta(conn, table))) return [];
+        return duckRows(conn, `SELECT * FROM ${dq(table)} ORDER BY time, rowid`);
+      });
+    },
+    forget() {
+      // Nothing is cached per transaction: each runs on a connection of its own.
+    },
+    async swapTables(database, a, b, catalog) {
+      await inDuckTransaction(fileOf(database), (conn) => swapDuckTables(conn, a, b));
+      await catalog(deps.storage.db);
+    },
+    async moveTable(from, to, table, catalog) {
+      await moveDuckTable(fileOf(from), fileOf(to), table);
+      await catalog(deps.storage.db);
+      await inDuckTransaction(fileOf(from), (conn) => dropDuckTable(conn, table.name));
+    },
+  };
+}
