@@ -35,6 +35,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   app?: AppOptions;
+  /** The storage backend, when a test compares both (the suite's backend by default: testBackend()). */
+  backend?: 'sqlite' | 'postgres';
 }
 
 export interface CallOptions {
@@ -82,7 +84,7 @@ export async function createHarness(overrides: Partial<Config> = {}, options: Ha
     new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0)),
     options,
     null,
-    await testDatabase(dataDir),
+    await testDatabase(dataDir, options.backend),
     true,
   );
 }

@@ -143,8 +143,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function testDatabase(dataDir: string): Promise<TestDatabase> {
-  if (testBackend() === 'sqlite') {
+export async function testDatabase(dataDir: string, backend = testBackend()): Promise<TestDatabase> {
+  if (backend === 'sqlite') {
     const target = { backend: 'sqlite', file: join(dataDir, 'control.sqlite') } as const;
     return { open: () => openStorage(target), drop: async () => {} };
   }

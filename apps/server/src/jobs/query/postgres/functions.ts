@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { INTEGER_TEXT, NUMBER_TEXT } from '../casts';
 import { TIMESTAMP } from '../timeFormats';
 import { ABBREVIATIONS, FIXED } from '../timeZones';
+import { TYPED_FUNCTIONS } from './typedFunctions';
 
 /**
  * The Presto and TD functions PostgreSQL lacks, as SQL and PL/pgSQL functions in the schema `svc_fn`, created
@@ -83,6 +84,8 @@ BEGIN
     PERFORM set_config('TimeZone', previous, true);
     IF short ~ '^[A-Z]{2,5}$' THEN RETURN short; END IF;
   END IF;
+  -- Intl names any region's zone "GMT" while it is at UTC (London in winter), a fixed offset never.
+  IF zone !~ '^UTC[+-]' AND svc_fn.offset_minutes(ts, zone) = 0 THEN RETURN 'GMT'; END IF;
   IF label ~ '^[A-Z]{2,5}$' THEN RETURN label; END IF;
   RETURN 'GMT' || svc_fn.offset_text(svc_fn.offset_minutes(ts, zone), true);
 END $f$;
@@ -164,14 +167,15 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE r timestamptz;
 BEGIN
   IF v IS NULL THEN RETURN NULL; END IF;
-  r := svc_fn.ts_parse(v, svc_fn.zone(label));
+  -- ts_parse reads the zone's label itself (svc_fn.zone twice would turn an offset's sign twice).
+  r := svc_fn.ts_parse(v, label);
   IF r IS NULL THEN RAISE EXCEPTION '%: % is not a date or time.', fn, to_json(v)::text; END IF;
   RETURN extract(epoch FROM r);
 END $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.td_time_parse(v text, label text) RETURNS bigint
 LANGUAGE sql STABLE PARALLEL SAFE AS $f$
-  SELECT floor(extract(epoch FROM svc_fn.ts_parse(v, svc_fn.zone(label))))::bigint
+  SELECT floor(extract(epoch FROM svc_fn.ts_parse(v, label)))::bigint
 $f$;
 
 -- TD_TIME_ADD: s, m and h move the instant; d, w, M, q and y move the zone's wall clock.
@@ -584,7 +588,7 @@ export async function installQueryFunctions(client: pg.ClientBase): Promise<void
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('svc_fn.install'))");
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${FUNCTIONS_SCHEMA}`);
-    await client.query(ZONES + TIMESTAMPS + FORMATS + CASTS + JSON_AND_TEXT);
+    await client.query(ZONES + TIMESTAMPS + FORMATS + CASTS + JSON_AND_TEXT + TYPED_FUNCTIONS);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK');

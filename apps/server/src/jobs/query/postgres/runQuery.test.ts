@@ -191,9 +191,8 @@ describe('the sandbox', () => {
     // Past the text guard (which refuses UPDATE), the transaction itself refuses to lock rows for writing.
     const e = await failure(runTranslatedQuery(task(''), 'SELECT * FROM events FOR UPDATE'));
     expect(e.message).toMatch(/^Queries may only read data/);
-    const hidden = await failure(
-      runPostgresQuery(task('WITH d AS (DELETE FROM events RETURNING time) SELECT * FROM d')),
-    );
+    // (RETURNING is a column name in Presto, so the translator quotes it: the write has none.)
+    const hidden = await failure(runPostgresQuery(task('WITH d AS (DELETE FROM events) SELECT 1 AS n')));
     expect(hidden.message).toMatch(/^Queries may only read data/);
     const { rows } = await pg.pool.query(`SELECT count(*)::int AS n FROM "${web}".events`);
     expect(rows[0].n).toBe(3);

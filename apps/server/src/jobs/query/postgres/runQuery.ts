@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkQueryText } from '../guard';
 import { QueryFailed } from '../queryPool';
+import { tokenize } from '../tokens';
+import { BatchSizing, decodeRows } from './fetchBatches';
+import { resultNames } from './identifiers';
 import { ensureReadRole, quoteIdent, readRoleName } from './readRoles';
 import { resultColumn } from './resultValues';
 import { translateToPostgres } from './translate';
@@ -9,7 +12,7 @@ import { translateToPostgres } from './translate';
 /**
  * Runs a query job's Presto SQL on PostgreSQL: translated (translate.ts), in a READ ONLY transaction, as the
  * customer schema's read role (readRoles.ts), with `statement_timeout` and `search_path` set locally, through
- * a cursor read in batches that stops past `maxRows`. Errors read as the SQLite path's do: "Stopped: time limit of N s
+ * a cursor read in batches of about `batchBytes` (fetchBatches.ts) that stops past `maxRows`. Errors read as the SQLite path's do: "Stopped: time limit of N s
  * exceeded." and "Killed on request." (QueryFailed), the abort reason when `signal` aborts, and PostgreSQL's
  * message for SQL it cannot run.
  */
@@ -27,8 +30,10 @@ export interface PostgresQueryTask {
   timeoutMs: number;
   /** Rows past this end the query with an error. */
   maxRows: number;
-  /** Rows per FETCH from the query's cursor (10,000 by default). */
+  /** At most this many rows per FETCH from the query's cursor (10,000 by default). */
   batchRows?: number;
+  /** About this many bytes per FETCH (4 MiB by default): wide rows come a few at a time. */
+  batchBytes?: number;
   /** Receives the rows batch by batch, in order; the result's `rows` then stays empty. */
   onRows?: (rows: unknown[][]) => void | Promise<void>;
   /** Each table's column types (`time` included) as the catalog records them, for typed results. */
@@ -140,14 +145,19 @@ async function declaredTypes(
 /** Checks and translates the query (QueryRefused when it cannot run), then runs it. */
 export async function runPostgresQuery(task: PostgresQueryTask): Promise<PostgresQueryResult> {
   checkQueryText(task.sql);
-  return runTranslatedQuery(task, translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs }));
+  const translated = translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs });
+  return runTranslatedQuery(task, translated, resultNames(tokenize(task.sql)));
 }
 
 /**
  * Runs SQL already translated for PostgreSQL in the sandbox: the read role, a READ ONLY transaction, the
  * time limit and the search path. `task.sql` is not read. The tests run raw SQL (pg_sleep, writes) through it.
  */
-export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): Promise<PostgresQueryResult> {
+export async function runTranslatedQuery(
+  task: PostgresQueryTask,
+  sql: string,
+  names: (string | null)[] | null = null,
+): Promise<PostgresQueryResult> {
   task.signal?.throwIfAborted();
   const client = await task.pool.connect();
   let broken: Error | undefined;
@@ -178,7 +188,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
       await client.query(`DECLARE svc_query NO SCROLL CURSOR FOR ${sql}`);
       task.signal?.throwIfAborted();
       const deadline = performance.now() + task.timeoutMs;
-      const batch = Math.max(1, Math.min(task.batchRows ?? 10_000, task.maxRows + 1));
+      const sizing = new BatchSizing(task);
       let columns: ReturnType<typeof resultColumn>[] | null = null;
       let schema: [string, string][] = [];
       const rows: unknown[][] = [];
@@ -189,6 +199,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
         if (left <= 0) throw timeLimit(task);
         task.signal?.throwIfAborted();
         await client.query(`SET LOCAL statement_timeout = ${left}`);
+        const batch = sizing.next();
         const fetched = await client.query({
           text: `FETCH FORWARD ${batch} FROM svc_query`,
           rowMode: 'array',
@@ -197,7 +208,10 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
         if (columns === null) {
           const declared = await declaredTypes(client, task, fetched.fields);
           const found = fetched.fields.map((f, i) => resultColumn(f.dataTypeID, declared[i] ?? null));
-          schema = fetched.fields.map((f, i): [string, string] => [f.name, (found[i] as { type: string }).type]);
+          schema = fetched.fields.map((f, i): [string, string] => [
+            (names?.length === fetched.fields.length ? names[i] : null) ?? f.name,
+            (found[i] as { type: string }).type,
+          ]);
           columns = found;
         }
         numRecords += fetched.rows.length;
@@ -206,10 +220,7 @@ export async function runTranslatedQuery(task: PostgresQueryTask, sql: string): 
             `The result has more than ${task.maxRows} rows: add a LIMIT, a filter or an aggregate.`,
           );
         }
-        const decoders = columns;
-        const decoded = (fetched.rows as (string | null)[][]).map((row) =>
-          row.map((v, i) => (v === null ? null : (decoders[i] as (typeof decoders)[number]).decode(v))),
-        );
+        const decoded = decodeRows(fetched.rows as (string | null)[][], columns, sizing);
         if (task.onRows) {
           if (decoded.length > 0) await task.onRows(decoded);
         } else for (const row of decoded) rows.push(row);

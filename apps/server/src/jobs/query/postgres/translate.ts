@@ -14,7 +14,8 @@ import {
   tokenize,
 } from '../tokens';
 import { type UnnestClause, unnestAt } from '../unnest';
-import { PASS_THROUGH, SQL_WORDS } from './allowedFunctions';
+import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from './allowedFunctions';
+import { nameText } from './identifiers';
 import { javaTemplate } from './javaTemplate';
 
 /**
@@ -332,6 +333,10 @@ const otherFunctions: Record<string, Rewrite> = {
     checkArity(call, 2, 2);
     return `svc_fn.contains((${call.args[0]})::text, (${call.args[1]})::text)`;
   },
+  mod(call) {
+    checkArity(call, 2, 2);
+    return `svc_fn.mod(${call.args[0]}, ${call.args[1]})`;
+  },
   round(call) {
     checkArity(call, 1, 2);
     const digits = call.args.length > 1 ? `, (${call.args[1]})::int` : '';
@@ -415,28 +420,29 @@ export function splitArguments(tokens: Token[]): Token[][] {
   return args;
 }
 
-function rewriteCast(tokens: Token[], word: number, open: number, close: number, options: TranslateOptions): string {
+/** The `AS` at the top level of a CAST's brackets, by its index in `inner`; -1 when there is none. */
+function castAs(inner: Token[]): number {
   let depth = 0;
-  let as = -1;
-  for (let i = open + 1; i < close; i++) {
-    const t = tokens[i] as Token;
-    if (t.kind === 'punct' && t.text === '(') depth++;
-    else if (t.kind === 'punct' && t.text === ')') depth--;
-    else if (depth === 0 && t.kind === 'word' && t.text.toUpperCase() === 'AS') as = i;
-  }
+  return inner.findLastIndex((t) => {
+    if (t.kind === 'punct' && (t.text === '(' || t.text === ')')) depth += t.text === ')' ? 1 : -1;
+    return depth === 0 && isWord(t, 'AS');
+  });
+}
+
+function rewriteCast(tokens: Token[], word: number, open: number, close: number, options: TranslateOptions): string {
+  const inner = tokens.slice(open + 1, close);
+  const as = castAs(inner);
   if (as < 0) throw new QueryRefused('CAST needs a type: write CAST(value AS type).');
-  const expr = translateTokens(tokens.slice(open + 1, as), options).trim();
-  const typeText = tokens
-    .slice(as + 1, close)
+  const expr = translateTokens(inner.slice(0, as), options).trim();
+  const typeText = inner
+    .slice(as + 1)
     .filter(significant)
-    .map((t) => t.text)
-    .join('')
-    .toLowerCase();
-  const tryCast = (tokens[word] as Token).text.toUpperCase() === 'TRY_CAST';
+    .reduce((text, t) => text + t.text.toLowerCase(), '');
   const kind = castKind(typeText);
-  if (kind === 'text') return `CAST(${expr} AS TEXT)`;
+  // A value as text the way the embedded engine writes it (typedFunctions.ts): 0.0 keeps its ".0".
+  if (kind === 'text') return `svc_fn.to_text(${expr})`;
   if (kind === null) throw new QueryRefused(`CAST to ${typeText} is not supported.`);
-  return `svc_fn.cast_${kind}(${expr}, ${tryCast})`;
+  return `svc_fn.cast_${kind}(${expr}, ${isWord(tokens[word], 'TRY_CAST')})`;
 }
 
 function previousIndex(tokens: Token[], from: number): number {
@@ -526,15 +532,13 @@ function translateCall(tokens: Token[], i: number, open: number, close: number, 
   const call: Call = { name, raw, args: raw.map((a) => translateTokens(a, options).trim()) };
   const rewrite = rewrites[name];
   if (rewrite) return rewrite(call, options);
+  // Typed as Presto types them (a bigint sum stays bigint, an average is a double): functions.ts.
+  if (PRESTO_TYPED.has(name)) return `svc_fn.${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
   if (PASS_THROUGH.has(name)) return `${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
   throw new QueryRefused(
     `The function ${name} is not supported on this query engine; docs/query-dialect.md lists the functions you can use.`,
   );
 }
-
-/** A name as PostgreSQL reads it: a backquoted name becomes a double-quoted one. */
-const nameText = (t: Token) =>
-  t.kind === 'quoted' && t.text.startsWith('`') ? `"${t.text.slice(1, -1).replace(/"/g, '""')}"` : t.text;
 
 /**
  * `UNNEST(x) AS t(c)` over the JSON text arrays and maps are stored as: a set-returning function of svc_fn
@@ -544,7 +548,8 @@ const nameText = (t: Token) =>
 function translateUnnest(tokens: Token[], clause: UnnestClause, options: TranslateOptions): string {
   const arg = translateTokens(tokens.slice(clause.open + 1, clause.close), options).trim();
   const fn = clause.columns.length === 1 ? 'svc_fn.unnest_values' : 'svc_fn.unnest_entries';
-  return `${fn}((${arg})::text) AS ${nameText(clause.alias)}(${clause.columns.map(nameText).join(', ')})`;
+  const name = (t: Token) => nameText([t], 0);
+  return `${fn}((${arg})::text) AS ${name(clause.alias)}(${clause.columns.map(name).join(', ')})`;
 }
 
 function translateTokens(tokens: Token[], options: TranslateOptions): string {
@@ -595,7 +600,7 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
       i = close + 1;
       continue;
     }
-    out += nameText(t);
+    out += nameText(tokens, i);
     i++;
     // `FROM mydb.table`: the job's own database is the schema on the search path; drop the qualifier.
     if ((upper === 'FROM' || upper === 'JOIN') && sameName(nextToken, options.database)) {

@@ -1,0 +1,72 @@
+/**
+ * Functions and aggregates typed as Presto types them, in `svc_fn` (the translator calls them for PRESTO_TYPED's names). On
+ * PostgreSQL a sum of bigints is a numeric and an average or a deviation of integers too, which the result
+ * schema would report as double; Presto's sum of integers is a bigint (an overflow is an error, as on the
+ * embedded engine) and the rest are doubles. Built from PostgreSQL's own transition functions, so they run in
+ * parallel and as fast as the built-ins.
+ */
+
+const doubleAggregate = (name: string, final: string) => `
+CREATE OR REPLACE AGGREGATE svc_fn.${name}(double precision) (
+  SFUNC = float8_accum, STYPE = float8[], FINALFUNC = ${final}, COMBINEFUNC = float8_combine,
+  INITCOND = '{0,0,0}', PARALLEL = SAFE
+);`;
+
+export const TYPED_FUNCTIONS = `
+CREATE OR REPLACE AGGREGATE svc_fn.sum(smallint) (
+  SFUNC = int2_sum, STYPE = bigint, COMBINEFUNC = int8pl, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE svc_fn.sum(integer) (
+  SFUNC = int4_sum, STYPE = bigint, COMBINEFUNC = int8pl, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE svc_fn.sum(bigint) (
+  SFUNC = int8pl, STYPE = bigint, COMBINEFUNC = int8pl, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE svc_fn.sum(double precision) (
+  SFUNC = float8pl, STYPE = double precision, COMBINEFUNC = float8pl, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE svc_fn.sum(numeric) (
+  SFUNC = numeric_add, STYPE = numeric, COMBINEFUNC = numeric_add, PARALLEL = SAFE
+);
+${doubleAggregate('avg', 'float8_avg')}
+${doubleAggregate('stddev', 'float8_stddev_samp')}
+${doubleAggregate('stddev_samp', 'float8_stddev_samp')}
+${doubleAggregate('stddev_pop', 'float8_stddev_pop')}
+${doubleAggregate('variance', 'float8_var_samp')}
+${doubleAggregate('var_samp', 'float8_var_samp')}
+${doubleAggregate('var_pop', 'float8_var_pop')}
+
+-- mod() and % of doubles, which PostgreSQL lacks: the remainder with the dividend's sign, as Presto's.
+CREATE OR REPLACE FUNCTION svc_fn.mod(a integer, b integer) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT mod(a, b) $f$;
+CREATE OR REPLACE FUNCTION svc_fn.mod(a bigint, b bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT mod(a, b) $f$;
+CREATE OR REPLACE FUNCTION svc_fn.mod(a numeric, b numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT mod(a, b) $f$;
+CREATE OR REPLACE FUNCTION svc_fn.mod(a double precision, b double precision) RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT CASE WHEN b = 0 THEN 'NaN'::double precision ELSE a - b * trunc(a / b) END $f$;
+DO $d$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_operator o JOIN pg_namespace n ON n.oid = o.oprnamespace
+                  WHERE n.nspname = 'svc_fn' AND o.oprname = '%') THEN
+    CREATE OPERATOR svc_fn.% (LEFTARG = double precision, RIGHTARG = double precision, FUNCTION = svc_fn.mod);
+  END IF;
+END $d$;
+
+-- CAST(x AS varchar): a whole double keeps its ".0" (0.0, 36.0) and a boolean is 1 or 0, as on the embedded engine.
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v double precision) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+  SELECT CASE WHEN v = trunc(v) AND abs(v) < 1e15 THEN trunc(v)::bigint::text || '.0' ELSE v::text END
+$f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v numeric) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v bigint) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v integer) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v boolean) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT CASE WHEN v THEN '1' ELSE '0' END $f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v $f$;
+CREATE OR REPLACE FUNCTION svc_fn.to_text(v anyelement) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
+`;
