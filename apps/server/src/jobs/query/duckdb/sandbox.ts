@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PASS_THROUGH } from '../postgres/allowedFunctions';
+import { PASS_THROUGH, PRESTO_TYPED } from '../postgres/allowedFunctions';
 import { QueryRefused } from '../tokens';
 import { UDF_NAMES } from './functions';
 
@@ -199,7 +199,7 @@ export async function inspectDuckQuery(connection: DuckDBConnection, sql: string
     } else if (node.class === 'FUNCTION' && node.is_operator !== true) {
       const name = String(node.function_name).toLowerCase();
       const known =
-        PASS_THROUGH.has(name) || NATIVE.has(name) || (name.startsWith('svc_') && UDF_NAMES.has(name.slice(4)));
+        PASS_THROUGH.has(name) || PRESTO_TYPED.has(name) || NATIVE.has(name) || (name.startsWith('svc_') && UDF_NAMES.has(name.slice(4)));
       // The parser writes some special forms (trim, list literals) as functions of the main schema.
       if (!known || !['', 'main'].includes(String(node.schema)) || node.catalog !== '') refuseFunction(name);
     }

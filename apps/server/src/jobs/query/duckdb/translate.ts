@@ -1,6 +1,6 @@
 import { intervalRange } from '../intervals';
-import { PASS_THROUGH, SQL_WORDS } from '../postgres/allowedFunctions';
-import { checkLexing, isCall, literalOf, splitArguments } from '../postgres/translate';
+import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from '../postgres/allowedFunctions';
+import { type Call, checkLexing, isCall, literalOf, readCall, splitArguments } from '../postgres/translate';
 import { javaPatternParts, parseTime, timestampText } from '../timeFormats';
 import { arity } from '../timeFunctions';
 import { ABBREVIATIONS, type Zone, zoneOf } from '../timeZones';
@@ -33,12 +33,6 @@ export interface DuckTranslateOptions {
   database: string;
   /** The job's "now" (TD_SCHEDULED_TIME, TD_INTERVAL, now()). */
   nowMs: number;
-}
-
-interface Call {
-  name: string;
-  raw: Token[][];
-  args: string[];
 }
 
 type Rewrite = (call: Call, options: DuckTranslateOptions) => string;
@@ -224,18 +218,13 @@ const otherFunctions: Record<string, Rewrite> = {
 const rewrites: Record<string, Rewrite> = { ...timeFunctions, ...otherFunctions };
 
 function translateCall(tokens: Token[], i: number, open: number, close: number, options: DuckTranslateOptions) {
-  const t = tokens[i] as Token;
-  const name = t.kind === 'quoted' ? t.text.slice(1, -1) : t.text.toLowerCase();
-  const before = tokens[i - 1];
-  if (before?.text === '.') {
-    throw new QueryRefused(`Qualified function names are not allowed: call ${name}(…) by its name alone.`);
-  }
-  const raw = splitArguments(tokens.slice(open + 1, close));
-  const call: Call = { name, raw, args: raw.map((a) => translateTokens(a, options).trim()) };
+  const call = readCall(tokens, i, open, close, (a) => translateTokens(a, options));
+  const name = call.name;
   const rewrite = rewrites[name];
   if (rewrite) return rewrite(call, options);
   if (UDF_NAMES.has(name)) return udf(name, call.args);
-  if (PASS_THROUGH.has(name)) return `${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
+  // DuckDB types these aggregates as Presto does (its hugeint sums are read as bigint: resultValues.ts).
+  if (PASS_THROUGH.has(name) || PRESTO_TYPED.has(name)) return `${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
   refuseFunction(name);
 }
 

@@ -36,12 +36,33 @@ export interface TranslateOptions {
 
 type Literal = string | number | null | undefined;
 
-interface Call {
+/** A function call as both translators see it (PostgreSQL here, DuckDB in ../duckdb). */
+export interface Call {
   name: string;
   /** Raw tokens of each argument. */
   raw: Token[][];
   /** Each argument translated. */
   args: string[];
+}
+
+/**
+ * Reads the call whose name is `tokens[i]` and whose parentheses are `open` and `close`, translating each
+ * argument with `translate`; a qualified function name (`schema.fn(…)`) is refused.
+ */
+export function readCall(
+  tokens: Token[],
+  i: number,
+  open: number,
+  close: number,
+  translate: (argument: Token[]) => string,
+): Call {
+  const t = tokens[i] as Token;
+  const name = t.kind === 'quoted' ? t.text.slice(1, -1) : t.text.toLowerCase();
+  if (previousSignificant(tokens, i)?.text === '.') {
+    throw new QueryRefused(`Qualified function names are not allowed: call ${name}(…) by its name alone.`);
+  }
+  const raw = splitArguments(tokens.slice(open + 1, close));
+  return { name, raw, args: raw.map((a) => translate(a).trim()) };
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -523,13 +544,8 @@ export function checkLexing(tokens: Token[]): void {
 }
 
 function translateCall(tokens: Token[], i: number, open: number, close: number, options: TranslateOptions): string {
-  const t = tokens[i] as Token;
-  const name = t.kind === 'quoted' ? t.text.slice(1, -1) : t.text.toLowerCase();
-  if (previousSignificant(tokens, i)?.text === '.') {
-    throw new QueryRefused(`Qualified function names are not allowed: call ${name}(…) by its name alone.`);
-  }
-  const raw = splitArguments(tokens.slice(open + 1, close));
-  const call: Call = { name, raw, args: raw.map((a) => translateTokens(a, options).trim()) };
+  const call = readCall(tokens, i, open, close, (a) => translateTokens(a, options));
+  const name = call.name;
   const rewrite = rewrites[name];
   if (rewrite) return rewrite(call, options);
   // Typed as Presto types them (a bigint sum stays bigint, an average is a double): functions.ts.
