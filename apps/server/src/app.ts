@@ -43,6 +43,7 @@ import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
 import { routePath } from './platform/routePath';
 import { consoleStatic } from './platform/static';
+import { utf8Bodies } from './platform/utf8';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
@@ -122,7 +123,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', bulkImportUploadRoutes(deps));
   app.route('/', tableImportRoutes(deps));
   for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
-    app.use(path, ordinaryBody);
+    app.use(path, ordinaryBody, utf8Bodies());
   }
   app.use('/console-api/*', consoleCsrfGuard());
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
