@@ -56,6 +56,7 @@ import { rotateOnPrivilegeChange } from './session/sessions';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
 import { ssoProven } from './sso/userSso';
+import { healthRoutes } from './system/health';
 import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 
   app.route('/', systemRoutes());
+  app.route('/', healthRoutes(deps));
   mountNotOffered(app, deps);
   // accounts/ cannot import sso/ or session/ (they import it): their answers are handed in here.
   app.route('/', accountRoutes(deps, ssoProven));
