@@ -43,6 +43,7 @@ import { documentNotFound } from './platform/openapi';
 import { describeIssues } from './platform/params';
 import { routePath } from './platform/routePath';
 import { consoleStatic } from './platform/static';
+import { utf8Bodies } from './platform/utf8';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
@@ -55,6 +56,7 @@ import { rotateOnPrivilegeChange } from './session/sessions';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
 import { ssoProven } from './sso/userSso';
+import { healthRoutes } from './system/health';
 import { mountNotOffered } from './system/notOffered';
 import { systemRoutes } from './system/routes';
 import { createWorkers } from './workers';
@@ -122,12 +124,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', bulkImportUploadRoutes(deps));
   app.route('/', tableImportRoutes(deps));
   for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
-    app.use(path, ordinaryBody);
+    app.use(path, ordinaryBody, utf8Bodies());
   }
   app.use('/console-api/*', consoleCsrfGuard());
   for (const path of SESSION_PATHS) app.use(path, sessionPrincipal(deps));
 
   app.route('/', systemRoutes());
+  app.route('/', healthRoutes(deps));
   mountNotOffered(app, deps);
   // accounts/ cannot import sso/ or session/ (they import it): their answers are handed in here.
   app.route('/', accountRoutes(deps, ssoProven));

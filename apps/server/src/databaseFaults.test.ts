@@ -125,7 +125,19 @@ describe('PostgreSQL going away while the server runs', () => {
       return res;
     };
     for (let i = 0; i < 20; i++) expect((await send()).status).toBe(200);
+    expect((await node.request('/health/ready')).status).toBe(200);
     await proxy.cut();
+    // Readiness fails at once, so a load balancer stops sending traffic; liveness and server_status stay up.
+    const notReady = await node.request('/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({
+      status: 'not ready',
+      checks: expect.arrayContaining([
+        { name: 'control database', ok: false, message: 'the control database does not answer' },
+      ]),
+    });
+    expect((await node.request('/health/live')).status).toBe(200);
+    expect((await node.request('/v3/system/server_status')).status).toBe(200);
     const down = await send();
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('5');
@@ -145,6 +157,7 @@ describe('PostgreSQL going away while the server runs', () => {
       );
     }
     expect(refused.every((r) => r.status === 503)).toBe(true);
+    expect((await node.request('/health/ready')).status).toBe(200);
 
     // Every acknowledged postback is in the table; no refused one is.
     const issued = await node.request(

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -9,6 +9,7 @@ import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
 import { journeyEngineOptions, loadConfig, scheduleOptions } from './platform/config';
+import { FILE_MODE, makeDir, restrictDataTree, restrictNewFiles } from './platform/fileModes';
 import { createLogger } from './platform/logger';
 import { checkSecret } from './platform/secretCheck';
 import { randomHex } from './platform/secrets';
@@ -18,13 +19,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 const builtConsole = resolve(here, '../../console/dist');
 
 const config = loadConfig(process.env, { consoleDir: existsSync(builtConsole) ? builtConsole : null });
-mkdirSync(config.dataDir, { recursive: true });
+// Everything under the data folder is for this service's user only (platform/fileModes.ts): new files by
+// the umask and the modes each writer passes, existing ones (an older version's) brought to the rule here.
+restrictNewFiles();
+makeDir(config.dataDir);
+restrictDataTree(config.dataDir);
 
 // Without SVC_SECRET, a random secret is made once and kept beside the data (mode 600), so keys and
 // sessions stay valid across restarts.
 if (!config.secret) {
   const secretFile = join(config.dataDir, 'secret');
-  if (!existsSync(secretFile)) writeFileSync(secretFile, randomHex(32), { mode: 0o600 });
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomHex(32), { mode: FILE_MODE });
   config.secret = readFileSync(secretFile, 'utf8').trim();
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, rm } from 'node:fs/promises';
+import { type FileHandle, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BulkFormatError, type PartLimits } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
 import { badRequest, payloadTooLarge } from '../platform/errors';
+import { FILE_MODE, makeDirAsync } from '../platform/fileModes';
 import type { SessionRow } from './sessions';
 
 /**
@@ -67,8 +68,8 @@ export async function writePartFile(
   limits: PartLimits,
 ): Promise<{ bytes: number; records: number }> {
   const path = abs(dataDir, rel);
-  await mkdir(dirname(path), { recursive: true });
-  const file = await open(path, 'wx');
+  await makeDirAsync(dirname(path));
+  const file = await open(path, 'wx', FILE_MODE);
   try {
     const summary = await readGzipPart(body, {
       limits,

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { defaultPartLimits, encodePart, encodeRecords, type PartLimits } from '@svc/bulk-format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config';
 import { createHarness, type Harness } from '../testing/harness';
+import { bulkImportOptions, DEFAULT_MAX_PARTS } from './options';
 import { bulkDeps, databaseAndTable, failure, ok, upload } from './testing/bulkImport';
 
 let h: Harness;
@@ -147,5 +149,40 @@ describe('bulk import part limits', () => {
     }
     // Just within every limit is fine.
     await ok(upload(h, 's1', 'p1', await encodePart([{ time: 1, s: 'x'.repeat(100), a: { b: { c: 1 } } }])));
+  });
+});
+
+describe('the number of parts in a session', () => {
+  const names = async () => (await ok(h.call('GET', '/v3/bulk_import/list_parts/s1'))).parts;
+
+  it('takes up to SVC_BULK_IMPORT_MAX_PARTS parts and refuses one more with 422, saying what to do', async () => {
+    h.deps.config.bulkImportMaxParts = 3;
+    const part = await encodePart([{ time: 1, a: 1 }]);
+    for (const name of ['p1', 'p2', 'p3']) await ok(upload(h, 's1', name, part));
+    const refused = await failure(upload(h, 's1', 'p4', part), 422);
+    expect(refused).toMatch(/already has 3 parts.*SVC_BULK_IMPORT_MAX_PARTS/);
+    expect(await names()).toEqual(['p1', 'p2', 'p3']);
+    // The refused part left no file behind: at most the three listed parts' files are on disk.
+    const partFiles = (path: string): number =>
+      readdirSync(path, { withFileTypes: true }).reduce(
+        (n, e) => n + (e.isDirectory() ? partFiles(join(path, e.name)) : e.name.endsWith('.msgpack.gz') ? 1 : 0),
+        0,
+      );
+    expect(partFiles(h.dataDir)).toBeLessThanOrEqual(3);
+    // Replacing a part is not one more; after a delete there is room again.
+    await ok(upload(h, 's1', 'p2', part));
+    await ok(h.call('POST', '/v3/bulk_import/delete_part/s1/p3'));
+    await ok(upload(h, 's1', 'p4', part));
+    expect(await names()).toEqual(['p1', 'p2', 'p4']);
+  });
+
+  it('reads the cap from the environment, 1,000 when unset, and refuses a malformed one at start', () => {
+    expect(loadConfig({}).bulkImportMaxParts).toBeUndefined();
+    expect(bulkImportOptions(h.deps).maxParts).toBe(DEFAULT_MAX_PARTS);
+    expect(DEFAULT_MAX_PARTS).toBe(1000);
+    expect(loadConfig({ SVC_BULK_IMPORT_MAX_PARTS: '20' }).bulkImportMaxParts).toBe(20);
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => loadConfig({ SVC_BULK_IMPORT_MAX_PARTS: bad })).toThrow(/SVC_BULK_IMPORT_MAX_PARTS/);
+    }
   });
 });

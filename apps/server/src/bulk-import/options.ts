@@ -27,7 +27,12 @@ export interface BulkImportOptions {
    * cores, 3 parts one after another in one worker take 0.35 s, 3 at once 0.43 s (docs/benchmarks.md).
    */
   partsAtOnce: number;
+  /** Parts one session takes (`SVC_BULK_IMPORT_MAX_PARTS`); one more is refused with 422. */
+  maxParts: number;
 }
+
+/** `SVC_BULK_IMPORT_MAX_PARTS` when unset: 1,000 parts of up to 256 MiB each, 250 GiB compressed per session. */
+export const DEFAULT_MAX_PARTS = 1000;
 
 /** The app's dependencies, optionally with bulk import settings (tests give smaller limits). */
 export interface BulkImportDeps extends AppDeps {
@@ -38,5 +43,6 @@ export interface BulkImportDeps extends AppDeps {
 export function bulkImportOptions(deps: BulkImportDeps): BulkImportOptions {
   const given = deps.bulkImport ?? {};
   const partsAtOnce = Math.min(8, Math.max(1, Math.floor(availableParallelism() / 2)));
-  return { progressEveryMs: 1000, partsAtOnce, ...given, limits: { ...defaultPartLimits, ...given.limits } };
+  const maxParts = deps.config.bulkImportMaxParts ?? DEFAULT_MAX_PARTS;
+  return { progressEveryMs: 1000, partsAtOnce, maxParts, ...given, limits: { ...defaultPartLimits, ...given.limits } };
 }

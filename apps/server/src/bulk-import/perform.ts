@@ -1,11 +1,12 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { encodeRecords, type PartLimits } from '@svc/bulk-format';
 import { readGzipPart } from '@svc/bulk-format/node';
 import { type ColumnSummary, mergeSummaries } from '../data';
 import type { AppDeps } from '../platform/context';
+import { FILE_MODE, makeDirAsync } from '../platform/fileModes';
 import { ColumnStager } from './columnStager';
 import { abs, performFiles, writeAll } from './files';
 import type { PartRow, SessionRow } from './sessions';
@@ -68,9 +69,9 @@ export async function performPart(
 ): Promise<PartResult> {
   const { dataDir } = deps.config;
   const files = performFiles(session, token);
-  await mkdir(abs(dataDir, files.stagedDir), { recursive: true });
-  const staged = await open(abs(dataDir, files.part(index)), 'w');
-  const errors = await open(abs(dataDir, files.partErrors(index)), 'w');
+  await makeDirAsync(abs(dataDir, files.stagedDir));
+  const staged = await open(abs(dataDir, files.part(index)), 'w', FILE_MODE);
+  const errors = await open(abs(dataDir, files.partErrors(index)), 'w', FILE_MODE);
   try {
     const stager = new ColumnStager();
     const result: PartResult = { index, valid: 0, errors: 0, columns: [] };
@@ -128,7 +129,7 @@ export async function finishPerform(
       for (const r of parts) yield* createReadStream(abs(dataDir, files.partErrors(r.index)));
     },
     createGzip(),
-    createWriteStream(abs(dataDir, files.errors)),
+    createWriteStream(abs(dataDir, files.errors), { mode: FILE_MODE }),
   );
   await syncFile(abs(dataDir, files.errors));
   await Promise.all(parts.map((r) => rm(abs(dataDir, files.partErrors(r.index)), { force: true })));
@@ -138,7 +139,7 @@ export async function finishPerform(
     columns: parts.reduce<ColumnSummary>((summary, r) => mergeSummaries(summary, r.columns), []),
     records: parts.reduce((n, r) => n + r.valid, 0),
   };
-  await writeFile(abs(dataDir, files.manifest), JSON.stringify(manifest));
+  await writeFile(abs(dataDir, files.manifest), JSON.stringify(manifest), { mode: FILE_MODE });
   await syncFile(abs(dataDir, files.manifest));
   // Any node may commit the session or serve its error records.
   await keepFiles(deps, session.account_id, [files.errors, ...parts.map((r) => files.part(r.index)), files.manifest]);

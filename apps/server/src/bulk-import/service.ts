@@ -56,12 +56,14 @@ export async function uploadPart(
 ): Promise<void> {
   assertTakesUploads(session);
   const rel = newPartFile(session);
-  const { bytes, records } = await writePartFile(deps.config.dataDir, rel, body, bulkImportOptions(deps).limits);
+  const options = bulkImportOptions(deps);
+  const { bytes, records } = await writePartFile(deps.config.dataDir, rel, body, options.limits);
   let replaced: string | null;
   try {
     // Every node may perform the session: the part is kept where they all read it before it is listed.
     await keepFiles(deps, session.account_id, [rel]);
-    replaced = await putPart(deps.storage.db, session, { name: part, file: rel, bytes, records, now: now(deps) });
+    const row = { name: part, file: rel, bytes, records, now: now(deps) };
+    replaced = await putPart(deps.storage.db, session, row, options.maxParts);
   } catch (err) {
     await removeFile(deps, session.account_id, rel);
     throw err;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkImportSession, BulkImportStatus } from '@svc/contracts';
-import { conflict, notFound } from '../platform/errors';
-import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
+import { conflict, notFound, unprocessable } from '../platform/errors';
+import { dialectOf, type Executor, many, one, run, sql, transaction } from '../platform/storage';
 
 /** The control database's rows of bulk import sessions and parts. Every query is scoped by account. */
 
@@ -179,16 +179,35 @@ export async function findPart(ex: Executor, session: SessionRow, name: string):
  * replaced part's file, to delete. The check is in the same transaction, so an upload that finishes
  * after a freeze or perform began is refused rather than slipped in.
  */
+/**
+ * Lists a part (a new one, or replacing the part of the same name), within the session's cap of `maxParts`:
+ * past it a 422. The session's row is locked first, so uploads racing on several nodes cannot pass the cap.
+ */
 export function putPart(
   ex: Executor,
   session: SessionRow,
   part: { name: string; file: string; bytes: number; records: number; now: number },
+  maxParts: number,
 ): Promise<string | null> {
   return transaction(ex, async (tx) => {
-    const current = await sessionById(tx, session.account_id, session.id);
+    const current = await one<SessionRow>(
+      tx,
+      sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${session.account_id} AND id = ${session.id}${sql.raw(dialectOf(tx).forUpdate)}`,
+    );
     if (!current) throw notFound('bulk import session');
     assertTakesUploads(current);
     const old = await findPart(tx, session, part.name);
+    if (!old) {
+      const count = await one<{ n: number }>(
+        tx,
+        sql`SELECT COUNT(*) AS n FROM bulk_import_parts WHERE session_id = ${session.id}`,
+      );
+      if (Number(count?.n ?? 0) >= maxParts) {
+        throw unprocessable(
+          `The bulk import session "${session.name}" already has ${maxParts} parts, the most one session takes (SVC_BULK_IMPORT_MAX_PARTS). Upload larger parts (up to 256 MiB each), replace a part of the same name, or import the rest in another session.`,
+        );
+      }
+    }
     await run(
       tx,
       sql`INSERT INTO bulk_import_parts (account_id, session_id, name, file, bytes, records, created_at)

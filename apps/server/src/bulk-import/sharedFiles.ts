@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppDeps } from '../platform/context';
+import { FILE_MODE, makeDirAsync } from '../platform/fileModes';
 import { many, one, run, sql, transaction } from '../platform/storage';
 
 /**
@@ -100,9 +101,9 @@ export async function localCopy(deps: AppDeps, accountId: number, rel: string): 
   const file = await openFile(deps, accountId, rel);
   if (!file) return none;
   const dir = join(deps.config.dataDir, 'tmp');
-  await mkdir(dir, { recursive: true });
+  await makeDirAsync(dir);
   const copy = join(dir, `${randomUUID()}.bulk`);
-  const handle = await open(copy, 'w');
+  const handle = await open(copy, 'w', FILE_MODE);
   try {
     for await (const chunk of file.read()) await handle.write(chunk);
   } catch (err) {

@@ -1,9 +1,10 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { columnNameForKey, findTable, requireDatabase, type SchemaEntry } from '../data';
 import type { JobKind, JobOutcome, JobRow } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
+import { makeDir } from '../platform/fileModes';
 import { run, sql, transaction } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { maskConfig } from './config';
@@ -116,7 +117,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const uploadTime = Math.floor(deps.clock.now().getTime() / 1000);
 
   const dir = join(deps.config.dataDir, 'bulk-loads');
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   const stagePath = join(dir, `job-${job.id}.stage`);
   const stream = await source.open({
     accountId: job.account_id,

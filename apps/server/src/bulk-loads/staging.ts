@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
+import { FILE_MODE } from '../platform/fileModes';
 
 /**
  * A run's rows on disk between reading and landing, so the target is written in one short transaction
@@ -11,7 +12,7 @@ export class StageWriter {
   rows = 0;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
+    this.fd = openSync(path, 'w', FILE_MODE);
   }
 
   write(batch: unknown[][]): void {

@@ -19,7 +19,7 @@ export {
 export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
 export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
 export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
-export { dataPlane } from './dataPlane';
+export { dataPlane, dataPlaneReady } from './dataPlane';
 export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
 export { appendRowsInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';

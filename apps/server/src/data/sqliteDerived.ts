@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { addSqlFunctions, type Db } from '../platform/db';
+import { makeDir, touchFile } from '../platform/fileModes';
 import { transaction } from '../platform/storage';
 import { databaseFile } from './catalog';
 import type { DerivedSetRef, DerivedSets, DerivedSource } from './derived';
@@ -45,7 +46,8 @@ export function sqliteDerived(deps: AppDeps): DerivedSets {
     async build(set, sources, fn, publish) {
       const target = derivedFile(deps.config.dataDir, set);
       const temp = `${target}.${randomBytes(4).toString('hex')}.building`;
-      mkdirSync(dirname(target), { recursive: true });
+      makeDir(dirname(target));
+      touchFile(temp);
       const db = new Database(temp);
       addSqlFunctions(db);
       const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) });

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { type Principal, principalForRequestKey } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge, unauthorized } from '../platform/errors';
+import { decodeUtf8 } from '../platform/utf8';
 
 /** Nesting allowed inside one record: deeper values are refused rather than stored as giant JSON. */
 const MAX_RECORD_DEPTH = 32;
@@ -59,11 +60,8 @@ export async function readBody(c: Context, maxBytes: number): Promise<string> {
     if (size > maxBytes) throw tooLarge(maxBytes);
     chunks.push(chunk);
   }
-  if (chunks.length === 1) return utf8.decode(chunks[0]);
-  return utf8.decode(Buffer.concat(chunks, size));
+  return decodeUtf8(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size));
 }
-
-const utf8 = new TextDecoder();
 
 /** Parses a JSON body of at most `maxBytes`; anything that is not JSON is a 400 saying so. */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {

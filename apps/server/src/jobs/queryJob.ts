@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DatabaseRow, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
+import { makeDir } from '../platform/fileModes';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
 import { queryEngineFor } from './queryEngine';
@@ -49,7 +49,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         : null;
       if (!database) throw new Error(`The database "${job.database_name}" no longer exists.`);
       const files = resultFiles(deps.config.dataDir, job);
-      mkdirSync(files.dir, { recursive: true });
+      makeDir(files.dir);
       const started = performance.now();
       const outcome = await engine.run(
         prestoText(job.type, job.query ?? ''),

@@ -27,6 +27,8 @@ export interface Config {
   publicUrl?: string | null;
   /** `SVC_TRUSTED_PROXIES`: proxies whose X-Forwarded-For names the caller (platform/clientAddress.ts); absent: none. */
   trustedProxies?: BlockList | null;
+  /** `SVC_BULK_IMPORT_MAX_PARTS`: parts one bulk import session takes; absent: the default (bulk-import/options.ts). */
+  bulkImportMaxParts?: number;
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -89,7 +91,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     outbound: outboundSwitches(env),
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
     trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),
+    ...maxParts(env.SVC_BULK_IMPORT_MAX_PARTS),
   };
+}
+
+/** `SVC_BULK_IMPORT_MAX_PARTS`, when set: a whole number from 1 to 1,000,000, or the start stops, naming it. */
+function maxParts(raw: string | undefined): Pick<Config, 'bulkImportMaxParts'> {
+  if (!raw?.trim()) return {};
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+    throw new Error(`SVC_BULK_IMPORT_MAX_PARTS must be a whole number from 1 to 1000000, not "${raw}".`);
+  }
+  return { bulkImportMaxParts: n };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from '../migrations/index';
+import { makeDir, touchFile } from './fileModes';
 import { compilePattern } from './regexp';
 
 export type Db = Database.Database;
@@ -47,7 +47,10 @@ export function addSqlFunctions(db: Db): void {
 
 /** Opens (creating if needed) a SQLite file in WAL mode with the settings every connection uses. */
 export function openSqlite(file: string, options: { readonly?: boolean } = {}): Db {
-  if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!options.readonly) {
+    makeDir(dirname(file));
+    touchFile(file);
+  }
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   cacheStatements(db);
   addSqlFunctions(db);

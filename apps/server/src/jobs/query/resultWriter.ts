@@ -2,6 +2,7 @@ import { closeSync, createReadStream, createWriteStream, openSync, statSync, wri
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { Packr } from 'msgpackr';
+import { FILE_MODE } from '../../platform/fileModes';
 
 /** Plain msgpack arrays, strings as str (wire-compat §2.3: Python reads them with raw=False). */
 const packr = new Packr({ useRecords: false, variableMapSize: true });
@@ -22,7 +23,7 @@ export class ResultWriter {
     private readonly msgpackPath: string,
     private readonly maxResultBytes: number,
   ) {
-    this.fd = openSync(msgpackPath, 'w');
+    this.fd = openSync(msgpackPath, 'w', FILE_MODE);
   }
 
   write(row: unknown[]): void {
@@ -50,7 +51,7 @@ export class ResultWriter {
   /** Flushes and closes the msgpack file, then writes its gzip; returns the gzip's size. */
   async finish(gzipPath: string): Promise<number> {
     this.close();
-    await pipeline(createReadStream(this.msgpackPath), createGzip(), createWriteStream(gzipPath));
+    await pipeline(createReadStream(this.msgpackPath), createGzip(), createWriteStream(gzipPath, { mode: FILE_MODE }));
     return statSync(gzipPath).size;
   }
 

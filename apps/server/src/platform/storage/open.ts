@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDir } from '../fileModes';
 import { migrateStorage } from './migrate';
 import { openPostgresStorage, type PostgresStorage } from './postgres';
 import { openSqliteStorage, type SqliteStorage } from './sqlite';
@@ -19,7 +19,7 @@ export function storageTarget(env: NodeJS.ProcessEnv, dataDir: string): StorageT
 /** Opens the storage and brings its schema to the newest migration. */
 export async function openStorage(target: StorageTarget): Promise<OpenedStorage> {
   if (target.backend === 'sqlite') {
-    mkdirSync(join(target.file, '..'), { recursive: true });
+    makeDir(join(target.file, '..'));
     const storage = openSqliteStorage(target.file);
     await migrateStorage(storage);
     return storage;

@@ -58,6 +58,14 @@ describe('translateToPostgres', () => {
     expect(refusal('SELECT table_name FROM information_schema.tables')).toMatch(/information_schema/);
   });
 
+  it("refuses the :: cast, whose regclass form tells whether another schema's table exists", () => {
+    expect(refusal("SELECT 'cdb_2.events'::regclass")).toMatch(/The :: cast is not Presto SQL: write CAST/);
+    expect(refusal("SELECT 'cdb_2'::regnamespace::oid")).toMatch(/The :: cast/);
+    expect(refusal('SELECT x::text FROM t')).toMatch(/The :: cast/);
+    // A colon inside a string, or a single one, is not the operator.
+    expect(pg("SELECT '10::20' AS a FROM t")).toBe("SELECT '10::20' AS a FROM t");
+  });
+
   it('needs literal zones, patterns and intervals, and checks them with the SQLite path messages', () => {
     expect(refusal('SELECT TD_TIME_FORMAT(time, fmt) FROM t')).toMatch(/date pattern must be written as a literal/);
     expect(refusal("SELECT TD_TIME_FORMAT(time, 'yyyy', tz) FROM t")).toMatch(/time zone must be written as a literal/);

@@ -533,6 +533,11 @@ export function checkLexing(tokens: Token[]): void {
         `System catalogs (${name}) cannot be read by queries: a query reads its own database's tables.`,
       );
     }
+    if (t.kind === 'punct' && t.text === ':' && tokens[i + 1]?.text === ':') {
+      // Presto has no `::`; on PostgreSQL a cast to regclass, regnamespace… would tell whether another schema's
+      // table exists (its error differs), so the operator is refused rather than passed through.
+      throw new QueryRefused('The :: cast is not Presto SQL: write CAST(value AS type).');
+    }
     if (t.kind === 'punct' && t.text === '$') {
       throw new QueryRefused("Dollar-quoted text ($$…$$) and $n parameters are not supported: quote text with '…'.");
     }
