@@ -1,0 +1,97 @@
+import { expect, type Page, test } from '@playwright/test';
+import { insertRows } from './data-seed';
+import { signIn } from './helpers';
+
+/** The query workspace: engine choice, schema browser, the database kept, errors naming it, result output. */
+
+const SHOP = 'e2e_ws_shop';
+const WEB = 'e2e_ws_web';
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+  // Once per server, even when a failed test restarts the worker.
+  const seeded = await page.evaluate(async (path) => (await fetch(path)).status === 200, `/v3/database/show/${SHOP}`);
+  if (!seeded) {
+    const views = ['/home', '/home', '/cart'].map((path, i) => ({ time: 1_700_000_000 + i, path, ms: 100 + i }));
+    await insertRows(page, WEB, 'pageviews', views);
+    await insertRows(page, SHOP, 'events', [{ time: 1_700_000_000, name: 'buy', amount: 12.5 }]);
+  }
+});
+
+async function runQuery(page: Page, sql: string) {
+  await page.getByRole('textbox', { name: 'SQL query' }).fill(sql);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+}
+
+test('runs HiveQL with the Hive engine, and keeps the engine and database for the next visit', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`/data/query?database=${WEB}`);
+  await page.getByText('Hive', { exact: true }).click();
+  await runQuery(page, 'SELECT path, count(1) AS n FROM pageviews GROUP BY path ORDER BY path');
+  // The server's first query starts its query process.
+  await expect(page.getByRole('status', { name: /success/ })).toBeVisible({ timeout: 30_000 });
+  const grid = page.getByRole('table', { name: /^Result of job/ });
+  await expect(grid.getByRole('row').nth(2).getByRole('cell').nth(2)).toHaveText('2');
+  await page.getByRole('link', { name: /^Job \d+$/ }).click();
+  await expect(page.getByText(/^hive job by/)).toBeVisible();
+
+  // A click on Query in the navigation reopens the database and engine of the last query.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Query' }).click();
+  await expect(page).toHaveURL(new RegExp(`database=${WEB}`));
+  await expect(page.getByRole('radio', { name: 'Hive' })).toBeChecked();
+});
+
+test('the schema browser lists tables with row counts and column types, and a click inserts a name', async ({
+  page,
+}) => {
+  await page.goto(`/data/query?database=${WEB}`);
+  const schema = page.getByRole('region', { name: 'Schema' });
+  const tables = schema.getByRole('list', { name: `Tables of ${WEB}` });
+  await expect(tables.getByRole('button', { name: 'Insert table pageviews' })).toContainText('3 rows');
+  await tables.getByRole('button', { name: 'Show columns of pageviews' }).click();
+  await expect(schema.getByRole('button', { name: 'Insert column ms' })).toContainText('long');
+  await expect(schema.getByRole('button', { name: 'Insert column path' })).toContainText('string');
+
+  // Another database's tables open on demand.
+  await schema.getByRole('button', { name: `Show tables of ${SHOP}` }).click();
+  await expect(schema.getByRole('button', { name: 'Insert table events' })).toContainText('1 rows');
+
+  const editor = page.getByRole('textbox', { name: 'SQL query' });
+  await editor.fill('SELECT * FROM ');
+  await editor.press('End');
+  await schema.getByRole('button', { name: 'Insert table pageviews' }).click();
+  await editor.press('End');
+  await editor.pressSequentially(' WHERE ');
+  await schema.getByRole('button', { name: 'Insert column path' }).click();
+  await expect(editor).toHaveText('SELECT * FROM pageviews WHERE path');
+});
+
+test('a missing table names the database searched and the one that has it', async ({ page }) => {
+  await page.goto(`/data/query?database=${WEB}`);
+  await runQuery(page, 'SELECT count(*) FROM events');
+  const alert = page.getByRole('alert').filter({ hasText: 'The query failed' });
+  await expect(alert).toContainText(`in database ${WEB} (a table "events" is in ${SHOP})`);
+});
+
+test('writes a result to a table, shows where it went, and refuses a target that does not exist', async ({ page }) => {
+  await page.goto(`/data/query?database=${WEB}`);
+  const target = page.getByRole('textbox', { name: /Also write the result to/ });
+  await target.fill('td://@/no_such_db/counts');
+  await runQuery(page, 'SELECT path, count(*) AS n FROM pageviews GROUP BY path');
+  await expect(page.getByRole('alert').filter({ hasText: 'The query was not run' })).toContainText(
+    'the database "no_such_db" does not exist in this account',
+  );
+
+  await target.fill(`td://@/${SHOP}/path_counts?mode=replace`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status', { name: /success/ })).toBeVisible();
+  await page.getByRole('link', { name: /^Job \d+$/ }).click();
+  await expect(page.getByTestId('result-output')).toHaveText(
+    `Rows written to td://@/${SHOP}/path_counts?mode=replace.`,
+  );
+  await expect(page.getByRole('region', { name: 'Debug output' })).toContainText(
+    `${SHOP}.path_counts replaced by the 2 rows of the result`,
+  );
+  await page.goto(`/data/databases/${SHOP}`);
+  await expect(page.getByRole('link', { name: 'path_counts' })).toBeVisible();
+});
