@@ -93,7 +93,7 @@ describe('result output on job issue', () => {
       }),
     );
     expect(answers.map((a) => a.status)).toEqual(cases.map(([, code]) => code));
-    answers.forEach((a, i) => expect(a.message, a.result).toMatch(cases[i]?.[2] as RegExp));
+    for (const [i, a] of answers.entries()) expect(a.message, a.result).toMatch(cases[i]?.[2] as RegExp);
     const { count } = jobList.parse(await (await h.call('GET', '/v3/job/list')).json());
     expect(count, 'nothing queued').toBe(0);
   });
