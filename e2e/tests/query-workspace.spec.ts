@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { insertRows } from './data-seed';
+import { insertRows, issueQuery } from './data-seed';
 import { signIn } from './helpers';
 
 /** The query workspace: engine choice, schema browser, the database kept, errors naming it, result output. */
@@ -94,4 +94,29 @@ test('writes a result to a table, shows where it went, and refuses a target that
   );
   await page.goto(`/data/databases/${SHOP}`);
   await expect(page.getByRole('link', { name: 'path_counts' })).toBeVisible();
+});
+
+test('the jobs list shows who ran each job, its progress while it runs, and filters by user', async ({ page }) => {
+  test.slow();
+  const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+  const id = await issueQuery(page, WEB, forever);
+  await page.goto('/data/jobs');
+  const jobs = page.getByRole('table', { name: 'Jobs' });
+  const row = jobs.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) });
+  await expect(row.getByRole('progressbar', { name: new RegExp(`^Job ${id} running for`) })).toBeVisible({
+    timeout: 20_000,
+  });
+  const userName = ((await row.getByRole('cell').nth(4).textContent()) ?? '').trim();
+  expect(userName).not.toBe('');
+  const killed = await page.request.post(`/v3/job/kill/${id}`, { headers: { 'x-svc-console': '1' } });
+  expect(killed.status()).toBe(200);
+  await expect(row).toContainText('killed');
+  await expect(row.getByRole('progressbar')).toHaveCount(0);
+
+  await page.getByRole('combobox', { name: 'User' }).click();
+  await page.getByRole('option', { name: userName, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`user=${encodeURIComponent(userName).replace(/%20/g, '(%20|\\+)')}`));
+  await expect(row).toBeVisible();
+  await page.goto('/data/jobs?user=nobody_of_that_name');
+  await expect(page.getByText('No jobs match.')).toBeVisible();
 });

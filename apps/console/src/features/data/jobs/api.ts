@@ -10,6 +10,8 @@ export interface JobFilter {
   status?: JobStatus | undefined;
   type?: string | undefined;
   database?: string | undefined;
+  /** The issuing user's name. */
+  user?: string | undefined;
   page: number;
 }
 
@@ -36,6 +38,7 @@ export const jobsQueryOptions = (filter: JobFilter) =>
       if (filter.status) params.set('status', filter.status);
       if (filter.type) params.set('type', filter.type);
       if (filter.database) params.set('database', filter.database);
+      if (filter.user) params.set('user', filter.user);
       return api.get(`/v3/job/list?${params}`, jobList, { signal });
     },
     // Live status: quick while something on the page is unfinished, slower otherwise (new jobs appear).
