@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { insertRows, issueQuery } from './data-seed';
+import { insertRows, issueQuery, runSchedule } from './data-seed';
 import { signIn } from './helpers';
 
 /** The query workspace: engine choice, schema browser, the database kept, errors naming it, result output. */
@@ -119,4 +119,33 @@ test('the jobs list shows who ran each job, its progress while it runs, and filt
   await expect(row).toBeVisible();
   await page.goto('/data/jobs?user=nobody_of_that_name');
   await expect(page.getByText('No jobs match.')).toBeVisible();
+});
+
+test('the scheduled queries page shows next and last runs, runs one now and deletes one', async ({ page }) => {
+  test.slow();
+  const settings = {
+    cron: '0 3 * * *',
+    timezone: 'Asia/Tokyo',
+    database: WEB,
+    type: 'presto',
+    query: 'SELECT 1 AS one',
+  };
+  const first = await runSchedule(page, 'e2e_ws_nightly', settings, 1_767_225_600);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scheduled queries' }).click();
+  const table = page.getByRole('table', { name: 'Scheduled queries' });
+  const row = table.getByRole('row').filter({ hasText: 'e2e_ws_nightly' });
+  await expect(row).toContainText('0 3 * * *');
+  await expect(row).toContainText('Asia/Tokyo');
+  await expect(row.getByRole('link', { name: `Job ${first}` })).toBeVisible();
+  await expect(row).toContainText('for 2026-01-01 00:00:00 UTC');
+
+  await row.getByRole('button', { name: 'Run e2e_ws_nightly now' }).click();
+  await expect(row.getByRole('link', { name: /^Job \d+$/ })).not.toHaveText(`Job ${first}`);
+  await row.getByRole('link', { name: /^Job \d+$/ }).click();
+  await expect(page.getByText(/a run of schedule e2e_ws_nightly/)).toBeVisible();
+
+  await page.goBack();
+  await row.getByRole('button', { name: 'Delete e2e_ws_nightly' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete schedule' }).click();
+  await expect(row).toHaveCount(0);
 });
