@@ -4,6 +4,7 @@ import type { Me } from '@svc/contracts';
 import {
   IconArrowsExchange,
   IconBook2,
+  IconCalendarTime,
   IconDatabase,
   IconHome,
   IconKey,
@@ -80,6 +81,12 @@ export function AppFrame({ me, children }: AppFrameProps) {
           <NavItem to="/data/databases" label="Databases" icon={<IconDatabase size={18} />} onNavigate={close} />
           <NavItem to="/data/query" label="Query" icon={<IconTerminal2 size={18} />} onNavigate={close} />
           <NavItem to="/data/jobs" label="Jobs" icon={<IconListCheck size={18} />} onNavigate={close} />
+          <NavItem
+            to="/data/schedules"
+            label="Scheduled queries"
+            icon={<IconCalendarTime size={18} />}
+            onNavigate={close}
+          />
           <NavItem to="/data/bulk-loads" label="Bulk loads" icon={<IconTruckLoading size={18} />} onNavigate={close} />
           <NavItem to="/data/sync" label="Warehouse sync" icon={<IconArrowsExchange size={18} />} onNavigate={close} />
           <NavItem

@@ -11,6 +11,7 @@ export {
   databaseFile,
   findDatabase,
   findTable,
+  listDatabases,
   listTables,
   requireDatabase,
   requireTable,

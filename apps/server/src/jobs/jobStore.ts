@@ -133,6 +133,8 @@ export interface JobFilter {
   database?: string | null;
   /** Only the runs of this schedule (its history). */
   scheduleId?: number | null;
+  /** Only the jobs of the account's user of this name. */
+  userName?: string | null;
 }
 
 /** Newest first; `from` and `to` are indexes into that order, `to` included (TD's paging). */
@@ -150,6 +152,11 @@ export async function listJobs(
   ] as const) {
     if (!value) continue;
     conditions.push(sql`${sql.ref(`jobs.${column}`)} = ${value}`);
+  }
+  if (opts.userName) {
+    conditions.push(
+      sql`jobs.user_id IN (SELECT id FROM users WHERE account_id = ${accountId} AND name = ${opts.userName})`,
+    );
   }
   const where = sql.join(conditions, sql` AND `);
   const jobs = await many<JobView>(

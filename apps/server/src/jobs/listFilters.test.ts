@@ -36,6 +36,20 @@ describe('GET /v3/job/list filters', () => {
     expect((await list('?type=presto')).count).toBe(3);
   });
 
+  it('keeps only the jobs of one user, by name', async () => {
+    const form = { email: 'analyst@jobs.test', password: 'a long password 1' };
+    expect((await h.call('POST', '/v3/user/add/analyst', { form })).status).toBe(200);
+    const key = ((await (await h.call('POST', '/v3/user/apikey/add/analyst')).json()) as { apikey: string }).apikey;
+    const mine = await run(h, 'web', 'SELECT 1');
+    const theirs = await run(h, 'web', 'SELECT 2', { key, json: { query: 'SELECT 2' } });
+    const byAnalyst = await list('?user=analyst');
+    expect(byAnalyst.jobs.map((j) => [j.job_id, j.user_name])).toEqual([[theirs.id, 'analyst']]);
+    expect(byAnalyst.count).toBe(1);
+    const admin = (await list(`?from=0&to=9&database=web`)).jobs.find((j) => j.job_id === mine.id)?.user_name;
+    expect((await list(`?user=${encodeURIComponent(admin ?? '')}`)).jobs.map((j) => j.job_id)).toEqual([mine.id]);
+    expect((await list('?user=nobody_of_that_name')).count).toBe(0);
+  });
+
   it("never shows another account's jobs through a filter", async () => {
     await run(h, 'web', 'SELECT 1');
     const other = await h.newAccount('Other');

@@ -78,6 +78,7 @@ export const listQuery = z.object({
   status: z.string().optional().openapi({ description: 'queued, running, success, error or killed' }),
   type: z.string().optional().openapi({ description: 'Only jobs of this type, e.g. presto or bulk_import' }),
   database: z.string().optional().openapi({ description: 'Only jobs of this database' }),
+  user: z.string().optional().openapi({ description: 'Only jobs issued by the user of this name' }),
 });
 
 export const resultQuery = z.object({

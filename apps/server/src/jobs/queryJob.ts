@@ -5,6 +5,7 @@ import { makeDir } from '../platform/fileModes';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
 import { queryEngineFor } from './queryEngine';
+import { withDatabaseNamed } from './queryErrors';
 import { writeResult } from './resultOutput';
 import { resultStoreFor } from './resultStore';
 import type { JobKind } from './runner';
@@ -51,19 +52,25 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
       const files = resultFiles(deps.config.dataDir, job);
       makeDir(files.dir);
       const started = performance.now();
-      const outcome = await engine.run(
-        prestoText(job.type, job.query ?? ''),
-        {
-          database,
-          msgpackPath: files.msgpack,
-          gzipPath: files.gzip,
-          // A scheduled query runs as of its slot (TD_SCHEDULED_TIME), whenever it actually starts.
-          nowMs: job.scheduled_at ?? job.created_at,
-          maxResultBytes: options.maxResultBytes,
-          timeLimitSeconds: options.timeLimitSeconds,
-        },
-        ctx.signal,
-      );
+      const outcome = await engine
+        .run(
+          prestoText(job.type, job.query ?? ''),
+          {
+            database,
+            msgpackPath: files.msgpack,
+            gzipPath: files.gzip,
+            // A scheduled query runs as of its slot (TD_SCHEDULED_TIME), whenever it actually starts.
+            nowMs: job.scheduled_at ?? job.created_at,
+            maxResultBytes: options.maxResultBytes,
+            timeLimitSeconds: options.timeLimitSeconds,
+          },
+          ctx.signal,
+        )
+        .catch(async (err: unknown) => {
+          if (!(err instanceof Error)) throw err;
+          err.message = await withDatabaseNamed(deps.storage.db, database, err.message);
+          throw err;
+        });
       // Before the result is kept: the PostgreSQL store moves the files away.
       const output = job.result_url
         ? await writeResult(deps, job, {

@@ -173,6 +173,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
         status: status as JobStatus | null,
         type: q.type ? q.type.toLowerCase() : null,
         database: q.database || null,
+        userName: q.user?.slice(0, 255) || null,
       });
       const at = origin(c.req.url);
       const positions = jobs.some((j) => j.status === 'queued')

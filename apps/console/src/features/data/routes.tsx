@@ -26,6 +26,10 @@ export const dataRoutes: RouteObject[] = [
   { path: 'data/jobs/:jobId', lazy: async () => ({ Component: (await import('./jobs/JobPage')).JobPage }) },
   { path: 'jobs/:jobId', element: <JobRedirect /> },
   {
+    path: 'data/schedules',
+    lazy: async () => ({ Component: (await import('./schedules/SchedulesPage')).SchedulesPage }),
+  },
+  {
     path: 'data/bulk-loads',
     lazy: async () => ({ Component: (await import('./bulk-loads/BulkLoadsPage')).BulkLoadsPage }),
   },

@@ -117,6 +117,19 @@ function JobDetails({ job }: { job: JobDetail }) {
           <Code block>{job.query}</Code>
         </Section>
       )}
+      {job.result && (
+        <Section title="Result output">
+          <Text size="sm" data-testid="result-output">
+            {job.status === 'success' ? 'Rows written to ' : job.status === 'error' ? 'Not written to ' : 'Rows go to '}
+            <Code>{job.result}</Code>
+            {job.status === 'success'
+              ? '.'
+              : job.status === 'error'
+                ? ': the job failed.'
+                : ' when the query succeeds.'}
+          </Text>
+        </Section>
+      )}
       {job.status === 'success' && job.hive_result_schema && (
         <Section title="Result">
           <JobResult job={job} height={360} />

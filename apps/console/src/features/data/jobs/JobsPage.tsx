@@ -1,4 +1,4 @@
-import { Anchor, Group, Pagination, Paper, Select, Table, Text } from '@mantine/core';
+import { Anchor, Group, Pagination, Paper, Progress, Select, Stack, Table, Text } from '@mantine/core';
 import { type JobStatus, jobStatus } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { CenteredLoader } from '../../../components/CenteredLoader';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { Timestamp } from '../../../components/Timestamp';
+import { meQueryOptions } from '../../auth';
 import { ImportDropZone } from '../../import';
 import { databasesQueryOptions } from '../databases/api';
 import { formatCount, formatSeconds, v3TimeToIso } from '../shared/format';
@@ -17,19 +18,24 @@ import { jobTypeOptions } from './jobTypes';
 const parseStatus = (value: string | null): JobStatus | undefined =>
   jobStatus.safeParse(value).success ? (value as JobStatus) : undefined;
 
-/** Every job of the account, newest first, filtered by status, type and database; refreshed while open. */
+/** Every job of the account, newest first, filtered by status, type, database and user; refreshed while open. */
 export function JobsPage() {
   const [params, setParams] = useSearchParams();
   const filter: JobFilter = {
     status: parseStatus(params.get('status')),
     type: params.get('type') ?? undefined,
     database: params.get('database') ?? undefined,
+    user: params.get('user') ?? undefined,
     page: Math.max(0, Number(params.get('page') ?? '1') - 1) || 0,
   };
   const jobs = useQuery(jobsQueryOptions(filter));
   const databases = useQuery(databasesQueryOptions());
+  const me = useQuery(meQueryOptions()).data?.name;
+  const users = [
+    ...new Set([me, filter.user, ...(jobs.data?.jobs ?? []).map((j) => j.user_name)].filter((u): u is string => !!u)),
+  ].sort();
 
-  const setFilter = (name: 'status' | 'type' | 'database', value: string | null) =>
+  const setFilter = (name: 'status' | 'type' | 'database' | 'user', value: string | null) =>
     setParams((p) => {
       const next = new URLSearchParams(p);
       if (value) next.set(name, value);
@@ -71,6 +77,15 @@ export function JobsPage() {
           searchable
           w={220}
         />
+        <Select
+          label="User"
+          data={users}
+          value={filter.user ?? null}
+          onChange={(v) => setFilter('user', v)}
+          clearable
+          searchable
+          w={200}
+        />
         {jobs.data && (
           <Text size="sm" c="dimmed" pb={8} aria-live="polite">
             {formatCount(jobs.data.count)} {jobs.data.count === 1 ? 'job' : 'jobs'}
@@ -95,6 +110,7 @@ export function JobsPage() {
                   <Table.Th>Status</Table.Th>
                   <Table.Th>Type</Table.Th>
                   <Table.Th>Database</Table.Th>
+                  <Table.Th>User</Table.Th>
                   <Table.Th>Query</Table.Th>
                   <Table.Th>Created</Table.Th>
                   <Table.Th ta="right">Duration</Table.Th>
@@ -129,6 +145,13 @@ export function JobsPage() {
                         '—'
                       )}
                     </Table.Td>
+                    <Table.Td>
+                      {job.user_name || (
+                        <Text c="dimmed" span size="sm">
+                          a program
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td maw={360}>
                       <Text size="xs" ff="monospace" lineClamp={2} title={job.query ?? undefined}>
                         {job.query ?? ''}
@@ -137,7 +160,23 @@ export function JobsPage() {
                     <Table.Td>
                       <Timestamp value={v3TimeToIso(job.created_at)} />
                     </Table.Td>
-                    <Table.Td ta="right">{formatSeconds(job.duration)}</Table.Td>
+                    <Table.Td ta="right">
+                      {job.status === 'running' ? (
+                        <Stack gap={2} align="flex-end">
+                          {formatSeconds(job.duration)}
+                          <Progress
+                            value={100}
+                            animated
+                            striped
+                            size="xs"
+                            w={64}
+                            aria-label={`Job ${job.job_id} running for ${formatSeconds(job.duration)}`}
+                          />
+                        </Stack>
+                      ) : (
+                        formatSeconds(job.duration)
+                      )}
+                    </Table.Td>
                     <Table.Td ta="right">{formatCount(job.num_records)}</Table.Td>
                   </Table.Tr>
                 ))}

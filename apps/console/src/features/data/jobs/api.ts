@@ -10,6 +10,8 @@ export interface JobFilter {
   status?: JobStatus | undefined;
   type?: string | undefined;
   database?: string | undefined;
+  /** The issuing user's name. */
+  user?: string | undefined;
   page: number;
 }
 
@@ -36,6 +38,7 @@ export const jobsQueryOptions = (filter: JobFilter) =>
       if (filter.status) params.set('status', filter.status);
       if (filter.type) params.set('type', filter.type);
       if (filter.database) params.set('database', filter.database);
+      if (filter.user) params.set('user', filter.user);
       return api.get(`/v3/job/list?${params}`, jobList, { signal });
     },
     // Live status: quick while something on the page is unfinished, slower otherwise (new jobs appear).
@@ -58,11 +61,23 @@ export const jobResultQueryOptions = (id: string) =>
 export const resultDownloadUrl = (id: string, format: 'csv' | 'tsv' | 'json' | 'msgpack.gz') =>
   `/v3/job/result/${encodeURIComponent(id)}?format=${format}${format === 'msgpack.gz' ? '' : '&header=true'}`;
 
+export interface IssueQuery {
+  database: string;
+  query: string;
+  /** presto (default) or hive. */
+  engine?: string;
+  /** Where the rows go as well: td://@/database/table[?mode=replace] or a result connection's name. */
+  result?: string;
+}
+
 export function useIssueQuery() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ database, query }: { database: string; query: string }) =>
-      api.post(`/v3/job/issue/presto/${encodeURIComponent(database)}`, jobIssued, { query }),
+    mutationFn: ({ database, query, engine = 'presto', result = '' }: IssueQuery) =>
+      api.post(`/v3/job/issue/${engine}/${encodeURIComponent(database)}`, jobIssued, {
+        query,
+        ...(result.trim() ? { result: result.trim() } : {}),
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.lists() }),
   });
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -12,14 +12,19 @@ import { tableColumns } from '../shared/format';
 import { errorPosition } from './errorPosition';
 import { QueryOutcome } from './QueryOutcome';
 import { queriedTable } from './queriedTable';
+import { databaseToOpen, type Engine, loadQueryPrefs, saveQueryPrefs } from './queryPrefs';
 import { RecentQueriesPanel } from './RecentQueriesPanel';
 import { RunStatus } from './RunStatus';
 import { forgetRecentQueries, loadRecentQueries, type RecentQuery, rememberQuery } from './recentQueries';
+import { SchemaBrowser } from './SchemaBrowser';
 import { SqlEditor } from './SqlEditor';
 
 const starter = (table: string | null) => (table ? `SELECT *\nFROM ${table}\nORDER BY time DESC\nLIMIT 100` : '');
 
-/** The SQL editor: pick a database, write a query, run it as a job, watch it, read or download the rows. */
+/**
+ * The SQL editor: pick a database and an engine, write a query (the schema browser inserts names), run it as a
+ * job, optionally writing its rows to a table as well, watch it, read or download the rows.
+ */
 export function QueryPage() {
   const [params, setParams] = useSearchParams();
   const database = params.get('database');
@@ -35,8 +40,14 @@ export function QueryPage() {
 
   const [text, setText] = useState(() => starter(table));
   const [recent, setRecent] = useState<RecentQuery[]>(() => loadRecentQueries(localStorage, userId));
+  const [engine, setEngine] = useState<Engine>(() => loadQueryPrefs(localStorage, userId).engine);
+  const [result, setResult] = useState('');
   const issuedAt = useRef(new Map<string, number>());
-  useEffect(() => setRecent(loadRecentQueries(localStorage, userId)), [userId]);
+  const inserter = useRef<((text: string) => void) | null>(null);
+  useEffect(() => {
+    setRecent(loadRecentQueries(localStorage, userId));
+    setEngine(loadQueryPrefs(localStorage, userId).engine);
+  }, [userId]);
 
   // A job opened by its address brings its query back into an empty editor.
   const reopened = useRef(false);
@@ -46,13 +57,13 @@ export function QueryPage() {
     if (text.trim() === '') setText(job.data.query);
   }, [job.data, text]);
 
-  // Choose the first database when none is named, so the editor is usable at once.
+  // No database named: the one last used (while it exists), else the first, so the editor is usable at once.
   useEffect(() => {
-    const first = databases.data?.[0]?.name;
-    if (database === null && first) {
-      setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), database: first }), { replace: true });
-    }
-  }, [database, databases.data, setParams]);
+    if (database !== null || !databases.data || userId === 0) return;
+    const names = databases.data.map((d) => d.name);
+    const open = databaseToOpen(null, loadQueryPrefs(localStorage, userId).database, names);
+    if (open) setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), database: open }), { replace: true });
+  }, [database, databases.data, setParams, userId]);
 
   const completion = useMemo(() => {
     const out: Record<string, string[]> = {};
@@ -81,9 +92,10 @@ export function QueryPage() {
     if (!database || text.trim() === '' || issue.isPending) return;
     const query = text;
     issue.mutate(
-      { database, query },
+      { database, query, engine, result },
       {
         onSuccess: ({ job_id }) => {
+          saveQueryPrefs(localStorage, userId, { database, engine });
           issuedAt.current.set(job_id, Date.now());
           setRecent(rememberQuery(localStorage, userId, { database, query, at: Date.now(), jobId: job_id }));
           reopened.current = true;
@@ -108,7 +120,7 @@ export function QueryPage() {
     <ImportDropZone database={database ?? undefined}>
       <PageHeader
         title="Query"
-        description="Presto-style SQL on one database, run as a job. Ctrl+Enter (⌘+Enter) runs; Ctrl+Space completes table and column names."
+        description="Presto SQL or HiveQL on one database, run as a job. Ctrl+Enter (⌘+Enter) runs; Ctrl+Space completes table and column names; a click in the schema inserts a name."
       />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 9 }}>
@@ -128,9 +140,23 @@ export function QueryPage() {
                 }
                 searchable
                 nothingFoundMessage="No database of that name"
-                w={260}
+                w={240}
                 allowDeselect={false}
               />
+              <Stack gap={4}>
+                <Text size="sm" fw={500} id="engine-label">
+                  Engine
+                </Text>
+                <SegmentedControl
+                  aria-labelledby="engine-label"
+                  value={engine}
+                  onChange={(value) => setEngine(value as Engine)}
+                  data={[
+                    { value: 'presto', label: 'Presto' },
+                    { value: 'hive', label: 'Hive' },
+                  ]}
+                />
+              </Stack>
               <Button
                 leftSection={<IconPlayerPlay size={16} />}
                 onClick={run}
@@ -164,6 +190,15 @@ export function QueryPage() {
               tables={completion}
               defaultTable={defaultTable}
               error={editorError}
+              inserter={inserter}
+            />
+            <TextInput
+              label="Also write the result to"
+              description="Optional: td://@/database/table (add ?mode=replace to replace its rows) or a result connection's name"
+              placeholder="td://@/analytics/daily_counts"
+              value={result}
+              onChange={(e) => setResult(e.currentTarget.value)}
+              maw={560}
             />
             {issue.error && (
               <Alert color="red" title="The query was not run">
@@ -188,14 +223,21 @@ export function QueryPage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 3 }}>
-          <RecentQueriesPanel
-            queries={recent}
-            onPick={pick}
-            onClear={() => {
-              forgetRecentQueries(localStorage, userId);
-              setRecent([]);
-            }}
-          />
+          <Stack gap="md">
+            <SchemaBrowser
+              databases={(databases.data ?? []).map((d) => d.name)}
+              current={database}
+              onInsert={(name) => inserter.current?.(name)}
+            />
+            <RecentQueriesPanel
+              queries={recent}
+              onPick={pick}
+              onClear={() => {
+                forgetRecentQueries(localStorage, userId);
+                setRecent([]);
+              }}
+            />
+          </Stack>
         </Grid.Col>
       </Grid>
     </ImportDropZone>

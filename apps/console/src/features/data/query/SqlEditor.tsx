@@ -12,7 +12,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 
 export interface SqlEditorProps {
   value: string;
@@ -26,6 +26,8 @@ export interface SqlEditorProps {
   /** The engine's error, underlined at its place in the query. */
   error?: { from: number; to: number; message: string } | null;
   label?: string;
+  /** Set to a function that puts text at the cursor (the schema browser's clicks). */
+  inserter?: RefObject<((text: string) => void) | null>;
 }
 
 const theme = EditorView.theme({
@@ -62,6 +64,7 @@ export function SqlEditor({
   defaultTable,
   error,
   label = 'SQL query',
+  inserter,
 }: SqlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -108,8 +111,16 @@ export function SqlEditor({
         theme,
       ],
     });
-    view.current = new EditorView({ state, parent: host.current });
+    const editor = new EditorView({ state, parent: host.current });
+    view.current = editor;
+    if (inserter) {
+      inserter.current = (text: string) => {
+        editor.dispatch(editor.state.replaceSelection(text));
+        editor.focus();
+      };
+    }
     return () => {
+      if (inserter) inserter.current = null;
       view.current?.destroy();
       view.current = null;
     };
