@@ -72,3 +72,25 @@ test("in focus mode the toast after Save covers none of the journey's buttons, a
   await toast.getByRole('button', { name: 'Close notification' }).click();
   await expect(toast).toHaveCount(0);
 });
+
+test('at 1440 px the state badge reads in full, and an A/B test names each variant alike in both fields', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await openDraft(page, 'labels');
+  await page
+    .getByRole('button', { name: /^A\/B test: / })
+    .first()
+    .click();
+  const side = page.getByRole('complementary', { name: 'Selected item settings' });
+  for (const field of ['Control name', 'Control share', 'Variant A name', 'Variant A share']) {
+    await expect(side.getByLabel(field, { exact: true })).toBeVisible();
+  }
+  await expect(side.getByLabel('Variant 1 name')).toHaveCount(0);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const state = page.getByLabel('State: Draft');
+  await expect(state).toHaveText('Draft');
+  const label = state.locator('.mantine-Badge-label');
+  expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});
