@@ -135,7 +135,7 @@ export function AppFrame({ me, children }: AppFrameProps) {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={mainContentClass}>
-        <DemoBanner administrator={me.administrator} />
+        <DemoBanner userId={me.id} />
         {children}
       </AppShell.Main>
     </AppShell>

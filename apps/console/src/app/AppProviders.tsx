@@ -14,7 +14,9 @@ export function AppProviders({ queryClient, children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        <Notifications position="top-right" />
+        {/* Toasts rise from the bottom edge: at the top they covered the header's buttons (Save, Launch, Run now,
+            Sign out), and a toast under the pointer stays open. */}
+        <Notifications position="bottom-center" autoClose={5000} />
         <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>{children}</ModalsProvider>
       </MantineProvider>
     </QueryClientProvider>

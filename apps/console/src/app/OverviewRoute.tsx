@@ -1,6 +1,14 @@
+import { DemoPanel } from '../features/demo';
 import { OverviewPage } from '../features/overview';
 import { useCurrentUser } from './currentUser';
 
 export function OverviewRoute() {
-  return <OverviewPage currentUser={useCurrentUser()} />;
+  const me = useCurrentUser();
+  return (
+    <>
+      <OverviewPage currentUser={me} />
+      {/* Where the demo banner of the other pages leads: what the demo holds, and its delete. */}
+      <DemoPanel administrator={me.administrator} />
+    </>
+  );
 }

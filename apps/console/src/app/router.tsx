@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { CenteredLoader } from '../components/CenteredLoader';
 import { ApiKeysPage } from '../features/api-keys';
 import { audienceRoutes } from '../features/audiences/routes';
 import { LOGIN_PATH, LoginPage, loginUrlFor } from '../features/auth';
@@ -18,12 +19,15 @@ import { UsersRoute } from './UsersRoute';
 
 /** The console's URLs. Each area lists its own (lazy) routes in its feature folder. */
 export function createAppRouter(queryClient: QueryClient) {
+  // Shown while a lazy page's code loads on a full page load (React Router warns on every load without one).
+  const loading = <CenteredLoader label="Loading the console" height="60vh" />;
   const router = createBrowserRouter([
-    { path: LOGIN_PATH, element: <LoginPage />, errorElement: <RouteError /> },
+    { path: LOGIN_PATH, element: <LoginPage />, errorElement: <RouteError />, hydrateFallbackElement: loading },
     {
       path: '/',
       element: <RequireSession />,
       errorElement: <RouteError />,
+      hydrateFallbackElement: loading,
       children: [
         {
           // A page that fails shows its error inside the frame, so the navigation stays usable.

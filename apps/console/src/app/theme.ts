@@ -1,10 +1,22 @@
-import { type CSSVariablesResolver, createTheme, darken, defaultCssVariablesResolver } from '@mantine/core';
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  darken,
+  defaultCssVariablesResolver,
+  Notification,
+} from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
   // Shade 6 of indigo under white text is 4.3:1; shade 7 is 5:1 (WCAG AA asks 4.5:1 for normal text).
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
+  components: {
+    // Every toast can be closed, and its close button says what it does.
+    Notification: Notification.extend({
+      defaultProps: { withCloseButton: true, closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
+  },
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"',
 });

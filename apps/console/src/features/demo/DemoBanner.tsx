@@ -1,60 +1,42 @@
-import { Alert, Button, Group, List, Text } from '@mantine/core';
+import { Anchor, CloseButton, Group, Text } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
 import { IconFlask } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { demoQueryOptions, useDeleteDemo } from './api';
+import { Link, useMatch } from 'react-router';
+import { demoQueryOptions } from './api';
+import { DEMO_PANEL_ID } from './DemoPanel';
 
 /**
- * Says what the demo of the first start put in this account, with a one-click delete for administrators.
- * Shows nothing once the demo is deleted (or when there never was one).
+ * One line above every signed-in page while the account holds the demo of the first start: it says so and
+ * leads to the Overview, where the demo is described and deleted (so the Overview itself shows no banner).
+ * Each user can hide it; hidden stays hidden for that user in this browser.
  */
-export function DemoBanner({ administrator }: { administrator: boolean }) {
+export function DemoBanner({ userId }: { userId: number }) {
   const demo = useQuery(demoQueryOptions());
-  const remove = useDeleteDemo();
-  const [confirming, setConfirming] = useState(false);
-  const items = demo.data ?? [];
-  if (items.length === 0) return null;
+  const [hidden, setHidden] = useLocalStorage({ key: `svc.demoBannerHidden.${userId}`, defaultValue: false });
+  const onOverview = useMatch('/overview') !== null;
+  const count = demo.data?.length ?? 0;
+  if (count === 0 || hidden || onOverview) return null;
   return (
-    <Alert
+    <Group
       role="region"
-      aria-label="Demo data"
-      color="grape"
-      icon={<IconFlask size={20} />}
-      title="This account holds demo data"
-      mb="lg"
+      aria-label="Demo data notice"
+      gap="xs"
+      wrap="nowrap"
+      px="sm"
+      py={4}
+      mb="md"
+      bg="grape.0"
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
     >
-      <Text size="sm">
-        Created on the first start so every page shows something working: a sample shop’s customers, orders and page
-        views of the last 60 days, and what is built on them.
+      <IconFlask size={16} aria-hidden />
+      <Text size="sm" style={{ flex: 1 }}>
+        This account holds demo data ({count === 1 ? '1 item' : `${count} items`}).{' '}
+        <Anchor component={Link} to={`/overview#${DEMO_PANEL_ID}`} size="sm">
+          See what it is, or delete it, on the Overview
+        </Anchor>
       </Text>
-      <List size="sm" mt={4}>
-        {items.map((item) => (
-          <List.Item key={`${item.kind}:${item.ref}`}>{item.label}</List.Item>
-        ))}
-      </List>
-      {administrator && (
-        <Group mt="sm" gap="xs">
-          {confirming ? (
-            <>
-              <Button color="red" size="xs" loading={remove.isPending} onClick={() => remove.mutate()}>
-                Delete all demo data
-              </Button>
-              <Button variant="default" size="xs" disabled={remove.isPending} onClick={() => setConfirming(false)}>
-                Keep it
-              </Button>
-            </>
-          ) : (
-            <Button variant="light" color="grape" size="xs" onClick={() => setConfirming(true)}>
-              Delete demo data
-            </Button>
-          )}
-          {remove.error && (
-            <Text size="sm" c="red" role="alert">
-              {remove.error.message}
-            </Text>
-          )}
-        </Group>
-      )}
-    </Alert>
+      <CloseButton size="sm" aria-label="Hide the demo data notice" onClick={() => setHidden(true)} />
+    </Group>
   );
 }

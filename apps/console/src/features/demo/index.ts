@@ -1,1 +1,2 @@
 export { DemoBanner } from './DemoBanner';
+export { DemoPanel } from './DemoPanel';

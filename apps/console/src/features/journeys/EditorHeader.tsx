@@ -117,11 +117,11 @@ export function EditorHeader({
             <Title order={1} size="h3" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
               {journey.name || 'Unnamed journey'}
             </Title>
-            <Badge color={stateColor} variant="light" aria-label={`State: ${state}`}>
+            <Badge color={stateColor} variant="light" aria-label={`State: ${state}`} style={{ flexShrink: 0 }}>
               {state}
             </Badge>
             {dirty && (
-              <Badge color="orange" variant="outline">
+              <Badge color="orange" variant="outline" style={{ flexShrink: 0 }}>
                 Unsaved changes
               </Badge>
             )}

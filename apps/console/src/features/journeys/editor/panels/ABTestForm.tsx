@@ -49,12 +49,14 @@ export function ABTestForm({ stageIndex, stepId, step }: ABTestFormProps) {
       />
       {step.variants.map((variant, index) => {
         const label = variantLabel(variant, index);
+        // Both fields of a row name the variant by its place (Control, Variant A, …), as the canvas does.
+        const slot = variantLabel({ ...variant, name: '' }, index);
         return (
           <Paper key={variant.id} withBorder p="xs" radius="md">
             <Group gap={6} wrap="nowrap" align="flex-end">
               <TextInput
                 flex={1}
-                label={index === 0 ? 'Control name' : `Variant ${index} name`}
+                label={`${slot} name`}
                 value={variant.name}
                 onChange={(e) =>
                   dispatch(
@@ -64,7 +66,7 @@ export function ABTestForm({ stageIndex, stepId, step }: ABTestFormProps) {
                 }
               />
               <PercentInput
-                label={`${label} share`}
+                label={`${slot} share`}
                 disabled={!step.customizedSplit}
                 value={variant.percentage}
                 onChange={(percentage) =>
