@@ -2,6 +2,8 @@
  * The Presto dialect on SQLite: the few rewrites SQLite cannot express itself. Everything else (functions)
  * is registered on the connection; see docs/query-dialect.md. The tokenizer is shared (tokens.ts).
  */
+
+import { castParts } from './rewriting';
 import {
   castKind,
   matching,
@@ -17,30 +19,13 @@ import { nameOf, unnestClauses } from './unnest';
 export { QueryRefused, type Token, tokenize };
 
 function rewriteCast(tokens: Token[], word: number, open: number, close: number, database: string): string | null {
-  let depth = 0;
-  let as = -1;
-  for (let i = open + 1; i < close; i++) {
-    const t = tokens[i] as Token;
-    if (t.kind === 'punct' && t.text === '(') depth++;
-    else if (t.kind === 'punct' && t.text === ')') depth--;
-    else if (depth === 0 && t.kind === 'word' && t.text.toUpperCase() === 'AS') as = i;
-  }
-  if (as < 0) return null;
-  const expr = translateTokens(tokens.slice(open + 1, as), database).trim();
-  const typeText = tokens
-    .slice(as + 1, close)
-    .filter(significant)
-    .map((t) => t.text)
-    .join('')
-    .toLowerCase();
-  const tryCast = (tokens[word] as Token).text.toUpperCase() === 'TRY_CAST';
-  const kind = castKind(typeText);
+  const parts = castParts(tokens, word, open, close);
+  if (!parts) return null;
+  const expr = translateTokens(parts.value, database).trim();
+  const kind = castKind(parts.typeText);
   if (kind === 'text') return `CAST(${expr} AS TEXT)`;
-  if (kind !== null) return `${tryCast ? 'presto_try_cast' : 'presto_cast'}(${expr}, '${kind}')`;
-  return `CAST(${expr} AS ${tokens
-    .slice(as + 1, close)
-    .map((t) => t.text)
-    .join('')})`;
+  if (kind !== null) return `${parts.tryCast ? 'presto_try_cast' : 'presto_cast'}(${expr}, '${kind}')`;
+  return `CAST(${expr} AS ${parts.typeTokens.map((t) => t.text).join('')})`;
 }
 
 function translateTokens(tokens: Token[], database: string): string {

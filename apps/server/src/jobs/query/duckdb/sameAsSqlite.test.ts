@@ -81,6 +81,7 @@ const PRESTO: string[] = [
   "SELECT country_or_action, COUNT(*) AS c FROM (SELECT action AS country_or_action, amount FROM events) s WHERE amount > 50 AND country_or_action = 'buy' GROUP BY country_or_action",
   "SELECT TD_TIME_FORMAT(time, 'yyyy-MM-dd', 'UTC') AS day, COUNT(*) AS n FROM events GROUP BY 1 ORDER BY 1",
   "SELECT TD_TIME_FORMAT(time, 'yyyy-MM-dd HH:mm', 'JST') AS local, TD_TIME_FORMAT(time, 'yyyy-MM-dd HH:mm:ss z', 'America/Los_Angeles') AS la FROM events ORDER BY time",
+  "SELECT TD_TIME_FORMAT(time, 'yyyy-MM-dd HH:mm:ss', '+05:30') AS india, TD_TIME_FORMAT(time + 0.75, 'HH:mm:ss', '-0800') AS late FROM events ORDER BY time",
   "SELECT count(*) AS n FROM events WHERE TD_TIME_RANGE(time, '2023-11-15', NULL, 'JST')",
   "SELECT user FROM events WHERE TD_INTERVAL(time, '-1d') ORDER BY time",
   'SELECT user, amount FROM events ORDER BY amount, user',

@@ -30,8 +30,14 @@ export function duckSandboxSettings(memoryLimitBytes: number): Record<string, st
   };
 }
 
-/** Refuses to run on a connection whose instance is not sandboxed (a wiring mistake, not the query's). */
+const sandboxed = new WeakSet<DuckDBConnection>();
+
+/**
+ * Refuses to run on a connection whose instance is not sandboxed (a wiring mistake, not the query's). Checked once
+ * per connection: a locked configuration cannot change afterwards.
+ */
 export async function checkSandboxed(connection: DuckDBConnection): Promise<void> {
+  if (sandboxed.has(connection)) return;
   const reader = await connection.runAndReadAll(
     "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), current_setting('integer_division')",
   );
@@ -41,6 +47,7 @@ export async function checkSandboxed(connection: DuckDBConnection): Promise<void
       'The DuckDB instance was not opened with the query sandbox settings (duckSandboxSettings): query jobs cannot run on it.',
     );
   }
+  sandboxed.add(connection);
 }
 
 const STATEMENT_MESSAGES: Record<string, string> = {
@@ -68,6 +75,7 @@ const NATIVE = new Set([
   'strftime',
   'timezone',
   'to_timestamp',
+  'make_timestamp',
   'quantile_disc',
   'count_if',
   'any_value',
@@ -199,7 +207,10 @@ export async function inspectDuckQuery(connection: DuckDBConnection, sql: string
     } else if (node.class === 'FUNCTION' && node.is_operator !== true) {
       const name = String(node.function_name).toLowerCase();
       const known =
-        PASS_THROUGH.has(name) || PRESTO_TYPED.has(name) || NATIVE.has(name) || (name.startsWith('svc_') && UDF_NAMES.has(name.slice(4)));
+        PASS_THROUGH.has(name) ||
+        PRESTO_TYPED.has(name) ||
+        NATIVE.has(name) ||
+        (name.startsWith('svc_') && UDF_NAMES.has(name.slice(4)));
       // The parser writes some special forms (trim, list literals) as functions of the main schema.
       if (!known || !['', 'main'].includes(String(node.schema)) || node.catalog !== '') refuseFunction(name);
     }

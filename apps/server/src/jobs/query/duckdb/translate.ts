@@ -1,19 +1,22 @@
 import { intervalRange } from '../intervals';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from '../postgres/allowedFunctions';
-import { type Call, checkLexing, isCall, literalOf, readCall, splitArguments } from '../postgres/translate';
-import { javaPatternParts, parseTime, timestampText } from '../timeFormats';
-import { arity } from '../timeFunctions';
-import { ABBREVIATIONS, type Zone, zoneOf } from '../timeZones';
+import { checkLexing, isCall, literalOf } from '../postgres/translate';
 import {
-  castKind,
-  matching,
-  nextSignificant,
-  QueryRefused,
-  sameName,
-  significant,
-  type Token,
-  tokenize,
-} from '../tokens';
+  type Call,
+  COMMON_REWRITES,
+  checkArity,
+  inRange,
+  parseCall,
+  quote,
+  refusing,
+  skipDatabase,
+  splitArguments,
+  typedCastParts,
+  withoutTrailing,
+} from '../rewriting';
+import { javaPatternParts, parseTime, timestampText } from '../timeFormats';
+import { ABBREVIATIONS, FIXED, type Zone, zoneOf } from '../timeZones';
+import { castKind, matching, nextSignificant, QueryRefused, significant, type Token, tokenize } from '../tokens';
 import { type UnnestClause, unnestAt } from '../unnest';
 import { UDF_NAMES } from './functions';
 import { refuseFunction } from './sandbox';
@@ -37,34 +40,12 @@ export interface DuckTranslateOptions {
 
 type Rewrite = (call: Call, options: DuckTranslateOptions) => string;
 
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-
-function refusing<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof QueryRefused) throw e;
-    throw new QueryRefused((e as Error).message);
-  }
-}
-
-const checkArity = (call: Call, min: number, max: number, name = call.name) =>
-  refusing(() => arity(name, call.args, min, max));
-
 /** `svc_<name>(args…)`, with NULL literals typed (DuckDB cannot hand an untyped NULL to a function). */
 const udf = (name: string, args: string[]) =>
   `svc_${name}(${args.map((a) => (/^null$/i.test(a) ? 'CAST(NULL AS VARCHAR)' : a)).join(', ')})`;
 
 /** A literal argument's value, or undefined when it is an expression. */
 const literal = (call: Call, index: number) => literalOf(call.raw[index]);
-
-/** A time between two bounds in seconds (either may be open); NULL for a NULL time, as on SQLite. */
-function inRange(time: string, from: number | null, to: number | null): string {
-  const parts = [from === null ? null : `(${time}) >= ${from}`, to === null ? null : `(${time}) < ${to}`].filter(
-    (p) => p !== null,
-  );
-  return parts.length === 0 ? `((${time}) IS NOT NULL OR NULL)` : `(${parts.join(' AND ')})`;
-}
 
 /** A literal time-zone argument's zone (checked as on SQLite); undefined for an expression. */
 function literalZone(call: Call, index: number): Zone | undefined {
@@ -105,10 +86,18 @@ function strftimeFormat(pattern: string): string | null {
   return format;
 }
 
-/** The IANA name DuckDB's ICU knows a zone by, or null for a fixed offset. */
-function ianaName(zone: Zone): string | null {
-  if (/^[+-]|^(UTC|GMT)[+-]/i.test(zone.name)) return null;
-  return ABBREVIATIONS[zone.name] ?? zone.name;
+/**
+ * A Unix time in seconds as a local timestamp of a zone: for UTC and fixed offsets a plain make_timestamp (no
+ * time-zone library on the way, the fast path of the daily buckets), for other zones ICU's timezone().
+ */
+function localTimestamp(time: string, zone: Zone): string {
+  if (zone.name === 'UTC' || FIXED.test(zone.name)) {
+    const offset = zone.offsetAt(0) * 60;
+    const shifted = offset === 0 ? `CAST(${time} AS DOUBLE)` : `(CAST(${time} AS DOUBLE) + ${offset})`;
+    return `make_timestamp(CAST(floor(${shifted} * 1000000) AS BIGINT))`;
+  }
+  const iana = ABBREVIATIONS[zone.name] ?? zone.name;
+  return `timezone(${quote(iana)}, to_timestamp(CAST(${time} AS DOUBLE)))`;
 }
 
 const timeFunctions: Record<string, Rewrite> = {
@@ -134,10 +123,8 @@ const timeFunctions: Record<string, Rewrite> = {
     const pattern = literal(call, 1);
     const zone = literalZone(call, 2);
     const format = typeof pattern === 'string' ? strftimeFormat(pattern) : null;
-    const iana = zone ? ianaName(zone) : null;
-    if (format === null || iana === null) return udf('td_time_format', call.args);
-    const instant = `to_timestamp(CAST(${call.args[0]} AS DOUBLE))`;
-    return `strftime(timezone(${quote(iana)}, ${instant}), ${quote(format)})`;
+    if (format === null || zone === undefined) return udf('td_time_format', call.args);
+    return `strftime(${localTimestamp(call.args[0] as string, zone)}, ${quote(format)})`;
   },
   td_scheduled_time(call, { nowMs }) {
     checkArity(call, 0, 0, 'TD_SCHEDULED_TIME');
@@ -168,29 +155,11 @@ function percentile(call: Call, options: DuckTranslateOptions): string {
   return `quantile_disc(${call.args[0]}, ${call.args[1]})`;
 }
 
-function nullIfAnyNull(name: string): Rewrite {
-  return (call) => {
-    if (call.args.length === 0) throw new QueryRefused(`${name} takes at least 1 argument.`);
-    const anyNull = call.args.map((a) => `(${a}) IS NULL`).join(' OR ');
-    return `CASE WHEN ${anyNull} THEN NULL ELSE ${name}(${call.args.join(', ')}) END`;
-  };
-}
-
 const otherFunctions: Record<string, Rewrite> = {
   round(call) {
     checkArity(call, 1, 2);
     const digits = call.args.length > 1 ? `, ${call.args[1]}` : '';
     return `round(CAST(${call.args[0]} AS DOUBLE)${digits})`;
-  },
-  greatest: nullIfAnyNull('greatest'),
-  least: nullIfAnyNull('least'),
-  if(call) {
-    checkArity(call, 2, 3);
-    return `CASE WHEN ${call.args[0]} THEN ${call.args[1]} ELSE ${call.args[2] ?? 'NULL'} END`;
-  },
-  approx_distinct(call) {
-    checkArity(call, 1, 1);
-    return `count(DISTINCT ${call.args[0]})`;
   },
   approx_percentile: percentile,
   count_if(call) {
@@ -215,40 +184,27 @@ const otherFunctions: Record<string, Rewrite> = {
   },
 };
 
-const rewrites: Record<string, Rewrite> = { ...timeFunctions, ...otherFunctions };
+const rewrites: Record<string, Rewrite> = { ...COMMON_REWRITES, ...timeFunctions, ...otherFunctions };
 
 function translateCall(tokens: Token[], i: number, open: number, close: number, options: DuckTranslateOptions) {
-  const call = readCall(tokens, i, open, close, (a) => translateTokens(a, options));
+  // `x.f()` is a method call in DuckDB: the name right after a dot is refused as qualified.
+  const call = parseCall(tokens, i, { open, close, previous: tokens[i - 1] }, (a) => translateTokens(a, options));
   const name = call.name;
-  const rewrite = rewrites[name];
-  if (rewrite) return rewrite(call, options);
+  if (rewrites[name]) return (rewrites[name] as Rewrite)(call, options);
   if (UDF_NAMES.has(name)) return udf(name, call.args);
   // DuckDB types these aggregates as Presto does (its hugeint sums are read as bigint: resultValues.ts).
-  if (PASS_THROUGH.has(name) || PRESTO_TYPED.has(name)) return `${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
+  if (PASS_THROUGH.has(name) || PRESTO_TYPED.has(name))
+    return `${name}(${translateTokens(tokens.slice(open + 1, close), options)})`;
   refuseFunction(name);
 }
 
 function rewriteCast(tokens: Token[], word: number, open: number, close: number, options: DuckTranslateOptions) {
-  let depth = 0;
-  let as = -1;
-  for (let i = open + 1; i < close; i++) {
-    const t = tokens[i] as Token;
-    if (t.kind === 'punct' && t.text === '(') depth++;
-    else if (t.kind === 'punct' && t.text === ')') depth--;
-    else if (depth === 0 && t.kind === 'word' && t.text.toUpperCase() === 'AS') as = i;
-  }
-  if (as < 0) throw new QueryRefused('CAST needs a type: write CAST(value AS type).');
-  const expr = translateTokens(tokens.slice(open + 1, as), options).trim();
-  const typeText = tokens
-    .slice(as + 1, close)
-    .filter(significant)
-    .map((t) => t.text)
-    .join('')
-    .toLowerCase();
+  const { value, typeText, tryCast } = typedCastParts(tokens, word, open, close);
+  const expr = translateTokens(value, options).trim();
   const kind = castKind(typeText);
   if (kind === 'text') return `CAST(${expr} AS VARCHAR)`;
   if (kind === null) throw new QueryRefused(`CAST to ${typeText} is not supported.`);
-  return udf(`cast_${kind}`, [expr, (tokens[word] as Token).text.toUpperCase() === 'TRY_CAST' ? 'true' : 'false']);
+  return udf(`cast_${kind}`, [expr, String(tryCast)]);
 }
 
 /** Words that keep their meaning as SQL; every other bare word is a name and is quoted. */
@@ -372,18 +328,10 @@ function translateTokens(tokens: Token[], options: DuckTranslateOptions): string
       continue;
     }
     out += nameText(t);
-    i++;
     // `FROM mydb.table`: the job's own database is the file's default schema; drop the qualifier.
-    if ((upper === 'FROM' || upper === 'JOIN') && sameName(nextToken, options.database)) {
-      const dot = nextSignificant(tokens, next + 1);
-      if (tokens[dot]?.text === '.') {
-        out += tokens
-          .slice(i, next)
-          .map((s) => s.text)
-          .join('');
-        i = nextSignificant(tokens, dot + 1);
-      }
-    }
+    const skipped = skipDatabase(tokens, upper, i + 1, next, options.database);
+    i = skipped ? skipped.at : i + 1;
+    out += skipped?.between ?? '';
   }
   return out;
 }
@@ -392,6 +340,8 @@ function translateTokens(tokens: Token[], options: DuckTranslateOptions): string
 export function translateToDuckDB(sql: string, options: DuckTranslateOptions): string {
   const tokens = tokenize(sql);
   checkLexing(tokens);
-  while (tokens.length > 0 && (!significant(tokens.at(-1) as Token) || tokens.at(-1)?.text === ';')) tokens.pop();
-  return translateTokens(rewriteRegexp(tokens), { ...options, database: options.database.toLowerCase() });
+  return translateTokens(rewriteRegexp(withoutTrailing(tokens)), {
+    ...options,
+    database: options.database.toLowerCase(),
+  });
 }

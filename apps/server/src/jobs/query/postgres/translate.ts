@@ -1,18 +1,21 @@
 import { intervalRange, parseDuration, unitOfName } from '../intervals';
+import {
+  type Call,
+  COMMON_REWRITES,
+  checkArity,
+  inRange,
+  parseCall,
+  quote,
+  refusing,
+  skipDatabase,
+  splitArguments,
+  typedCastParts,
+  withoutTrailing,
+} from '../rewriting';
 import { jsonPathSteps } from '../sqlFunctions';
 import { formatJava, javaPatternParts, mysqlParser, parseTime, timestampText } from '../timeFormats';
-import { arity } from '../timeFunctions';
 import { type Zone, zoneOf } from '../timeZones';
-import {
-  castKind,
-  matching,
-  nextSignificant,
-  QueryRefused,
-  sameName,
-  significant,
-  type Token,
-  tokenize,
-} from '../tokens';
+import { castKind, matching, nextSignificant, QueryRefused, significant, type Token, tokenize } from '../tokens';
 import { type UnnestClause, unnestAt } from '../unnest';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from './allowedFunctions';
 import { nameText } from './identifiers';
@@ -35,46 +38,6 @@ export interface TranslateOptions {
 }
 
 type Literal = string | number | null | undefined;
-
-/** A function call as both translators see it (PostgreSQL here, DuckDB in ../duckdb). */
-export interface Call {
-  name: string;
-  /** Raw tokens of each argument. */
-  raw: Token[][];
-  /** Each argument translated. */
-  args: string[];
-}
-
-/**
- * Reads the call whose name is `tokens[i]` and whose parentheses are `open` and `close`, translating each
- * argument with `translate`; a qualified function name (`schema.fn(…)`) is refused.
- */
-export function readCall(
-  tokens: Token[],
-  i: number,
-  open: number,
-  close: number,
-  translate: (argument: Token[]) => string,
-): Call {
-  const t = tokens[i] as Token;
-  const name = t.kind === 'quoted' ? t.text.slice(1, -1) : t.text.toLowerCase();
-  if (previousSignificant(tokens, i)?.text === '.') {
-    throw new QueryRefused(`Qualified function names are not allowed: call ${name}(…) by its name alone.`);
-  }
-  const raw = splitArguments(tokens.slice(open + 1, close));
-  return { name, raw, args: raw.map((a) => translate(a).trim()) };
-}
-
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-
-function refusing<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof QueryRefused) throw e;
-    throw new QueryRefused((e as Error).message);
-  }
-}
 
 /** The value of an argument written as a literal: text, a number, NULL; undefined for anything else. */
 export function literalOf(raw: Token[] | undefined): Literal {
@@ -120,16 +83,6 @@ const UNIT_NAMES = {
 } as const;
 
 const seconds = (ms: number) => String(ms / 1000);
-const checkArity = (call: Call, min: number, max: number, name = call.name) =>
-  refusing(() => arity(name, call.args, min, max));
-
-/** A time between two bounds in seconds (either may be open); NULL for a NULL time, as on SQLite. */
-function inRange(time: string, from: string | null, to: string | null): string {
-  const parts = [from === null ? null : `(${time}) >= ${from}`, to === null ? null : `(${time}) < ${to}`].filter(
-    (p) => p !== null,
-  );
-  return parts.length === 0 ? `((${time}) IS NOT NULL OR NULL)` : `(${parts.join(' AND ')})`;
-}
 
 function timeRangeBound(call: Call, index: number, zone: Zone): string | null {
   const value = literalOf(call.raw[index]);
@@ -363,8 +316,6 @@ const otherFunctions: Record<string, Rewrite> = {
     const digits = call.args.length > 1 ? `, (${call.args[1]})::int` : '';
     return `round((${call.args[0]})::numeric${digits})::double precision`;
   },
-  greatest: nullIfAnyNull('greatest'),
-  least: nullIfAnyNull('least'),
   url_extract_host(call) {
     checkArity(call, 1, 1);
     return `svc_fn.url_extract_host((${call.args[0]})::text)`;
@@ -376,14 +327,6 @@ const otherFunctions: Record<string, Rewrite> = {
   url_extract_parameter(call) {
     checkArity(call, 2, 2);
     return `svc_fn.url_extract_parameter((${call.args[0]})::text, (${call.args[1]})::text)`;
-  },
-  if(call) {
-    checkArity(call, 2, 3);
-    return `CASE WHEN ${bool(call.args[0] as string)} THEN ${call.args[1]} ELSE ${call.args[2] ?? 'NULL'} END`;
-  },
-  approx_distinct(call) {
-    checkArity(call, 1, 1);
-    return `count(DISTINCT ${call.args[0]})`;
   },
   approx_percentile(call, options) {
     checkArity(call, 2, 2);
@@ -407,14 +350,6 @@ const otherFunctions: Record<string, Rewrite> = {
   min_by: byAggregate('ASC'),
 };
 
-function nullIfAnyNull(name: string): Rewrite {
-  return (call) => {
-    if (call.args.length === 0) throw new QueryRefused(`${name} takes at least 1 argument.`);
-    const anyNull = call.args.map((a) => `(${a}) IS NULL`).join(' OR ');
-    return `CASE WHEN ${anyNull} THEN NULL ELSE ${name}(${call.args.join(', ')}) END`;
-  };
-}
-
 function byAggregate(direction: 'ASC' | 'DESC'): Rewrite {
   return (call) => {
     checkArity(call, 2, 2);
@@ -423,42 +358,11 @@ function byAggregate(direction: 'ASC' | 'DESC'): Rewrite {
   };
 }
 
-const rewrites: Record<string, Rewrite> = { ...timeFunctions, ...otherFunctions };
-
-export function splitArguments(tokens: Token[]): Token[][] {
-  const args: Token[][] = [];
-  let current: Token[] = [];
-  let depth = 0;
-  for (const t of tokens) {
-    if (t.kind === 'punct' && (t.text === '(' || t.text === '[')) depth++;
-    else if (t.kind === 'punct' && (t.text === ')' || t.text === ']')) depth--;
-    if (depth === 0 && t.kind === 'punct' && t.text === ',') {
-      args.push(current);
-      current = [];
-    } else current.push(t);
-  }
-  if (current.some(significant) || args.length > 0) args.push(current);
-  return args;
-}
-
-/** The `AS` at the top level of a CAST's brackets, by its index in `inner`; -1 when there is none. */
-function castAs(inner: Token[]): number {
-  let depth = 0;
-  return inner.findLastIndex((t) => {
-    if (t.kind === 'punct' && (t.text === '(' || t.text === ')')) depth += t.text === ')' ? 1 : -1;
-    return depth === 0 && isWord(t, 'AS');
-  });
-}
+const rewrites: Record<string, Rewrite> = { ...COMMON_REWRITES, ...timeFunctions, ...otherFunctions };
 
 function rewriteCast(tokens: Token[], word: number, open: number, close: number, options: TranslateOptions): string {
-  const inner = tokens.slice(open + 1, close);
-  const as = castAs(inner);
-  if (as < 0) throw new QueryRefused('CAST needs a type: write CAST(value AS type).');
-  const expr = translateTokens(inner.slice(0, as), options).trim();
-  const typeText = inner
-    .slice(as + 1)
-    .filter(significant)
-    .reduce((text, t) => text + t.text.toLowerCase(), '');
+  const { value, typeText, tryCast } = typedCastParts(tokens, word, open, close);
+  const expr = translateTokens(value, options).trim();
   const kind = castKind(typeText);
   // A value as text the way the embedded engine writes it (typedFunctions.ts): 0.0 keeps its ".0".
   if (kind === 'text') return `svc_fn.to_text(${expr})`;
@@ -549,8 +453,10 @@ export function checkLexing(tokens: Token[]): void {
 }
 
 function translateCall(tokens: Token[], i: number, open: number, close: number, options: TranslateOptions): string {
-  const call = readCall(tokens, i, open, close, (a) => translateTokens(a, options));
-  const name = call.name;
+  const call = parseCall(tokens, i, { open, close, previous: previousSignificant(tokens, i) }, (a) =>
+    translateTokens(a, options),
+  );
+  const { name } = call;
   const rewrite = rewrites[name];
   if (rewrite) return rewrite(call, options);
   // Typed as Presto types them (a bigint sum stays bigint, an average is a double): functions.ts.
@@ -624,15 +530,10 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
     out += nameText(tokens, i);
     i++;
     // `FROM mydb.table`: the job's own database is the schema on the search path; drop the qualifier.
-    if ((upper === 'FROM' || upper === 'JOIN') && sameName(nextToken, options.database)) {
-      const dot = nextSignificant(tokens, next + 1);
-      if (tokens[dot]?.text === '.') {
-        out += tokens
-          .slice(i, next)
-          .map((s) => s.text)
-          .join('');
-        i = nextSignificant(tokens, dot + 1);
-      }
+    const skipped = skipDatabase(tokens, upper, i, next, options.database);
+    if (skipped) {
+      out += skipped.between;
+      i = skipped.at;
     }
   }
   return out;
@@ -643,6 +544,5 @@ export function translateToPostgres(sql: string, options: TranslateOptions): str
   const tokens = tokenize(sql);
   checkLexing(tokens);
   // A trailing semicolon would end the cursor's declaration.
-  while (tokens.length > 0 && (!significant(tokens.at(-1) as Token) || tokens.at(-1)?.text === ';')) tokens.pop();
-  return translateTokens(tokens, { ...options, database: options.database.toLowerCase() });
+  return translateTokens(withoutTrailing(tokens), { ...options, database: options.database.toLowerCase() });
 }
