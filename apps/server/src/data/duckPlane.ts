@@ -175,6 +175,18 @@ function dataTx(tx: DuckTxState, ex: DataTx['ex']): DataTx {
   };
 }
 
+/**
+ * Lends `work` a connection to the database's DuckDB file, opened (in this thread, its owner) with the sandbox
+ * settings: what query jobs run on (jobs/query/duckdb/engine.ts).
+ */
+export function withDuckConnection<T>(
+  deps: Pick<AppDeps, 'config'>,
+  database: DatabaseRow,
+  work: (conn: DuckDBConnection) => Promise<T>,
+): Promise<T> {
+  return withDuck(duckFile(deps.config.dataDir, database.account_id, database.id), (conn) => work(conn));
+}
+
 export function duckPlane(deps: AppDeps): DataPlane {
   const fileOf = (database: DatabaseRow) => duckFile(deps.config.dataDir, database.account_id, database.id);
   /** Runs a read on a connection of its own, or gives `none` when the database has no file yet. */
