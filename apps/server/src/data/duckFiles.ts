@@ -82,6 +82,11 @@ function closeOpen(path: string, f: DuckFile): void {
   f.instance.closeSync();
 }
 
+/** How many files this thread has open (tests: the request loop opens none). */
+export function openDuckFileCount(): number {
+  return files.size;
+}
+
 /** Runs `fn` with a new connection to the file (opened if needed); the connection closes afterwards. */
 export async function withDuck<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
   let p = files.get(path);
