@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { unpackMultiple } from 'msgpackr';
 import { runDuckQuery } from '../src/jobs/query/duckdb/runQuery';
-import { duckSandboxSettings } from '../src/jobs/query/duckdb/sandbox';
+import { duckSandboxSettings } from '../src/platform/duckSettings';
 import { median, report, seconds } from './common';
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { duckSandboxSettings } from '../platform/duckSettings';
 
 /**
  * The DuckDB files of customer databases (decision 0031): one file per database,
@@ -12,11 +13,11 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
  * is closed (checkpointed) to make room.
  */
 
-const duckLimits = {
+export const duckLimits = {
   /** Files kept open per owning thread before the least recently used idle one is closed. */
   openFiles: 64,
-  /** DuckDB's own memory limit per open file (its buffer pool spills to disk beyond it). */
-  memoryLimit: '1GB',
+  /** DuckDB's own memory limit per open file (its buffer pool spills to disk beyond it), a query job's too. */
+  memoryLimitBytes: 1024 * 1048576,
   /** DuckDB's native threads per open file. */
   threads: 2,
 };
@@ -52,13 +53,11 @@ const files = new Map<string, Promise<DuckFile>>();
 
 async function openFile(path: string): Promise<DuckFile> {
   mkdirSync(dirname(path), { recursive: true });
+  // Data written by the plane only: no file or network access for anything that runs in it, configuration
+  // locked, and the value rules query jobs answer by (the one rule, platform/duckSettings.ts).
   const instance = await DuckDBInstance.create(path, {
+    ...duckSandboxSettings(duckLimits.memoryLimitBytes),
     threads: String(duckLimits.threads),
-    memory_limit: duckLimits.memoryLimit,
-    // Data written by the plane only: no file or network access for anything that runs in it.
-    enable_external_access: 'false',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
   });
   const conn = await instance.connect();
   try {
@@ -81,6 +80,11 @@ async function makeRoom(): Promise<void> {
 function closeOpen(path: string, f: DuckFile): void {
   files.delete(path);
   f.instance.closeSync();
+}
+
+/** How many files this thread has open (tests: the request loop opens none). */
+export function openDuckFileCount(): number {
+  return files.size;
 }
 
 /** Runs `fn` with a new connection to the file (opened if needed); the connection closes afterwards. */

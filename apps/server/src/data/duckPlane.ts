@@ -5,17 +5,10 @@ import type { DatabaseRow, TableRow } from './catalog';
 import { type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
 import { tableLimits } from './dataTables';
 import { DuckRowAppender } from './duckAppend';
-import {
-  DUCK_META_TABLE,
-  deleteDuckFile,
-  duckFile,
-  duckFileExists,
-  exclusive,
-  inDuckTransaction,
-  withDuck,
-} from './duckFiles';
+import { DUCK_META_TABLE, deleteDuckFile, duckFile, exclusive, inDuckTransaction, withDuck } from './duckFiles';
 import { duckKysely, duckRows } from './duckKysely';
 import { moveDuckTable } from './duckMove';
+import { readDuck } from './duckReads';
 import {
   applyDuckSchema,
   type DuckTxState,
@@ -23,7 +16,6 @@ import {
   dropDuckTable,
   duckType,
   ensureDuckTable,
-  readDuckMeta,
   saveDuckMeta,
   swapDuckTables,
 } from './duckTables';
@@ -175,14 +167,23 @@ function dataTx(tx: DuckTxState, ex: DataTx['ex']): DataTx {
   };
 }
 
+/**
+ * Lends `work` a connection to the database's DuckDB file, opened (in this thread, its owner) with the sandbox
+ * settings: what query jobs run on (jobs/query/duckdb/engine.ts).
+ */
+export function withDuckConnection<T>(
+  deps: Pick<AppDeps, 'config'>,
+  database: DatabaseRow,
+  work: (conn: DuckDBConnection) => Promise<T>,
+): Promise<T> {
+  return withDuck(duckFile(deps.config.dataDir, database.account_id, database.id), (conn) => work(conn));
+}
+
 export function duckPlane(deps: AppDeps): DataPlane {
   const fileOf = (database: DatabaseRow) => duckFile(deps.config.dataDir, database.account_id, database.id);
-  /** Runs a read on a connection of its own, or gives `none` when the database has no file yet. */
-  const read = <T>(database: DatabaseRow, none: T, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> =>
-    duckFileExists(fileOf(database)) ? withDuck(fileOf(database), fn) : Promise.resolve(none);
   return {
     async createDatabase(database) {
-      await withDuck(fileOf(database), async () => undefined);
+      await readDuck(deps, database, { kind: 'create' });
     },
     async deleteDatabase(database) {
       await deleteDuckFile(fileOf(database));
@@ -194,31 +195,9 @@ export function duckPlane(deps: AppDeps): DataPlane {
         return kysely.transaction().execute((ex) => fn(dataTx(state, ex)));
       });
     },
-    figures(database) {
-      return read(database, [] as Meta[], (conn) =>
-        duckRows<Meta>(conn, `SELECT * FROM ${DUCK_META_TABLE} ORDER BY name`),
-      );
-    },
-    tail(database, table, count) {
-      return read(database, null, async (conn) => {
-        const meta = await readDuckMeta(conn, table);
-        if (!meta) return null;
-        const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
-        const columns = ['time', ...schema.map(([name]) => name)].map(dq).join(', ');
-        const rows = await duckRows(
-          conn,
-          `SELECT ${columns} FROM ${dq(table)} ORDER BY time DESC, rowid DESC LIMIT $1`,
-          [count],
-        );
-        return { meta, rows };
-      });
-    },
-    rows(database, table) {
-      return read(database, [] as Record<string, unknown>[], async (conn) => {
-        if (!(await readDuckMeta(conn, table))) return [];
-        return duckRows(conn, `SELECT * FROM ${dq(table)} ORDER BY time, rowid`);
-      });
-    },
+    figures: (database) => readDuck(deps, database, { kind: 'figures' }),
+    tail: (database, table, count) => readDuck(deps, database, { kind: 'tail', table, count }),
+    rows: (database, table) => readDuck(deps, database, { kind: 'rows', table }),
     forget() {
       // Nothing is cached per transaction: each runs on a connection of its own.
     },

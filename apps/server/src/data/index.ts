@@ -22,6 +22,8 @@ export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type Schema
 export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady } from './dataPlane';
 export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
+export { closeDuckFiles, duckLimits } from './duckFiles';
+export { duckPlane, withDuckConnection } from './duckPlane';
 export { appendRowsInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';

@@ -2,6 +2,7 @@ import type { TaskContext } from '../platform/workerRuntime';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
+import { type DuckRead, readDuckHere } from './duckReads';
 import { moveTable, swapTables } from './tableChanges';
 import { appendRows, changeSchema, createDataTable, dropDataTable } from './tableStore';
 
@@ -34,6 +35,9 @@ export const dataTasks = {
   /** Deletes the database's data (file or schema); run in its lane, after every write queued before it. */
   'data.delete-file': (ctx: TaskContext, a: { database: DatabaseRow }) =>
     dataPlane(ctx.deps).deleteDatabase(a.database),
+  /** A read of a DuckDB file (duckReads.ts), sent to the worker that owns the file. */
+  'data.duck-read': (ctx: TaskContext, a: { database: DatabaseRow; what: DuckRead }) =>
+    readDuckHere(ctx.deps.config.dataDir, a.database, a.what),
   /** Every worker closes its connection to a file about to be deleted (SQLite). */
   'data.close-file': (ctx: TaskContext, a: { database: DatabaseRow }) => dataPlane(ctx.deps).forget(a.database),
 };

@@ -26,6 +26,11 @@ export function work(deps: AppDeps): BackgroundWork {
   return pool;
 }
 
+/** The app's pool, or null inside a worker thread (whose deps have none): there, the task is the owner. */
+export function workIfAny(deps: AppDeps): BackgroundWork | null {
+  return pools.get(deps) ?? null;
+}
+
 const startup = new WeakMap<AppDeps, Promise<unknown>[]>();
 
 /** Start-up work (recovery after a crash) the app's `ready` waits for. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { unpackMultiple } from 'msgpackr';
+import { duckSandboxSettings } from '../../platform/duckSettings';
 import { type DuckQueryTask, runDuckQuery } from '../query/duckdb/runQuery';
-import { duckSandboxSettings } from '../query/duckdb/sandbox';
 import type { QueryOutcome } from '../query/executeQuery';
 
 /**

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { checkSandboxed } from '../../../platform/duckSettings';
 import type { QueryOutcome } from '../executeQuery';
 import { checkQueryText } from '../guard';
 import { hiveToPresto } from '../hive';
@@ -7,7 +8,7 @@ import { ResultWriter } from '../resultWriter';
 import { tokenize } from '../tokens';
 import { registerDuckFunctions } from './functions';
 import { resultColumn } from './resultValues';
-import { checkSandboxed, inspectDuckQuery, type QueryShape, refuseDuckStatement } from './sandbox';
+import { inspectDuckQuery, type QueryShape, refuseDuckStatement } from './sandbox';
 import { translateToDuckDB } from './translate';
 
 /**

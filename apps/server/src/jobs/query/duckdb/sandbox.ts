@@ -6,49 +6,14 @@ import { UDF_NAMES } from './functions';
 /**
  * The sandbox of a query job on DuckDB, in three layers:
  * - the instance: external access off (no files, no network, no extensions), configuration locked, a memory
- *   limit (DUCK_SANDBOX_SETTINGS, which the file's owner opens it with; checkSandboxed refuses to run a query on
- *   a connection without them);
+ *   limit (platform/duckSettings.ts, which the file's owner opens it with; checkSandboxed refuses to run a query
+ *   on a connection without them);
  * - the text: statements DuckDB has beyond SQL (INSTALL, LOAD, COPY, EXPORT, SET…) are refused by name
  *   (refuseDuckStatements), after the shared guard (guard.ts);
  * - the parse tree of the translated SQL (`json_serialize_sql`): every table it names must be a table of the
  *   database (or a CTE), never a helper table (`_svc$tables`), a catalog view or another schema or database,
  *   and every function must be one the translator writes (inspectDuckQuery).
  */
-
-/** The settings a DuckDB instance must be opened with to run query jobs. */
-export function duckSandboxSettings(memoryLimitBytes: number): Record<string, string> {
-  return {
-    enable_external_access: 'false',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    allow_community_extensions: 'false',
-    memory_limit: `${Math.max(1, Math.floor(memoryLimitBytes / 1048576))}MB`,
-    integer_division: 'true',
-    // NULLs sort as on the SQLite engine: first in ascending order, last in descending.
-    default_null_order: 'nulls_first_on_asc_last_on_desc',
-    lock_configuration: 'true',
-  };
-}
-
-const sandboxed = new WeakSet<DuckDBConnection>();
-
-/**
- * Refuses to run on a connection whose instance is not sandboxed (a wiring mistake, not the query's). Checked once
- * per connection: a locked configuration cannot change afterwards.
- */
-export async function checkSandboxed(connection: DuckDBConnection): Promise<void> {
-  if (sandboxed.has(connection)) return;
-  const reader = await connection.runAndReadAll(
-    "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), current_setting('integer_division')",
-  );
-  const [external, locked, division] = reader.getRows()[0] ?? [];
-  if (external !== false || locked !== true || division !== true) {
-    throw new Error(
-      'The DuckDB instance was not opened with the query sandbox settings (duckSandboxSettings): query jobs cannot run on it.',
-    );
-  }
-  sandboxed.add(connection);
-}
 
 const STATEMENT_MESSAGES: Record<string, string> = {
   INSTALL: 'INSTALL is not allowed: queries cannot install or load extensions.',
