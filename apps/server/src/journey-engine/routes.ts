@@ -37,8 +37,7 @@ import {
   statisticsSchema,
 } from './schemas';
 import { simulateJourney } from './simulation';
-import { statisticsOf } from './statistics';
-import { estimateInWorker, runJourneyInWorker } from './tasks';
+import { estimateInWorker, runJourneyInWorker, statisticsInWorker } from './tasks';
 import { registerVariantRules } from './variants';
 import { HANDOVER_RULE, previewHandover, registerVersions } from './versions';
 
@@ -195,7 +194,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
     .openapi(r.statistics, async (c) => {
       const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       const q = c.req.valid('query');
-      return c.json(await statisticsOf(deps, row, q.from, q.to), 200);
+      return c.json(await statisticsInWorker(deps, row, q.from, q.to), 200);
     })
     .openapi(r.estimate, async (c) => {
       const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
