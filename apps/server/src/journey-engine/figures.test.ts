@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { journeyStatistics, type RunResult, type StatisticsWindow, shapeStatistics } from '@svc/journey-engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../packages/journey/src/testing/prng';
 import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { insertId, type OpenedStorage, sql } from '../platform/storage';
@@ -67,18 +68,6 @@ async function both(w: World, window: StatisticsWindow) {
 
 const KEYS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
 
-/** A small seeded generator (mulberry32), so a failing schedule can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe(`journey statistics counted by the database (${testBackend()})`, () => {
   for (const allowReentry of [false, true]) {
     it(`match the engine's on the two-stage scenario, day by day (re-entry ${allowReentry ? 'on' : 'off'})`, async () => {
@@ -128,8 +117,7 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
     const segments = Object.values(SEG);
     const seen = { exitAfter: 0, keptAssignments: 0, goals: 0 };
     for (let seed = 1; seed <= 12; seed++) {
-      const next = random(seed);
-      const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
+      const { next, pick } = seededRandom(seed);
       const w = new World(scenarioJourney({ allowReentry: seed % 3 !== 0, split: [30, 70] }));
       journeyId = await newJourney(w);
       const keys = Array.from({ length: 24 }, (_, i) => `k${i}`);
@@ -157,8 +145,8 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
       }
       const windows: StatisticsWindow[] = [{ from: day(-1), to: at + 1 }];
       for (let i = 0; i < 4; i++) {
-        const a = pick(runs) ?? at;
-        const b = pick(runs) ?? at;
+        const a = runs.length > 0 ? pick(runs) : at;
+        const b = runs.length > 0 ? pick(runs) : at;
         windows.push({ from: Math.min(a, b) + (next() < 0.5 ? 1 : 0), to: Math.max(a, b) });
       }
       for (const window of windows) {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { testBackend } from '../testing/storage';
-import { json, launchScenario, seedParentSegment, seedSegments } from './fixture';
+import { json, type LaunchedIds, launchOverOneProfile } from './fixture';
 
 /**
  * The statistics of a large journey are counted off the request loop (a worker thread, decision 0033): the
@@ -16,14 +16,11 @@ const PROFILES = 40_000;
 
 describe(`statistics of a large journey (${testBackend()})`, () => {
   let h: Harness;
-  let ids: Awaited<ReturnType<typeof launchScenario>>;
+  let ids: LaunchedIds;
 
   beforeEach(async () => {
     h = await createHarness();
-    const parentId = await seedParentSegment(h, [
-      { customer_id: 'p1', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 },
-    ]);
-    ids = await launchScenario(h, parentId, await seedSegments(h, parentId));
+    ids = await launchOverOneProfile(h);
     const at = h.clock.now().getTime() - 60_000;
     const journeyId = Number(ids.journeyId);
     const accountId = h.admin.accountId;
