@@ -3,12 +3,14 @@
 // SVC_BENCH_BACKEND=postgres and SVC_TEST_PG_URL) in parts of 1,000 profiles, as `runJourneyNow` saves a run
 // (without the pauses it leaves between parts on SQLite). Segment membership comes from in-memory sets, so
 // segment evaluation (the audiences feature's SQL) is not part of the figure.
+// Then the statistics of two windows, counted as the statistics route counts them.
 // Run: `npx tsx bench/journeyEngine.ts` in apps/server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runJourney } from '@svc/journey-engine';
+import { runJourney, shapeStatistics } from '@svc/journey-engine';
 import { SEG, scenarioJourney } from '../../../packages/journey-engine/src/testing/scenario';
+import { statisticsTally } from '../src/journey-engine/figures';
 import { finishRun, insertRun, loadStates, saveRunInChunks } from '../src/journey-engine/store';
 import { insertId, sql } from '../src/platform/storage';
 import { benchBackend, benchStorage } from './common';
@@ -67,6 +69,26 @@ for (const r of rows) {
     `${r.label.padEnd(26)} load ${String(r.loadMs).padStart(5)} ms  engine ${String(r.engineMs).padStart(5)} ms  save ${String(r.saveMs).padStart(5)} ms  total ${String(r.totalMs).padStart(5)} ms  ${r.changed} states, ${r.events} events\n`,
   );
 }
-process.stdout.write(`BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows })}\n`);
+
+/** The statistics of a window as the route counts them (figures.ts, in the worker), after the three runs. */
+async function timedStatistics(label: string, window: { from: number; to: number }) {
+  const t0 = performance.now();
+  const stats = shapeStatistics(
+    String(journeyId),
+    journey,
+    await statisticsTally(db, accountId, journeyId, window),
+    window,
+  );
+  const ms = Math.round(performance.now() - t0);
+  process.stdout.write(`statistics, ${label.padEnd(18)} ${String(ms).padStart(5)} ms  entered ${stats.entered}\n`);
+  return { label, ms, entered: stats.entered };
+}
+const statistics = [
+  await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY }),
+  await timedStatistics('day 3 only', { from: t + 3 * DAY, to: t + 4 * DAY - 1 }),
+];
+process.stdout.write(
+  `BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows, statistics })}\n`,
+);
 await storage.close();
 rmSync(dir, { recursive: true, force: true });

@@ -149,7 +149,12 @@ export type JourneyCustomer = z.infer<typeof journeyCustomer>;
 /** GET /entities/journeys/:id/customers. */
 export const journeyCustomers = z.object({
   data: z.array(journeyCustomer),
-  meta: z.object({ total: count, page: count, perPage: count }),
+  meta: z.object({
+    total: count,
+    page: count,
+    perPage: count,
+    next: z.string().nullable().describe('Cursor of the next page (pass it as `after`); null on the last page'),
+  }),
 });
 export type JourneyCustomers = z.infer<typeof journeyCustomers>;
 

@@ -50,7 +50,39 @@ export interface JourneyStatistics {
   abTests: Array<{ stageId: string; stepId: string; name: string; variants: VariantFigures[] }>;
 }
 
-const key2 = (a: string, b: string) => `${a}\u0000${b}`;
+/**
+ * What the figures of a window are made from, however they were counted: distinct profiles per figure
+ * (keys made by figureKey), every entry, the A/B tallies and the "current" counts. The event log in memory
+ * (journeyStatistics) and the server's aggregate queries both produce one; shapeStatistics turns it into the
+ * answer, so the two ways of counting share every rule of presentation and significance.
+ */
+export interface StatisticsTally {
+  entries: number;
+  /** Distinct profiles per figure key. */
+  profiles: ReadonlyMap<string, number>;
+  /** Per A/B test step, per variant id: profiles assigned in the window and how many of them reached the goal. */
+  variants: ReadonlyMap<string, ReadonlyMap<string, { profiles: number; goal: number }>>;
+  current: number;
+  currentStage: ReadonlyMap<string, number>;
+  currentStep: ReadonlyMap<string, number>;
+}
+
+/** The figures a tally counts distinct profiles for, by event: see figureKey for their ids. */
+export type FigureKind =
+  | 'entered'
+  | 'goal'
+  | 'left'
+  | 'stage'
+  | 'next'
+  | 'toGoal'
+  | 'toExit'
+  | 'milestone'
+  | 'exit'
+  | 'step'
+  | 'branch';
+
+/** The key of one figure: its kind and the id it is counted for (reason, stage, step, branch; exit: index and stage). */
+export const figureKey = (kind: FigureKind, id = '', sub = '') => `${kind}\u0000${id}\u0000${sub}`;
 
 function addTo(map: Map<string, Set<string>>, key: string, profile: string) {
   let set = map.get(key);
@@ -61,13 +93,27 @@ function addTo(map: Map<string, Set<string>>, key: string, profile: string) {
   set.add(profile);
 }
 
-const size = (map: Map<string, Set<string>>, key: string) => map.get(key)?.size ?? 0;
+/** Counts the "current" figures over the profile states as they are now. */
+function currentTally(
+  states: Iterable<ProfileState>,
+): Pick<StatisticsTally, 'current' | 'currentStage' | 'currentStep'> {
+  const currentStage = new Map<string, number>();
+  const currentStep = new Map<string, number>();
+  let current = 0;
+  for (const s of states) {
+    if (s.status !== 'active') continue;
+    current++;
+    currentStage.set(s.stageId, (currentStage.get(s.stageId) ?? 0) + 1);
+    if (s.stepId !== null) currentStep.set(s.stepId, (currentStep.get(s.stepId) ?? 0) + 1);
+  }
+  return { current, currentStage, currentStep };
+}
 
 /**
  * Figures of one journey over a window, computed from the event log (events outside the window are
  * ignored) and, for the "current" figures, from the profile states as they are now. Profile counts are
  * distinct profiles. A/B conversions count the profiles of a variant that reached the goal at or after
- * their assignment.
+ * their assignment (their first assignment in the window, in log order).
  */
 export function journeyStatistics(
   journeyId: string,
@@ -76,7 +122,6 @@ export function journeyStatistics(
   states: Iterable<ProfileState>,
   window: StatisticsWindow,
 ): JourneyStatistics {
-  const compiled = compileJourney(journeyId, journey);
   const by = new Map<string, Set<string>>();
   const assigned = new Map<string, Map<string, { variantId: string; at: number }>>();
   const goalAt = new Map<string, number>();
@@ -87,34 +132,35 @@ export function journeyStatistics(
     switch (e.type) {
       case 'journey_entered':
         entries++;
-        addTo(by, 'entered', p);
+        addTo(by, figureKey('entered'), p);
         break;
       case 'goal_reached':
-        addTo(by, 'goal', p);
+        addTo(by, figureKey('goal'), p);
         if (!goalAt.has(p) || (goalAt.get(p) ?? 0) < e.at) goalAt.set(p, e.at);
         break;
       case 'journey_left':
-        addTo(by, `left:${e.reason}`, p);
+        addTo(by, figureKey('left', e.reason ?? ''), p);
         break;
       case 'stage_entered':
-        addTo(by, key2('stage', e.stageId ?? ''), p);
+        addTo(by, figureKey('stage', e.stageId ?? ''), p);
         break;
       case 'stage_left':
-        if (e.reason === 'milestone') addTo(by, key2('next', e.stageId ?? ''), p);
-        if (e.reason === 'goal') addTo(by, key2('toGoal', e.stageId ?? ''), p);
-        if (e.reason === 'exit_segment' || e.reason === 'exit_after') addTo(by, key2('toExit', e.stageId ?? ''), p);
+        if (e.reason === 'milestone') addTo(by, figureKey('next', e.stageId ?? ''), p);
+        if (e.reason === 'goal') addTo(by, figureKey('toGoal', e.stageId ?? ''), p);
+        if (e.reason === 'exit_segment' || e.reason === 'exit_after')
+          addTo(by, figureKey('toExit', e.stageId ?? ''), p);
         break;
       case 'milestone_reached':
-        addTo(by, key2('milestone', e.stageId ?? ''), p);
+        addTo(by, figureKey('milestone', e.stageId ?? ''), p);
         break;
       case 'exit_matched':
-        addTo(by, key2(`exit:${e.criterionIndex}`, e.stageId ?? ''), p);
+        addTo(by, figureKey('exit', e.stageId ?? '', String(e.criterionIndex)), p);
         break;
       case 'step_entered':
-        addTo(by, key2('step', e.stepId ?? ''), p);
+        addTo(by, figureKey('step', e.stepId ?? ''), p);
         break;
       case 'branch_taken':
-        addTo(by, key2('branch', e.branchId ?? ''), p);
+        addTo(by, figureKey('branch', e.branchId ?? ''), p);
         break;
       case 'variant_assigned': {
         let forTest = assigned.get(e.stepId ?? '');
@@ -129,30 +175,45 @@ export function journeyStatistics(
         break;
     }
   }
-
-  const currentStage = new Map<string, number>();
-  const currentStep = new Map<string, number>();
-  let current = 0;
-  for (const s of states) {
-    if (s.status !== 'active') continue;
-    current++;
-    currentStage.set(s.stageId, (currentStage.get(s.stageId) ?? 0) + 1);
-    if (s.stepId !== null) currentStep.set(s.stepId, (currentStep.get(s.stepId) ?? 0) + 1);
+  const variants = new Map<string, Map<string, { profiles: number; goal: number }>>();
+  for (const [stepId, forTest] of assigned) {
+    const counts = new Map<string, { profiles: number; goal: number }>();
+    variants.set(stepId, counts);
+    for (const [profile, a] of forTest) {
+      const c = counts.get(a.variantId) ?? { profiles: 0, goal: 0 };
+      counts.set(a.variantId, c);
+      c.profiles++;
+      if ((goalAt.get(profile) ?? -1) >= a.at) c.goal++;
+    }
   }
+  const profiles = new Map([...by].map(([key, set]) => [key, set.size]));
+  const tally = { entries, profiles, variants, ...currentTally(states) };
+  return shapeStatistics(journeyId, journey, tally, window);
+}
 
+/** The statistics answer for a window from its tally. */
+export function shapeStatistics(
+  journeyId: string,
+  journey: Journey,
+  tally: StatisticsTally,
+  window: StatisticsWindow,
+): JourneyStatistics {
+  const compiled = compileJourney(journeyId, journey);
+  const size = (kind: FigureKind, id = '', sub = '') => tally.profiles.get(figureKey(kind, id, sub)) ?? 0;
+  const { currentStage, currentStep } = tally;
   const result: JourneyStatistics = {
     window,
-    entered: size(by, 'entered'),
-    entries,
-    current,
-    goalReached: size(by, 'goal'),
+    entered: size('entered'),
+    entries: tally.entries,
+    current: tally.current,
+    goalReached: size('goal'),
     left: {
-      goal: size(by, 'left:goal'),
-      exit_segment: size(by, 'left:exit_segment'),
-      exit_after: size(by, 'left:exit_after'),
-      milestone: size(by, 'left:milestone'),
-      completed: size(by, 'left:completed'),
-      version_changed: size(by, 'left:version_changed'),
+      goal: size('left', 'goal'),
+      exit_segment: size('left', 'exit_segment'),
+      exit_after: size('left', 'exit_after'),
+      milestone: size('left', 'milestone'),
+      completed: size('left', 'completed'),
+      version_changed: size('left', 'version_changed'),
     },
     stages: [],
     steps: [],
@@ -164,18 +225,18 @@ export function journeyStatistics(
     result.stages.push({
       stageId: stage.id,
       name: stage.name,
-      entered: size(by, key2('stage', stage.id)),
+      entered: size('stage', stage.id),
       current: currentStage.get(stage.id) ?? 0,
-      milestoneReached: size(by, key2('milestone', stage.id)),
+      milestoneReached: size('milestone', stage.id),
       exits: stage.exits.map((exit) => ({
         criterionIndex: exit.index,
         name: exit.name,
-        profiles: size(by, key2(`exit:${exit.index}`, stage.id)),
+        profiles: size('exit', stage.id, String(exit.index)),
       })),
       flow: {
-        toNextStage: size(by, key2('next', stage.id)),
-        toGoal: size(by, key2('toGoal', stage.id)),
-        toExit: size(by, key2('toExit', stage.id)),
+        toNextStage: size('next', stage.id),
+        toGoal: size('toGoal', stage.id),
+        toExit: size('toExit', stage.id),
       },
     });
     for (const [stepId, step] of Object.entries(stage.steps)) {
@@ -183,7 +244,7 @@ export function journeyStatistics(
         stageId: stage.id,
         stepId,
         type: step.type,
-        entered: size(by, key2('step', stepId)),
+        entered: size('step', stepId),
         current: currentStep.get(stepId) ?? 0,
       });
       if (step.type === 'DecisionPoint') {
@@ -193,20 +254,14 @@ export function journeyStatistics(
             stepId,
             branchId: branch.id,
             name: branchLabel(branch, i),
-            profiles: size(by, key2('branch', branch.id)),
+            profiles: size('branch', branch.id),
           });
         });
       }
       if (step.type === 'ABTest') {
         const shares = compiled.splits.get(stepId) ?? [];
-        const counts = step.variants.map(() => ({ profiles: 0, goal: 0 }));
-        for (const [profile, a] of assigned.get(stepId) ?? []) {
-          const index = step.variants.findIndex((v) => v.id === a.variantId);
-          const c = counts[index];
-          if (!c) continue;
-          c.profiles++;
-          if ((goalAt.get(profile) ?? -1) >= a.at) c.goal++;
-        }
+        const tallied = tally.variants.get(stepId);
+        const counts = step.variants.map((v) => tallied?.get(v.id) ?? { profiles: 0, goal: 0 });
         const control = counts[0] ?? { profiles: 0, goal: 0 };
         result.abTests.push({
           stageId: stage.id,

@@ -13,6 +13,30 @@ export interface CustomersQuery {
   status: 'active' | 'left' | 'all';
   page: number;
   perPage: number;
+  /** Keyset paging: only profiles whose key sorts after this one (from the `after` cursor). */
+  after?: string | undefined;
+}
+
+/** The longest profile key a cursor may carry (keys are parent segment key values). */
+const MAX_CURSOR_KEY = 1024;
+
+const cursorOf = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
+
+/**
+ * The profile key an `after` cursor (meta.next of a page) carries. A cursor this list did not give, or one
+ * sent with a page number, is a 400 saying what to send instead.
+ */
+export function cursorKey(cursor: string, page: string | undefined): string {
+  if (page !== undefined && page !== '' && page !== '1') {
+    throw badRequest('Give "after" (the cursor of the page before) or "page", not both.');
+  }
+  const key = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (key === '' || key.length > MAX_CURSOR_KEY || cursorOf(key) !== cursor) {
+    throw badRequest(
+      `"after" is "${cursor.slice(0, 100)}", which is not a cursor of this list; pass meta.next of the page before as it is, or leave "after" out for the first page.`,
+    );
+  }
+  return key;
 }
 
 type Row = Omit<StateRow, 'last_run_at'>;
@@ -64,12 +88,19 @@ export async function listCustomers(
     ex,
     sql`SELECT COUNT(*) AS total FROM journey_profile_states WHERE ${clause}`,
   );
-  const total = counted?.total ?? 0;
-  const rows = await many<Row>(
+  const total = Number(counted?.total ?? 0);
+  // One row more than the page says whether a next page exists.
+  const found = await many<Row>(
     ex,
-    sql`SELECT * FROM journey_profile_states WHERE ${clause} ORDER BY profile_key
-        LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`,
+    q.after === undefined
+      ? sql`SELECT * FROM journey_profile_states WHERE ${clause} ORDER BY profile_key
+            LIMIT ${q.perPage + 1} OFFSET ${(q.page - 1) * q.perPage}`
+      : sql`SELECT * FROM journey_profile_states WHERE ${clause} AND profile_key > ${q.after} ORDER BY profile_key
+            LIMIT ${q.perPage + 1}`,
   );
+  const rows = found.slice(0, q.perPage);
+  const last = rows[rows.length - 1];
+  const next = found.length > q.perPage && last ? cursorOf(last.profile_key) : null;
   const known = normalizePauses(pauses);
   const data = rows.map((r) => {
     const stage = compiled.stageById.get(r.stage_id);
@@ -107,5 +138,5 @@ export async function listCustomers(
       variants,
     };
   });
-  return { data, meta: { total, page: q.page, perPage: q.perPage } };
+  return { data, meta: { total, page: q.page, perPage: q.perPage, next } };
 }

@@ -179,10 +179,11 @@ describe('journey engine in the server', () => {
 
     it('lists profiles by stage and step, pages them, and refuses users without Full Control', async () => {
       await run(0);
-      const page = await json<{ data: Customer[]; meta: Record<string, number> }>(
+      const page = await json<{ data: Customer[]; meta: Record<string, number | string | null> }>(
         h.call('GET', `/entities/journeys/${ids.journeyId}/customers?step=wait3&per_page=2&page=2`),
       );
-      expect(page.meta).toEqual({ total: 6, page: 2, perPage: 2 });
+      // A third page follows: its cursor carries the last key of this one.
+      expect(page.meta).toEqual({ total: 6, page: 2, perPage: 2, next: Buffer.from('p4').toString('base64url') });
       expect(page.data.map((c) => c.profileKey)).toEqual(['p3', 'p4']);
       await run(4);
       const inStage2 = await customers(`stage=${ids.stage2}`);

@@ -180,3 +180,14 @@ export type LaunchedIds = Awaited<ReturnType<typeof launchScenario>>;
 
 /** Unix seconds `day` days after the clock time `T` (negative: before). */
 export const daySeconds = (T: number, day: number) => Math.floor((T + day * DAY_MS) / 1000);
+
+/**
+ * The scenario's journey launched over a parent segment of one profile: for tests that write a large journey's
+ * states and events straight into the tables.
+ */
+export async function launchOverOneProfile(h: Harness): Promise<LaunchedIds> {
+  const parentId = await seedParentSegment(h, [
+    { customer_id: 'p1', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+  ]);
+  return launchScenario(h, parentId, await seedSegments(h, parentId));
+}

@@ -18,7 +18,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
 import { listResults } from '../results';
-import { type CustomersQuery, listCustomers, MAX_PER_PAGE } from './customers';
+import { type CustomersQuery, cursorKey, listCustomers, MAX_PER_PAGE } from './customers';
 import { deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf, testDelivery } from './deliveries';
 import { pausesOf } from './runner';
 import {
@@ -37,8 +37,7 @@ import {
   statisticsSchema,
 } from './schemas';
 import { simulateJourney } from './simulation';
-import { statisticsOf } from './statistics';
-import { estimateInWorker, runJourneyInWorker } from './tasks';
+import { estimateInWorker, runJourneyInWorker, statisticsInWorker } from './tasks';
 import { registerVariantRules } from './variants';
 import { HANDOVER_RULE, previewHandover, registerVersions } from './versions';
 
@@ -195,7 +194,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
     .openapi(r.statistics, async (c) => {
       const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
       const q = c.req.valid('query');
-      return c.json(await statisticsOf(deps, row, q.from, q.to), 200);
+      return c.json(await statisticsInWorker(deps, row, q.from, q.to), 200);
     })
     .openapi(r.estimate, async (c) => {
       const row = await getJourneyRow(deps.storage.db, principalOf(c).accountId, c.req.valid('param').journeyId);
@@ -212,6 +211,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
         status: q.status ?? 'active',
         page: positiveInt(q.page, 'page', 1, 1_000_000),
         perPage: positiveInt(q.per_page, 'per_page', 50, MAX_PER_PAGE),
+        after: q.after === undefined ? undefined : cursorKey(q.after, q.page),
       };
       const db = deps.storage.db;
       const page = await listCustomers(db, row.account_id, row.id, journeyOfRow(row), await pausesOf(db, row), query);

@@ -45,5 +45,8 @@ export const customersQuery = z.object({
   step: z.string().optional().openapi({ description: 'Only profiles at this step (step id)' }),
   status: journeyCustomerStatus.optional().openapi({ description: 'Default active: still in the journey' }),
   page: z.string().optional().openapi({ description: '1-based page number', example: '1' }),
+  after: z.string().optional().openapi({
+    description: 'Keyset cursor: meta.next of the page before (instead of page; fast at any depth)',
+  }),
   per_page: z.string().optional().openapi({ description: 'Profiles per page, 1 to 1000 (default 50)', example: '50' }),
 });

@@ -1,19 +1,21 @@
-import { journeyStatistics } from '@svc/journey-engine';
+import { type StatisticsWindow, shapeStatistics } from '@svc/journey-engine';
 import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
-import { eventsBetween, lastRun, loadStates } from './store';
-import { windowOf } from './window';
+import { statisticsTally } from './figures';
+import { lastRun } from './store';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The statistics of a journey over a window (default: the past 30 days including today). */
-export async function statisticsOf(deps: AppDeps, row: JourneyRow, from: string | undefined, to: string | undefined) {
-  const window = windowOf(deps.clock.now().getTime(), from, to);
+/**
+ * The statistics of a journey over a window (default: the past 30 days including today), counted by the
+ * database (figures.ts). Runs in a worker thread (statisticsInWorker): at millions of profiles the counting
+ * takes its time, and the request loop must stay free meanwhile.
+ */
+export async function statisticsOf(deps: AppDeps, row: JourneyRow, window: StatisticsWindow) {
   const journey = journeyOfRow(row);
   const db = deps.storage.db;
-  const events = await eventsBetween(db, row.account_id, row.id, window.from, window.to);
-  const states = (await loadStates(db, row.account_id, row.id)).values();
-  const stats = journeyStatistics(String(row.id), journey, events, states, window);
+  const tally = await statisticsTally(db, row.account_id, row.id, window);
+  const stats = shapeStatistics(String(row.id), journey, tally, window);
   const run = await lastRun(db, row.account_id, row.id);
   return {
     data: {

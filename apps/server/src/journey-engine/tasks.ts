@@ -1,3 +1,4 @@
+import type { StatisticsWindow } from '@svc/journey-engine';
 import type { JourneyRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { tryLock, withLock } from '../platform/storage';
@@ -5,6 +6,8 @@ import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { estimateJourney } from './estimate';
 import { type RunSummary, runJourneyNow } from './runner';
+import { statisticsOf } from './statistics';
+import { windowOf } from './window';
 
 /** The worker threads register the variant rules too (workers/worker.ts); it reaches this feature only here. */
 export { registerVariantRules } from './variants';
@@ -19,7 +22,18 @@ interface RunArgs {
 export const journeyEngineTasks = {
   'journey-engine.run': (ctx: TaskContext, a: RunArgs) => runJourneyNow(ctx.deps, a.row, a.trigger),
   'journey-engine.estimate': (ctx: TaskContext, a: { row: JourneyRow }) => estimateJourney(ctx.deps, a.row),
+  'journey-engine.statistics': (ctx: TaskContext, a: { row: JourneyRow; window: StatisticsWindow }) =>
+    statisticsOf(ctx.deps, a.row, a.window),
 };
+
+/**
+ * A journey's statistics over a window (from/to as the request gives them; a window that makes no sense is a
+ * 400 here, before any work), counted in a worker so the request loop stays free however large the journey.
+ */
+export function statisticsInWorker(deps: AppDeps, row: JourneyRow, from: string | undefined, to: string | undefined) {
+  const window = windowOf(deps.clock.now().getTime(), from, to);
+  return work(deps).run<Awaited<ReturnType<typeof statisticsOf>>>('journey-engine.statistics', { row, window });
+}
 
 /** The launch estimate (a dry run over every profile) in a worker. */
 export function estimateInWorker(deps: AppDeps, row: JourneyRow) {

@@ -20,6 +20,7 @@ import { dwhDayTwo } from './0018-dwh-day-two';
 import { journeyVersions } from './0019-journey-versions';
 import { sharedByNodes } from './0022-shared-by-nodes';
 import { emailsPerAccount } from './0024-emails-per-account';
+import { journeyFigures } from './0033-journey-figures';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   journeyVersions,
   sharedByNodes,
   emailsPerAccount,
+  journeyFigures,
 ];

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { journeyStatistics, type RunResult, type StatisticsWindow, shapeStatistics } from '@svc/journey-engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../packages/journey/src/testing/prng';
+import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
+import { day, World } from '../../../../packages/journey-engine/src/testing/world';
+import { insertId, type OpenedStorage, sql } from '../platform/storage';
+import { openTestStorage, testBackend } from '../testing/storage';
+import { statisticsTally } from './figures';
+import { eventsBetween, insertRun, loadStates, saveRun } from './store';
+
+/**
+ * The statistics the database counts (figures.ts) against those of the engine package over the whole event
+ * log and every state (journeyStatistics, how the server counted before decision 0033): the same answer,
+ * figure for figure, on the scenario played day by day and over random schedules of runs, pauses and segment
+ * changes, for windows of every kind.
+ */
+
+let dir: string;
+let storage: OpenedStorage;
+let accountId: number;
+let journeyId: number;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-engine-figures-'));
+  storage = await openTestStorage(dir);
+  accountId = await insertId(storage.db, sql`INSERT INTO accounts (name, created_at) VALUES ('a', 0) RETURNING id`);
+});
+afterEach(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function newJourney(w: World): Promise<number> {
+  return insertId(
+    storage.db,
+    sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document, created_at,
+          updated_at)
+        VALUES (${accountId}, '1', '1', 'j', 'launched', 0, ${JSON.stringify(w.journey)}, 0, 0) RETURNING id`,
+  );
+}
+
+/** Runs the world at `at` and saves the outcome as the server's run does. */
+async function runAndSave(w: World, at: number): Promise<RunResult> {
+  const result = w.run(at);
+  const runId = await insertRun(storage.db, { accountId, journeyId, at, trigger: 'schedule', status: 'success' });
+  await saveRun(storage.db, accountId, journeyId, runId, result);
+  return result;
+}
+
+/** Both ways of counting, for one window: the database's figures, and the engine's over the stored log. */
+async function both(w: World, window: StatisticsWindow) {
+  const db = storage.db;
+  const counted = shapeStatistics(
+    String(journeyId),
+    w.journey,
+    await statisticsTally(db, accountId, journeyId, window),
+    window,
+  );
+  const events = await eventsBetween(db, accountId, journeyId, window.from, window.to);
+  const states = (await loadStates(db, accountId, journeyId)).values();
+  const reference = journeyStatistics(String(journeyId), w.journey, events, states, window);
+  // The stored log is the engine's own: nothing was lost on the way to the database.
+  expect(journeyStatistics(String(journeyId), w.journey, w.events, w.states.values(), window)).toEqual(reference);
+  return { counted, reference };
+}
+
+const KEYS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+
+describe(`journey statistics counted by the database (${testBackend()})`, () => {
+  for (const allowReentry of [false, true]) {
+    it(`match the engine's on the two-stage scenario, day by day (re-entry ${allowReentry ? 'on' : 'off'})`, async () => {
+      const w = new World(scenarioJourney({ allowReentry }));
+      journeyId = await newJourney(w);
+      w.addProfiles(KEYS, (key) => ({ customer_id: `C-${key}` }));
+      w.join(SEG.entry, ...KEYS);
+      w.join(SEG.vip, 'p1', 'p2', 'p3');
+      const script: Array<() => void> = [
+        () => undefined,
+        () => undefined,
+        () => undefined,
+        () => undefined,
+        () => w.join(SEG.engaged, 'p4'),
+        () => w.join(SEG.buyer, 'p5', 'p1'),
+        () => w.join(SEG.unsubscribed, 'p4'),
+        () => w.leave(SEG.buyer, 'p5'),
+      ];
+      // Then three weeks on: the 20-day exit of stage 1 fires.
+      for (let d = 8; d <= 24; d += 4) script.push(() => undefined);
+      for (const [i, step] of script.entries()) {
+        const d = i < 8 ? i : 8 + (i - 8) * 4;
+        step();
+        await runAndSave(w, day(d));
+        for (const window of [
+          { from: day(0), to: day(d) },
+          { from: day(d), to: day(d) },
+          { from: day(d) + 1, to: day(d + 1) },
+          { from: day(-30), to: day(30) },
+        ]) {
+          const { counted, reference } = await both(w, window);
+          expect(counted).toEqual(reference);
+        }
+      }
+      // The scenario reached every kind of figure, so the comparison above covered each of them.
+      const all = (await both(w, { from: day(0), to: day(30) })).counted;
+      expect(all.entered).toBe(6);
+      expect(all.goalReached).toBeGreaterThan(0);
+      expect(all.stages[0]?.milestoneReached).toBeGreaterThan(0);
+      expect(all.branches.every((b) => b.profiles > 0)).toBe(true);
+      expect(all.left.exit_after).toBeGreaterThan(0);
+      expect(all.abTests[0]?.variants.reduce((n, v) => n + v.profiles, 0)).toBe(3);
+    });
+  }
+
+  it('match the engine’s over random schedules of runs, pauses and segment changes', async () => {
+    const segments = Object.values(SEG);
+    const seen = { exitAfter: 0, keptAssignments: 0, goals: 0 };
+    for (let seed = 1; seed <= 12; seed++) {
+      const { next, pick } = seededRandom(seed);
+      const w = new World(scenarioJourney({ allowReentry: seed % 3 !== 0, split: [30, 70] }));
+      journeyId = await newJourney(w);
+      const keys = Array.from({ length: 24 }, (_, i) => `k${i}`);
+      w.addProfiles(keys, (key) => ({ customer_id: `C-${seed}-${key}` }));
+      // Most start in the entry segment and half are VIPs, so profiles reach the A/B test, leave and come back.
+      w.join(SEG.entry, ...keys.slice(0, 20));
+      w.join(SEG.vip, ...keys.filter((_, i) => i % 2 === 0));
+      let at = day(0);
+      const runs: number[] = [];
+      for (let action = 0; action < 60; action++) {
+        const roll = next();
+        if (roll < 0.35) w.join(pick(segments), pick(keys), pick(keys));
+        else if (roll < 0.55) w.leave(pick(segments), pick(keys), pick(keys));
+        else if (roll < 0.6) {
+          if (w.journey.paused) w.resume(at);
+          else w.pause(at);
+        } else {
+          at += Math.floor(next() * 4 * 86_400_000);
+          const events = (await runAndSave(w, at)).events;
+          seen.exitAfter += events.filter((e) => e.type === 'journey_left' && e.reason === 'exit_after').length;
+          seen.keptAssignments += events.filter((e) => e.type === 'variant_assigned' && e.kept).length;
+          seen.goals += events.filter((e) => e.type === 'goal_reached').length;
+          runs.push(at);
+        }
+      }
+      const windows: StatisticsWindow[] = [{ from: day(-1), to: at + 1 }];
+      for (let i = 0; i < 4; i++) {
+        const a = runs.length > 0 ? pick(runs) : at;
+        const b = runs.length > 0 ? pick(runs) : at;
+        windows.push({ from: Math.min(a, b) + (next() < 0.5 ? 1 : 0), to: Math.max(a, b) });
+      }
+      for (const window of windows) {
+        const { counted, reference } = await both(w, window);
+        expect(counted, `seed ${seed}, window ${JSON.stringify(window)}`).toEqual(reference);
+      }
+    }
+    // The schedules reached the rare paths: the 20-day exit, re-entries keeping their A/B arm, goals.
+    expect(seen.exitAfter).toBeGreaterThan(0);
+    expect(seen.keptAssignments).toBeGreaterThan(0);
+    expect(seen.goals).toBeGreaterThan(0);
+  });
+});

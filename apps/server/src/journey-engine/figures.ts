@@ -1,0 +1,129 @@
+import { type FigureKind, figureKey, type StatisticsTally, type StatisticsWindow } from '@svc/journey-engine';
+import { type Executor, many, sql } from '../platform/storage';
+
+/**
+ * The statistics of a window counted by the database (decision 0033): each figure is a COUNT(DISTINCT) over
+ * one event type's range of the index on (journey_id, type, at), the A/B tallies one grouped query, and the
+ * "in the journey now" counts are grouped from the states' position index. Nothing is loaded into memory but
+ * the figures themselves, however many profiles the journey has. The rules are those of journeyStatistics
+ * (the engine package), which the parity tests hold this to.
+ */
+
+interface FigureRow {
+  k: FigureKind;
+  id: string | null;
+  sub: string | null;
+  n: number | string;
+  c: number | string;
+}
+
+interface VariantRow {
+  step_id: string | null;
+  variant_id: string;
+  n: number | string;
+  goal: number | string | null;
+}
+
+interface CurrentRow {
+  stage_id: string;
+  step_id: string | null;
+  n: number | string;
+}
+
+export async function statisticsTally(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  window: StatisticsWindow,
+): Promise<StatisticsTally> {
+  const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
+  const distinct = (kind: FigureKind, id: string, sub: string, where: ReturnType<typeof sql>, group = '') =>
+    sql`SELECT ${sql.raw(`'${kind}'`)} AS k, ${sql.raw(id)} AS id, ${sql.raw(sub)} AS sub, COUNT(DISTINCT profile_key) AS n,
+          COUNT(*) AS c
+        FROM journey_profile_events WHERE ${inWindow} AND ${where} ${sql.raw(group)}`;
+  const byStage = (kind: FigureKind, where: ReturnType<typeof sql>) =>
+    distinct(kind, "COALESCE(stage_id, '')", "''", where, 'GROUP BY stage_id');
+  const parts = [
+    distinct('entered', "''", "''", sql`type = 'journey_entered'`),
+    distinct('goal', "''", "''", sql`type = 'goal_reached'`),
+    distinct('left', "COALESCE(reason, '')", "''", sql`type = 'journey_left'`, 'GROUP BY reason'),
+    byStage('stage', sql`type = 'stage_entered'`),
+    byStage('next', sql`type = 'stage_left' AND reason = 'milestone'`),
+    byStage('toGoal', sql`type = 'stage_left' AND reason = 'goal'`),
+    byStage('toExit', sql`type = 'stage_left' AND reason IN ('exit_segment', 'exit_after')`),
+    byStage('milestone', sql`type = 'milestone_reached'`),
+    distinct(
+      'exit',
+      "COALESCE(stage_id, '')",
+      'CAST(criterion_index AS TEXT)',
+      sql`type = 'exit_matched'`,
+      'GROUP BY stage_id, criterion_index',
+    ),
+    distinct('step', "COALESCE(step_id, '')", "''", sql`type = 'step_entered'`, 'GROUP BY step_id'),
+    distinct('branch', "COALESCE(branch_id, '')", "''", sql`type = 'branch_taken'`, 'GROUP BY branch_id'),
+  ];
+  const figures = await many<FigureRow>(ex, sql.join(parts, sql` UNION ALL `));
+  const profiles = new Map<string, number>();
+  let entries = 0;
+  for (const r of figures) {
+    profiles.set(figureKey(r.k, r.id ?? '', r.sub ?? ''), Number(r.n));
+    if (r.k === 'entered') entries = Number(r.c);
+  }
+  return {
+    entries,
+    profiles,
+    variants: await variantTally(ex, inWindow),
+    ...(await currentTally(ex, accountId, journeyId)),
+  };
+}
+
+/**
+ * Per A/B test and variant: the profiles whose first assignment in the window (in log order) went to it,
+ * and how many of them reached the goal at or after that assignment, within the window.
+ */
+async function variantTally(ex: Executor, inWindow: ReturnType<typeof sql>): Promise<StatisticsTally['variants']> {
+  const rows = await many<VariantRow>(
+    ex,
+    sql`WITH firsts AS (
+          SELECT step_id, profile_key, variant_id, at,
+            ROW_NUMBER() OVER (PARTITION BY step_id, profile_key ORDER BY id) AS rn
+          FROM journey_profile_events
+          WHERE ${inWindow} AND type = 'variant_assigned' AND variant_id IS NOT NULL AND variant_id <> ''
+        ), goals AS (
+          SELECT profile_key, MAX(at) AS at FROM journey_profile_events
+          WHERE ${inWindow} AND type = 'goal_reached' GROUP BY profile_key
+        )
+        SELECT f.step_id, f.variant_id, COUNT(*) AS n, SUM(CASE WHEN g.at >= f.at THEN 1 ELSE 0 END) AS goal
+        FROM firsts f LEFT JOIN goals g ON g.profile_key = f.profile_key
+        WHERE f.rn = 1
+        GROUP BY f.step_id, f.variant_id`,
+  );
+  const out = new Map<string, Map<string, { profiles: number; goal: number }>>();
+  for (const r of rows) {
+    const step = r.step_id ?? '';
+    const forTest = out.get(step) ?? new Map<string, { profiles: number; goal: number }>();
+    out.set(step, forTest);
+    forTest.set(r.variant_id, { profiles: Number(r.n), goal: Number(r.goal ?? 0) });
+  }
+  return out;
+}
+
+/** The profiles in the journey now, per stage and step, from the states' position index. */
+async function currentTally(ex: Executor, accountId: number, journeyId: number) {
+  const rows = await many<CurrentRow>(
+    ex,
+    sql`SELECT stage_id, step_id, COUNT(*) AS n FROM journey_profile_states
+        WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND status = 'active'
+        GROUP BY stage_id, step_id`,
+  );
+  const currentStage = new Map<string, number>();
+  const currentStep = new Map<string, number>();
+  let current = 0;
+  for (const r of rows) {
+    const n = Number(r.n);
+    current += n;
+    currentStage.set(r.stage_id, (currentStage.get(r.stage_id) ?? 0) + n);
+    if (r.step_id !== null) currentStep.set(r.step_id, (currentStep.get(r.step_id) ?? 0) + n);
+  }
+  return { current, currentStage, currentStep };
+}

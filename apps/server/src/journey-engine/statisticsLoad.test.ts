@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run, sql } from '../platform/storage';
+import { createHarness, type Harness } from '../testing/harness';
+import { testBackend } from '../testing/storage';
+import { json, type LaunchedIds, launchOverOneProfile } from './fixture';
+
+/**
+ * The statistics of a large journey are counted off the request loop (a worker thread, decision 0033): the
+ * health probe keeps answering within 100 ms at p99 while they are read. The journey's log is written straight
+ * into the tables (a run of this size would take the test's time for nothing); the request takes the one code
+ * path statistics have at every size (route, worker, the database's counts), so what holds here holds at
+ * millions of profiles, where the counting only takes longer.
+ */
+
+const PROFILES = 40_000;
+
+describe(`statistics of a large journey (${testBackend()})`, () => {
+  let h: Harness;
+  let ids: LaunchedIds;
+
+  beforeEach(async () => {
+    h = await createHarness();
+    ids = await launchOverOneProfile(h);
+    const at = h.clock.now().getTime() - 60_000;
+    const journeyId = Number(ids.journeyId);
+    const accountId = h.admin.accountId;
+    await run(
+      h.deps.storage.db,
+      sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PROFILES - 1}),
+            t(type) AS (SELECT 'journey_entered' UNION ALL SELECT 'stage_entered' UNION ALL SELECT 'step_entered')
+          INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id)
+          SELECT ${accountId}, ${journeyId}, 1, ${at}, 'k' || CAST(i AS TEXT), t.type, ${ids.stage1},
+            CASE WHEN t.type = 'step_entered' THEN 'wait3' END
+          FROM n, t`,
+    );
+    await run(
+      h.deps.storage.db,
+      sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PROFILES - 1})
+          INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
+            journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
+            held, last_run_at)
+          SELECT ${accountId}, ${journeyId}, 'k' || CAST(i AS TEXT), 'active', ${ids.stage1}, 'wait3', ${at}, ${at},
+            ${at}, 1, NULL, NULL, '{}', '{}', 0, ${at}
+          FROM n`,
+    );
+  }, 60_000);
+  afterEach(() => h.close());
+
+  it('keeps the health probe under 100 ms at p99 while they are counted, and counts every profile', async () => {
+    const statistics = `/entities/journeys/${ids.journeyId}/statistics`;
+    const latencies: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      let done = false;
+      const answer = json<{ data: { entered: number; entries: number; current: number } }>(
+        h.call('GET', statistics),
+      ).finally(() => {
+        done = true;
+      });
+      while (!done) {
+        const started = performance.now();
+        const res = await h.call('GET', '/v3/system/server_status', { key: null });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        // An in-process probe never waits on I/O: let the loop take the worker's messages between two.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect((await answer).data).toMatchObject({ entered: PROFILES, entries: PROFILES, current: PROFILES });
+    }
+    latencies.sort((a, b) => a - b);
+    const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] as number;
+    // The probes ran all along the counting (many of them), and none waited for it.
+    expect(latencies.length).toBeGreaterThan(20);
+    expect(p99).toBeLessThanOrEqual(100);
+  });
+});
