@@ -138,6 +138,54 @@ describe.each(planes)('data plane (%s)', (_name, plane) => {
     ]);
   });
 
+  it('reads back exactly what it stored: escapes, NULL-looking text, unicode, extreme numbers, bytes', async () => {
+    const t = table('exact');
+    const texts = [
+      'a\tb\nc\rd\\e',
+      '\\N',
+      '\\',
+      '\\x41',
+      'N',
+      '',
+      ' lead and trail ',
+      '日本語 é 😀 \u2028',
+      '"q" \'s\'',
+    ];
+    const numbers = [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0, -1];
+    const doubles = [1.7976931348623157e308, 5e-324, 0.1, -1.5e-300, 123456789.12345679];
+    const bytes = [Buffer.from([0, 9, 10, 13, 92, 78, 255]), Buffer.alloc(0)];
+    const records = texts.map((s, i) => ({
+      time: i,
+      s,
+      n: numbers[i % numbers.length],
+      d: doubles[i % doubles.length],
+      bin: bytes[i % bytes.length],
+      j: { s },
+    }));
+    await append(t, [...records, { time: 99, s: null, n: null, d: null, bin: null, j: null }]);
+    const rows = await plane(deps).rows(database, 'exact');
+    expect(rows.map((r) => ({ ...r, bin: r.bin === null ? null : Buffer.from(r.bin as Uint8Array) }))).toEqual([
+      ...records.map((r) => ({ ...r, j: JSON.stringify(r.j) })),
+      { time: 99, s: null, n: null, d: null, bin: null, j: null },
+    ]);
+  });
+
+  it('keeps text with a NUL character where the engine can (not PostgreSQL: its error, nothing written)', async () => {
+    const t = table('nul');
+    await append(t, [{ time: 1, s: 'ok' }]);
+    const write = append(t, [
+      { time: 2, s: 'fine' },
+      { time: 3, s: 'a\u0000b' },
+    ]);
+    if (_name === 'postgres') {
+      await expect(write).rejects.toMatchObject({ code: '22021' });
+      expect(await plane(deps).rows(database, 'nul')).toEqual([{ time: 1, s: 'ok' }]);
+    } else {
+      await write;
+      expect((await plane(deps).rows(database, 'nul')).map((r) => r.s)).toEqual(['ok', 'fine', 'a\u0000b']);
+    }
+  });
+
   it('adds columns for new keys and widens a whole-number column to double when a fraction arrives', async () => {
     const t = table('grow');
     await append(t, [{ time: 1, price: 10 }]);

@@ -1,6 +1,15 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
-import { customerSchema, type Executor, many, one, pgIdentifier, run, transaction } from '../platform/storage';
+import {
+  copyRows,
+  customerSchema,
+  type Executor,
+  many,
+  one,
+  pgIdentifier,
+  run,
+  transaction,
+} from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
 import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
@@ -17,9 +26,6 @@ import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, 
  * transaction with its figures. Values are exactly those SQLite stores (booleans 0/1, arrays and maps as JSON text).
  */
 
-/** Rows per INSERT: one array parameter per column carries them (insertStatement). */
-const ROWS_PER_INSERT = 20_000;
-
 /** The database a transaction writes, and the service's clock: its saved figures then reach the catalog. */
 interface CatalogOf {
   database: DatabaseRow;
@@ -34,17 +40,15 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   const readMeta = (name: string) => one<Meta>(ex, sql`SELECT * FROM ${figures} WHERE name = ${name}`);
 
   /**
-   * Saves the figures, and with them in ONE statement (each a step of a WITH) the last rows of the write
-   * (`insert`) and the catalog's copy: a write's statements are round trips a request waits for.
+   * Saves the figures, and with them in ONE statement (a step of a WITH) the catalog's copy: a write's
+   * statements are round trips a request waits for.
    */
-  const saveMeta = (m: Meta, insert?: RawBuilder<unknown>) => {
+  const saveMeta = (m: Meta) => {
     const figuresUpdate = sql`UPDATE ${figures} SET schema_json = ${m.schema_json}, row_count = ${m.row_count},
             bytes = ${m.bytes}, max_time = ${m.max_time}, updated_at = ${m.updated_at} WHERE name = ${m.name}`;
-    const steps = catalog ? [insert, figuresUpdate] : [insert];
-    const last = catalog ? catalogFigures(catalog.database, m, m.updated_at ?? catalog.now()) : figuresUpdate;
-    const before = steps.filter((step) => step !== undefined);
-    if (before.length === 0) return run(ex, last);
-    return run(ex, sql`WITH ${sql.join(before.map((step, i) => sql`${sql.raw(`step${i}`)} AS (${step})`))} ${last}`);
+    if (!catalog) return run(ex, figuresUpdate);
+    const last = catalogFigures(catalog.database, m, m.updated_at ?? catalog.now());
+    return run(ex, sql`WITH step0 AS (${figuresUpdate}) ${last}`);
   };
 
   /**
@@ -127,58 +131,27 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
     return growth.length > 0 ? applySchema(meta, growth, false) : schema;
   }
 
-  /** INSERTs of up to ROWS_PER_INSERT rows each (insertStatement), then the figures. */
+  /** The rows through COPY, then the figures: markers, rows and figures all in the caller's transaction. */
   async function insertRecords(meta: Meta, schema: SchemaEntry[], records: PreparedRecord[], now: number) {
     const columns = ['time', ...schema.map(([name]) => name)];
-    const types = ['long', ...schema.map(([, type]) => type)];
-    const target = sql.raw(tableSql(meta.name));
-    const chunks: Stored[][][] = [[]];
-    const figures = storedRows(schema, records, (row) => {
-      let last = chunks[chunks.length - 1] as Stored[][];
-      if (last.length >= ROWS_PER_INSERT) {
-        last = [];
-        chunks.push(last);
-      }
-      last.push(row);
-    });
-    // The last rows go with the figures, in one statement.
-    const lastRows = chunks.pop() as Stored[][];
-    for (const chunk of chunks) await insertRows(target, columns, types, chunk);
+    const rows: Stored[][] = [];
+    const figures = storedRows(schema, records, (row) => rows.push(row));
+    if (rows.length > 0) await copyRows(ex, tableSql(meta.name), columns.map(col), rows);
     Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
-    await saveMeta(meta, lastRows.length > 0 ? insertStatement(target, columns, types, lastRows) : undefined);
+    await saveMeta(meta);
     return meta;
   }
 
-  /**
-   * One INSERT of many rows with one array parameter per column, unnested: PostgreSQL parses a statement of a
-   * few parameters instead of one of tens of thousands, several times faster than multi-row VALUES.
-   */
-  function insertStatement(target: RawBuilder<unknown>, columns: string[], types: string[], rows: Stored[][]) {
-    const arrays = columns.map((_, c) => {
-      const values = rows.map((row) => pgValue(row[c] ?? null));
-      return sql`${values}::${sql.raw(`${postgresType(types[c] as string)}[]`)}`;
-    });
-    return sql`INSERT INTO ${target} (${sql.raw(columns.map(col).join(', '))}) SELECT * FROM unnest(${sql.join(arrays)})`;
-  }
-
-  async function insertRows(target: RawBuilder<unknown>, columns: string[], types: string[], rows: Stored[][]) {
-    if (rows.length > 0) await run(ex, insertStatement(target, columns, types, rows));
-  }
-
-  /** Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then multi-row INSERTs per block. */
+  /** Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then one COPY per block. */
   async function insertBlocks(meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
     let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
     const growth = summaryGrowth(schema, summary);
     if (growth.length > 0) schema = await applySchema(meta, growth, false);
-    const target = sql.raw(tableSql(meta.name));
-    const typeOf = new Map(schema.map(([name, type]) => [name, type] as const));
     const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
     for (const block of blocks) {
       const stored = storedBlockRows(schema, block);
-      const columns = ['time', ...stored.columns];
-      const types = columns.map((name) => (name === 'time' ? 'long' : (typeOf.get(name) ?? 'string')));
-      for (let at = 0; at < stored.rows.length; at += ROWS_PER_INSERT) {
-        await insertRows(target, columns, types, stored.rows.slice(at, at + ROWS_PER_INSERT));
+      if (stored.rows.length > 0) {
+        await copyRows(ex, tableSql(meta.name), ['time', ...stored.columns].map(col), stored.rows);
       }
       figures.rows += stored.rows.length;
       figures.bytes += stored.bytes;

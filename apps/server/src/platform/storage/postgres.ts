@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StorageUnavailable } from './errors';
+import { acceptCopy } from './pgCopy';
 import { re2ToPostgres } from './postgresRegexp';
 import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
 
@@ -98,7 +99,11 @@ export async function openPostgresStorage(url: string, options: { max?: number }
   pool.on('error', () => {});
   // The same for a connection in use: the statement running on it fails (and the caller answers 503); the
   // client's own error event must not become an uncaught exception.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // Plane writes copy their rows on the transaction's client (pgCopy.ts).
+    acceptCopy(client);
+  });
   try {
     const client = await pool.connect();
     client.release();

@@ -1,0 +1,76 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CompiledQuery } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Executor } from './types';
+
+/**
+ * COPY … FROM STDIN through Kysely. A Kysely transaction does not expose its pg client, so the rows ride as
+ * the only parameter of the COPY statement: every client of the storage's pool (postgres.ts `acceptCopy`)
+ * recognises that parameter and runs the statement as a COPY on itself, on the transaction's connection, so
+ * the rows commit or roll back with the rest of the transaction.
+ */
+class CopyData {
+  constructor(readonly chunks: Iterable<string>) {}
+}
+
+/** How many characters of COPY text are sent in one piece. */
+const CHUNK_CHARS = 1 << 20;
+
+type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+
+/** Makes a pool client run a statement whose only parameter is a CopyData as a COPY FROM STDIN. */
+export function acceptCopy(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as Query;
+  const copying: Query = async (text, values) => {
+    const data = values?.length === 1 ? values[0] : undefined;
+    if (!(data instanceof CopyData)) return query(text, values);
+    const stream = client.query(copyFrom(text));
+    await pipeline(Readable.from(data.chunks), stream);
+    return { command: 'COPY', rowCount: stream.rowCount, rows: [], oid: 0, fields: [] };
+  };
+  client.query = ((...args: Parameters<Query>) =>
+    args.length <= 2 && typeof args[0] === 'string' ? copying(...args) : query(...args)) as typeof client.query;
+}
+
+/** One value in COPY's text format: NULL as \N, bytes as \x hex, and the format's own characters escaped. */
+function copyText(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'string') return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, escapeChar) : v;
+  if (Buffer.isBuffer(v)) return `\\\\x${v.toString('hex')}`;
+  return String(v);
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const escapeChar = (c: string) => ESCAPES[c] as string;
+
+/** Rows as COPY text, in pieces of about CHUNK_CHARS. */
+function* copyChunks(rows: Iterable<readonly unknown[]>): Generator<string> {
+  let chunk = '';
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) line += (i === 0 ? '' : '\t') + copyText(row[i]);
+    chunk += `${line}\n`;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/**
+ * Copies rows into `table` (an already quoted name) on `ex`, which must be a storage opened by
+ * openPostgresStorage or one of its transactions. Values are given as PostgreSQL reads their text: numbers,
+ * bigints, strings, Buffers (for BYTEA), null.
+ */
+export async function copyRows(
+  ex: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: Iterable<readonly unknown[]>,
+): Promise<void> {
+  const statement = `COPY ${table} (${columns.join(', ')}) FROM STDIN`;
+  await ex.executeQuery(CompiledQuery.raw(statement, [new CopyData(copyChunks(rows))]));
+}
