@@ -37,7 +37,7 @@ describe('fair order', () => {
 });
 
 describe('next fair job', () => {
-  const limits = { slots: 4, perAccount: 3, perUser: 2 };
+  const limits = { slots: 4, overflow: 0, perAccount: 3, perUser: 2 };
 
   it('skips a user at their limit, so another user of the account starts', () => {
     const state = { ...idle, runningByAccount: new Map([[1, 2]]), runningByUser: new Map([['1/10', 2]]) };
@@ -61,5 +61,17 @@ describe('next fair job', () => {
   it('starts nothing when every queued job is over a limit', () => {
     const state = { ...idle, runningByAccount: new Map([[1, 3]]), runningByUser: new Map([['1/10', 2]]) };
     expect(nextFair([job(1, 10), job(1, 11)], state, limits)).toBeNull();
+  });
+
+  it('starts past the slots, in an overflow slot, only a job of an account that runs nothing', () => {
+    const state = { ...idle, runningByAccount: new Map([[1, 2]]), runningByUser: new Map([['1/10', 2]]) };
+    const overflowing = { ...limits, overflow: 2 };
+    // Every slot taken: account 1, running jobs, waits; account 2, running nothing, starts.
+    expect(nextFair([job(1, 11)], state, overflowing, 4)).toBeNull();
+    expect(nextFair([job(1, 11), job(2, 20)], state, overflowing, 4)?.account_id).toBe(2);
+    // Within the slots, anybody under their limits starts; past slots and overflow, nobody.
+    expect(nextFair([job(1, 11)], state, overflowing, 3)?.account_id).toBe(1);
+    expect(nextFair([job(2, 20)], state, overflowing, 6)).toBeNull();
+    expect(nextFair([job(2, 20)], state, limits, 4)).toBeNull();
   });
 });

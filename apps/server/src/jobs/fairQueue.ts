@@ -13,8 +13,13 @@ export interface QueuedJob {
 }
 
 export interface FairLimits {
-  /** Jobs running at once, over all accounts. */
+  /** Jobs running at once on a node, over all accounts. */
   slots: number;
+  /**
+   * Jobs a node may start beyond its slots, each for an account that runs nothing (decision 0035), so however
+   * long other accounts' jobs run, another account's job starts at once.
+   */
+  overflow: number;
   /** Jobs running at once for one account. */
   perAccount: number;
   /** Jobs running at once for one user. */
@@ -102,10 +107,26 @@ function nextUser(users: Map<string, QueuedJob[]>, servedUser: Map<string, numbe
   return pick;
 }
 
-/** The next job to start: the first in fair order whose account and user are under their limits. */
-export function nextFair(queued: readonly QueuedJob[], state: FairState, limits: FairLimits): QueuedJob | null {
+/**
+ * Whether a job of an account that runs `running` jobs (on any node) may start on a node running `active`:
+ * within the slots any account may; past them, in an overflow slot, only an account that runs nothing.
+ */
+export const mayStart = (running: number, active: number, limits: Pick<FairLimits, 'slots' | 'overflow'>) =>
+  active < limits.slots || (running === 0 && active < limits.slots + limits.overflow);
+
+/**
+ * The next job to start on a node running `active` jobs (none when not given): the first in fair order whose
+ * account and user are under their limits and that may take a slot (`mayStart`).
+ */
+export function nextFair(
+  queued: readonly QueuedJob[],
+  state: FairState,
+  limits: FairLimits,
+  active = 0,
+): QueuedJob | null {
   for (const job of fairOrder(queued, state)) {
-    if ((state.runningByAccount.get(job.account_id) ?? 0) >= limits.perAccount) continue;
+    const running = state.runningByAccount.get(job.account_id) ?? 0;
+    if (running >= limits.perAccount || !mayStart(running, active, limits)) continue;
     if ((state.runningByUser.get(userKey(job)) ?? 0) >= limits.perUser) continue;
     return job;
   }

@@ -10,7 +10,7 @@ const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
 let h: Harness;
 afterEach(() => h.close());
 
-async function world(jobs: { concurrency: number; perAccount?: number; perUser?: number }) {
+async function world(jobs: { concurrency: number; overflow?: number; perAccount?: number; perUser?: number }) {
   h = await createHarness({}, { app: { jobs } });
   const other: NewAccount = await h.newAccount('Second');
   await tableWithRows(h, 'web', 'pageviews', [{ time: 1700000000, path: '/' }]);
@@ -27,7 +27,8 @@ const statusOf = async (id: string, key?: string) =>
 
 describe('fair job slots', () => {
   it('serves accounts and users round-robin, not first come, and shows each queued job its place', async () => {
-    const { other, bob } = await world({ concurrency: 1 });
+    // Without overflow slots, so that every job waits for the one slot.
+    const { other, bob } = await world({ concurrency: 1, overflow: 0 });
     const jobs = h.app.services.jobs;
     // The administrator fills the only slot and queues three more long queries before anybody else.
     const a1 = await issue(h, 'web', FOREVER);
@@ -75,5 +76,25 @@ describe('fair job slots', () => {
     expect(await statusOf(a2)).toBe('queued');
     for (const id of [a1, a2, b2]) await h.call('POST', `/v3/job/kill/${id}`);
     expect(await jobs.whenSettled(Number(a2))).toBe('killed');
+  });
+
+  it("starts a third account's short query at once while two accounts hold every slot with long queries", async () => {
+    const { other } = await world({ concurrency: 4, perAccount: 4, perUser: 4 });
+    const third: NewAccount = await h.newAccount('Third');
+    await tableWithRows(h, 'web', 'pageviews', [{ time: 1700000000, path: '/' }], third);
+    const jobs = h.app.services.jobs;
+    // The first account runs three long queries and the second one: every slot is taken.
+    const a = [await issue(h, 'web', FOREVER), await issue(h, 'web', FOREVER), await issue(h, 'web', FOREVER)];
+    const b1 = await issue(h, 'web', FOREVER, { key: other.masterKey });
+    for (const id of [...a, b1]) await jobs.whenStarted(Number(id));
+    // A fourth long query of the first account waits: it already runs jobs.
+    const a4 = await issue(h, 'web', FOREVER);
+    // The third account runs nothing: its query starts in an overflow slot and ends.
+    const c1 = await issue(h, 'web', 'SELECT 1', { key: third.masterKey });
+    expect(await jobs.whenSettled(Number(c1))).toBe('success');
+    expect(await statusOf(a4)).toBe('queued');
+    for (const id of [...a, a4]) await h.call('POST', `/v3/job/kill/${id}`);
+    await h.call('POST', `/v3/job/kill/${b1}`, { key: other.masterKey });
+    expect(await jobs.whenSettled(Number(b1))).toBe('killed');
   });
 });

@@ -81,6 +81,7 @@ afterEach(async () => {
 function node(nodeId: string, kind: JobKind, limits: Partial<RunnerOptions> = {}): JobRunner {
   const runner = new JobRunner(deps, {
     slots: 2,
+    overflow: 0,
     perAccount: 2,
     perUser: 2,
     timeLimitSeconds: 60,

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { type Executor, transaction } from '../platform/storage';
-import { type FairLimits, type FairState, fairOrder, nextFair, userKey } from './fairQueue';
+import { type FairLimits, type FairState, fairOrder, mayStart, nextFair, userKey } from './fairQueue';
 import {
   appendCmdout,
   claimJob,
@@ -321,9 +321,9 @@ export class JobRunner {
   private async fill(): Promise<void> {
     // Bounded: a claim lost to another node is retried with fresh counts, but never forever.
     for (let attempts = 0; attempts < this.options.slots + 8; attempts++) {
-      if (this.state !== 'running' || this.active.size >= this.options.slots) return;
+      if (this.state !== 'running' || this.active.size >= this.options.slots + this.options.overflow) return;
       const queued = await queuedJobs(this.db, [...this.kinds.keys()]);
-      const pick = nextFair(queued, await this.fairState(), this.options);
+      const pick = nextFair(queued, await this.fairState(), this.options, this.active.size);
       if (!pick || this.state !== 'running') return;
       const job = await this.claim(pick.id, pick.account_id, userKey(pick));
       if (job && this.state === 'running') this.begin(job);
@@ -344,6 +344,7 @@ export class JobRunner {
         if (userKey(r) === user) byUser += r.n;
       }
       if (byAccount >= this.options.perAccount || byUser >= this.options.perUser) return null;
+      if (!mayStart(byAccount, this.active.size, this.options)) return null;
       return claimJob(tx, { id, account_id: accountId }, this.nodeId, this.now());
     });
   }

@@ -6,6 +6,11 @@ import { JobRunner } from './runner';
 export interface JobServiceOptions {
   /** Jobs running at once over all accounts (`SVC_JOB_SLOTS`, default 4). */
   concurrency?: number;
+  /**
+   * Jobs started beyond the slots, each for an account that runs nothing (`SVC_JOB_OVERFLOW_SLOTS`, default the
+   * slots; 0 turns it off): another account's short query starts at once whatever others run (decision 0035).
+   */
+  overflow?: number;
   /** Jobs one account may run at once (`SVC_JOB_LIMIT_PER_ACCOUNT`, default 3, at most the slots). */
   perAccount?: number;
   /** Jobs one user may run at once (`SVC_JOB_LIMIT_PER_USER`, default 2, at most the account's limit). */
@@ -26,17 +31,19 @@ const DEFAULTS = { concurrency: 4, perAccount: 3, perUser: 2, timeLimitSeconds: 
 
 /** The job limits from the environment (README "Configure"); a bad value stops the start with its name. */
 export function jobOptionsFromEnv(env: NodeJS.ProcessEnv): JobServiceOptions {
-  const read = (name: string, fallback: number, max: number) => {
+  const read = (name: string, fallback: number, max: number, min = 1) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      throw new Error(`${name} must be a whole number from 1 to ${max}, not "${raw}".`);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}".`);
     }
     return n;
   };
+  const concurrency = read('SVC_JOB_SLOTS', DEFAULTS.concurrency, 256);
   return {
-    concurrency: read('SVC_JOB_SLOTS', DEFAULTS.concurrency, 256),
+    concurrency,
+    overflow: read('SVC_JOB_OVERFLOW_SLOTS', concurrency, 256, 0),
     perAccount: read('SVC_JOB_LIMIT_PER_ACCOUNT', DEFAULTS.perAccount, 256),
     perUser: read('SVC_JOB_LIMIT_PER_USER', DEFAULTS.perUser, 256),
     timeLimitSeconds: read('SVC_JOB_TIME_LIMIT_SECONDS', DEFAULTS.timeLimitSeconds, 7 * 24 * 3600),
@@ -55,6 +62,7 @@ export function createJobService(deps: AppDeps, options: JobServiceOptions = {})
   const timeLimitSeconds = options.timeLimitSeconds ?? DEFAULTS.timeLimitSeconds;
   const runner = new JobRunner(deps, {
     slots,
+    overflow: options.overflow ?? slots,
     perAccount,
     perUser,
     timeLimitSeconds,
