@@ -123,7 +123,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use('/v3/bulk_import/upload_part/*', sessionPrincipal(deps, { rawBody: true }));
   app.route('/', bulkImportUploadRoutes(deps));
   app.route('/', tableImportRoutes(deps));
-  for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences', '/audiences/*', '/console-api/*']) {
+  // Once per path: `/audiences/*` also matches `/audiences`, and a second limit after utf8Bodies read the body
+  // would find its stream taken.
+  for (const path of ['/v3/*', '/v1/*', '/entities/*', '/audiences/*', '/console-api/*']) {
     app.use(path, ordinaryBody, utf8Bodies());
   }
   app.use('/console-api/*', consoleCsrfGuard());
