@@ -70,7 +70,9 @@ test('a missing table names the database searched and the one that has it', asyn
   await page.goto(`/data/query?database=${WEB}`);
   await runQuery(page, 'SELECT count(*) FROM events');
   const alert = page.getByRole('alert').filter({ hasText: 'The query failed' });
-  await expect(alert).toContainText(`in database ${WEB} (a table "events" is in ${SHOP})`);
+  // Other tests of the run may have "events" tables too: the list names this test's database among them.
+  await expect(alert).toContainText(`no such table: events in database ${WEB} (a table "events" is in `);
+  await expect(alert).toContainText(SHOP);
 });
 
 test('writes a result to a table, shows where it went, and refuses a target that does not exist', async ({ page }) => {
