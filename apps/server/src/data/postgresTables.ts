@@ -1,4 +1,4 @@
-import { type Executor, pgIdentifier, run, sql } from '../platform/storage';
+import { type Executor, pgIdentifier, pgText, run, sql } from '../platform/storage';
 import type { Stored } from './columns';
 
 /**
@@ -27,9 +27,10 @@ export function postgresType(type: string): 'BIGINT' | 'DOUBLE PRECISION' | 'TEX
 
 export const quote = (id: string) => `"${id}"`;
 
-/** A stored value as a pg parameter: 64-bit integers beyond doubles go as their digits. */
+/** A stored value as a pg parameter: 64-bit integers beyond doubles go as their digits, text as pgText keeps it. */
 export function pgValue(v: Stored): Stored {
-  return typeof v === 'bigint' ? v.toString() : v;
+  if (typeof v === 'bigint') return v.toString();
+  return typeof v === 'string' ? pgText(v) : v;
 }
 
 /** The figures table of a customer database's schema: one row per table, copied to the catalog. */

@@ -14,7 +14,7 @@ export {
 } from './errors';
 export { tryLock, withLock } from './locks';
 export { type OpenedStorage, openStorage, openWorkerStorage, storageTarget } from './open';
-export { copyRows } from './pgCopy';
+export { copyRows, pgText } from './pgCopy';
 export { type PostgresStorage, pgIdentifier } from './postgres';
 export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';

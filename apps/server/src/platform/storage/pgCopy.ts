@@ -34,15 +34,26 @@ export function acceptCopy(client: pg.PoolClient): void {
     args.length <= 2 && typeof args[0] === 'string' ? copying(...args) : query(...args)) as typeof client.query;
 }
 
-/** One value in COPY's text format: NULL as \N, bytes as \x hex, and the format's own characters escaped. */
+/**
+ * Text as PostgreSQL can hold it: without the NUL character (U+0000), which its text types refuse (22021). The
+ * embedded engines keep it; here a write is accepted all the same, with the character left out.
+ */
+export function pgText(s: string): string {
+  return s.includes('\0') ? s.replaceAll('\0', '') : s;
+}
+
+/**
+ * One value in COPY's text format: NULL as \N, bytes as \x hex, the format's own characters escaped, and NUL
+ * left out as pgText does.
+ */
 function copyText(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  if (typeof v === 'string') return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, escapeChar) : v;
+  if (typeof v === 'string') return /[\\\t\n\r\0]/.test(v) ? v.replace(/[\\\t\n\r\0]/g, escapeChar) : v;
   if (Buffer.isBuffer(v)) return `\\\\x${v.toString('hex')}`;
   return String(v);
 }
 
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' };
 const escapeChar = (c: string) => ESCAPES[c] as string;
 
 /** Rows as COPY text, in pieces of about CHUNK_CHARS. */
