@@ -1,4 +1,4 @@
-import { Button, Group, Menu, Stack, Text } from '@mantine/core';
+import { Button, Group, Menu, Stack, Tabs, Text } from '@mantine/core';
 import type { Job } from '@svc/contracts';
 import { IconChevronDown, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
 import { jobResultQueryOptions, RESULT_PREVIEW_ROWS, resultDownloadUrl } from '../jobs/api';
 import { formatBytes, formatCount, resultColumns } from '../shared/format';
+import { ResultChart } from './ResultChart';
 import { ResultGrid } from './ResultGrid';
 
 export interface JobResultProps {
@@ -13,7 +14,7 @@ export interface JobResultProps {
   height?: number;
 }
 
-/** The rows of a successful job in a virtualised grid, with downloads of the whole result. */
+/** The rows of a successful job in a virtualised grid or as a chart, with downloads of the whole result. */
 export function JobResult({ job, height }: JobResultProps) {
   const result = useQuery(jobResultQueryOptions(job.job_id));
   const columns = resultColumns(job.hive_result_schema);
@@ -34,7 +35,27 @@ export function JobResult({ job, height }: JobResultProps) {
       ) : columns.length === 0 ? (
         <Text c="dimmed">The query returned no columns.</Text>
       ) : (
-        <ResultGrid columns={columns} rows={result.data.rows} label={`Result of job ${job.job_id}`} height={height} />
+        <Tabs defaultValue="rows" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="rows">Rows</Tabs.Tab>
+            <Tabs.Tab value="chart">Chart</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="rows" pt="xs">
+            <ResultGrid
+              columns={columns}
+              rows={result.data.rows}
+              label={`Result of job ${job.job_id}`}
+              height={height}
+            />
+          </Tabs.Panel>
+          <Tabs.Panel value="chart" pt="xs">
+            <ResultChart
+              jobId={job.job_id}
+              columns={columns}
+              wholeResult={result.data.truncated ? null : result.data.rows}
+            />
+          </Tabs.Panel>
+        </Tabs>
       )}
     </Stack>
   );
