@@ -65,7 +65,7 @@ export async function ruleContext(
     def: definitionOf(parent),
     built,
     at,
-    dialect: deps.storage.dialect,
+    dialect: derivedSets(deps).dialect,
     segmentRule: (id) => segments.get(id) ?? null,
     variantKeys: (ref) => {
       const found = variants.get(JSON.stringify(ref));
@@ -112,7 +112,7 @@ export async function countProfiles(
   });
 }
 
-const keyOrder = (deps: AppDeps) => sql.raw(deps.storage.dialect.binaryOrder('p.key'));
+const keyOrder = (deps: AppDeps) => sql.raw(derivedSets(deps).dialect.binaryOrder('p.key'));
 
 /** Keys of the profiles matching the rule at `at`, in key order. */
 export async function matchingKeys(
@@ -138,7 +138,7 @@ export interface ProfileView {
 function attributeSelect(deps: AppDeps, parent: ParentSegmentRow): { names: string[]; sql: RawBuilder<unknown> } {
   const built = builtOf(parent);
   const present = definitionOf(parent).attributes.filter((a) => built?.attributes.some((b) => b.id === a.id));
-  const ident = deps.storage.dialect.ident;
+  const ident = derivedSets(deps).dialect.ident;
   return {
     names: present.map((a) => a.name),
     sql: sql.raw(present.map((a, i) => `, p.${ident(attributeColumn(a))} AS v${i}`).join('')),
@@ -177,7 +177,7 @@ export async function sampleAndCount(
 /** The attributes of the given profiles (keys not in the profile set are left out), in key order. */
 export async function readProfiles(deps: AppDeps, parent: ParentSegmentRow, keys: string[]): Promise<ProfileView[]> {
   const select = attributeSelect(deps, parent);
-  const list = deps.storage.dialect.listValues(keys, 'text');
+  const list = derivedSets(deps).dialect.listValues(keys, 'text');
   return withProfiles(deps, parent, async (ex) =>
     (
       await many<Record<string, unknown>>(

@@ -1,13 +1,14 @@
 import {
   type DatabaseRow,
   type DerivedBuild,
+  type DerivedDialect,
   type DerivedSetRef,
   type DerivedSource,
   derivedSets,
   findDatabase,
 } from '../data';
 import type { AppDeps } from '../platform/context';
-import { one, type SqlDialect, sql } from '../platform/storage';
+import { one, sql } from '../platform/storage';
 import type { Definition, StoredAttribute, StoredBehavior, StoredBehaviorColumn } from './definition';
 import { definitionOf, type ParentSegmentRow, publishBuild } from './store';
 
@@ -15,8 +16,8 @@ import { definitionOf, type ParentSegmentRow, publishBuild } from './store';
  * The profile set ("matrix") of a parent segment: a derived set of the data plane (data/derived.ts), so a
  * file of its own on SQLite (`<dataDir>/audiences/<accountId>/<id>.sqlite`, as before) and a schema of its
  * own on PostgreSQL (`audience_<id>`, the `matrixDatabaseName` the wire shows). A job builds a whole new
- * version from the customer tables with the SQL below, written once for both backends (what differs comes
- * from the storage layer's dialect), and swaps it in with the build's publication.
+ * version from the customer tables with the SQL below, written once for every engine (what differs comes
+ * from the derived set's dialect: SQLite, PostgreSQL or DuckDB), and swaps it in with the build's publication.
  *
  * - `profiles`: `key` (the master key as text, one row per distinct non-null value) and one column per
  *   attribute (`a<id>`), holding the value of the newest master row (by `time`) of that key, or of the
@@ -65,7 +66,7 @@ async function sourcesOf(deps: AppDeps, accountId: number, def: Definition) {
 }
 
 interface Writing {
-  d: SqlDialect;
+  d: DerivedDialect;
   b: DerivedBuild;
   def: Definition;
   databaseOf(name: string): DatabaseRow;
@@ -119,8 +120,9 @@ async function writeProfiles({ d, b, def, databaseOf, step }: Writing): Promise<
   await step();
   await exec(`CREATE TABLE profiles AS SELECT ${columns.join(', ')} FROM (${master}) m ${joins.join(' ')}`);
   // `$` is in no column name, so these index names never meet another.
-  await exec(`CREATE UNIQUE INDEX ${id('profiles$key')} ON profiles (key)`);
-  for (const k of keys) await exec(`CREATE INDEX ${id(`profiles$${k}`)} ON profiles (${id(keyColumn(k))})`);
+  const index = (text: string) => (d.indexes ? exec(text) : Promise.resolve());
+  await index(`CREATE UNIQUE INDEX ${id('profiles$key')} ON profiles (key)`);
+  for (const k of keys) await index(`CREATE INDEX ${id(`profiles$${k}`)} ON profiles (${id(keyColumn(k))})`);
   await step();
   for (const behavior of def.behaviors) {
     const table = id(behaviorTable(behavior));
@@ -130,7 +132,7 @@ async function writeProfiles({ d, b, def, databaseOf, step }: Writing): Promise<
        FROM ${src(behavior.database, behavior.table)} t
        JOIN profiles p ON p.${id(profileKeyColumn(def, behavior.parentKey))} = ${text(`t.${id(behavior.foreignKey)}`)}`,
     );
-    await exec(`CREATE INDEX ${id(`${behaviorTable(behavior)}$key`)} ON ${table} (key, "time")`);
+    await index(`CREATE INDEX ${id(`${behaviorTable(behavior)}$key`)} ON ${table} (key, "time")`);
     await step();
   }
   const counted = await one<{ n: number }>(b.ex, sql`SELECT COUNT(*) AS n FROM profiles`);
@@ -153,8 +155,9 @@ export async function buildProfiles(
     await new Promise((resolve) => setImmediate(resolve));
     signal.throwIfAborted();
   };
-  const d = deps.storage.dialect;
-  return derivedSets(deps).build(
+  const sets = derivedSets(deps);
+  const d = sets.dialect;
+  return sets.build(
     profileSet(row),
     sources,
     (b) => writeProfiles({ d, b, def, databaseOf, step }),

@@ -1,4 +1,5 @@
 import type { SegmentRule } from '@svc/contracts';
+import { derivedSets } from '../data';
 import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
@@ -31,8 +32,13 @@ export const audienceTasks = {
     sampleAndCount(ctx.deps, a.parent, a.rule, new Date(a.at), a.limit ?? 20),
 };
 
-/** Builds a parent segment's profiles in a worker; a job kill cancels it between two steps. */
+/**
+ * Builds a parent segment's profiles in a worker; a job kill cancels it between two steps. On DuckDB the build
+ * is led from here instead: it sends the copies of its sources to the workers owning their files, and its
+ * statements run on DuckDB's own threads (derived.ts `buildsFromServer`, decision 0039).
+ */
 export function buildInWorker(deps: AppDeps, row: ParentSegmentRow, jobId: number, signal: AbortSignal) {
+  if (derivedSets(deps).buildsFromServer) return buildProfiles(deps, row, jobId, signal);
   return work(deps).run<number>('audiences.build', { row, jobId } satisfies BuildArgs, { signal });
 }
 

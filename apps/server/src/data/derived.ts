@@ -1,6 +1,8 @@
 import type { AppDeps } from '../platform/context';
-import type { Executor } from '../platform/storage';
+import type { Executor, SqlDialect } from '../platform/storage';
 import type { DatabaseRow } from './catalog';
+import { dataPlane } from './dataPlane';
+import { duckDerived } from './duckDerived';
 import { postgresDerived } from './postgresDerived';
 import { sqliteDerived } from './sqliteDerived';
 
@@ -10,6 +12,8 @@ import { sqliteDerived } from './sqliteDerived';
  *
  * - SQLite: a file of its own, `<dataDir>/<kind>s/<accountId>/<id>.sqlite`, built from the source databases'
  *   files ATTACHed to it (the build only reads them) into a new file renamed over the old one;
+ * - DuckDB: a file of its own, `<dataDir>/<kind>s/<accountId>/<id>.duckdb` (decision 0039), built in a new file
+ *   into which each source database's owner first copies the source tables, then renamed over the old one;
  * - PostgreSQL: a schema of its own, `<kind>_<id>`, built with SQL over the customer schemas in one
  *   transaction, in a new schema that replaces the old one by rename.
  *
@@ -29,6 +33,18 @@ export interface DerivedSource {
   table: string;
 }
 
+/**
+ * The SQL forms a set's statements differ by, for the engine it runs on: the storage dialect's (types.ts
+ * `SqlDialect`) that builds and rules use, and two of the set's own.
+ */
+export interface DerivedDialect
+  extends Pick<SqlDialect, 'ident' | 'position' | 'regexpMatch' | 'listValues' | 'binaryOrder' | 'newestPerKey'> {
+  /** The type rules bind numbers as, comparing with integer and floating columns alike. */
+  readonly numberType: string;
+  /** Whether the set's tables get indexes (a columnar engine scans with zone maps instead). */
+  readonly indexes: boolean;
+}
+
 export interface DerivedBuild {
   /** Runs the build's statements; the tables it creates make the new version. */
   readonly ex: Executor;
@@ -37,6 +53,13 @@ export interface DerivedBuild {
 }
 
 export interface DerivedSets {
+  /** The SQL forms of the engine the set's statements run on (builds, and reads through `read`). */
+  readonly dialect: DerivedDialect;
+  /**
+   * Whether `build` must be called where the background work can be sent to the files' owners (the server
+   * thread, decision 0039) rather than inside a worker: DuckDB, whose files each belong to one thread.
+   */
+  readonly buildsFromServer: boolean;
   /**
    * Builds a new version with `fn` from `sources` (each table must exist: an Error says to import data
    * first), then swaps it in and runs `publish` on the control database together. When anything throws,
@@ -56,7 +79,9 @@ export interface DerivedSets {
   remove(set: DerivedSetRef): Promise<void>;
 }
 
-/** The derived sets of the app's backend. */
+/** The derived sets of the app's data plane: they live where its rows do. */
 export function derivedSets(deps: AppDeps): DerivedSets {
-  return deps.storage.backend === 'postgres' ? postgresDerived(deps) : sqliteDerived(deps);
+  const engine = dataPlane(deps).engine;
+  if (engine === 'postgres') return postgresDerived(deps);
+  return engine === 'duckdb' ? duckDerived(deps) : sqliteDerived(deps);
 }

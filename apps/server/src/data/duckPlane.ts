@@ -182,6 +182,7 @@ export function withDuckConnection<T>(
 export function duckPlane(deps: AppDeps): DataPlane {
   const fileOf = (database: DatabaseRow) => duckFile(deps.config.dataDir, database.account_id, database.id);
   return {
+    engine: 'duckdb',
     async createDatabase(database) {
       await readDuck(deps, database, { kind: 'create' });
     },

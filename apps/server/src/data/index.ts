@@ -21,7 +21,13 @@ export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCac
 export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
 export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady } from './dataPlane';
-export { type DerivedBuild, type DerivedSetRef, type DerivedSource, derivedSets } from './derived';
+export {
+  type DerivedBuild,
+  type DerivedDialect,
+  type DerivedSetRef,
+  type DerivedSource,
+  derivedSets,
+} from './derived';
 export { closeDuckFiles, duckLimits } from './duckFiles';
 export { duckPlane, withDuckConnection } from './duckPlane';
 export { appendRowsInWorker } from './fileWrites';

@@ -75,6 +75,8 @@ export interface DataTx {
 }
 
 export interface DataPlane {
+  /** Which engine keeps the rows: what else reads them (derived sets, derived.ts) follows it. */
+  readonly engine: 'sqlite' | 'duckdb' | 'postgres';
   /** Creates the database's place (file or schema) with its figures table. */
   createDatabase(database: DatabaseRow): Promise<void>;
   /** Deletes the database's data entirely (file, or `DROP SCHEMA … CASCADE`). */

@@ -34,6 +34,8 @@ async function checkSources(ex: Executor, sources: DerivedSource[]): Promise<voi
 
 export function postgresDerived(deps: AppDeps): DerivedSets {
   return {
+    dialect: { ...deps.storage.dialect, numberType: 'NUMERIC', indexes: true },
+    buildsFromServer: false,
     build(set, sources, fn, publish) {
       const schema = derivedSchema(set);
       const temp = `${schema}_${randomBytes(4).toString('hex')}`;

@@ -268,6 +268,7 @@ export function postgresPlane(deps: AppDeps): DataPlane {
     seen.add(schema);
   };
   return {
+    engine: 'postgres',
     createDatabase,
     async deleteDatabase(database) {
       const schema = customerSchema(database.id);

@@ -43,6 +43,8 @@ function attach(deps: AppDeps, db: Db, sources: DerivedSource[]): Map<number, st
 
 export function sqliteDerived(deps: AppDeps): DerivedSets {
   return {
+    dialect: { ...deps.storage.dialect, numberType: 'NUMERIC', indexes: true },
+    buildsFromServer: false,
     async build(set, sources, fn, publish) {
       const target = derivedFile(deps.config.dataDir, set);
       const temp = `${target}.${randomBytes(4).toString('hex')}.building`;

@@ -182,6 +182,7 @@ export function sqlitePlane(deps: AppDeps): DataPlane {
     }
   };
   return {
+    engine: 'sqlite',
     async createDatabase(database) {
       dataFile(deps, database);
     },

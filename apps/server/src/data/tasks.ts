@@ -2,6 +2,7 @@ import type { TaskContext } from '../platform/workerRuntime';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
+import { stageSources } from './duckDerived';
 import { type DuckRead, readDuckHere } from './duckReads';
 import { moveTable, swapTables } from './tableChanges';
 import { appendRows, changeSchema, createDataTable, dropDataTable } from './tableStore';
@@ -38,6 +39,9 @@ export const dataTasks = {
   /** A read of a DuckDB file (duckReads.ts), sent to the worker that owns the file. */
   'data.duck-read': (ctx: TaskContext, a: { database: DatabaseRow; what: DuckRead }) =>
     readDuckHere(ctx.deps.config.dataDir, a.database, a.what),
+  /** Copies a derived set build's source tables into its new file (duckDerived.ts), in the owner of their file. */
+  'data.derived-stage': (ctx: TaskContext, a: { building: string; database: DatabaseRow; tables: string[] }) =>
+    stageSources(ctx.deps.config.dataDir, a.building, a.database, a.tables),
   /** Every worker closes its connection to a file about to be deleted (SQLite). */
   'data.close-file': (ctx: TaskContext, a: { database: DatabaseRow }) => dataPlane(ctx.deps).forget(a.database),
 };

@@ -7,9 +7,10 @@ import type {
   RuleOperator,
   SegmentRule,
 } from '@svc/contracts';
+import type { DerivedDialect } from '../../data';
 import { badRequest, conflict } from '../../platform/errors';
 import { compilePattern } from '../../platform/regexp';
-import { type RawBuilder, type SqlDialect, sql } from '../../platform/storage';
+import { type RawBuilder, sql } from '../../platform/storage';
 import type { Definition, StoredBehavior } from '../definition';
 import { attributeColumn, behaviorColumnName, behaviorTable } from '../matrix';
 import { timeBounds, timeSpan, toSeconds } from './time';
@@ -20,7 +21,7 @@ import { timeBounds, timeSpan, toSeconds } from './time';
  * SQLite does whatever the column's type. Each leaf is TRUE or FALSE (never NULL): `not` and `exclude` take
  * the complement, so a profile without a value is matched by `not Equal`, while `NotEqual` itself needs a
  * value. What differs between the backends (text search, regular expressions, lists, identifiers) comes
- * from the storage layer's dialect.
+ * from the derived set's dialect.
  */
 
 export interface CompileContext {
@@ -30,8 +31,8 @@ export interface CompileContext {
   built: Definition;
   /** The moment time filters are relative to. */
   at: Date;
-  /** The SQL forms of the backend the rule runs on. */
-  dialect: SqlDialect;
+  /** The SQL forms of the engine the rule runs on (the derived set's). */
+  dialect: DerivedDialect;
   /** A saved segment's rule by id, within the same parent segment; null when there is none. */
   segmentRule(id: number): SegmentRule | null;
   /** Profile keys of the A/B variant a rule 7 condition names; throws 400 naming what is unknown. */
@@ -50,15 +51,15 @@ const MAX_CONDITIONS = 500;
 class Compiler {
   private conditions = 0;
   private readonly open = new Set<number>();
-  private readonly d: SqlDialect;
+  private readonly d: DerivedDialect;
 
   constructor(private readonly ctx: CompileContext) {
     this.d = ctx.dialect;
   }
 
-  /** A number bound as NUMERIC, which compares with integer and floating columns alike. */
+  /** A number bound as the dialect's number type, which compares with integer and floating columns alike. */
   num(v: number): Sql {
-    return sql`CAST(${v} AS NUMERIC)`;
+    return sql`CAST(${v} AS ${sql.raw(this.d.numberType)})`;
   }
 
   text(v: string): Sql {
