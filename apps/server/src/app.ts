@@ -47,6 +47,7 @@ import { utf8Bodies } from './platform/utf8';
 import { atStartup, attachWork, startupDone } from './platform/work';
 import { referenceRoutes } from './reference/routes';
 import { resultRoutes } from './results/routes';
+import { savedQueryRoutes } from './saved-queries';
 import { createScheduler, type SchedulerOptions, scheduleRoutes } from './schedules';
 import { credentialRoutes } from './session/credentialRoutes';
 import { consoleCsrfGuard } from './session/csrf';
@@ -160,6 +161,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', bulkImportRoutes(deps, jobs));
   app.route('/', audienceRoutes(deps, jobs));
   app.route('/', scheduleRoutes(deps, jobs));
+  app.route('/', savedQueryRoutes(deps, jobs));
   const schedules = createScheduler(deps, jobs, options.schedules);
   app.route('/', folderRoutes(deps));
   const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh), options.bulkLoads);

@@ -10,5 +10,6 @@ export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';
 export * from './password';
+export * from './savedQueries';
 export * from './schedules';
 export * from './sso';

@@ -300,6 +300,19 @@ export async function jobStates(
   return many(ex, sql`SELECT id, status, kill_requested_at FROM jobs WHERE id IN (${sql.join([...ids])}) ORDER BY id`);
 }
 
+/** The states of the account's jobs among `ids` (a saved query's last run); jobs of other accounts are left out. */
+export async function accountJobStates(
+  ex: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<{ id: number; status: JobStatus }[]> {
+  if (ids.length === 0) return [];
+  return many(
+    ex,
+    sql`SELECT id, status FROM jobs WHERE account_id = ${accountId} AND id IN (${sql.join([...ids])}) ORDER BY id`,
+  );
+}
+
 /**
  * Runs of schedules that failed since `since` and may run again: fewer attempts at their slot than 1 + their
  * `retry_limit`, and no later attempt at it yet. The scheduler queues the next attempt (schedules/).
