@@ -54,6 +54,7 @@ import { consoleCsrfGuard } from './session/csrf';
 import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
 import { rotateOnPrivilegeChange } from './session/sessions';
+import { ssoDomainRoutes } from './sso/domainRoutes';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
 import { ssoProven } from './sso/userSso';
@@ -155,6 +156,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', resultRoutes(deps));
   app.route('/', bulkLoadRoutes(deps));
   app.route('/', ssoRoutes(deps));
+  app.route('/', ssoDomainRoutes(deps));
   app.route('/', samlRoutes(deps));
   const jobs = createJobService(deps, options.jobs);
   app.route('/', jobRoutes(deps, jobs));

@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = {
     'user.enable_sso': 'SSO enabled for a user',
     'user.enforce_sso': 'SSO enforced for a user',
     'user.disable_sso': 'SSO disabled for a user',
+    'sso_domain.claim': 'SSO domain claimed',
+    'sso_domain.release': 'SSO domain released',
   },
   'API keys': {
     'api_key.create': 'API key created',

@@ -62,5 +62,20 @@ export const ssoSettingInput = z.object({
 });
 export type SsoSettingInput = z.infer<typeof ssoSettingInput>;
 
+/** An e-mail domain the account claims: its people are sent to the account's identity provider. */
+export const ssoDomain = z.object({ domain: z.string(), claimed_by: z.string(), created_at: z.string() });
+export type SsoDomain = z.infer<typeof ssoDomain>;
+export const ssoDomainList = z.object({ sso_domains: z.array(ssoDomain) });
+export const ssoDomainResponse = z.object({ sso_domain: ssoDomain });
+
+/** The console's sign-in asks where an address signs in with SSO (decision 0037). */
+export const ssoDiscoverRequest = z.object({
+  email: z.string().max(254),
+  returnTo: z.string().max(512).optional(),
+});
+export type SsoDiscoverRequest = z.infer<typeof ssoDiscoverRequest>;
+/** `url` starts the sign-in at the identity provider; null when the address's domain has no SSO here. */
+export const ssoDiscoverResponse = z.object({ url: z.string().nullable() });
+
 export const userSsoRecord = z.object({ email: z.string(), identifier: z.string().nullable() });
 export const userSsoCreated = z.object({ first_name: z.string(), email: z.string(), identifier: z.string() });

@@ -166,6 +166,8 @@ describe('the PostgreSQL text of the control-database migrations', () => {
     expect(without.sort()).toEqual([
       'bulk_import_parts(name, session_id)',
       'journey_profile_states(journey_id, profile_key)',
+      // A domain names one account across all of them: a reference table on Citus (decision 0037).
+      'sso_domains(domain)',
     ]);
     const global = [...pgShape.keys()].filter((t) => !hasAccount(pgShape, t)).sort();
     // schedule_slots: the firings of every account's schedules, one claim each (platform/storage/slots.ts).

@@ -16,7 +16,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MouseEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api';
-import { authKeys, login } from './api';
+import { authKeys, discoverSso, login } from './api';
 import { safeNextPath } from './nextPath';
 
 interface FieldErrors {
@@ -70,20 +70,41 @@ export function LoginPage() {
     },
   });
 
-  // SSO leaves the console for the identity provider: a link (full navigation), not a fetch. It starts by
-  // account, never by e-mail, so it tells no one whether an address exists or uses SSO.
+  // SSO leaves the console for the identity provider: a link (full navigation), not a fetch. With an account
+  // ID it starts at that account; otherwise the e-mail's domain finds the account that claimed it (decision
+  // 0037). An unclaimed domain answers exactly as one claimed without SSO, so nothing tells whether an
+  // address exists here.
   const accountId = accountNumber(account);
+  const returnTo = safeNextPath(params.get('next'));
   const ssoHref =
     accountId === null
       ? undefined
-      : `/sso/saml/login?${new URLSearchParams({ account: String(accountId), return_to: safeNextPath(params.get('next')) })}`;
-  const checkSsoAccount = (event: MouseEvent) => {
+      : `/sso/saml/login?${new URLSearchParams({ account: String(accountId), return_to: returnTo })}`;
+  const discovery = useMutation({
+    mutationFn: discoverSso,
+    onSuccess: (url) => {
+      if (url) {
+        window.location.assign(url);
+        return;
+      }
+      setAskAccount(true);
+      setFieldErrors({
+        account:
+          'Single sign-on is not set up for this e-mail address. Sign in with your password, or enter your account ID for single sign-on.',
+      });
+    },
+  });
+  const startSso = (event: MouseEvent) => {
     if (accountId !== null) return;
     event.preventDefault();
+    if (email.includes('@')) {
+      discovery.mutate({ email: email.trim(), returnTo });
+      return;
+    }
     setAskAccount(true);
     setFieldErrors({
       account:
-        'Enter your account ID for single sign-on. Your administrator has it; it is in the sign-in link they share.',
+        'Enter your e-mail address, or your account ID for single sign-on. Your administrator has the ID; it is in the sign-in link they share.',
     });
   };
 
@@ -104,7 +125,7 @@ export function LoginPage() {
           SVC console
         </Title>
         <Text c="dimmed" ta="center" mb="lg">
-          Sign in with your e-mail address and password.
+          Sign in with your e-mail address and password, or with single sign-on.
         </Text>
         <Paper withBorder shadow="sm" p="xl" radius="md">
           <form onSubmit={onSubmit} noValidate>
@@ -112,6 +133,11 @@ export function LoginPage() {
               {mutation.error && (
                 <Alert color="red" title="Could not sign in">
                   {mutation.error.message}
+                </Alert>
+              )}
+              {discovery.error && (
+                <Alert color="red" title="Could not start single sign-on">
+                  {discovery.error.message}
                 </Alert>
               )}
               <TextInput
@@ -144,7 +170,14 @@ export function LoginPage() {
                 Sign in
               </Button>
               <Divider label="or" labelPosition="center" />
-              <Button component="a" href={ssoHref ?? '#sso'} variant="default" fullWidth onClick={checkSsoAccount}>
+              <Button
+                component="a"
+                href={ssoHref ?? '#sso'}
+                variant="default"
+                fullWidth
+                loading={discovery.isPending}
+                onClick={startSso}
+              >
                 Sign in with SSO
               </Button>
             </Stack>

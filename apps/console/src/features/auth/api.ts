@@ -1,4 +1,10 @@
-import { type LoginRequest, meResponse, okResponse } from '@svc/contracts';
+import {
+  type LoginRequest,
+  meResponse,
+  okResponse,
+  type SsoDiscoverRequest,
+  ssoDiscoverResponse,
+} from '@svc/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -19,3 +25,7 @@ export const meQueryOptions = () =>
 export const login = (body: LoginRequest) => api.post('/console-api/login', meResponse, body, { redirectOn401: false });
 
 export const logout = () => api.post('/console-api/logout', okResponse, {}, { redirectOn401: false });
+
+/** Where an address signs in with SSO: the start URL when its domain is claimed by an account with SSO, else null. */
+export const discoverSso = (body: SsoDiscoverRequest) =>
+  api.post('/console-api/sso/discover', ssoDiscoverResponse, body, { redirectOn401: false }).then((r) => r.url);

@@ -42,7 +42,8 @@ export function ServiceProviderPanel({ sp, accountId }: ServiceProviderPanelProp
       </Group>
       <CopyField label="Sign-in link for your users" value={`${window.location.origin}/login?account=${accountId}`} />
       <Text size="xs" c="dimmed">
-        Single sign-on starts by account, not by e-mail address: share this link, or the account ID {accountId}.
+        People of a claimed e-mail domain only need their address; everyone else needs this link, or the account ID{' '}
+        {accountId}.
       </Text>
     </Stack>
   );

@@ -10,6 +10,7 @@ import { QueryError } from '../../components/QueryError';
 import { ssoSettingQueryOptions, useDeleteSsoSetting, useSaveSsoSetting } from './api';
 import { CertificateList } from './CertificateList';
 import { ServiceProviderPanel, serviceProviderFor } from './ServiceProviderPanel';
+import { SsoDomainsPanel } from './SsoDomainsPanel';
 import { SsoSettingForm } from './SsoSettingForm';
 
 export interface SsoSettingsPageProps {
@@ -126,6 +127,12 @@ function AdminSsoSettingsPage({ currentUser }: SsoSettingsPageProps) {
               })
             }
           />
+        </Paper>
+        <Paper withBorder radius="md" p="lg">
+          <Title order={2} size="h4" mb="sm">
+            E-mail domains
+          </Title>
+          <SsoDomainsPanel currentUser={currentUser} ssoConfigured={current !== null} />
         </Paper>
         {current && (
           <Paper withBorder radius="md" p="lg">

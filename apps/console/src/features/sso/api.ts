@@ -1,4 +1,11 @@
-import { okResponse, type SsoSetting, type SsoSettingInput, ssoSettingResponse } from '@svc/contracts';
+import {
+  okResponse,
+  type SsoSetting,
+  type SsoSettingInput,
+  ssoDomainList,
+  ssoDomainResponse,
+  ssoSettingResponse,
+} from '@svc/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api';
 
@@ -37,5 +44,30 @@ export function useDeleteSsoSetting() {
   return useMutation({
     mutationFn: () => api.delete(PATH, okResponse),
     onSuccess: () => queryClient.setQueryData(ssoKeys.setting(), null),
+  });
+}
+
+const DOMAINS = '/v3/account/sso_domains';
+
+/** The e-mail domains the account claims: their people are sent to its identity provider from the sign-in page. */
+export const ssoDomainsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...ssoKeys.all, 'domains'],
+    queryFn: ({ signal }) => api.get(DOMAINS, ssoDomainList, { signal }).then((r) => r.sso_domains),
+  });
+
+export function useClaimSsoDomain() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (domain: string) => api.post(DOMAINS, ssoDomainResponse, { domain }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...ssoKeys.all, 'domains'] }),
+  });
+}
+
+export function useReleaseSsoDomain() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (domain: string) => api.delete(`${DOMAINS}/${encodeURIComponent(domain)}`, okResponse),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...ssoKeys.all, 'domains'] }),
   });
 }
