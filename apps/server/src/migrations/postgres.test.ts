@@ -55,7 +55,8 @@ beforeAll(async () => {
   migrate(sqlite);
   pgShape = await postgresShape(client);
   liteShape = sqliteShape(sqlite);
-});
+  // Starting a PostgreSQL cluster (initdb) and migrating it takes seconds, more on a loaded machine.
+}, 120_000);
 
 afterAll(async () => {
   await client?.end();
