@@ -22,6 +22,7 @@ import { sharedByNodes } from './0022-shared-by-nodes';
 import { emailsPerAccount } from './0024-emails-per-account';
 import { journeyFigures } from './0033-journey-figures';
 import { savedQueries } from './0036-saved-queries';
+import { schedulePause } from './0037-schedule-pause';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   emailsPerAccount,
   journeyFigures,
   savedQueries,
+  schedulePause,
 ];
