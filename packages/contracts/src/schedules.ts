@@ -31,8 +31,10 @@ export const scheduleObject = z.object({
   result: z.string(),
   /** As given (one engine runs every query); "" when none was. */
   engine_version: z.string(),
-  /** The next slot the schedule runs for (before its delay); null without a cron. */
+  /** The next slot the schedule runs for (before its delay); null without a cron, or while paused. */
   next_time: isoSeconds.nullable(),
+  /** Paused: no slot fires until it is resumed (this server's addition; the clients ignore it). */
+  paused: z.boolean(),
   created_at: isoSeconds,
   user_name: z.string(),
 });

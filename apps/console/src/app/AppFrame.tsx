@@ -4,6 +4,7 @@ import type { Me } from '@svc/contracts';
 import {
   IconArrowsExchange,
   IconBook2,
+  IconBookmarks,
   IconCalendarTime,
   IconDatabase,
   IconHome,
@@ -81,6 +82,12 @@ export function AppFrame({ me, children }: AppFrameProps) {
           <NavItem to="/data/databases" label="Databases" icon={<IconDatabase size={18} />} onNavigate={close} />
           <NavItem to="/data/query" label="Query" icon={<IconTerminal2 size={18} />} onNavigate={close} />
           <NavItem to="/data/jobs" label="Jobs" icon={<IconListCheck size={18} />} onNavigate={close} />
+          <NavItem
+            to="/data/saved-queries"
+            label="Saved queries"
+            icon={<IconBookmarks size={18} />}
+            onNavigate={close}
+          />
           <NavItem
             to="/data/schedules"
             label="Scheduled queries"

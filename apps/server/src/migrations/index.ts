@@ -23,6 +23,7 @@ import { emailsPerAccount } from './0024-emails-per-account';
 import { journeyFigures } from './0033-journey-figures';
 import { savedQueries } from './0036-saved-queries';
 import { ssoDomains } from './0037-sso-domains';
+import { schedulePause } from './0038-schedule-pause';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   journeyFigures,
   savedQueries,
   ssoDomains,
+  schedulePause,
 ];

@@ -5,7 +5,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import { type Executor, transaction } from '../platform/storage';
-import { checkScheduleName, scheduleSettings } from './settings';
+import { checkScheduleName, pausedParam, scheduleSettings } from './settings';
 import { runSlots } from './slots';
 import {
   countSchedules,
@@ -61,15 +61,20 @@ export async function updateSchedule(
 ): Promise<ScheduleView> {
   const before = await requireSchedule(deps.storage.db, p.accountId, name);
   const settings = scheduleSettings(before.name, raw, before);
+  const paused = pausedParam(raw);
   await checkInAccount(deps, p.accountId, settings);
-  // A new cron or time zone takes effect now: no slot before the change fires under it.
-  const retimed = settings.cron !== before.cron || settings.timezone !== before.timezone;
   const at = now(deps);
+  const pausedAt = paused === undefined ? before.paused_at : paused ? (before.paused_at ?? at) : null;
+  // A new cron or time zone, or a resume, takes effect now: no slot before it fires.
+  const retimed =
+    settings.cron !== before.cron ||
+    settings.timezone !== before.timezone ||
+    (before.paused_at !== null && pausedAt === null);
   await saveSchedule(
     deps.storage.db,
     before,
     settings,
-    retimed ? Math.max(before.fired_through, at) : before.fired_through,
+    { firedThrough: retimed ? Math.max(before.fired_through, at) : before.fired_through, pausedAt },
     at,
   );
   return requireSchedule(deps.storage.db, p.accountId, settings.name);

@@ -35,6 +35,10 @@ export const scheduleParams = z.object({
     description: 'td://@/<database>/<table>, or a result connection holding such a URL; empty for none',
   }),
   engine_version: z.string().optional().openapi({ description: 'Kept and shown; one engine runs every query' }),
+  paused: z.union([z.boolean(), z.string()]).optional().openapi({
+    description:
+      'update only: true pauses the schedule (no slot fires; run still works), false resumes it from now (missed slots do not fire)',
+  }),
 });
 
 const MAX_DELAY = 7 * 24 * 3600;
@@ -119,4 +123,13 @@ export function scheduleSettings(name: string, raw: Raw, before: ScheduleRow | n
     result: 'result' in raw ? (text(raw.result) ?? '').trim() : (before?.result ?? ''),
     engine_version: engine ?? before?.engine_version ?? null,
   };
+}
+
+/** `paused` of an update: true or false (also as text); absent or empty leaves it as it is. */
+export function pausedParam(raw: Raw): boolean | undefined {
+  if (!given(raw, 'paused')) return undefined;
+  const v = raw.paused;
+  if (v === true || v === 'true' || v === '1') return true;
+  if (v === false || v === 'false' || v === '0') return false;
+  throw badRequest(`"paused" must be true or false, not "${String(v).slice(0, 40)}".`);
 }

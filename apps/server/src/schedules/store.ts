@@ -22,6 +22,8 @@ export interface ScheduleRow {
   engine_version: string | null;
   /** Slots at or before this time (ms) are not fired again: the last one fired, or when the cron took effect. */
   fired_through: number;
+  /** When it was paused (ms); null while it runs on its cron. */
+  paused_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -98,12 +100,15 @@ export async function insertSchedule(
   }
 }
 
-/** Saves new settings; `firedThrough` moves when the cron or time zone changed (earlier slots never fire). */
+/**
+ * Saves new settings; `firedThrough` moves when the cron or time zone changed or the schedule resumed
+ * (earlier slots never fire); `pausedAt` is when it was paused, null while it runs.
+ */
 export async function saveSchedule(
   ex: Executor,
   row: ScheduleRow,
   s: ScheduleSettings,
-  firedThrough: number,
+  timing: { firedThrough: number; pausedAt: number | null },
   now: number,
 ): Promise<void> {
   try {
@@ -112,7 +117,7 @@ export async function saveSchedule(
       sql`UPDATE schedules SET name = ${s.name}, cron = ${s.cron}, timezone = ${s.timezone}, delay = ${s.delay},
             type = ${s.type}, database_name = ${s.database_name}, query = ${s.query}, priority = ${s.priority},
             retry_limit = ${s.retry_limit}, result = ${s.result}, engine_version = ${s.engine_version},
-            fired_through = ${firedThrough}, updated_at = ${now}
+            fired_through = ${timing.firedThrough}, paused_at = ${timing.pausedAt}, updated_at = ${now}
           WHERE id = ${row.id} AND account_id = ${row.account_id}`,
     );
   } catch (err) {
@@ -125,9 +130,9 @@ export async function deleteSchedule(ex: Executor, row: ScheduleRow): Promise<vo
   await run(ex, sql`DELETE FROM schedules WHERE id = ${row.id} AND account_id = ${row.account_id}`);
 }
 
-/** Every account's schedules that have a cron (the scheduler's scan). */
+/** Every account's schedules that have a cron and are not paused (the scheduler's scan). */
 export function cronSchedules(ex: Executor): Promise<ScheduleRow[]> {
-  return many<ScheduleRow>(ex, sql`SELECT * FROM schedules WHERE cron IS NOT NULL ORDER BY id`);
+  return many<ScheduleRow>(ex, sql`SELECT * FROM schedules WHERE cron IS NOT NULL AND paused_at IS NULL ORDER BY id`);
 }
 
 /** A schedule by id, whatever its account (the scheduler's view). */

@@ -21,7 +21,8 @@ export function toWireSchedule(row: ScheduleView, now: number): Schedule {
     retry_limit: row.retry_limit,
     result: row.result ? maskUrl(row.result) : '',
     engine_version: row.engine_version ?? '',
-    next_time: iso(nextSlot(row, now)),
+    next_time: row.paused_at === null ? iso(nextSlot(row, now)) : null,
+    paused: row.paused_at !== null,
     created_at: iso(row.created_at) as string,
     user_name: row.user_name ?? '',
   };

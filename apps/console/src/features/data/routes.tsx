@@ -26,8 +26,16 @@ export const dataRoutes: RouteObject[] = [
   { path: 'data/jobs/:jobId', lazy: async () => ({ Component: (await import('./jobs/JobPage')).JobPage }) },
   { path: 'jobs/:jobId', element: <JobRedirect /> },
   {
+    path: 'data/saved-queries',
+    lazy: async () => ({ Component: (await import('./saved-queries/SavedQueriesPage')).SavedQueriesPage }),
+  },
+  {
     path: 'data/schedules',
     lazy: async () => ({ Component: (await import('./schedules/SchedulesPage')).SchedulesPage }),
+  },
+  {
+    path: 'data/schedules/:name',
+    lazy: async () => ({ Component: (await import('./schedules/SchedulePage')).SchedulePage }),
   },
   {
     path: 'data/bulk-loads',

@@ -8,6 +8,9 @@ import { meQueryOptions } from '../../auth';
 import { ImportDropZone } from '../../import';
 import { databasesQueryOptions, tablesQueryOptions } from '../databases/api';
 import { isRunning, jobQueryOptions, useIssueQuery, useKillJob } from '../jobs/api';
+import { SaveQueryButtons } from '../saved-queries/SaveQueryButtons';
+import { useOpenSavedQuery } from '../saved-queries/useOpenSavedQuery';
+import { ScheduleButton } from '../schedules/ScheduleButton';
 import { tableColumns } from '../shared/format';
 import { errorPosition } from './errorPosition';
 import { QueryOutcome } from './QueryOutcome';
@@ -48,6 +51,10 @@ export function QueryPage() {
     setRecent(loadRecentQueries(localStorage, userId));
     setEngine(loadQueryPrefs(localStorage, userId).engine);
   }, [userId]);
+  const saved = useOpenSavedQuery(params.get('saved'), (q) => {
+    setText(q.query);
+    setEngine(q.engine);
+  });
 
   // A job opened by its address brings its query back into an empty editor.
   const reopened = useRef(false);
@@ -177,6 +184,12 @@ export function QueryPage() {
                 </Button>
               )}
               {current && <RunStatus job={current} issuedAt={issuedAt.current.get(current.job_id)} />}
+              <SaveQueryButtons
+                saved={saved}
+                draft={{ engine, database: database ?? '', query: text }}
+                onSaved={(q) => setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), saved: q.id }))}
+              />
+              <ScheduleButton draft={{ database: database ?? '', type: engine, query: text }} />
             </Group>
             {databases.data?.length === 0 && (
               <Text size="sm" c="dimmed">

@@ -1,15 +1,23 @@
-import { Alert, Anchor, Button, Code, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { Schedule } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { Timestamp } from '../../../components/Timestamp';
 import { JobStatusBadge } from '../shared/JobStatusBadge';
-import { databasePath, jobPath } from '../shared/paths';
-import { lastRunQueryOptions, schedulesQueryOptions, useDeleteSchedule, useRunScheduleNow } from './api';
+import { databasePath, jobPath, schedulePath } from '../shared/paths';
+import {
+  lastRunQueryOptions,
+  schedulesQueryOptions,
+  useDeleteSchedule,
+  useRunScheduleNow,
+  useUpdateSchedule,
+} from './api';
+import { ScheduleModal } from './ScheduleModal';
 
 function LastRun({ name }: { name: string }) {
   const run = useQuery(lastRunQueryOptions(name));
@@ -41,6 +49,8 @@ function LastRun({ name }: { name: string }) {
 function Row({ schedule }: { schedule: Schedule }) {
   const runNow = useRunScheduleNow();
   const remove = useDeleteSchedule();
+  const pause = useUpdateSchedule();
+  const [editing, setEditing] = useState(false);
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: 'Delete scheduled query',
@@ -55,7 +65,16 @@ function Row({ schedule }: { schedule: Schedule }) {
     });
   return (
     <Table.Tr>
-      <Table.Td fw={500}>{schedule.name}</Table.Td>
+      <Table.Td>
+        <Anchor component={Link} to={schedulePath(schedule.name)} fw={500} aria-label={`Runs of ${schedule.name}`}>
+          {schedule.name}
+        </Anchor>
+        {schedule.paused && (
+          <Badge color="yellow" variant="light" ml="xs">
+            paused
+          </Badge>
+        )}
+      </Table.Td>
       <Table.Td>
         {schedule.cron ? (
           <Code>{schedule.cron}</Code>
@@ -80,7 +99,7 @@ function Row({ schedule }: { schedule: Schedule }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        <Timestamp value={schedule.next_time} empty="—" />
+        <Timestamp value={schedule.next_time} empty={schedule.paused ? 'paused' : '—'} />
       </Table.Td>
       <Table.Td>
         <LastRun name={schedule.name} />
@@ -98,6 +117,23 @@ function Row({ schedule }: { schedule: Schedule }) {
           </Button>
           <Button
             size="compact-sm"
+            variant="default"
+            loading={pause.isPending}
+            onClick={() => pause.mutate({ name: schedule.name, paused: !schedule.paused })}
+            aria-label={`${schedule.paused ? 'Resume' : 'Pause'} ${schedule.name}`}
+          >
+            {schedule.paused ? 'Resume' : 'Pause'}
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => setEditing(true)}
+            aria-label={`Edit ${schedule.name}`}
+          >
+            Edit
+          </Button>
+          <Button
+            size="compact-sm"
             variant="subtle"
             color="red"
             onClick={confirmDelete}
@@ -106,10 +142,13 @@ function Row({ schedule }: { schedule: Schedule }) {
             Delete
           </Button>
         </Group>
-        {(runNow.error ?? remove.error) && (
+        {(runNow.error ?? remove.error ?? pause.error) && (
           <Text size="xs" c="red" role="alert">
-            {(runNow.error ?? remove.error)?.message}
+            {(runNow.error ?? remove.error ?? pause.error)?.message}
           </Text>
+        )}
+        {editing && (
+          <ScheduleModal schedule={schedule} onClose={() => setEditing(false)} onDone={() => setEditing(false)} />
         )}
       </Table.Td>
     </Table.Tr>
@@ -123,7 +162,7 @@ export function SchedulesPage() {
     <>
       <PageHeader
         title="Scheduled queries"
-        description="Queries that run on a cron (or on demand); each run is a job. Made with td sched:create or the /v3/schedule API."
+        description="Queries that run on a cron (or on demand); each run is a job. Schedule one from the Query editor, with td sched:create or the /v3/schedule API."
       />
       <Paper withBorder radius="md" p="xs">
         {schedules.isPending ? (

@@ -46,3 +46,50 @@ export function useDeleteSchedule() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.all }),
   });
 }
+
+/** A schedule's settings as the console's form sends them (`/v3/schedule/create` and `update`, JSON). */
+export interface ScheduleSettings {
+  cron: string;
+  timezone: string;
+  delay: number;
+  retry_limit: number;
+  result: string;
+  database?: string;
+  type?: string;
+  query?: string;
+}
+
+export function useCreateSchedule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, ...settings }: ScheduleSettings & { name: string }) =>
+      api.post(`/v3/schedule/create/${enc(name)}`, scheduleObject, settings),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.all }),
+  });
+}
+
+/** Changes settings, or pauses and resumes (`paused`). */
+export function useUpdateSchedule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, ...change }: Partial<ScheduleSettings> & { name: string; paused?: boolean }) =>
+      api.post(`/v3/schedule/update/${enc(name)}`, scheduleObject, change),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.all }),
+  });
+}
+
+/** The runs of a schedule, newest first (the latest 100). */
+export const historyQueryOptions = (name: string) =>
+  queryOptions({
+    queryKey: [...keys.all, 'history', name] as const,
+    queryFn: ({ signal }) => api.get(`/v3/schedule/history/${enc(name)}?from=0&to=100`, scheduleHistory, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.history.some((j) => ['queued', 'running'].includes(j.status)) ? 1000 : 10_000,
+  });
+
+/** The field a refusal names: its message starts with it ("cron" …), or a taken name (409). */
+export function scheduleFieldOf(error: { message: string; status?: number } | null): string | undefined {
+  if (!error) return undefined;
+  if (error.status === 409) return 'name';
+  return /^"(\w+)"/.exec(error.message)?.[1];
+}
