@@ -3,6 +3,7 @@ import {
   type DerivedBuild,
   type DerivedDialect,
   type DerivedSetRef,
+  type DerivedSets,
   type DerivedSource,
   derivedSets,
   findDatabase,
@@ -141,13 +142,15 @@ async function writeProfiles({ d, b, def, databaseOf, step }: Writing): Promise<
 
 /**
  * Builds the parent segment's profiles from its current definition and publishes them (population, build
- * time, the definition built) unless a newer build was started meanwhile. Runs as a background task.
+ * time, the definition built) unless a newer build was started meanwhile. Runs as a background task. `sets`
+ * is the data plane's (benches name DuckDB's before it is the embedded default).
  */
 export async function buildProfiles(
   deps: AppDeps,
   row: ParentSegmentRow,
   jobId: number,
   signal: AbortSignal,
+  sets: DerivedSets = derivedSets(deps),
 ): Promise<number> {
   const def = definitionOf(row);
   const { sources, databaseOf } = await sourcesOf(deps, row.account_id, def);
@@ -155,7 +158,6 @@ export async function buildProfiles(
     await new Promise((resolve) => setImmediate(resolve));
     signal.throwIfAborted();
   };
-  const sets = derivedSets(deps);
   const d = sets.dialect;
   return sets.build(
     profileSet(row),

@@ -46,7 +46,8 @@ async function openPrivate(path: string, readOnly: boolean): Promise<PrivateFile
   const instance = await DuckDBInstance.create(path, {
     ...duckSandboxSettings(duckLimits.memoryLimitBytes),
     threads: String(duckLimits.threads),
-    ...(readOnly ? { access_mode: 'READ_ONLY' } : {}),
+    // A build's tables have no order of their own: DuckDB may write them in parallel without keeping one.
+    ...(readOnly ? { access_mode: 'READ_ONLY' } : { preserve_insertion_order: 'false' }),
   });
   const conn = await instance.connect().catch((err: unknown) => {
     instance.closeSync();

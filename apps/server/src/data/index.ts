@@ -25,6 +25,7 @@ export {
   type DerivedBuild,
   type DerivedDialect,
   type DerivedSetRef,
+  type DerivedSets,
   type DerivedSource,
   derivedSets,
 } from './derived';
