@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, spawnServer } from './testing/serverProcess';
+import { type RunningServer, type ServerProcess, spawnServer, startServer } from './testing/serverProcess';
 
-describe('the first start', () => {
+describe('the start', () => {
   let dir = '';
   let server: ServerProcess | null = null;
   afterEach(async () => {
@@ -34,4 +34,38 @@ describe('the first start', () => {
     // The write-only key is generated, so it is shown once.
     expect(output).toMatch(/Write-only API key +\d+\/[0-9a-f]{40}/);
   }, 30_000);
+
+  it('converts a data folder written by the SQLite plane once at start-up, a line per database', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-upgrade-'));
+    const apiKey = `1/${'cd'.repeat(20)}`;
+    const env = { SVC_DATA_DIR: dir, SVC_SECRET: 'a-test-secret-of-some-length', SVC_ADMIN_API_KEY: apiKey };
+    const headers = { authorization: `SVC1 ${apiKey}` };
+    let running: RunningServer = await startServer({ ...env, SVC_DATA_PLANE: 'sqlite' });
+    server = running;
+    const tail = async () => (await (await running.request('/v3/table/tail/shop/events', { headers })).text()).trim();
+    expect((await running.request('/v3/database/create/shop', { method: 'POST', headers })).status).toBe(200);
+    for (const record of [
+      { time: 1, action: 'buy', amount: 7 },
+      { time: 2, action: 'view', note: 'x' },
+    ]) {
+      const res = await running.request('/postback/v3/event/shop/events', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(record),
+      });
+      expect(res.status).toBe(200);
+    }
+    const before = await tail();
+    expect(before.split('\n')).toHaveLength(2);
+    await running.stop();
+    const sqliteFile = join(dir, 'databases', '1', '1.sqlite');
+    expect(existsSync(sqliteFile)).toBe(true);
+
+    running = await startServer({ ...env, SVC_DATA_PLANE: 'duckdb' });
+    server = running;
+    expect(running.output()).toMatch(/customer database converted to DuckDB.*"tables":1,"rows":2/);
+    expect(existsSync(join(dir, 'databases', '1', '1.duckdb'))).toBe(true);
+    expect(existsSync(`${sqliteFile}.converted`)).toBe(true);
+    expect(await tail()).toBe(before);
+  }, 180_000);
 });

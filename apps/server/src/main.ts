@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { firstStartBanner } from './accounts/firstStartBanner';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
+import { convertSqliteData, onDuck } from './data';
 import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
@@ -46,6 +47,17 @@ try {
 }
 logger.info('storage', { backend: storage.backend, at: storage.describe });
 const deps = { storage, config, clock: systemClock, logger };
+
+// A data folder of the SQLite data plane is converted to DuckDB once, before anything opens the plane
+// (decision 0031): a line per database; a failure leaves the old files as they were and stops the start.
+if (onDuck(deps)) {
+  try {
+    await convertSqliteData(config.dataDir, logger);
+  } catch (err) {
+    logger.error('the server cannot start', { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+}
 
 const seeded = await seedFirstAccount(deps);
 if (!config.publicUrl) {

@@ -1,5 +1,5 @@
 import type { PartLimits } from '@svc/bulk-format';
-import { dataLane, requireDatabase } from '../data';
+import { dataTaskOptions, requireDatabase } from '../data';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { landStagedRows } from './commit';
@@ -119,7 +119,7 @@ export async function commitInWorker(deps: BulkImportDeps, session: SessionRow):
   const database = await requireDatabase(deps.storage.db, session.account_id, session.database_name);
   const args: CommitArgs = { session, limits: bulkImportOptions(deps).limits };
   return work(deps).run('bulk-import.commit', args, {
-    lane: dataLane(deps, database),
+    ...dataTaskOptions(deps, database),
     hook: hookOf(deps),
   });
 }

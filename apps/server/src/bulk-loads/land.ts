@@ -1,5 +1,5 @@
 import type { DatabaseRow, SchemaEntry, TableRow } from '../data';
-import { dataLane, dataPlane, findTable, type PreparedRecord, refreshCatalog } from '../data';
+import { dataPlane, dataTaskOptions, findTable, type PreparedRecord, refreshCatalog } from '../data';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
 import { work } from '../platform/work';
@@ -145,9 +145,11 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
 /** Lands a run's staged rows in a worker (tasks.ts); a refusal because another run landed meanwhile keeps its class. */
 export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
   try {
-    return await work(deps).run<{ inserted: number; replaced: number }>('bulk-loads.land', l, {
-      lane: dataLane(deps, l.database),
-    });
+    return await work(deps).run<{ inserted: number; replaced: number }>(
+      'bulk-loads.land',
+      l,
+      dataTaskOptions(deps, l.database),
+    );
   } catch (err) {
     if (err instanceof Error && err.name === 'StateChangedError') throw new StateChangedError(err.message);
     throw err;

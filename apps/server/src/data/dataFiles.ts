@@ -110,6 +110,6 @@ export function deleteDataFile(deps: AppDeps, database: DatabaseRow): void {
  * The worker lane of a database's file (platform/workerPool.ts): every write to the file goes through
  * it, so one worker at a time writes the file and the request loop never waits on its lock.
  */
-export function dataLane(deps: AppDeps, database: Pick<DatabaseRow, 'account_id' | 'id'>): string {
+export function dataLane(deps: Pick<AppDeps, 'config'>, database: Pick<DatabaseRow, 'account_id' | 'id'>): string {
   return databaseFile(deps.config.dataDir, database.account_id, database.id);
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
+import { workIfAny } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
 import { type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
 import { tableLimits } from './dataTables';
@@ -190,6 +191,10 @@ export function duckPlane(deps: AppDeps): DataPlane {
       await deleteDuckFile(fileOf(database));
     },
     transaction(database, fn) {
+      // The request loop has a pool and never opens a DuckDB file: writes are tasks sent to the file's owner.
+      if (workIfAny(deps)) {
+        return Promise.reject(new Error('A DuckDB file is written only by its owner worker (data/fileWrites.ts).'));
+      }
       return exclusive(fileOf(database), async (conn) => {
         const kysely = duckKysely(conn);
         const state: DuckTxState = { conn, deletedFrom: new Set() };

@@ -2,8 +2,7 @@ import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { dataLane } from './dataFiles';
-import { dataPlane } from './dataPlane';
+import { dataPlane, dataTaskOptions, onDuck } from './dataPlane';
 
 /**
  * The request loop's way to change a customer database's data: each change runs as a background task in
@@ -18,11 +17,11 @@ export async function createDataDatabase(deps: AppDeps, database: DatabaseRow): 
 }
 
 export function createDataTableInWorker(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
-  return work(deps).run('data.create-table', { database, table }, { lane: dataLane(deps, database) });
+  return work(deps).run('data.create-table', { database, table }, dataTaskOptions(deps, database));
 }
 
 export function dropDataTableInWorker(deps: AppDeps, database: DatabaseRow, name: string): Promise<void> {
-  return work(deps).run('data.drop-table', { database, name }, { lane: dataLane(deps, database) });
+  return work(deps).run('data.drop-table', { database, name }, dataTaskOptions(deps, database));
 }
 
 export function changeSchemaInWorker(
@@ -32,15 +31,15 @@ export function changeSchemaInWorker(
   schema: SchemaEntry[],
   mode: 'replace' | 'append',
 ): Promise<void> {
-  return work(deps).run('data.change-schema', { database, table, schema, mode }, { lane: dataLane(deps, database) });
+  return work(deps).run('data.change-schema', { database, table, schema, mode }, dataTaskOptions(deps, database));
 }
 
 export function swapTablesInWorker(deps: AppDeps, database: DatabaseRow, a: TableRow, b: TableRow): Promise<void> {
-  return work(deps).run('data.swap-tables', { database, a, b }, { lane: dataLane(deps, database) });
+  return work(deps).run('data.swap-tables', { database, a, b }, dataTaskOptions(deps, database));
 }
 
 export function moveTableInWorker(deps: AppDeps, from: DatabaseRow, to: DatabaseRow, table: TableRow): Promise<void> {
-  return work(deps).run('data.move-table', { from, to, table }, { lane: dataLane(deps, from) });
+  return work(deps).run('data.move-table', { from, to, table }, dataTaskOptions(deps, from));
 }
 
 export function appendRowsInWorker(
@@ -48,24 +47,25 @@ export function appendRowsInWorker(
   database: DatabaseRow,
   table: string,
   rows: Record<string, unknown>[],
-  opts: { createTable?: boolean } = {},
+  opts: { createTable?: boolean; replace?: boolean } = {},
 ): Promise<{ inserted: number }> {
   return work(deps).run(
     'data.append-rows',
-    { database, table, rows, createTable: opts.createTable ?? false },
-    { lane: dataLane(deps, database) },
+    { database, table, rows, createTable: opts.createTable ?? false, replace: opts.replace ?? false },
+    dataTaskOptions(deps, database),
   );
 }
 
 /**
  * Deletes a database's data (after its catalog rows are gone), in its lane after every write queued
- * before it. On SQLite every connection to the file closes first.
+ * before it. On SQLite every connection to the file closes first; a DuckDB file is open only in its owner,
+ * which closes and deletes it.
  */
 export async function deleteDataDatabase(deps: AppDeps, database: DatabaseRow): Promise<void> {
   const pool = work(deps);
-  if (deps.storage.backend === 'sqlite') {
+  if (deps.storage.backend === 'sqlite' && !onDuck(deps)) {
     dataPlane(deps).forget(database);
     await pool.broadcast('data.close-file', { database });
   }
-  await pool.run('data.delete-file', { database }, { lane: dataLane(deps, database) });
+  await pool.run('data.delete-file', { database }, dataTaskOptions(deps, database));
 }

@@ -19,8 +19,8 @@ export {
 } from './catalog';
 export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
 export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
-export { closeDataFiles, dataLane, META_TABLE } from './dataFiles';
-export { dataPlane, dataPlaneReady } from './dataPlane';
+export { closeDataFiles, META_TABLE } from './dataFiles';
+export { dataPlane, dataPlaneReady, dataTaskOptions, duckOwner, onDuck } from './dataPlane';
 export {
   type DerivedBuild,
   type DerivedDialect,
@@ -29,7 +29,8 @@ export {
   type DerivedSource,
   derivedSets,
 } from './derived';
-export { closeDuckFiles, duckLimits } from './duckFiles';
+export { convertSqliteData } from './duckConvert';
+export { closeDuckFiles, duckLimits, openDuckFileCount } from './duckFiles';
 export { duckPlane, withDuckConnection } from './duckPlane';
 export { appendRowsInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';

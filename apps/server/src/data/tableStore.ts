@@ -1,11 +1,13 @@
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { many, run, sql } from '../platform/storage';
+import { workIfAny } from '../platform/work';
 import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
 import { columnNameForKey, readAs, type SchemaEntry } from './columns';
-import { dataPlane } from './dataPlane';
+import { dataPlane, onDuck } from './dataPlane';
 import { fromSafe, tableLimits } from './dataTables';
+import { appendRowsInWorker } from './fileWrites';
 import type { DataTx, Meta, PreparedRecord } from './plane';
 
 /**
@@ -176,6 +178,10 @@ export async function appendRows(
   rows: Record<string, unknown>[],
   opts: { createTable?: boolean; replace?: boolean; within?: (t: DataTx) => Promise<void> } = {},
 ): Promise<{ inserted: number }> {
+  // From the server, a DuckDB file is written by its owner worker (decision 0031), never by the request loop.
+  if (onDuck(deps) && workIfAny(deps) && !opts.within) {
+    return appendRowsInWorker(deps, database, tableName, rows, opts);
+  }
   const records = rows.map((row) => prepareRecord(row));
   return writeBatches(
     deps,

@@ -26,8 +26,14 @@ export const dataTasks = {
     changeSchema(ctx.deps, a.database, a.table, a.schema, a.mode),
   'data.append-rows': (
     ctx: TaskContext,
-    a: { database: DatabaseRow; table: string; rows: Record<string, unknown>[]; createTable: boolean },
-  ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable }),
+    a: {
+      database: DatabaseRow;
+      table: string;
+      rows: Record<string, unknown>[];
+      createTable: boolean;
+      replace: boolean;
+    },
+  ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable, replace: a.replace }),
   'data.swap-tables': (ctx: TaskContext, a: { database: DatabaseRow; a: TableRow; b: TableRow }) =>
     swapTables(ctx.deps, a.database, a.a, a.b),
   /** Runs in the source database's lane; the destination's file is written once by a connection of its own. */

@@ -2,7 +2,7 @@ import type { PreparedRecord, TableBatch } from '../data';
 import {
   createTableRow,
   type DatabaseRow,
-  dataLane,
+  dataTaskOptions,
   findTable,
   forgetDatabase,
   packBatch,
@@ -104,7 +104,7 @@ class GroupCommitter {
         database,
         batches: items.map((i) => packBatch({ ...i.batch, row: rows.get(i.batch.table) })),
       };
-      await work(this.deps).run('ingest.write', write, { lane: dataLane(this.deps, database) });
+      await work(this.deps).run('ingest.write', write, dataTaskOptions(this.deps, database));
       for (const item of items) item.resolve();
     } catch (err) {
       if (items.length === 1) {

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { dataName, tableImported } from '@svc/contracts';
 import type { Context } from 'hono';
-import { dataLane, requireDatabase, requireTable } from '../data';
+import { dataTaskOptions, requireDatabase, requireTable } from '../data';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, payloadTooLarge } from '../platform/errors';
@@ -97,7 +97,7 @@ export function tableImportRoutes(deps: AppDeps) {
     const row = await requireTable(deps.storage.db, accountId, database.id, p.table);
     const body = await readBody(c, importLimits.maxCompressedBytes);
     const args: ImportArgs = { database, table: row.name, body, uniqueId: p.unique_id ?? null };
-    const outcome: ImportOutcome = await work(deps).run('ingest.import', args, { lane: dataLane(deps, database) });
+    const outcome: ImportOutcome = await work(deps).run('ingest.import', args, dataTaskOptions(deps, database));
     return c.json(
       {
         elapsed_time: Math.round(performance.now() - started) / 1000,

@@ -1,8 +1,9 @@
 import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile, listTables } from '../data';
+import { type DatabaseRow, databaseFile, listTables, onDuck } from '../data';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type PostgresStorage } from '../platform/storage';
 import { tokenize, translate } from './query/dialect';
+import { pooledDuckQueryEngine } from './query/duckdb/pooled';
 import { openForQuery, type QueryOutcome } from './query/executeQuery';
 import { checkPrepared, checkQueryText } from './query/guard';
 import { installQueryFunctions } from './query/postgres/functions';
@@ -144,9 +145,8 @@ function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngi
   };
 }
 
-/** The engine of the app's storage backend. */
+/** The engine of the app's data plane: PostgreSQL, DuckDB (query/duckdb/pooled.ts) or SQLite. */
 export function queryEngineFor(deps: AppDeps): QueryEngine {
-  return deps.storage.backend === 'postgres'
-    ? postgresQueryEngine(deps, deps.storage as PostgresStorage)
-    : sqliteQueryEngine(deps);
+  if (deps.storage.backend === 'postgres') return postgresQueryEngine(deps, deps.storage as PostgresStorage);
+  return onDuck(deps) ? pooledDuckQueryEngine(deps) : sqliteQueryEngine(deps);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { unpackMultiple } from 'msgpackr';
-import { appendRows, checkWritableTable, type DatabaseRow, dataLane, findDatabase } from '../data';
+import { appendRows, checkWritableTable, type DatabaseRow, dataTaskOptions, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import type { Executor } from '../platform/storage';
@@ -140,7 +140,7 @@ export async function writeResult(
     mode: target.mode,
   };
   try {
-    const { inserted } = (await work(deps).run('jobs.result-to-table', args, { lane: dataLane(deps, database) })) as {
+    const { inserted } = (await work(deps).run('jobs.result-to-table', args, dataTaskOptions(deps, database))) as {
       inserted: number;
     };
     return target.mode === 'replace'

@@ -29,6 +29,23 @@ export interface Config {
   trustedProxies?: BlockList | null;
   /** `SVC_BULK_IMPORT_MAX_PARTS`: parts one bulk import session takes; absent: the default (bulk-import/options.ts). */
   bulkImportMaxParts?: number;
+  /**
+   * `SVC_DATA_PLANE`: where the embedded default keeps customers' rows, `duckdb` or `sqlite` (issue 28);
+   * absent: the default of data/dataPlane.ts. The scale-out mode (PostgreSQL) ignores it.
+   */
+  dataPlane?: EmbeddedPlane;
+}
+
+export type EmbeddedPlane = 'duckdb' | 'sqlite';
+
+/** `SVC_DATA_PLANE`, when set: `duckdb` or `sqlite`, or the start stops, naming it. */
+export function dataPlaneFromEnv(env: NodeJS.ProcessEnv): Pick<Config, 'dataPlane'> {
+  const raw = env.SVC_DATA_PLANE?.trim();
+  if (!raw) return {};
+  if (raw !== 'duckdb' && raw !== 'sqlite') {
+    throw new Error(`SVC_DATA_PLANE must be duckdb or sqlite, not "${raw}".`);
+  }
+  return { dataPlane: raw };
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -92,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
     trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),
     ...maxParts(env.SVC_BULK_IMPORT_MAX_PARTS),
+    ...dataPlaneFromEnv(env),
   };
 }
 

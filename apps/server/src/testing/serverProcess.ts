@@ -20,11 +20,19 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the server with only `env` (and PATH) in its environment. */
+/** Starts the server with only `env` (and PATH, and the suite's SVC_DATA_PLANE) in its environment. */
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0', SVC_DEMO: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0',
+      SVC_DEMO: '0',
+      // The suite's embedded data plane, as the in-process harness takes it.
+      ...(process.env.SVC_DATA_PLANE ? { SVC_DATA_PLANE: process.env.SVC_DATA_PLANE } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
