@@ -8,6 +8,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { requireDatabase } from '../src/data';
 import type { PostgresStorage } from '../src/platform/storage';
 import { benchApp, expectOk, report, seconds } from './common';
+import { postgresCpu, processCpuMicros } from './cpuTime';
 
 /**
  * Bulk import perform + commit, timed from the perform request to the end of the commit, against a bare
@@ -16,7 +17,8 @@ import { benchApp, expectOk, report, seconds } from './common';
  * one COPY FROM STDIN of all the rows (text format, as the data plane copies) on the bench's database.
  * Each run is a fresh app (so its workers start cold, as a server's first import does) with its own bare loop
  * just before; the run with the median ratio is reported, since one run on a shared 2-core machine can be off by
- * a tenth either way.
+ * a tenth either way. On PostgreSQL the CPU each side took (this process, all its threads, and the server's
+ * processes) is measured too: on a machine shared with other work, CPU per row does not follow the neighbours.
  */
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 300_000);
@@ -76,6 +78,22 @@ function bareInsertLoop(dir: string, rows: Row[]): number {
   return ROWS / elapsed;
 }
 
+/** CPU used per row, in µs: by this process (all threads) and by the PostgreSQL server. */
+interface CpuPerRow {
+  node: number;
+  postgres: number;
+}
+
+/** A stopwatch of the CPU both sides use, or null where the server's CPU cannot be read (SQLite: none). */
+async function cpuMeter(pool: pg.Pool | null): Promise<(() => () => CpuPerRow) | null> {
+  const server = pool ? await postgresCpu(pool) : null;
+  if (!server) return null;
+  return () => {
+    const [node, postgres] = [processCpuMicros(), server()];
+    return () => ({ node: (processCpuMicros() - node) / ROWS, postgres: (server() - postgres) / ROWS });
+  };
+}
+
 interface Run {
   rows: number;
   bulkImportRowsPerSecond: number;
@@ -83,6 +101,8 @@ interface Run {
   commitSeconds: number;
   bareInsertRowsPerSecond: number;
   bulkImportRatio: number;
+  /** PostgreSQL: CPU µs per row of the bare loop, of perform and of commit, and bare ÷ (perform + commit). */
+  cpu?: { bare: CpuPerRow; perform: CpuPerRow; commit: CpuPerRow; ratio: number };
 }
 
 async function oneRun(): Promise<Run> {
@@ -105,21 +125,26 @@ async function oneRun(): Promise<Run> {
     // Every worker answers once it has loaded, so the bare loop does not share the cores with their start.
     const database = await requireDatabase(storage.db, bench.account.accountId, 'bench');
     await bench.app.services.workers.broadcast('data.close-file', { database });
-    const bare =
-      storage.backend === 'postgres'
-        ? await barePostgresLoop((storage as PostgresStorage).pool, rows)
-        : bareInsertLoop(bench.dataDir, rows);
+    const pool = storage.backend === 'postgres' ? (storage as PostgresStorage).pool : null;
+    const meter = await cpuMeter(pool);
+    const bareCpu = meter?.();
+    const bare = pool ? await barePostgresLoop(pool, rows) : bareInsertLoop(bench.dataDir, rows);
+    const bareCpuPerRow = bareCpu?.();
     // The rows are in the parts now; holding them would make every garbage collection of the import slower.
     rows = [];
 
+    const performCpu = meter?.();
     const started = process.hrtime.bigint();
     const { job_id: jobId } = await expectOk(bench.call('POST', '/v3/bulk_import/perform/bench_session'));
     const status = await bench.app.services.jobs.whenSettled(jobId as number);
     if (status !== 'success') throw new Error(`The perform job ended ${status}.`);
     const performSeconds = seconds(started);
     const performed = process.hrtime.bigint();
+    const performCpuPerRow = performCpu?.();
+    const commitCpu = meter?.();
     await expectOk(bench.call('POST', '/v3/bulk_import/commit/bench_session'));
     const totalSeconds = seconds(started);
+    const commitCpuPerRow = commitCpu?.();
     // Run with `node --cpu-prof`: the windows on the monotonic clock of the profiles, to split them by step.
     if (process.execArgv.some((a) => a.startsWith('--cpu-prof'))) {
       const us = (t: bigint) => t / 1000n;
@@ -131,6 +156,17 @@ async function oneRun(): Promise<Run> {
 
     const importRate = ROWS / totalSeconds;
     process.stderr.write(`bulk import: ${Math.round(importRate)} rows/s; bare loop ${Math.round(bare)} rows/s\n`);
+    const sum = (c: CpuPerRow) => c.node + c.postgres;
+    const cpu =
+      bareCpuPerRow && performCpuPerRow && commitCpuPerRow
+        ? {
+            bare: bareCpuPerRow,
+            perform: performCpuPerRow,
+            commit: commitCpuPerRow,
+            ratio: sum(bareCpuPerRow) / (sum(performCpuPerRow) + sum(commitCpuPerRow)),
+          }
+        : undefined;
+    if (cpu) process.stderr.write(`CPU µs per row: ${JSON.stringify(cpu)}\n`);
     return {
       rows: ROWS,
       bulkImportRowsPerSecond: importRate,
@@ -138,6 +174,7 @@ async function oneRun(): Promise<Run> {
       commitSeconds: totalSeconds - performSeconds,
       bareInsertRowsPerSecond: bare,
       bulkImportRatio: importRate / bare,
+      ...(cpu ? { cpu } : {}),
     };
   } finally {
     bench.close();

@@ -16,7 +16,7 @@ import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
 import { FIGURES, figuresDdl, pgValue, postgresType, quote, renameTable } from './postgresTables';
-import { type ColumnSummary, type RowBlock, storedBlockRows, summaryGrowth } from './rowBlocks';
+import { type BlockFigures, type ColumnSummary, type RowBlock, storedSchemaRows, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
 /**
@@ -142,23 +142,17 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
     return meta;
   }
 
-  /** Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then one COPY per block. */
+  /**
+   * Staged blocks (plane.ts `appendBlocks`): the summary's columns first, then ONE COPY of every block's rows,
+   * laid out as COPY text while PostgreSQL reads the text before (no round trip per block).
+   */
   async function insertBlocks(meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
     let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
     const growth = summaryGrowth(schema, summary);
     if (growth.length > 0) schema = await applySchema(meta, growth, false);
-    const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
-    for (const block of blocks) {
-      const stored = storedBlockRows(schema, block);
-      if (stored.rows.length > 0) {
-        await copyRows(ex, tableSql(meta.name), ['time', ...stored.columns].map(col), stored.rows);
-      }
-      figures.rows += stored.rows.length;
-      figures.bytes += stored.bytes;
-      if (stored.maxTime !== null && (figures.maxTime === null || stored.maxTime > figures.maxTime)) {
-        figures.maxTime = stored.maxTime;
-      }
-    }
+    const figures: BlockFigures = { rows: 0, bytes: 0, maxTime: null };
+    const columns = ['time', ...schema.map(([name]) => name)].map(col);
+    await copyRows(ex, tableSql(meta.name), columns, storedSchemaRows(schema, blocks, figures));
     Object.assign(meta, grownMeta(meta, figures.rows, figures), { updated_at: now });
     await saveMeta(meta);
     return meta;

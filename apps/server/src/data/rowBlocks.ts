@@ -92,22 +92,38 @@ export function storeColumns(types: string[], values: unknown[][], r: number, ou
   return bytes;
 }
 
-/** The block's rows as stored, `time` first then `columns`, for writers that send rows (PostgreSQL). */
-export function storedBlockRows(
+/** Figures of the rows written so far: counted as `storedRows` (rows.ts) counts the same records. */
+export interface BlockFigures {
+  rows: number;
+  bytes: number;
+  maxTime: number | null;
+}
+
+/**
+ * The blocks' rows as stored, `time` first then every column of `schema` (null where a block has none), for
+ * writers that stream rows (PostgreSQL's COPY). Lazily, one row at a time in ONE array reused for every row
+ * (the reader must take its values before asking for the next); `figures` grows as the rows go.
+ */
+export function* storedSchemaRows(
   schema: SchemaEntry[],
-  block: RowBlock,
-): { columns: string[]; rows: Stored[][]; bytes: number; maxTime: number | null } {
-  const { columns, types, values } = blockColumns(schema, block);
-  const rows: Stored[][] = [];
-  let bytes = 0;
-  let maxTime: number | null = null;
-  for (let r = 0; r < block.time.length; r++) {
-    const row: Stored[] = new Array(columns.length + 1);
-    const time = block.time[r] as number;
-    row[0] = time;
-    bytes += 8 + storeColumns(types, values, r, row, 1);
-    if (maxTime === null || time > maxTime) maxTime = time;
-    rows.push(row);
+  blocks: Iterable<RowBlock>,
+  figures: BlockFigures,
+): Generator<Stored[]> {
+  const position = new Map(schema.map(([name], i) => [name, i + 1]));
+  const row: Stored[] = new Array(schema.length + 1);
+  for (const block of blocks) {
+    const { columns, types, values } = blockColumns(schema, block);
+    const at = columns.map((column) => position.get(column) as number);
+    const cells: Stored[] = new Array(columns.length);
+    for (let r = 0; r < block.time.length; r++) {
+      row.fill(null);
+      const time = block.time[r] as number;
+      row[0] = time;
+      figures.bytes += 8 + storeColumns(types, values, r, cells, 0);
+      for (let c = 0; c < at.length; c++) row[at[c] as number] = cells[c] as Stored;
+      figures.rows++;
+      if (figures.maxTime === null || time > figures.maxTime) figures.maxTime = time;
+      yield row;
+    }
   }
-  return { columns, rows, bytes, maxTime };
 }

@@ -12,11 +12,12 @@ import type { Executor } from './types';
  * the rows commit or roll back with the rest of the transaction.
  */
 class CopyData {
-  constructor(readonly chunks: Iterable<string>) {}
+  constructor(readonly chunks: Iterable<Buffer>) {}
 }
 
-/** How many characters of COPY text are sent in one piece. */
-const CHUNK_CHARS = 1 << 20;
+/** About how many bytes of COPY text are sent in one piece. */
+const CHUNK_BYTES = 1 << 20;
+const [TAB, NEWLINE] = [9, 10];
 
 type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
@@ -56,25 +57,40 @@ function copyText(v: unknown): string {
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' };
 const escapeChar = (c: string) => ESCAPES[c] as string;
 
-/** Rows as COPY text, in pieces of about CHUNK_CHARS. */
-function* copyChunks(rows: Iterable<readonly unknown[]>): Generator<string> {
-  let chunk = '';
+/**
+ * Rows as COPY text, encoded straight into buffers of about CHUNK_BYTES (a row may end in the next one). Not
+ * strings: a string of a megabyte built line by line is garbage the collector copies, and was then encoded again.
+ */
+function* copyChunks(rows: Iterable<readonly unknown[]>): Generator<Buffer> {
+  let buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
+  let at = 0;
   for (const row of rows) {
-    let line = '';
-    for (let i = 0; i < row.length; i++) line += (i === 0 ? '' : '\t') + copyText(row[i]);
-    chunk += `${line}\n`;
-    if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
+    for (let i = 0; i < row.length; i++) {
+      const text = copyText(row[i]);
+      // UTF-8 takes at most 3 bytes per UTF-16 unit; then the tab or the newline.
+      const most = 3 * text.length + 1;
+      if (at + most > buffer.length) {
+        if (at > 0) yield buffer.subarray(0, at);
+        buffer = Buffer.allocUnsafe(Math.max(2 * CHUNK_BYTES, most));
+        at = 0;
+      }
+      at += buffer.write(text, at);
+      buffer[at++] = i === row.length - 1 ? NEWLINE : TAB;
+    }
+    if (at >= CHUNK_BYTES) {
+      yield buffer.subarray(0, at);
+      buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
+      at = 0;
     }
   }
-  if (chunk.length > 0) yield chunk;
+  if (at > 0) yield buffer.subarray(0, at);
 }
 
 /**
  * Copies rows into `table` (an already quoted name) on `ex`, which must be a storage opened by
  * openPostgresStorage or one of its transactions. Values are given as PostgreSQL reads their text: numbers,
- * bigints, strings, Buffers (for BYTEA), null.
+ * bigints, strings, Buffers (for BYTEA), null. Rows are read lazily while PostgreSQL reads the text before them,
+ * each written out before the next is asked for, so a generator may hand out one array again and again.
  */
 export async function copyRows(
   ex: Executor,
