@@ -24,6 +24,7 @@ test.beforeAll(async () => {
         inResponseTo: request.id,
         acsUrl: request.acsUrl,
         audience: request.issuer,
+        attributes: { email: SSO_EMAIL, groups: ['analysts', 'admins'] },
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(autoPostPage(request.acsUrl, response, request.relayState));
@@ -90,6 +91,8 @@ test('a person signs in through the identity provider and lands in the console a
 test('a person of a claimed e-mail domain is sent to the identity provider from the address alone', async ({
   page,
 }) => {
+  // Four sign-ins, two through the identity provider.
+  test.slow();
   await signIn(page);
   await setUpSso(page);
   await page.goto('/settings/sso');
@@ -123,4 +126,20 @@ test('a person of a claimed e-mail domain is sent to the identity provider from 
   await page.goto('/settings/sso');
   await page.getByRole('button', { name: 'Release e2e.test' }).click();
   await expect(page.getByRole('table', { name: 'Claimed domains' })).toHaveCount(0);
+});
+
+test('Test SSO shows the asserted NameID, the attributes and the user it maps to', async ({ page }) => {
+  // A sign-in and a round trip through the identity provider.
+  test.slow();
+  await signIn(page);
+  await setUpSso(page);
+  await page.goto('/settings/sso');
+  await page.getByRole('link', { name: 'Test SSO' }).click();
+  await expect(page.getByText('Test SSO passed')).toBeVisible();
+  const details = page.getByRole('table', { name: 'Last Test SSO' });
+  await expect(details.getByText(SSO_IDENTIFIER)).toBeVisible();
+  await expect(details.getByText(`${SSO_EMAIL} (SSO enforced)`)).toBeVisible();
+  const attributes = page.getByRole('table', { name: 'Asserted attributes' });
+  await expect(attributes.getByRole('row', { name: 'groups analysts, admins' })).toBeVisible();
+  await expect(attributes.getByRole('row', { name: `email ${SSO_EMAIL}` })).toBeVisible();
 });

@@ -32,6 +32,21 @@ export const ssoServiceProvider = z.object({
 });
 export type SsoServiceProvider = z.infer<typeof ssoServiceProvider>;
 
+/** What the last "Test SSO" round trip asserted and the user it maps to (null when none ran since migration 37). */
+export const ssoLastTest = z.object({
+  at: z.string(),
+  outcome: z.enum(['passed', 'failed']),
+  /** The refusal code and its sentence when the test failed. */
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  name_id: z.string().nullable(),
+  name_id_format: z.string().nullable(),
+  attributes: z.record(z.string(), z.array(z.string())),
+  /** The user of this account the NameID maps to, or null when none has it. */
+  user: z.object({ email: z.string(), name: z.string().nullable(), sso_mode: ssoMode }).nullable(),
+});
+export type SsoLastTest = z.infer<typeof ssoLastTest>;
+
 export const ssoSetting = z.object({
   cert: z.string(),
   identity_provider_name: z.string(),
@@ -47,6 +62,7 @@ export const ssoSetting = z.object({
   service_provider: ssoServiceProvider,
   /** When a "Test SSO" round trip last succeeded for this setting, or null. */
   tested_at: z.string().nullable(),
+  last_test: ssoLastTest.nullable(),
 });
 export type SsoSetting = z.infer<typeof ssoSetting>;
 export const ssoSettingResponse = z.object({ sso_setting: ssoSetting });

@@ -246,4 +246,61 @@ describe('Test SSO', () => {
     };
     expect(setting.sso_setting.tested_at).not.toBeNull();
   });
+
+  interface LastTest {
+    outcome: string;
+    reason: string | null;
+    name_id: string | null;
+    attributes: Record<string, string[]>;
+    user: { email: string; name: string | null; sso_mode: string } | null;
+  }
+  const testRoundTrip = async (nameId: string, attributes?: Record<string, string | string[]>) => {
+    const cookie = await signIn(h);
+    const start = await h.app.request('/sso/saml/test', { headers: { cookie } });
+    const { readAuthnRequest } = await import('./testing/testIdp');
+    const req = readAuthnRequest(start.headers.get('location') ?? '');
+    const response = await idp.respond({
+      nameId,
+      inResponseTo: req.id,
+      acsUrl: req.acsUrl,
+      audience: req.issuer,
+      ...(attributes ? { attributes } : {}),
+    });
+    const res = await postToAcs(h, req.acsUrl, response, req.relayState);
+    const setting = (await (await h.call('GET', '/v3/account/sso_setting')).json()) as {
+      sso_setting: { last_test: LastTest | null };
+    };
+    return { location: res.headers.get('location'), last: setting.sso_setting.last_test };
+  };
+
+  it('shows the asserted NameID, the attributes and the user they map to', async () => {
+    await h.call('POST', `/v3/user/enable_sso/${h.admin.email}`, {
+      json: { sso_setting: { user_email: h.admin.email, identifier: 'admin-id' } },
+    });
+    const { location, last } = await testRoundTrip('admin-id', {
+      email: h.admin.email,
+      groups: ['analysts', 'admins'],
+      displayName: 'Ada <Admin>',
+    });
+    expect(location).toBe('/settings/sso?test=passed');
+    expect(last).toMatchObject({
+      outcome: 'passed',
+      reason: null,
+      name_id: 'admin-id',
+      attributes: { email: [h.admin.email], groups: ['analysts', 'admins'], displayName: ['Ada <Admin>'] },
+      user: { email: h.admin.email, sso_mode: 'enabled' },
+    });
+  });
+
+  it('shows what was asserted when no user has the NameID', async () => {
+    const { location, last } = await testRoundTrip('nobody-here', { department: 'sales' });
+    expect(location).toBe('/settings/sso?test=failed&reason=unknown_user');
+    expect(last).toMatchObject({
+      outcome: 'failed',
+      reason: 'unknown_user',
+      name_id: 'nobody-here',
+      attributes: { department: ['sales'] },
+      user: null,
+    });
+  });
 });

@@ -223,6 +223,26 @@ export interface AcsSuccess {
   request: ClaimedRequest;
   user: UserRow;
   nameId: string;
+  nameIdFormat: string | null;
+  attributes: Record<string, string[]>;
+}
+
+const MAX_ATTRIBUTES = 50;
+const MAX_VALUES = 20;
+const MAX_VALUE_LENGTH = 500;
+
+/** The assertion's attributes as text lists, cut to what a person reads in Test SSO's details. */
+function attributesOf(profile: Profile): Record<string, string[]> {
+  const raw = profile.attributes;
+  const out: Record<string, string[]> = {};
+  if (!raw || typeof raw !== 'object') return out;
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>).slice(0, MAX_ATTRIBUTES)) {
+    const list = Array.isArray(value) ? value : [value];
+    out[name.slice(0, 200)] = list
+      .slice(0, MAX_VALUES)
+      .map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, MAX_VALUE_LENGTH));
+  }
+  return out;
 }
 
 /**
@@ -290,8 +310,19 @@ export async function consumeResponse(
   );
   if (recorded === 0) throw fail('replayed', { assertion_id: shape.assertionId });
 
+  const asserted = {
+    name_id: profile.nameID,
+    name_id_format: profile.nameIDFormat || null,
+    attributes: attributesOf(profile),
+  };
   const user = await findUserByIdentifier(db, accountId, profile.nameID);
-  if (!user) throw fail('unknown_user', { name_id: profile.nameID });
-  if (user.sso_mode === 'disabled') throw fail('user_sso_disabled', { name_id: profile.nameID, user: user.email });
-  return { request, user, nameId: profile.nameID };
+  if (!user) throw fail('unknown_user', asserted);
+  if (user.sso_mode === 'disabled') throw fail('user_sso_disabled', { ...asserted, user: user.email });
+  return {
+    request,
+    user,
+    nameId: profile.nameID,
+    nameIdFormat: asserted.name_id_format,
+    attributes: asserted.attributes,
+  };
 }

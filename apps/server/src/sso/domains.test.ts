@@ -6,19 +6,14 @@ import { configureSso, lastAudit } from './testing/ssoFlow';
 import { TestIdp } from './testing/testIdp';
 
 /** SSO found by e-mail domain (decision 0037): claims, and the sign-in page's question "where do I go?". */
+interface Answer {
+  message?: string;
+  sso_domain?: Record<string, string>;
+  sso_domains?: { domain: string }[];
+}
+
 describe('SSO domains', () => {
   let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness();
-    h.clock.set(Date.now());
-  });
-  afterEach(() => h.close());
-
-  interface Answer {
-    message?: string;
-    sso_domain?: Record<string, string>;
-    sso_domains?: { domain: string }[];
-  }
   const body = async (res: Response) => (await res.json()) as Answer;
   const own = () => h.admin.email.split('@')[1] as string;
   const claim = (domain: unknown, key = h.admin.masterKey) =>
@@ -27,6 +22,13 @@ describe('SSO domains', () => {
     const res = await consoleCall(h, 'POST', '/console-api/sso/discover', { json: { email, returnTo } });
     return { status: res.status, body: await res.text() };
   };
+
+  // The test identity provider's certificate is valid from now on the real clock.
+  beforeEach(async () => {
+    h = await createHarness();
+    h.clock.set(Date.now());
+  });
+  afterEach(() => h.close());
 
   it('claims the domain of the administrator’s own address, lists, audits and releases it', async () => {
     const res = await claim(` @${own().toUpperCase()} `);

@@ -9,7 +9,7 @@ import { createSession, findLiveSession, readSessionCookie, revokeSession, setSe
 import { type AcsSuccess, consumeResponse, MAX_SAML_RESPONSE_BYTES, Refusal } from './acs';
 import { messagePage } from './messagePage';
 import { metadataXml, safeReturnTo, serviceProvider, startRequest } from './serviceProvider';
-import { findSetting, markTested } from './settings';
+import { findSetting, recordTest } from './settings';
 
 const accountQuery = z.object({
   account: z.coerce
@@ -85,7 +85,21 @@ export function samlRoutes(deps: AppDeps) {
       reason: refusal.reason,
       details: refusal.details,
     });
-    if (test) return c.redirect(`/settings/sso?test=failed&reason=${refusal.reason}`, 303);
+    if (test) {
+      const d = refusal.details;
+      const text = (v: unknown) => (typeof v === 'string' ? v : null);
+      const user = text(d.user);
+      await recordTest(deps, accountId, {
+        outcome: 'failed',
+        reason: refusal.reason,
+        message: refusal.message,
+        name_id: text(d.name_id),
+        name_id_format: text(d.name_id_format),
+        attributes: (d.attributes as Record<string, string[]> | undefined) ?? {},
+        user: user === null ? null : { email: user, name: null, sso_mode: 'disabled' },
+      });
+      return c.redirect(`/settings/sso?test=failed&reason=${refusal.reason}`, 303);
+    }
     return c.html(messagePage('Sign-in refused', refusal.message), status);
   };
   const succeed = async (c: Context, accountId: number, ok: AcsSuccess) => {
@@ -100,7 +114,15 @@ export function samlRoutes(deps: AppDeps) {
       details: { name_id: ok.nameId },
     });
     if (test) {
-      await markTested(deps, accountId);
+      await recordTest(deps, accountId, {
+        outcome: 'passed',
+        reason: null,
+        message: null,
+        name_id: ok.nameId,
+        name_id_format: ok.nameIdFormat,
+        attributes: ok.attributes,
+        user: { email: ok.user.email, name: ok.user.name, sso_mode: ok.user.sso_mode },
+      });
       return c.redirect('/settings/sso?test=passed', 303);
     }
     const previous = readSessionCookie(c);

@@ -1,4 +1,10 @@
-import type { SsoServiceProvider, SsoSetting, SsoSettingInput } from '@svc/contracts';
+import {
+  type SsoLastTest,
+  type SsoServiceProvider,
+  type SsoSetting,
+  type SsoSettingInput,
+  ssoLastTest,
+} from '@svc/contracts';
 import { auditAction } from '../audit';
 import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
@@ -22,6 +28,8 @@ export interface SettingRow {
   strategy: 'samlp';
   tested_at: number | null;
   updated_at: number;
+  /** JSON of the last Test SSO's details (SsoLastTest). */
+  last_test?: string | null;
 }
 
 export async function findSetting(db: Executor, accountId: number): Promise<SettingRow | null> {
@@ -48,7 +56,14 @@ export function toWireSetting(row: SettingRow, now: Date, sp: SsoServiceProvider
     warnings: certificateWarnings(certs),
     service_provider: sp,
     tested_at: row.tested_at === null ? null : isoTime(new Date(row.tested_at)),
+    last_test: readLastTest(row.last_test),
   };
+}
+
+function readLastTest(text: string | null | undefined): SsoLastTest | null {
+  if (!text) return null;
+  const parsed = ssoLastTest.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
 }
 
 const MAX_URL = 2048;
@@ -189,9 +204,14 @@ export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> 
   await auditAction(deps, p, 'sso_setting.delete');
 }
 
-export async function markTested(deps: AppDeps, accountId: number): Promise<void> {
+/** Keeps what a Test SSO round trip asserted; a passing one also marks the setting tested. */
+export async function recordTest(deps: AppDeps, accountId: number, test: Omit<SsoLastTest, 'at'>): Promise<void> {
+  const now = deps.clock.now();
+  const details = JSON.stringify({ ...test, at: isoTime(now) });
   await run(
     deps.storage.db,
-    sql`UPDATE sso_settings SET tested_at = ${deps.clock.now().getTime()} WHERE account_id = ${accountId}`,
+    test.outcome === 'passed'
+      ? sql`UPDATE sso_settings SET tested_at = ${now.getTime()}, last_test = ${details} WHERE account_id = ${accountId}`
+      : sql`UPDATE sso_settings SET last_test = ${details} WHERE account_id = ${accountId}`,
   );
 }

@@ -12,6 +12,7 @@ import { CertificateList } from './CertificateList';
 import { ServiceProviderPanel, serviceProviderFor } from './ServiceProviderPanel';
 import { SsoDomainsPanel } from './SsoDomainsPanel';
 import { SsoSettingForm } from './SsoSettingForm';
+import { TestDetails } from './TestDetails';
 
 export interface SsoSettingsPageProps {
   currentUser: Me;
@@ -103,6 +104,14 @@ function AdminSsoSettingsPage({ currentUser }: SsoSettingsPageProps) {
       />
       <Stack gap="lg">
         <TestOutcome />
+        {current?.last_test && (
+          <Paper withBorder radius="md" p="lg">
+            <Title order={2} size="h4" mb="sm">
+              Test SSO details
+            </Title>
+            <TestDetails test={current.last_test} />
+          </Paper>
+        )}
         <Paper withBorder radius="md" p="lg">
           <Title order={2} size="h4" mb="sm">
             This service

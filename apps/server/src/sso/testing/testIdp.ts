@@ -109,6 +109,8 @@ export interface ResponseOptions {
   signatureAlgorithm?: string;
   /** The signature's reference transforms; enveloped-signature and exc-c14n when absent. */
   transforms?: string[];
+  /** Attributes of the assertion (an AttributeStatement), by name. */
+  attributes?: Record<string, string | string[]>;
 }
 
 const escapeXml = (s: string) =>
@@ -116,6 +118,18 @@ const escapeXml = (s: string) =>
     /[&<>"']/g,
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string,
   );
+
+function attributeStatement(attributes: Record<string, string | string[]> | undefined): string {
+  if (!attributes || Object.keys(attributes).length === 0) return '';
+  const one = (name: string, values: string[]) =>
+    `<saml:Attribute Name="${escapeXml(name)}">${values
+      .map((v) => `<saml:AttributeValue xsi:type="xs:string">${escapeXml(v)}</saml:AttributeValue>`)
+      .join('')}</saml:Attribute>`;
+  const body = Object.entries(attributes)
+    .map(([name, v]) => one(name, Array.isArray(v) ? v : [v]))
+    .join('');
+  return `<saml:AttributeStatement>${body}</saml:AttributeStatement>`;
+}
 
 export class TestIdp {
   readonly signInEndpoint: string;
@@ -185,7 +199,7 @@ export class TestIdp {
       NameID: escapeXml(o.nameId),
       InResponseTo: escapeXml(o.inResponseTo),
       AuthnStatement: `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
-      AttributeStatement: '',
+      AttributeStatement: attributeStatement(o.attributes),
     };
     const { context } = await signer.createLoginResponse(
       sp,
