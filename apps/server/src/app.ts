@@ -29,6 +29,7 @@ import { journeyEngineRoutes } from './journey-engine/routes';
 import { createJourneyScheduler, type JourneySchedulerOptions } from './journey-engine/scheduler';
 import { activationRoutes } from './journeys/activationRoutes';
 import { journeyRoutes } from './journeys/routes';
+import { overviewRoutes } from './overview/routes';
 import type { AppDeps, AppEnv } from './platform/context';
 import { badRequest, payloadTooLarge } from './platform/errors';
 import {
@@ -174,6 +175,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/', journeyRoutes(deps));
   app.route('/', activationRoutes(deps));
   app.route('/', journeyEngineRoutes(deps));
+  app.route('/', overviewRoutes(deps));
   app.route('/', folderPermissionRoutes(deps, findFolder));
   const journeyEngine = createJourneyScheduler(deps, options.journeyEngine);
   app.route(

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';
+export * from './overview';
 export * from './password';
 export * from './savedQueries';
 export * from './schedules';

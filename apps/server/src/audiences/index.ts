@@ -8,6 +8,7 @@ export {
   findParentSegment,
   findSegment,
   missingSegments,
+  parentSegmentSizes,
   profileRows,
   registerFolderEntries,
   registerSegmentUsage,

@@ -2,6 +2,7 @@ import type { AudienceColumnType, SegmentRule } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
+import { type Executor, many, sql } from '../platform/storage';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule } from './rules/parse';
 import { definitionOf, parentSegmentRow, segmentRow } from './store';
@@ -115,4 +116,15 @@ export async function profileRows(
   const parent = p === null ? null : await parentSegmentRow(deps.storage.db, accountId, p);
   if (!parent) throw notFound('parent segment');
   return readProfiles(deps, parent, keys);
+}
+
+/** The account's parent segments with their profile counts as of their last build (the overview). */
+export function parentSegmentSizes(
+  ex: Executor,
+  accountId: number,
+): Promise<{ id: number; name: string; population: number }[]> {
+  return many(
+    ex,
+    sql`SELECT id, name, population FROM parent_segments WHERE account_id = ${accountId} ORDER BY population DESC, id`,
+  );
 }

@@ -4,6 +4,7 @@
  * (query jobs, parent segment builds): its SQLite file, or its PostgreSQL schema and table identifiers.
  */
 
+export { biggestTables, ingestedByDay } from './accountFigures';
 export {
   checkWritableTable,
   createTableRow,

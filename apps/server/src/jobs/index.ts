@@ -2,7 +2,14 @@
  * What other features use of jobs: the job table, the runner's job kinds (builds, loads and imports are jobs),
  * query inspection and result targets (scheduled queries), the wire form of a job and shared parameters.
  */
-export { accountJobStates, insertJob, type JobRow, listJobs, retriableScheduledJobs } from './jobStore';
+export {
+  accountJobStates,
+  insertJob,
+  type JobRow,
+  jobCountsByState,
+  listJobs,
+  retriableScheduledJobs,
+} from './jobStore';
 export { priorityParam, retryLimitParam } from './params';
 export { QueryRefused } from './query/dialect';
 export { inspectQuery, QUERY_TYPES } from './queryJob';

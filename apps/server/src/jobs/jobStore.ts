@@ -329,3 +329,17 @@ export async function retriableScheduledJobs(ex: Executor, since: number): Promi
         ORDER BY j.id`,
   );
 }
+
+/** How many of the account's jobs created since `since` (Unix ms) are in each state (the overview). */
+export async function jobCountsByState(
+  ex: Executor,
+  accountId: number,
+  since: number,
+): Promise<{ status: JobStatus; jobs: number }[]> {
+  const rows = await many<{ status: JobStatus; n: number | string }>(
+    ex,
+    sql`SELECT status, count(*) AS n FROM jobs WHERE account_id = ${accountId} AND created_at >= ${since}
+        GROUP BY status ORDER BY status`,
+  );
+  return rows.map((r) => ({ status: r.status, jobs: Number(r.n) }));
+}

@@ -9,7 +9,14 @@ export { testWebhookSettings } from './activations';
 export { renderTemplate } from './bodyTemplate';
 export { PAUSE_PERIOD } from './lifecycle';
 export { activationIdParams, errorResponses, journeyIdParam, jsonBody, jsonResponse } from './openapi';
-export { eventsOf, findJourneyRow, getJourneyRow, type JourneyRow, runningJourneyRows } from './store';
+export {
+  eventsOf,
+  findJourneyRow,
+  getJourneyRow,
+  type JourneyRow,
+  launchedJourneys,
+  runningJourneyRows,
+} from './store';
 export type { VersionPlan } from './versionPlan';
 export { type Handover, pendingVersionPlan, registerVersionHandover } from './versions';
 export { type WebhookSettings, webhookSettingsOf } from './webhookConfig';

@@ -241,3 +241,14 @@ export function eventsOf(ex: Executor, accountId: number, journeyId: number, kin
         ORDER BY id`,
   );
 }
+
+/** The account's launched journeys, without their documents (the overview). */
+export function launchedJourneys(
+  ex: Executor,
+  accountId: number,
+): Promise<{ id: number; name: string; paused: number }[]> {
+  return many(
+    ex,
+    sql`SELECT id, name, paused FROM journeys WHERE account_id = ${accountId} AND state = 'launched' ORDER BY id`,
+  );
+}

@@ -24,6 +24,7 @@ import { journeyFigures } from './0033-journey-figures';
 import { savedQueries } from './0036-saved-queries';
 import { ssoDomains } from './0037-sso-domains';
 import { schedulePause } from './0038-schedule-pause';
+import { ingestDays } from './0039-ingest-days';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   savedQueries,
   ssoDomains,
   schedulePause,
+  ingestDays,
 ];

@@ -40,14 +40,11 @@ const MAX_POINTS: Record<ChartKind, number> = { bar: 100, line: 500, area: 500, 
 const OTHER = 'Other';
 const NULL_LABEL = '(null)';
 
-interface Cell {
-  sum: number;
-  n: number;
-}
-
+/** A group's sums and row counts, indexed by series number (sparse). */
 interface Group {
   x: string | number;
-  cells: Map<string, Cell>;
+  sum: number[];
+  n: number[];
 }
 
 function numberOf(value: unknown): number | null {
@@ -65,48 +62,68 @@ function labelOf(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function add(cells: Map<string, Cell>, key: string, sum: number, n: number) {
-  const cell = cells.get(key);
-  if (cell) {
-    cell.sum += sum;
-    cell.n += n;
-  } else cells.set(key, { sum, n });
+function cellValue(sum: number, n: number, aggregate: Aggregate): number {
+  if (aggregate === 'count') return n;
+  if (aggregate === 'avg') return n === 0 ? 0 : sum / n;
+  return sum;
 }
 
-function cellValue(cell: Cell, aggregate: Aggregate): number {
-  if (aggregate === 'count') return cell.n;
-  if (aggregate === 'avg') return cell.n === 0 ? 0 : cell.sum / cell.n;
-  return cell.sum;
+/** Adds `from`'s cells into `into`, series renumbered by `to` (identity when absent). */
+function addInto(into: Group, from: Group, to?: number[]) {
+  from.n.forEach((n, s) => {
+    const t = to ? (to[s] as number) : s;
+    into.sum[t] = (into.sum[t] ?? 0) + (from.sum[s] ?? 0);
+    into.n[t] = (into.n[t] ?? 0) + n;
+  });
 }
 
-/** One pass: groups by x (first appearance order) and series, with each series' total for ranking. */
+/** One pass: groups by x (first appearance order, or by number when every x is one) and series. */
 function groupRows(rows: readonly unknown[][], spec: ChartSpec) {
-  const groups = new Map<string, Group>();
-  const totals = new Map<string, number>();
+  const groupOf = new Map<unknown, Group>();
+  const list: Group[] = [];
+  const seriesOf = new Map<string, number>();
+  const names: string[] = [];
+  const totals: number[] = [];
+  const bySeries = spec.series !== null && spec.kind !== 'pie';
   let numericX = true;
   for (const row of rows) {
     const rawX = row[spec.x];
-    const xNumber = typeof rawX === 'number' && Number.isFinite(rawX) ? rawX : null;
-    if (xNumber === null) numericX = false;
-    const xKey = labelOf(rawX);
-    let group = groups.get(xKey);
+    const isNumber = typeof rawX === 'number' && Number.isFinite(rawX);
+    if (!isNumber) numericX = false;
+    // Numbers are their own keys: no text made per row.
+    const xKey = isNumber ? rawX : labelOf(rawX);
+    let group = groupOf.get(xKey);
     if (!group) {
-      group = { x: xNumber ?? xKey, cells: new Map() };
-      groups.set(xKey, group);
+      group = { x: xKey as string | number, sum: [], n: [] };
+      groupOf.set(xKey, group);
+      list.push(group);
     }
-    const seriesKey = spec.series === null || spec.kind === 'pie' ? '' : labelOf(row[spec.series]);
-    let sum = 0;
+    let y = 0;
     if (spec.aggregate !== 'count' && spec.y !== null) {
-      const y = numberOf(row[spec.y]);
-      if (y === null) continue;
-      sum = y;
+      const value = numberOf(row[spec.y]);
+      if (value === null) continue;
+      y = value;
     }
-    add(group.cells, seriesKey, sum, 1);
-    totals.set(seriesKey, (totals.get(seriesKey) ?? 0) + (spec.aggregate === 'count' ? 1 : Math.abs(sum)));
+    let s = 0;
+    if (bySeries) {
+      const name = labelOf(row[spec.series as number]);
+      const known = seriesOf.get(name);
+      if (known === undefined) {
+        s = names.length;
+        seriesOf.set(name, s);
+        names.push(name);
+        totals.push(0);
+      } else s = known;
+    } else if (names.length === 0) {
+      names.push('');
+      totals.push(0);
+    }
+    group.sum[s] = (group.sum[s] ?? 0) + y;
+    group.n[s] = (group.n[s] ?? 0) + 1;
+    totals[s] = (totals[s] as number) + (spec.aggregate === 'count' ? 1 : Math.abs(y));
   }
-  const list = [...groups.values()];
   if (numericX) list.sort((a, b) => (a.x as number) - (b.x as number));
-  return { list, totals };
+  return { list, names, totals };
 }
 
 /** Consecutive groups merged so that at most `max` remain; a bucket is labelled by its first and last x. */
@@ -115,12 +132,12 @@ function bucket(list: Group[], max: number): Group[] {
   const size = Math.ceil(list.length / max);
   const out: Group[] = [];
   for (let i = 0; i < list.length; i += size) {
-    const part = list.slice(i, i + size);
-    const first = part[0] as Group;
-    const last = part[part.length - 1] as Group;
-    const cells = new Map<string, Cell>();
-    for (const g of part) for (const [k, c] of g.cells) add(cells, k, c.sum, c.n);
-    out.push({ x: part.length === 1 ? first.x : `${first.x} – ${last.x}`, cells });
+    const end = Math.min(i + size, list.length);
+    const first = list[i] as Group;
+    const last = list[end - 1] as Group;
+    const merged: Group = { x: end - i === 1 ? first.x : `${first.x} – ${last.x}`, sum: [], n: [] };
+    for (let g = i; g < end; g++) addInto(merged, list[g] as Group);
+    out.push(merged);
   }
   return out;
 }
@@ -129,30 +146,33 @@ function bucket(list: Group[], max: number): Group[] {
 function slices(list: Group[], aggregate: Aggregate): Group[] {
   const max = MAX_POINTS.pie;
   if (list.length <= max) return list;
-  const ranked = [...list].sort(
-    (a, b) =>
-      cellValue(b.cells.get('') ?? { sum: 0, n: 0 }, aggregate) -
-      cellValue(a.cells.get('') ?? { sum: 0, n: 0 }, aggregate),
-  );
-  const cells = new Map<string, Cell>();
-  for (const g of ranked.slice(max - 1)) for (const [k, c] of g.cells) add(cells, k, c.sum, c.n);
-  return [...ranked.slice(0, max - 1), { x: OTHER, cells }];
+  const value = (g: Group) => cellValue(g.sum[0] ?? 0, g.n[0] ?? 0, aggregate);
+  const ranked = [...list].sort((a, b) => value(b) - value(a));
+  const other: Group = { x: OTHER, sum: [], n: [] };
+  for (const g of ranked.slice(max - 1)) addInto(other, g);
+  return [...ranked.slice(0, max - 1), other];
 }
 
 export function chartData(rows: readonly unknown[][], spec: ChartSpec, yName: string): ChartData {
-  const { list, totals } = groupRows(rows, spec);
-  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
-  const kept = ranked.slice(0, MAX_SERIES);
-  const keyOf = new Map<string, string>(kept.map((name, i) => [name, `s${i}`]));
-  const otherKey = `s${kept.length}`;
-  const series: ChartSeries[] = kept.map((name, i) => ({ key: `s${i}`, name: name === '' ? yName : name }));
-  if (ranked.length > MAX_SERIES) series.push({ key: otherKey, name: OTHER });
+  const { list, names, totals } = groupRows(rows, spec);
+  const ranked = names.map((_, s) => s).sort((a, b) => (totals[b] as number) - (totals[a] as number));
+  // Series number → its place among the kept series, the rest to "Other" (place MAX_SERIES).
+  const place: number[] = [];
+  ranked.forEach((s, i) => {
+    place[s] = Math.min(i, MAX_SERIES);
+  });
+  const series: ChartSeries[] = ranked
+    .slice(0, MAX_SERIES)
+    .map((s, i) => ({ key: `s${i}`, name: names[s] === '' ? yName : (names[s] as string) }));
+  if (ranked.length > MAX_SERIES) series.push({ key: `s${MAX_SERIES}`, name: OTHER });
   const shown = spec.kind === 'pie' ? slices(list, spec.aggregate) : bucket(list, MAX_POINTS[spec.kind]);
   const points = shown.map((g) => {
-    const merged = new Map<string, Cell>();
-    for (const [name, cell] of g.cells) add(merged, keyOf.get(name) ?? otherKey, cell.sum, cell.n);
+    const merged: Group = { x: g.x, sum: [], n: [] };
+    addInto(merged, g, place);
     const point: Record<string, string | number> = { x: typeof g.x === 'number' ? g.x : String(g.x) };
-    for (const [key, cell] of merged) point[key] = cellValue(cell, spec.aggregate);
+    merged.n.forEach((n, k) => {
+      point[`s${k}`] = cellValue(merged.sum[k] ?? 0, n, spec.aggregate);
+    });
     return point;
   });
   const notes: string[] = [];

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { accountSettingsQueryOptions, parentSegmentsQueryOptions } from '../../lib/resources';
 import { PERMISSION_LABEL, useFolderAccess } from '../folder-permissions';
+import { LiveFigures } from './LiveFigures';
 
 export interface OverviewPageProps {
   currentUser: Me;
@@ -101,7 +102,7 @@ function ParentSegmentAccess() {
   );
 }
 
-/** Where everyone lands after sign-in: who they are here, what they may do, and where to go. */
+/** Where everyone lands after sign-in: the account's live figures, who they are here, what they may do, and where to go. */
 export function OverviewPage({ currentUser }: OverviewPageProps) {
   const settings = useQuery(accountSettingsQueryOptions());
   const fallback = settings.data?.defaultFolderPermission;
@@ -109,6 +110,7 @@ export function OverviewPage({ currentUser }: OverviewPageProps) {
   return (
     <>
       <PageHeader title="Overview" description={`Signed in to ${currentUser.accountName} as ${currentUser.email}.`} />
+      <LiveFigures />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Card title="Your access">
           <Stack gap="sm">
