@@ -4,8 +4,9 @@ import { runJourney } from '@svc/journey-engine';
 import { eventsOf, type JourneyRow, journeyOfRow, PAUSE_PERIOD } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import type { Executor } from '../platform/storage';
+import { planRun, rememberRun, statesToWrite } from './movers';
 import { populationFor } from './population';
-import { finishRun, insertRun, loadStates, saveRunInChunks, setRunDuration } from './store';
+import { finishRun, insertRun, saveRunInChunks, setRunDuration } from './store';
 
 /**
  * Between two parts of a save on SQLite, the lock of the control database is left free for as long as the
@@ -39,6 +40,8 @@ export interface RunSummary {
   /** Why nothing ran: the journey is a draft, or paused. */
   skipped: 'draft' | 'paused' | null;
   profiles: number;
+  /** Profiles read and moved (decision 0040). */
+  looked: number;
   changed: number;
   events: number;
   queued: number;
@@ -69,6 +72,7 @@ export async function runJourneyNow(
     status: 'success',
     skipped: null,
     profiles: 0,
+    looked: 0,
     changed: 0,
     events: 0,
     queued: 0,
@@ -84,16 +88,18 @@ export async function runJourneyNow(
   try {
     const pauses = await pausesOf(db, row);
     const population = await populationFor(deps, row.account_id, journey, now);
-    const states = await loadStates(db, row.account_id, row.id);
+    // Only the profiles that may move are read and moved (decision 0040).
+    const plan = await planRun(deps, row.account_id, row.id, journey, population, at);
     const result = runJourney({
       journeyId: String(row.id),
       journey,
       at,
       pauses,
-      profiles: population.profiles,
-      states,
+      profiles: plan.profiles,
+      states: plan.states,
       isMember: population.isMember,
     });
+    const written = statesToWrite(plan, journey, row.id, pauses, at, result);
     const counts = {
       profiles: population.profiles.length,
       changed: result.changed.size,
@@ -108,14 +114,16 @@ export async function runJourneyNow(
       row.account_id,
       row.id,
       runId,
-      result,
+      { ...result, ...written },
       (tx) => finishRun(tx, row.account_id, runId, { status, skipped: result.skipped || null }),
       pauseBetweenParts(deps),
     );
+    if (!result.skipped) rememberRun(deps, row.id, runId, plan);
     const durationMs = performance.now() - started;
     await setRunDuration(db, row.account_id, runId, durationMs);
     return summary(runId, {
       ...counts,
+      looked: plan.profiles.length,
       status: result.skipped ? 'skipped' : 'success',
       skipped: result.skipped || null,
       durationMs: Math.round(durationMs),

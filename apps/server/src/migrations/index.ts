@@ -21,6 +21,7 @@ import { journeyVersions } from './0019-journey-versions';
 import { sharedByNodes } from './0022-shared-by-nodes';
 import { emailsPerAccount } from './0024-emails-per-account';
 import { journeyFigures } from './0033-journey-figures';
+import { journeyWakeTimes } from './0040-journey-wake-times';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   sharedByNodes,
   emailsPerAccount,
   journeyFigures,
+  journeyWakeTimes,
 ];
