@@ -34,13 +34,21 @@ describe('journey runs over the profiles that move', () => {
   beforeEach(async () => {
     h = await createHarness();
     T = h.clock.now().getTime();
-    const people: Person[] = [
-      { customer_id: 'p1', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
-      { customer_id: 'p2', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
-      { customer_id: 'p3', vip: 1, engaged_at: 0, bought_at: 0, unsub_at: 0 },
-      { customer_id: 'p4', vip: 0, engaged_at: sec(4), bought_at: 0, unsub_at: sec(6) },
-      { customer_id: 'p5', vip: 0, engaged_at: 0, bought_at: sec(5), unsub_at: 0 },
-      { customer_id: 'p6', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 },
+    // Key, VIP, and the days they become engaged, buyers and unsubscribed (0: never).
+    const person = (key: string, vip: number, engaged: number, bought: number, unsub: number): Person => ({
+      customer_id: key,
+      vip,
+      engaged_at: engaged && sec(engaged),
+      bought_at: bought && sec(bought),
+      unsub_at: unsub && sec(unsub),
+    });
+    const people = [
+      person('p1', 1, 0, 0, 0),
+      person('p2', 1, 0, 0, 0),
+      person('p3', 1, 0, 0, 0),
+      person('p4', 0, 4, 0, 6),
+      person('p5', 0, 0, 5, 0),
+      person('p6', 0, 0, 0, 0),
     ];
     const parentId = await seedParentSegment(h, people);
     ids = await launchScenario(h, parentId, await seedSegments(h, parentId));
@@ -101,11 +109,13 @@ describe('journey runs over the profiles that move', () => {
   });
 
   it('looks again at waits a pause pushed back, moves nobody early, and stores their new wake time', async () => {
+    const pauseOrResume = async (what: 'pause' | 'resume', day: number) => {
+      h.clock.set(at(day));
+      await json(h.call('PATCH', `/entities/journeys/${ids.journeyId}/${what}`));
+    };
     await run(0);
-    h.clock.set(at(1));
-    await json(h.call('PATCH', `/entities/journeys/${ids.journeyId}/pause`));
-    h.clock.set(at(3));
-    await json(h.call('PATCH', `/entities/journeys/${ids.journeyId}/resume`));
+    await pauseOrResume('pause', 1);
+    await pauseOrResume('resume', 3);
     // The wake times stored on day 0 came before the pause: due now, but the waits end on day 5.
     expect(await run(3)).toMatchObject({ looked: 6, changed: 0, events: 0 });
     expect(Object.values(await wakes())).toEqual(Array(6).fill(at(5)));

@@ -11,7 +11,6 @@ import {
   type RunResult,
   wakesAfterRun,
 } from '@svc/journey-engine';
-import type { AppDeps } from '../platform/context';
 import { type Executor, many, one, sql } from '../platform/storage';
 import type { Population } from './population';
 import { type StateRow, stateOf } from './store';
@@ -32,13 +31,18 @@ interface Seen {
   membership: Membership;
 }
 
-const seenByStorage = new WeakMap<object, Map<number, Seen>>();
+/** The storage a run reads and writes (`deps.storage`); what is kept is kept per storage. */
+interface RunStorage {
+  db: Executor;
+}
 
-function seenOf(deps: AppDeps): Map<number, Seen> {
-  let map = seenByStorage.get(deps.storage);
+const seenByStorage = new WeakMap<RunStorage, Map<number, Seen>>();
+
+function seenOf(storage: RunStorage): Map<number, Seen> {
+  let map = seenByStorage.get(storage);
   if (!map) {
     map = new Map();
-    seenByStorage.set(deps.storage, map);
+    seenByStorage.set(storage, map);
   }
   return map;
 }
@@ -104,20 +108,20 @@ export interface RunPlan {
 
 /** Decides whom the run at `at` moves and reads their states. */
 export async function planRun(
-  deps: AppDeps,
+  storage: RunStorage,
   accountId: number,
   journeyId: number,
   journey: Journey,
-  population: Population,
+  population: Pick<Population, 'profiles' | 'members'>,
   at: number,
 ): Promise<RunPlan> {
-  const db = deps.storage.db;
+  const db = storage.db;
   const membership: Membership = {
     parent: new Set(population.profiles.map((p) => p.key)),
     segments: population.members,
   };
   const definition = definitionKey(journey);
-  const seen = seenOf(deps).get(journeyId);
+  const seen = seenOf(storage).get(journeyId);
   const usable =
     seen !== undefined &&
     seen.definition === definition &&
@@ -168,6 +172,6 @@ export function statesToWrite(
 }
 
 /** Keeps the memberships the run saw, for the journey's next run in this process. */
-export function rememberRun(deps: AppDeps, journeyId: number, runId: number, plan: RunPlan): void {
-  seenOf(deps).set(journeyId, { runId, definition: plan.definition, membership: plan.membership });
+export function rememberRun(storage: RunStorage, journeyId: number, runId: number, plan: RunPlan): void {
+  seenOf(storage).set(journeyId, { runId, definition: plan.definition, membership: plan.membership });
 }
