@@ -1,17 +1,19 @@
-// The journey engine with its storage: 100,000 profiles, the engine's scenario journey, states and events
-// loaded from and written to the real control database (SQLite by default, PostgreSQL with
-// SVC_BENCH_BACKEND=postgres and SVC_TEST_PG_URL) in parts of 1,000 profiles, as `runJourneyNow` saves a run
-// (without the pauses it leaves between parts on SQLite). Segment membership comes from in-memory sets, so
-// segment evaluation (the audiences feature's SQL) is not part of the figure.
-// Then the statistics of two windows, counted as the statistics route counts them.
+// The journey engine with its storage: 100,000 profiles (PROFILES=…), the engine's scenario journey, states
+// read from and written to the real control database (SQLite by default, PostgreSQL with
+// SVC_BENCH_BACKEND=postgres and SVC_TEST_PG_URL) as `runJourneyNow` does: only the profiles that may move are
+// read (decision 0040), the outcome is saved in parts of 1,000 profiles (without the pauses it leaves between
+// parts on SQLite). Segment membership comes from in-memory sets, so segment evaluation (the audiences
+// feature's SQL) is not part of the figure. Then the statistics of two windows, counted as the statistics
+// route counts them, and the first page of the Profiles list.
 // Run: `npx tsx bench/journeyEngine.ts` in apps/server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runJourney, shapeStatistics } from '@svc/journey-engine';
+import { shapeStatistics } from '@svc/journey-engine';
 import { SEG, scenarioJourney } from '../../../packages/journey-engine/src/testing/scenario';
+import { listCustomers } from '../src/journey-engine/customers';
 import { statisticsTally } from '../src/journey-engine/figures';
-import { finishRun, insertRun, loadStates, saveRunInChunks } from '../src/journey-engine/store';
+import { moveAndSave } from '../src/journey-engine/move';
 import { insertId, sql } from '../src/platform/storage';
 import { benchBackend, benchStorage } from './common';
 
@@ -38,35 +40,27 @@ const isMember = (segmentId: string, key: string) => segments.get(segmentId)?.ha
 
 async function timedRun(label: string, at: number) {
   const t0 = performance.now();
-  const states = await loadStates(db, accountId, journeyId);
-  const t1 = performance.now();
-  const result = runJourney({ journeyId: String(journeyId), journey, at, pauses: [], profiles, states, isMember });
-  const t2 = performance.now();
-  const runId = await insertRun(db, { accountId, journeyId, at, trigger: 'schedule', status: 'error' });
-  await saveRunInChunks(db, accountId, journeyId, runId, result, (tx) =>
-    finishRun(tx, accountId, runId, { status: 'success' }),
-  );
-  const t3 = performance.now();
+  const population = { profiles, members: segments, isMember };
+  const input = { accountId, journeyId, journey, pauses: [], population, at, trigger: 'schedule' as const };
+  const moved = await moveAndSave(storage, input);
   return {
     label,
-    loadMs: Math.round(t1 - t0),
-    engineMs: Math.round(t2 - t1),
-    saveMs: Math.round(t3 - t2),
-    totalMs: Math.round(t3 - t0),
-    changed: result.changed.size,
-    events: result.events.length,
+    totalMs: Math.round(performance.now() - t0),
+    looked: moved.looked,
+    changed: moved.counts.changed,
+    events: moved.counts.events,
   };
 }
 
 const t = Date.UTC(2026, 0, 1);
 const rows = [
   await timedRun('everyone enters (day 0)', t),
-  await timedRun('everyone waits (day 1)', t + DAY),
+  await timedRun('nobody moves (day 1)', t + DAY),
   await timedRun('wait ends (day 3)', t + 3 * DAY),
 ];
 for (const r of rows) {
   process.stdout.write(
-    `${r.label.padEnd(26)} load ${String(r.loadMs).padStart(5)} ms  engine ${String(r.engineMs).padStart(5)} ms  save ${String(r.saveMs).padStart(5)} ms  total ${String(r.totalMs).padStart(5)} ms  ${r.changed} states, ${r.events} events\n`,
+    `${r.label.padEnd(26)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events\n`,
   );
 }
 
@@ -87,8 +81,19 @@ const statistics = [
   await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY }),
   await timedStatistics('day 3 only', { from: t + 3 * DAY, to: t + 4 * DAY - 1 }),
 ];
+/** The first page of the Profiles list, and the page after it by its cursor, as the route reads them. */
+async function timedPage(label: string, after?: string) {
+  const t0 = performance.now();
+  const q = { status: 'all' as const, page: 1, perPage: 50, ...(after === undefined ? {} : { after }) };
+  const page = await listCustomers(db, accountId, journeyId, journey, [], q);
+  const ms = Math.round(performance.now() - t0);
+  process.stdout.write(`profiles, ${label.padEnd(20)} ${String(ms).padStart(5)} ms  ${page.data.length} rows\n`);
+  return { label, ms, last: page.data[page.data.length - 1]?.profileKey };
+}
+const first = await timedPage('first page');
+const pages = [first, await timedPage('next page (cursor)', first.last)];
 process.stdout.write(
-  `BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows, statistics })}\n`,
+  `BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows, statistics, pages })}\n`,
 );
 await storage.close();
 rmSync(dir, { recursive: true, force: true });

@@ -17,7 +17,10 @@ export const journeyRunSummary = z.object({
     at: isoTime.describe('The run instant (service clock)'),
     status: z.enum(['success', 'skipped']),
     skipped: z.enum(['draft', 'paused']).nullable(),
-    profiles: count.describe('Profiles of the parent segment looked at'),
+    profiles: count.describe('Profiles of the parent segment'),
+    looked: count.describe(
+      'Profiles the run read and moved: those whose segment memberships changed since the last run or whose wait, exit or re-entry came due; everyone at the first run after a restart or a change of definition',
+    ),
     changed: count.describe('Profiles whose state changed'),
     events: count.describe('Events appended to the journey log'),
     queued: count.describe('Profiles queued for activations'),

@@ -4,6 +4,8 @@ export { compileJourney, stageKey } from './compile';
 export { explainEvent } from './explain';
 export type { VariantRef } from './location';
 export { findVariantByLocation, variantLocation } from './location';
+export type { Membership } from './movers';
+export { definitionKey, membershipMovers, wakeAt, wakesAfterRun } from './movers';
 export type { AdvanceContext, AdvanceOutput } from './profile';
 export { advanceProfile, entryStage, ProfileWalker, waitDueAt } from './profile';
 export { runJourney } from './run';

@@ -8,6 +8,8 @@ import { ApiError, conflict } from '../platform/errors';
 export interface Population {
   profiles: EngineProfile[];
   isMember: MembershipOracle;
+  /** The members of every segment the journey reads, by segment id. */
+  members: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const EVERYONE = { type: 'And' as const, conditions: [] };
@@ -72,5 +74,5 @@ export async function populationFor(deps: AppDeps, accountId: number, journey: J
     const rows = new Map((await profileRows(deps, accountId, parent.id, keys)).map((r) => [r.key, r.attributes]));
     profiles = keys.map((key) => ({ key, columns: rows.get(key) ?? {} }));
   }
-  return { profiles, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
+  return { profiles, members, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
 }

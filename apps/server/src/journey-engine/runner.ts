@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PauseInterval } from '@svc/journey-engine';
-import { runJourney } from '@svc/journey-engine';
 import { eventsOf, type JourneyRow, journeyOfRow, PAUSE_PERIOD } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import type { Executor } from '../platform/storage';
+import { moveAndSave } from './move';
 import { populationFor } from './population';
-import { finishRun, insertRun, loadStates, saveRunInChunks, setRunDuration } from './store';
+import { insertRun, setRunDuration } from './store';
 
 /**
  * Between two parts of a save on SQLite, the lock of the control database is left free for as long as the
@@ -17,9 +17,6 @@ function pauseBetweenParts(deps: AppDeps) {
   if (deps.storage.backend !== 'sqlite') return undefined;
   return (partMs: number) => sleep(Math.min(50, Math.max(1, partMs)));
 }
-
-const INTERRUPTED =
-  'The server stopped while this run was being saved: the profiles saved so far moved on, the others move at the next run.';
 
 /** The journey's pause intervals: recorded pause periods, and the pause still going on if it is paused. */
 export async function pausesOf(ex: Executor, row: JourneyRow): Promise<PauseInterval[]> {
@@ -39,6 +36,8 @@ export interface RunSummary {
   /** Why nothing ran: the journey is a draft, or paused. */
   skipped: 'draft' | 'paused' | null;
   profiles: number;
+  /** Profiles read and moved (decision 0040). */
+  looked: number;
   changed: number;
   events: number;
   queued: number;
@@ -69,6 +68,7 @@ export async function runJourneyNow(
     status: 'success',
     skipped: null,
     profiles: 0,
+    looked: 0,
     changed: 0,
     events: 0,
     queued: 0,
@@ -84,40 +84,24 @@ export async function runJourneyNow(
   try {
     const pauses = await pausesOf(db, row);
     const population = await populationFor(deps, row.account_id, journey, now);
-    const states = await loadStates(db, row.account_id, row.id);
-    const result = runJourney({
-      journeyId: String(row.id),
+    const moved = await moveAndSave(deps.storage, {
+      accountId: row.account_id,
+      journeyId: row.id,
       journey,
-      at,
       pauses,
-      profiles: population.profiles,
-      states,
-      isMember: population.isMember,
+      population,
+      at,
+      trigger,
+      between: pauseBetweenParts(deps),
     });
-    const counts = {
-      profiles: population.profiles.length,
-      changed: result.changed.size,
-      events: result.events.length,
-      queued: result.queued.length,
-    };
-    // The run row says "interrupted" until its last chunk commits; a crash leaves it saying so.
-    const runId = await insertRun(db, { ...base, status: 'error', error: INTERRUPTED, ...counts });
-    const status = result.skipped ? 'skipped' : 'success';
-    await saveRunInChunks(
-      db,
-      row.account_id,
-      row.id,
-      runId,
-      result,
-      (tx) => finishRun(tx, row.account_id, runId, { status, skipped: result.skipped || null }),
-      pauseBetweenParts(deps),
-    );
+    const { runId, counts, skipped } = moved;
     const durationMs = performance.now() - started;
     await setRunDuration(db, row.account_id, runId, durationMs);
     return summary(runId, {
       ...counts,
-      status: result.skipped ? 'skipped' : 'success',
-      skipped: result.skipped || null,
+      looked: moved.looked,
+      status: skipped ? 'skipped' : 'success',
+      skipped: skipped || null,
       durationMs: Math.round(durationMs),
     });
   } catch (err) {

@@ -34,11 +34,12 @@ export interface StateRow {
   branches: string;
   held: number;
   last_run_at: number;
+  wake_at: number | null;
 }
 
 const map = (text: string) => (text === '{}' ? {} : (JSON.parse(text) as Record<string, string>));
 
-function stateOf(r: StateRow): ProfileState {
+export function stateOf(r: StateRow): ProfileState {
   return {
     profileKey: r.profile_key,
     status: r.status,
@@ -112,6 +113,8 @@ export interface RunOutcome {
   changed: ReadonlyMap<string, ProfileState>;
   events: ReadonlyArray<EngineEvent>;
   queued: ReadonlyArray<QueuedActivation>;
+  /** Wake time of each state written (decision 0040); a state without one is written with none. */
+  wakes?: ReadonlyMap<string, number | null>;
 }
 
 const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
@@ -188,6 +191,7 @@ export async function saveRunInChunks(
     }
     const slice: RunOutcome = {
       changed,
+      wakes: out.wakes,
       events: part.flatMap((key) => events.get(key) ?? []),
       queued: part.flatMap((key) => queued.get(key) ?? []),
     };
@@ -220,14 +224,14 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
        journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
-       held, last_run_at)`,
-    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT],
+       held, last_run_at, wake_at)`,
+    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT, INT],
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
        entries = excluded.entries, left_at = excluded.left_at, left_reason = excluded.left_reason,
        variants = excluded.variants, branches = excluded.branches, held = excluded.held,
-       last_run_at = excluded.last_run_at`,
+       last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
     (function* () {
       for (const s of out.changed.values()) {
         yield [
@@ -247,6 +251,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
           JSON.stringify(s.branches),
           s.held ? 1 : 0,
           s.lastRunAt,
+          out.wakes?.get(s.profileKey) ?? null,
         ];
       }
     })(),

@@ -44,9 +44,9 @@ export function estimateInWorker(deps: AppDeps, row: JourneyRow) {
 export const runLock = (row: Pick<JourneyRow, 'account_id' | 'id'>) => `journey-engine.run:${row.account_id}:${row.id}`;
 
 function runInWorker(deps: AppDeps, row: JourneyRow, trigger: RunArgs['trigger']): Promise<RunSummary> {
-  return work(deps).run<RunSummary>('journey-engine.run', { row, trigger } satisfies RunArgs, {
-    lane: `journey:${row.account_id}:${row.id}`,
-  });
+  // One worker runs the journey for as long as it lives: it keeps the memberships of the last run (movers.ts).
+  const lane = `journey:${row.account_id}:${row.id}`;
+  return work(deps).run<RunSummary>('journey-engine.run', { row, trigger } satisfies RunArgs, { lane, owner: lane });
 }
 
 /**

@@ -25,6 +25,7 @@ import { savedQueries } from './0036-saved-queries';
 import { ssoDomains } from './0037-sso-domains';
 import { schedulePause } from './0038-schedule-pause';
 import { ingestDays } from './0039-ingest-days';
+import { journeyWakeTimes } from './0040-journey-wake-times';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   ssoDomains,
   schedulePause,
   ingestDays,
+  journeyWakeTimes,
 ];

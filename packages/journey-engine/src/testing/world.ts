@@ -1,5 +1,8 @@
 import type { Journey } from '@svc/journey';
+import { compileJourney } from '../compile';
+import { definitionKey, type Membership, membershipMovers, wakesAfterRun } from '../movers';
 import { runJourney } from '../run';
+import { normalizePauses } from '../time';
 import type {
   EngineEvent,
   EngineProfile,
@@ -64,13 +67,20 @@ export class World {
     this.journey = { ...this.journey, paused: false };
   }
 
-  run(at: Instant): RunResult {
+  /** Wake times as the server stores them (movers.ts), for `runMovers`. */
+  readonly wakes = new Map<string, Instant | null>();
+  /** The memberships and definition of the last run `runMovers` did. */
+  /** How many profiles the last `runMovers` looked at. */
+  looked = 0;
+  private seen: { membership: Membership; definition: string } | null = null;
+
+  run(at: Instant, profiles: ReadonlyArray<EngineProfile> = this.profiles): RunResult {
     const result = runJourney({
       journeyId: this.journeyId,
       journey: this.journey,
       at,
       pauses: this.pauses,
-      profiles: this.profiles,
+      profiles,
       states: this.states,
       isMember: (segmentId, key) => this.segments.get(segmentId)?.has(key) ?? false,
     });
@@ -78,6 +88,41 @@ export class World {
     this.events.push(...result.events);
     this.queued.push(...result.queued);
     return result;
+  }
+
+  /**
+   * A run over the profiles that may move only (movers.ts), as the server runs once it has seen the
+   * memberships of a run: those whose memberships changed since, and those whose wake time has come. The
+   * first run, and the first after the definition changed, looks at everyone.
+   */
+  runMovers(at: Instant): RunResult {
+    const membership: Membership = {
+      parent: new Set(this.profiles.map((p) => p.key)),
+      segments: new Map([...this.segments].map(([id, keys]) => [id, new Set(keys)])),
+    };
+    const definition = definitionKey(this.journey);
+    let profiles = this.profiles;
+    if (this.seen?.definition === definition) {
+      const keys = membershipMovers(this.seen.membership, membership);
+      for (const [key, wake] of this.wakes)
+        if (wake !== null && wake <= at && membership.parent.has(key)) keys.add(key);
+      profiles = this.profiles.filter((p) => keys.has(p.key));
+    }
+    this.looked = profiles.length;
+    const looked = profiles.flatMap((p) => this.states.get(p.key) ?? []);
+    const result = this.run(at, profiles);
+    if (result.skipped) return result;
+    const journey = compileJourney(this.journeyId, this.journey);
+    for (const [key, wake] of wakesAfterRun(journey, normalizePauses(this.pauses), at, looked, result.changed)) {
+      this.wakes.set(key, wake);
+    }
+    this.seen = { membership, definition };
+    return result;
+  }
+
+  /** Takes profiles out of the parent segment (their states stay). */
+  removeProfiles(...keys: string[]) {
+    this.profiles = this.profiles.filter((p) => !keys.includes(p.key));
   }
 
   /** Where a profile is, as `stageId/stepId`, `left:<reason>`, or `out`. */

@@ -17,6 +17,7 @@ describe('the outcome of Run now', () => {
     status: 'success' as const,
     skipped: null,
     profiles: 310,
+    looked: 310,
     changed: 12,
     events: 40,
     queued: 12,

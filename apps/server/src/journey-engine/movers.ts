@@ -1,0 +1,177 @@
+import type { Journey } from '@svc/journey';
+import {
+  compileJourney,
+  definitionKey,
+  type EngineProfile,
+  type Membership,
+  membershipMovers,
+  normalizePauses,
+  type PauseInterval,
+  type ProfileState,
+  type RunResult,
+  wakesAfterRun,
+} from '@svc/journey-engine';
+import { type Executor, many, one, sql } from '../platform/storage';
+import type { Population } from './population';
+import { type StateRow, stateOf } from './store';
+
+/**
+ * Which profiles a run loads and moves (decision 0040; the rule is the engine package's movers.ts). The
+ * memberships a run saw are kept in memory, per storage and journey, with the id of that run. The next run
+ * of the journey in this process compares today's memberships with them and adds the profiles whose wake
+ * time has come (an index of `journey_profile_states`): only those are read from the database and moved.
+ * When the memberships kept are not those of the journey's last run (none kept yet, the process restarted,
+ * another node ran it, a run failed or was interrupted) or the journey's definition changed, the run loads
+ * every state, as before, and writes every wake time that changed.
+ */
+
+interface Seen {
+  runId: number;
+  definition: string;
+  membership: Membership;
+}
+
+/** The storage a run reads and writes (`deps.storage`); what is kept is kept per storage. */
+interface RunStorage {
+  db: Executor;
+}
+
+const seenByStorage = new WeakMap<RunStorage, Map<number, Seen>>();
+
+function seenOf(storage: RunStorage): Map<number, Seen> {
+  let map = seenByStorage.get(storage);
+  if (!map) {
+    map = new Map();
+    seenByStorage.set(storage, map);
+  }
+  return map;
+}
+
+/** Keys per `IN (…)` list: well within both backends' limits of bound values. */
+const KEYS_PER_QUERY = 500;
+
+/** Rows of `journey_profile_states`: the whole journey, or the given profiles only. */
+async function stateRows(ex: Executor, accountId: number, journeyId: number, keys?: ReadonlyArray<string>) {
+  if (!keys) {
+    return many<StateRow>(
+      ex,
+      sql`SELECT * FROM journey_profile_states WHERE account_id = ${accountId} AND journey_id = ${journeyId}`,
+    );
+  }
+  const rows: StateRow[] = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
+    const part = keys.slice(i, i + KEYS_PER_QUERY);
+    rows.push(
+      ...(await many<StateRow>(
+        ex,
+        sql`SELECT * FROM journey_profile_states
+            WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND profile_key IN (${sql.join(part)})`,
+      )),
+    );
+  }
+  return rows;
+}
+
+/** Keys of the journey's profiles whose wake time is at or before `at`, read from the wake index. */
+async function dueKeys(ex: Executor, accountId: number, journeyId: number, at: number): Promise<string[]> {
+  const rows = await many<{ profile_key: string }>(
+    ex,
+    sql`SELECT profile_key FROM journey_profile_states
+        WHERE journey_id = ${journeyId} AND wake_at <= ${at} AND account_id = ${accountId}`,
+  );
+  return rows.map((r) => r.profile_key);
+}
+
+/** The id of the journey's last run that was not skipped (a skipped run moves nobody). */
+async function lastMovingRun(ex: Executor, accountId: number, journeyId: number): Promise<number | null> {
+  const row = await one<{ id: number }>(
+    ex,
+    sql`SELECT id FROM journey_runs WHERE account_id = ${accountId} AND journey_id = ${journeyId}
+          AND status <> 'skipped'
+        ORDER BY id DESC LIMIT 1`,
+  );
+  return row ? Number(row.id) : null;
+}
+
+export interface RunPlan {
+  /** The profiles to move, in the parent segment's order. */
+  profiles: EngineProfile[];
+  /** Their states (profiles without one have never entered). */
+  states: Map<string, ProfileState>;
+  /** Whether the run looks at the whole parent segment (nothing usable was kept from the last run). */
+  everyone: boolean;
+  /** Wake time stored for each state read. */
+  storedWakes: Map<string, number | null>;
+  membership: Membership;
+  definition: string;
+}
+
+/** Decides whom the run at `at` moves and reads their states. */
+export async function planRun(
+  storage: RunStorage,
+  accountId: number,
+  journeyId: number,
+  journey: Journey,
+  population: Pick<Population, 'profiles' | 'members'>,
+  at: number,
+): Promise<RunPlan> {
+  const db = storage.db;
+  const membership: Membership = {
+    parent: new Set(population.profiles.map((p) => p.key)),
+    segments: population.members,
+  };
+  const definition = definitionKey(journey);
+  const seen = seenOf(storage).get(journeyId);
+  const usable =
+    seen !== undefined &&
+    seen.definition === definition &&
+    seen.runId === (await lastMovingRun(db, accountId, journeyId));
+  let profiles = population.profiles;
+  let rows: StateRow[];
+  if (usable) {
+    const keys = membershipMovers(seen.membership, membership);
+    for (const key of await dueKeys(db, accountId, journeyId, at)) if (membership.parent.has(key)) keys.add(key);
+    profiles = keys.size === 0 ? [] : population.profiles.filter((p) => keys.has(p.key));
+    rows = await stateRows(db, accountId, journeyId, [...keys]);
+  } else {
+    rows = await stateRows(db, accountId, journeyId);
+  }
+  const states = new Map<string, ProfileState>();
+  const storedWakes = new Map<string, number | null>();
+  for (const r of rows) {
+    states.set(r.profile_key, stateOf(r));
+    storedWakes.set(r.profile_key, r.wake_at === null ? null : Number(r.wake_at));
+  }
+  return { profiles, states, everyone: !usable, storedWakes, membership, definition };
+}
+
+/**
+ * What the run writes to the states table: the states it changed, and the states it looked at whose wake time
+ * is not the one stored (a pause moved it, or it was never computed), each with its wake time.
+ */
+export function statesToWrite(
+  plan: RunPlan,
+  journey: Journey,
+  journeyId: number,
+  pauses: ReadonlyArray<PauseInterval>,
+  at: number,
+  result: RunResult,
+): { changed: Map<string, ProfileState>; wakes: Map<string, number | null> } {
+  // A skipped run looked at nobody: what is stored stays.
+  if (result.skipped) return { changed: result.changed, wakes: new Map() };
+  const compiled = compileJourney(String(journeyId), journey);
+  const looked = plan.profiles.flatMap((p) => plan.states.get(p.key) ?? []);
+  const wakes = wakesAfterRun(compiled, normalizePauses(pauses), at, looked, result.changed);
+  const changed = new Map(result.changed);
+  for (const [key, wake] of wakes) {
+    if (changed.has(key) || plan.storedWakes.get(key) === wake) continue;
+    const state = plan.states.get(key);
+    if (state) changed.set(key, state);
+  }
+  return { changed, wakes };
+}
+
+/** Keeps the memberships the run saw, for the journey's next run in this process. */
+export function rememberRun(storage: RunStorage, journeyId: number, runId: number, plan: RunPlan): void {
+  seenOf(storage).set(journeyId, { runId, definition: plan.definition, membership: plan.membership });
+}
