@@ -36,4 +36,13 @@ describe('the outcome of Run now', () => {
       '310 profiles looked at, 12 moved. 1 profile could not be sent (Webhooks must use HTTPS.); tried again in a minute or more. 11 profiles wait for their activation’s schedule.',
     );
   });
+  it('says how many of the parent segment a run read when it read only those that may move', () => {
+    const summary = {
+      ...base,
+      looked: 1,
+      changed: 1,
+      deliveries: { delivered: 0, failed: 0, waiting: 0, error: null },
+    };
+    expect(runOutcomeText(summary)).toBe('1 profile looked at of 310 in the parent segment, 1 moved.');
+  });
 });

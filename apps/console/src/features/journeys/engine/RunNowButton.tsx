@@ -24,7 +24,9 @@ const profiles = (value: number) => `${n(value)} ${value === 1 ? 'profile' : 'pr
 /** What a run did, in words: who moved, what was sent to activations, and what still waits. */
 export function runOutcomeText(summary: JourneyRunSummary['data']): string {
   const { delivered, failed, waiting, error } = summary.deliveries;
-  const parts = [`${profiles(summary.profiles)} looked at, ${n(summary.changed)} moved.`];
+  // A run reads only the profiles that may move (decision 0040): say how many of the parent segment that was.
+  const of = summary.looked === summary.profiles ? '' : ` of ${n(summary.profiles)} in the parent segment`;
+  const parts = [`${profiles(summary.looked)} looked at${of}, ${n(summary.changed)} moved.`];
   if (delivered > 0) parts.push(`${profiles(delivered)} sent to activations.`);
   if (failed > 0)
     parts.push(

@@ -361,7 +361,7 @@ function byAggregate(direction: 'ASC' | 'DESC'): Rewrite {
 const rewrites: Record<string, Rewrite> = { ...COMMON_REWRITES, ...timeFunctions, ...otherFunctions };
 
 function rewriteCast(tokens: Token[], word: number, open: number, close: number, options: TranslateOptions): string {
-  const { value, typeText, tryCast } = typedCastParts(tokens, word, open, close);
+  const { value, typeText } = typedCastParts(tokens, word, open, close);
   const expr = translateTokens(value, options).trim();
   const kind = castKind(typeText);
   // A value as text the way the embedded engine writes it (typedFunctions.ts): 0.0 keeps its ".0".
