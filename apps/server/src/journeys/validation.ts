@@ -1,6 +1,5 @@
 import type { JourneyViolation } from '@svc/contracts';
 import {
-  blocksDraft,
   type Journey,
   type JourneyRequest,
   parseJourneyRequest,
@@ -96,9 +95,7 @@ function atCreation(found: JourneyViolation[]): JourneyViolation[] {
 }
 
 /**
- * Throws 400 when a draft breaks a rule that stops it from being stored (`blocksDraft`: ids, connections,
- * loops, foreign segments, limits), listing every breach, or (when `launching`) when it breaks any rule. A draft's other problems are saved
- * with it and listed in `meta.launchViolations`.
+ * Throws 400 unless the journey meets the draft rules, or (when `launching`) the launch rules too.
  * `creating`: the journey does not exist yet, so none of its activations can.
  */
 export async function checkJourney(
@@ -116,8 +113,7 @@ export async function checkJourney(
   // Drafts may name activations not created yet; launch checks them.
   const { activationIds: _unused, ...draftContext } = context;
   const found = validateJourney(journey, draftContext);
-  // Refused for the rules a stored draft must meet; the answer still lists every breach at once.
-  if (found.some(blocksDraft)) throw invalidJourney(found);
+  if (found.length > 0) throw invalidJourney(found);
 }
 
 /** What still stops a stored draft from launching (shown in `meta.launchViolations`). */
