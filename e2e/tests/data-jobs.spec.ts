@@ -14,7 +14,7 @@ test('the jobs page lists jobs newest first, updates their status and filters th
   const ok = await issueQuery(page, 'e2e_jobs_a', 'SELECT kind, count(*) AS n FROM events GROUP BY kind');
   const failed = await issueQuery(page, 'e2e_jobs_b', 'SELECT nope FROM events');
 
-  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByRole('link', { name: 'Jobs', exact: true }).click();
   const jobs = page.getByRole('table', { name: 'Jobs' });
   const rowOf = (id: string) =>
     jobs.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) });
@@ -59,7 +59,7 @@ test('a scheduled query’s run names its schedule in the job list and on its pa
     { cron: '0 3 * * *', query: 'SELECT count(*) AS n FROM events', database: 'e2e_sched', type: 'presto' },
     1_767_225_600,
   );
-  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByRole('link', { name: 'Jobs', exact: true }).click();
   const row = page
     .getByRole('table', { name: 'Jobs' })
     .getByRole('row')
