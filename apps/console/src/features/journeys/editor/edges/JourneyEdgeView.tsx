@@ -5,13 +5,7 @@ import type { JourneyEdge } from '../model/flow';
 import { useInsertMenu } from './InsertMenu';
 import { useStepDrop } from './useStepDrop';
 
-/** How far from its start a connection into a merge draws its "+" (past the source's handle). */
-const JOIN_BUTTON_OFFSET = 22;
-
-/**
- * A connection with "+" in its middle: insert a step (or paste) exactly there. Into a merge, the "+" sits at
- * the connection's start instead: the middles of several paths joining one merge lie close together.
- */
+/** A connection with "+" in its middle: insert a step (or paste) exactly there. */
 const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd } = props;
   const [path, labelX, labelY] = getSmoothStepPath({
@@ -24,7 +18,6 @@ const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEd
     borderRadius: 10,
   });
   const readOnly = useEditor((s) => s.readOnly);
-  const [buttonX, buttonY] = data?.joins ? [sourceX + JOIN_BUTTON_OFFSET, sourceY] : [labelX, labelY];
   return (
     <>
       <BaseEdge
@@ -39,7 +32,7 @@ const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEd
         <EdgeLabelRenderer>
           <div
             className="nodrag nopan"
-            style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${buttonX}px, ${buttonY}px)` }}
+            style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           >
             <InsertButton data={data} />
           </div>
