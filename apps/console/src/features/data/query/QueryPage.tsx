@@ -51,7 +51,7 @@ export function QueryPage() {
     setRecent(loadRecentQueries(localStorage, userId));
     setEngine(loadQueryPrefs(localStorage, userId).engine);
   }, [userId]);
-  const saved = useOpenSavedQuery(params.get('saved'), (q) => {
+  const { saved, adopt } = useOpenSavedQuery(params.get('saved'), (q) => {
     setText(q.query);
     setEngine(q.engine);
   });
@@ -187,7 +187,10 @@ export function QueryPage() {
               <SaveQueryButtons
                 saved={saved}
                 draft={{ engine, database: database ?? '', query: text }}
-                onSaved={(q) => setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), saved: q.id }))}
+                onSaved={(q) => {
+                  adopt(q);
+                  setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), saved: q.id }));
+                }}
               />
               <ScheduleButton draft={{ database: database ?? '', type: engine, query: text }} />
             </Group>

@@ -1,13 +1,24 @@
 import type { SavedQuery } from '@svc/contracts';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
 import { savedQueryQueryOptions } from './api';
+
+export interface OpenSavedQuery {
+  /** The saved query the address names, once loaded; null without one, or while it loads. */
+  saved: SavedQuery | null;
+  /**
+   * The editor already holds this saved query (it was just saved from the editor): it becomes the one open at
+   * once, and its SQL is never put back into the editor, so what the user typed since stays.
+   */
+  adopt: (saved: SavedQuery) => void;
+}
 
 /**
  * The saved query the editor's address names (`?saved=<id>`): once it loads, `open` puts its SQL and engine in
- * the editor (once per id, so later edits stay). Null without one, or while it loads.
+ * the editor (once per id, so later edits stay).
  */
-export function useOpenSavedQuery(id: string | null, open: (q: SavedQuery) => void): SavedQuery | null {
+export function useOpenSavedQuery(id: string | null, open: (q: SavedQuery) => void): OpenSavedQuery {
+  const queryClient = useQueryClient();
   const saved = useQuery({ ...savedQueryQueryOptions(id ?? ''), enabled: id !== null });
   const opened = useRef<string | null>(null);
   const openRef = useRef(open);
@@ -17,5 +28,12 @@ export function useOpenSavedQuery(id: string | null, open: (q: SavedQuery) => vo
     opened.current = saved.data.id;
     openRef.current(saved.data);
   }, [saved.data]);
-  return id !== null && saved.data?.id === id ? saved.data : null;
+  const adopt = useCallback(
+    (q: SavedQuery) => {
+      opened.current = q.id;
+      queryClient.setQueryData(savedQueryQueryOptions(q.id).queryKey, q);
+    },
+    [queryClient],
+  );
+  return { saved: id !== null && saved.data?.id === id ? saved.data : null, adopt };
 }
