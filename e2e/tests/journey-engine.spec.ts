@@ -293,6 +293,12 @@ test('a marketer runs a launched journey and reads its figures, profiles, simula
     'Activation "Welcome e-mail list" of journey Engine welcome delivered 3 profiles',
   );
   await attachScreenshot(page, testInfo, 'journey-engine-deliveries');
+  // The list filters by status: no delivery failed, and All brings the delivered one back.
+  const which = page.getByRole('radiogroup', { name: 'Which deliveries of Welcome e-mail list' });
+  await which.getByText('Failed', { exact: true }).click();
+  await expect(page.getByText('No failed deliveries.')).toBeVisible();
+  await which.getByText('All', { exact: true }).click();
+  await expect(deliveries.getByRole('row', { name: /Delivered/ })).toHaveCount(1);
 
   // The activation step's side panel lists its latest deliveries too.
   await page.getByRole('tab', { name: 'Canvas' }).click();

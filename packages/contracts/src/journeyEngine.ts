@@ -207,8 +207,13 @@ export const journeyDelivery = z.object({
 });
 export type JourneyDelivery = z.infer<typeof journeyDelivery>;
 
-/** GET /entities/journeys/:id/syndications/:activationId/deliveries. */
-export const journeyDeliveries = z.object({ data: z.array(journeyDelivery) });
+/** GET /entities/journeys/:id/syndications/:activationId/deliveries: newest first, in keyset pages. */
+export const journeyDeliveries = z.object({
+  data: z.array(journeyDelivery),
+  meta: z.object({
+    next: z.string().nullable().describe('Cursor of older deliveries (pass it as `before`); null on the last page'),
+  }),
+});
 
 export const journeyNotification = z.object({
   id: z.string(),

@@ -3,6 +3,7 @@ import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
 import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '@svc/journey-engine';
 import { badRequest } from '../platform/errors';
 import { type Executor, many, one, sql } from '../platform/storage';
+import { cursorOf, cursorValue } from './cursor';
 import type { StateRow } from './store';
 
 export const MAX_PER_PAGE = 1000;
@@ -17,11 +18,6 @@ export interface CustomersQuery {
   after?: string | undefined;
 }
 
-/** The longest profile key a cursor may carry (keys are parent segment key values). */
-const MAX_CURSOR_KEY = 1024;
-
-const cursorOf = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
-
 /**
  * The profile key an `after` cursor (meta.next of a page) carries. A cursor this list did not give, or one
  * sent with a page number, is a 400 saying what to send instead.
@@ -30,13 +26,7 @@ export function cursorKey(cursor: string, page: string | undefined): string {
   if (page !== undefined && page !== '' && page !== '1') {
     throw badRequest('Give "after" (the cursor of the page before) or "page", not both.');
   }
-  const key = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  if (key === '' || key.length > MAX_CURSOR_KEY || cursorOf(key) !== cursor) {
-    throw badRequest(
-      `"after" is "${cursor.slice(0, 100)}", which is not a cursor of this list; pass meta.next of the page before as it is, or leave "after" out for the first page.`,
-    );
-  }
-  return key;
+  return cursorValue('after', cursor);
 }
 
 type Row = Omit<StateRow, 'last_run_at'>;

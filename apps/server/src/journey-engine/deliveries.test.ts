@@ -269,4 +269,41 @@ describe('activation deliveries', () => {
     );
     expect(pending?.n).toBeGreaterThan(0);
   });
+
+  it('lists deliveries newest first in keyset pages, by status, and refuses a cursor it did not give', async () => {
+    const db = h.deps.storage.db;
+    for (let i = 0; i < 5; i++) {
+      await run(
+        db,
+        sql`INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles)
+            VALUES (${h.admin.accountId}, ${Number(ids.journeyId)}, ${ids.activationId}, ${T + i},
+              ${i % 2 === 0 ? 'success' : 'error'}, ${i + 1})`,
+      );
+    }
+    const base = `/entities/journeys/${ids.journeyId}/syndications/${ids.activationId}/deliveries`;
+    type Page = { data: Delivery[]; meta: { next: string | null } };
+    const first = await json<Page>(h.call('GET', `${base}?per_page=2`));
+    expect(first.data.map((d) => d.profiles)).toEqual([5, 4]);
+    const second = await json<Page>(h.call('GET', `${base}?per_page=2&before=${first.meta.next}`));
+    expect(second.data.map((d) => d.profiles)).toEqual([3, 2]);
+    const last = await json<Page>(h.call('GET', `${base}?per_page=2&before=${second.meta.next}`));
+    expect(last.data.map((d) => d.profiles)).toEqual([1]);
+    expect(last.meta.next).toBeNull();
+    const failed = await json<Page>(h.call('GET', `${base}?status=error&per_page=1`));
+    expect(failed.data.map((d) => [d.profiles, d.status])).toEqual([[4, 'error']]);
+    const olderFailed = await json<Page>(h.call('GET', `${base}?status=error&before=${failed.meta.next}`));
+    expect(olderFailed.data.map((d) => d.profiles)).toEqual([2]);
+
+    for (const [query, message] of [
+      ['before=bm90LWFuLWlk', /"before" is "bm90LWFuLWlk", which is not a cursor of this list/],
+      ['before=%2B%2B', /pass meta.next of the page before as it is/],
+      ['per_page=0', /per_page/],
+      ['per_page=501', /per_page/],
+      ['status=lost', /status/],
+    ] as const) {
+      const res = await h.call('GET', `${base}?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { error: string; message?: string }).message ?? '').toMatch(message);
+    }
+  });
 });

@@ -282,13 +282,37 @@ export async function deliverAfterRun(deps: AppDeps, row: JourneyRow, at: number
   };
 }
 
-export function deliveriesOf(ex: Executor, accountId: number, journeyId: number, activationId: string, limit = 100) {
-  return many<DeliveryRow>(
+export const MAX_DELIVERIES_PER_PAGE = 500;
+
+/** Whether a cursor's key can be a delivery's id. */
+export const isDeliveryId = (key: string): boolean => /^[1-9][0-9]{0,14}$/.test(key);
+
+/** A page of an activation's deliveries, newest first (keyset on the id: as fast at any depth). */
+export interface DeliveriesPage {
+  /** Only deliveries older than this one (its id). */
+  beforeId?: number | undefined;
+  status?: 'success' | 'error' | undefined;
+  limit: number;
+}
+
+/** The page's rows and whether older ones exist (one row more is read to know). */
+export async function deliveriesOf(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  activationId: string,
+  page: DeliveriesPage,
+): Promise<{ rows: DeliveryRow[]; more: boolean }> {
+  const before = page.beforeId === undefined ? sql`` : sql`AND id < ${page.beforeId}`;
+  const status = page.status === undefined ? sql`` : sql`AND status = ${page.status}`;
+  const rows = await many<DeliveryRow>(
     ex,
     sql`SELECT id, activation_id, at, status, profiles, target, error, response_code FROM journey_deliveries
-        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND activation_id = ${activationId}
-        ORDER BY id DESC LIMIT ${limit}`,
+        WHERE journey_id = ${journeyId} AND activation_id = ${activationId} AND account_id = ${accountId}
+          ${before} ${status}
+        ORDER BY id DESC LIMIT ${page.limit + 1}`,
   );
+  return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
 
 export async function deliveryFile(ex: Executor, accountId: number, journeyId: number, deliveryId: number) {

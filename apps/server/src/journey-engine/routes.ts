@@ -18,14 +18,24 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
 import { listResults } from '../results';
+import { cursorOf, cursorValue } from './cursor';
 import { type CustomersQuery, cursorKey, listCustomers, MAX_PER_PAGE } from './customers';
-import { deliverAfterRun, deliveriesOf, deliveryFile, notificationsOf, testDelivery } from './deliveries';
+import {
+  deliverAfterRun,
+  deliveriesOf,
+  deliveryFile,
+  isDeliveryId,
+  MAX_DELIVERIES_PER_PAGE,
+  notificationsOf,
+  testDelivery,
+} from './deliveries';
 import { pausesOf } from './runner';
 import {
   activationTestRequestSchema,
   activationTestSchema,
   customersQuery,
   customersSchema,
+  deliveriesQuery,
   deliveriesSchema,
   estimateSchema,
   handoverSchema,
@@ -134,8 +144,11 @@ function routes(deps: AppDeps) {
       method: 'get',
       path: `${journeyPath}/syndications/{activationId}/deliveries`,
       summary: 'Deliveries of an activation, newest first: time, profile count, status, target and error',
-      request: { params: activationIdParams },
-      responses: { 200: jsonResponse(deliveriesSchema, 'Up to 100 deliveries'), ...errorResponses(401, 404) },
+      request: { params: activationIdParams, query: deliveriesQuery },
+      responses: {
+        200: jsonResponse(deliveriesSchema, 'A page of deliveries; meta.next is the cursor of older ones'),
+        ...errorResponses(400, 401, 404),
+      },
     }),
     deliveryFile: createRoute({
       ...base,
@@ -271,7 +284,14 @@ export function journeyEngineRoutes(deps: AppDeps) {
       const db = deps.storage.db;
       const row = await getJourneyRow(db, principalOf(c).accountId, journeyId);
       const activation = await getActivationRow(db, row.account_id, row.id, activationId);
-      const data = (await deliveriesOf(db, row.account_id, row.id, String(activation.id))).map((d) => ({
+      const q = c.req.valid('query');
+      const page = await deliveriesOf(db, row.account_id, row.id, String(activation.id), {
+        beforeId: q.before === undefined ? undefined : Number(cursorValue('before', q.before, isDeliveryId)),
+        status: q.status,
+        limit: positiveInt(q.per_page, 'per_page', 100, MAX_DELIVERIES_PER_PAGE),
+      });
+      const last = page.rows.at(-1);
+      const data = page.rows.map((d) => ({
         id: String(d.id),
         at: new Date(d.at).toISOString(),
         status: d.status,
@@ -280,7 +300,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
         error: d.error,
         responseCode: d.response_code,
       }));
-      return c.json({ data }, 200);
+      return c.json({ data, meta: { next: page.more && last ? cursorOf(String(last.id)) : null } }, 200);
     })
     .openapi(r.deliveryFile, async (c) => {
       const principal = principalOf(c);

@@ -29,6 +29,17 @@ export const estimateSchema = z.object(journeyEstimate.shape).openapi('JourneyEs
 export const handoverSchema = z.object(journeyHandover.shape).openapi('JourneyHandover');
 export const activationTestSchema = z.object(activationTestResult.shape).openapi('ActivationTest');
 export const activationTestRequestSchema = activationTestRequest;
+export const deliveriesQuery = z.object({
+  status: z
+    .enum(['success', 'error'])
+    .optional()
+    .openapi({ description: 'Only delivered (success) or failed (error)' }),
+  before: z.string().optional().openapi({ description: 'Keyset cursor: meta.next of the page before (older ones)' }),
+  per_page: z
+    .string()
+    .optional()
+    .openapi({ description: 'Deliveries per page, 1 to 500 (default 100)', example: '100' }),
+});
 export const deliveriesSchema = z.object(journeyDeliveries.shape).openapi('JourneyDeliveries');
 export const notificationsSchema = z.object(journeyNotifications.shape).openapi('JourneyNotifications');
 

@@ -38,6 +38,9 @@ export interface CustomerFilter {
   perPage: number;
 }
 
+/** Which deliveries an activation's list shows. */
+export type DeliveryStatusFilter = 'all' | 'success' | 'error';
+
 export const journeyKeys = {
   all: ['journeys'] as const,
   journey: (id: string) => ['journeys', 'journey', id] as const,
@@ -47,7 +50,8 @@ export const journeyKeys = {
   statistics: (id: string, window: StatisticsWindow) => [...journeyKeys.engine(id), 'statistics', window] as const,
   customers: (id: string, filter: CustomerFilter) => [...journeyKeys.engine(id), 'customers', filter] as const,
   allDeliveries: (id: string) => [...journeyKeys.engine(id), 'deliveries'] as const,
-  deliveries: (id: string, activationId: string) => [...journeyKeys.allDeliveries(id), activationId] as const,
+  deliveries: (id: string, activationId: string, status: DeliveryStatusFilter, perPage: number) =>
+    [...journeyKeys.allDeliveries(id), activationId, status, perPage] as const,
   notifications: (id: string) => [...journeyKeys.engine(id), 'notifications'] as const,
   estimate: (id: string) => [...journeyKeys.engine(id), 'estimate'] as const,
   simulation: (id: string, request: JourneySimulationRequest) =>

@@ -1,7 +1,9 @@
-import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Button, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { QueryError } from '../../../components/QueryError';
 import { Timestamp } from '../../../components/Timestamp';
+import type { DeliveryStatusFilter } from '../api';
 import { hasFile } from './deliveryFormat';
 import { deliveriesQuery, deliveryFileUrl } from './engineQueries';
 
@@ -16,11 +18,34 @@ export interface ActivationDeliveriesProps {
 }
 
 const COMPACT_ROWS = 5;
+const PAGE = 50;
 
-/** Deliveries of one activation, newest first: time, profiles, status, response code, target, error, CSV file. */
+const STATUS_CHOICES: Array<{ value: DeliveryStatusFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'success', label: 'Delivered' },
+  { value: 'error', label: 'Failed' },
+];
+
+/**
+ * Deliveries of one activation, newest first: time, profiles, status, response code, target, error, CSV file.
+ * The full list filters by status and loads older deliveries a page at a time; the side panel shows the latest.
+ */
 export function ActivationDeliveries(props: ActivationDeliveriesProps) {
   const { journeyId, activationId, activationName, canDownload, compact = false } = props;
-  const deliveries = useQuery(deliveriesQuery(journeyId, activationId));
+  const [status, setStatus] = useState<DeliveryStatusFilter>('all');
+  const deliveries = useInfiniteQuery(
+    deliveriesQuery(journeyId, activationId, compact ? 'all' : status, compact ? COMPACT_ROWS : PAGE),
+  );
+  const filter = compact ? null : (
+    <SegmentedControl
+      size="xs"
+      aria-label={`Which deliveries of ${activationName}`}
+      data={STATUS_CHOICES}
+      value={status}
+      onChange={(value) => setStatus(value as DeliveryStatusFilter)}
+      style={{ alignSelf: 'flex-start' }}
+    />
+  );
   if (deliveries.isPending) {
     return (
       <Text size="sm" c="dimmed">
@@ -31,16 +56,22 @@ export function ActivationDeliveries(props: ActivationDeliveriesProps) {
   if (deliveries.error) {
     return <QueryError title="Deliveries could not be loaded" error={deliveries.error} />;
   }
-  if (deliveries.data.length === 0) {
+  const rows = deliveries.data.pages.flatMap((page) => page.data);
+  if (rows.length === 0) {
     return (
-      <Text size="sm" c="dimmed">
-        No deliveries yet: queued profiles go out on the activation's schedule.
-      </Text>
+      <Stack gap={4}>
+        {status !== 'all' && filter}
+        <Text size="sm" c="dimmed">
+          {status === 'all'
+            ? "No deliveries yet: queued profiles go out on the activation's schedule."
+            : `No ${status === 'success' ? 'successful' : 'failed'} deliveries.`}
+        </Text>
+      </Stack>
     );
   }
-  const rows = compact ? deliveries.data.slice(0, COMPACT_ROWS) : deliveries.data;
   return (
     <Stack gap={4}>
+      {filter}
       <Table.ScrollContainer minWidth={compact ? 0 : 720}>
         <Table striped verticalSpacing={4} fz="sm" aria-label={`Deliveries of ${activationName}`}>
           <Table.Thead>
@@ -89,10 +120,21 @@ export function ActivationDeliveries(props: ActivationDeliveriesProps) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {compact && deliveries.data.length > COMPACT_ROWS && (
+      {compact && deliveries.hasNextPage && (
         <Text size="xs" c="dimmed">
-          The latest {COMPACT_ROWS} of {deliveries.data.length}; the Deliveries tab lists them all.
+          The latest {COMPACT_ROWS}; the Deliveries tab lists them all.
         </Text>
+      )}
+      {!compact && deliveries.hasNextPage && (
+        <Button
+          variant="subtle"
+          size="xs"
+          style={{ alignSelf: 'flex-start' }}
+          loading={deliveries.isFetchingNextPage}
+          onClick={() => void deliveries.fetchNextPage()}
+        >
+          Show {PAGE} older deliveries
+        </Button>
       )}
     </Stack>
   );

@@ -2,13 +2,14 @@ import { Badge, Group, Pagination, Select, Stack, Table, Text } from '@mantine/c
 import { type JourneyCustomer, type JourneyCustomerStatus, journeyCustomerStatus } from '@svc/contracts';
 import type { Journey } from '@svc/journey';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { CenteredLoader } from '../../../components/CenteredLoader';
 import { QueryError } from '../../../components/QueryError';
 import { InlineTime, Timestamp } from '../../../components/Timestamp';
 import type { CustomerFilter } from '../api';
 import { customersQuery } from './engineQueries';
 import { type JourneyIndex, journeyIndex } from './journeyIndex';
+import { filterKey, type PageCursors, pageRequest, withNext } from './profilePages';
 
 export interface ProfilesViewProps {
   journeyId: string;
@@ -40,7 +41,12 @@ export function statusOf(value: string | undefined): JourneyCustomerStatus {
 
 /** The profiles in the journey: where each is, since when, which paths and variants it took. */
 export function ProfilesView({ journeyId, journey, filter, onFilter }: ProfilesViewProps) {
-  const customers = useQuery(customersQuery(journeyId, filter));
+  const [cursors, setCursors] = useState<PageCursors>(() => ({ filter: filterKey(filter), after: new Map() }));
+  const customers = useQuery(customersQuery(journeyId, filter, pageRequest(filter, cursors).after));
+  const next = customers.isPlaceholderData ? undefined : customers.data?.meta.next;
+  useEffect(() => {
+    if (next !== undefined) setCursors((known) => withNext(known, filter, next));
+  }, [next, filter]);
   const index = useMemo(() => journeyIndex(journey), [journey]);
   const stepOptions = index.steps
     .filter((s) => !filter.stage || s.stageId === filter.stage)

@@ -9,9 +9,15 @@ import {
   journeySimulation,
   journeyStatistics,
 } from '@svc/contracts';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { type CustomerFilter, journeyKeys, type StatisticsWindow } from '../api';
+import { type CustomerFilter, type DeliveryStatusFilter, journeyKeys, type StatisticsWindow } from '../api';
 
 /** Query options and the run mutation of the journey engine's routes (`/entities/journeys/:id/...`). */
 
@@ -55,16 +61,18 @@ export const handoverQuery = (journeyId: string) =>
     staleTime: 0,
   });
 
-export const customersQuery = (journeyId: string, filter: CustomerFilter) =>
+/** A page of the journey's profiles: by the cursor of the page before when `after` is given, else by number. */
+export const customersQuery = (journeyId: string, filter: CustomerFilter, after?: string) =>
   queryOptions({
-    queryKey: journeyKeys.customers(journeyId, filter),
+    queryKey: [...journeyKeys.customers(journeyId, filter), after ?? null],
     queryFn: ({ signal }) =>
       api.get(
         `${base(journeyId)}/customers${queryString({
           stage: filter.stage,
           step: filter.step,
           status: filter.status,
-          page: filter.page,
+          page: after === undefined ? filter.page : undefined,
+          after,
           per_page: filter.perPage,
         })}`,
         journeyCustomers,
@@ -73,14 +81,27 @@ export const customersQuery = (journeyId: string, filter: CustomerFilter) =>
     placeholderData: keepPreviousData,
   });
 
-export const deliveriesQuery = (journeyId: string, activationId: string) =>
-  queryOptions({
-    queryKey: journeyKeys.deliveries(journeyId, activationId),
-    queryFn: ({ signal }) =>
-      api.get(`${base(journeyId)}/syndications/${encodeURIComponent(activationId)}/deliveries`, journeyDeliveries, {
-        signal,
-      }),
-    select: (answer) => answer.data,
+/** An activation's deliveries, newest first, a page at a time (`before` is the cursor of older ones). */
+export const deliveriesQuery = (
+  journeyId: string,
+  activationId: string,
+  status: DeliveryStatusFilter,
+  perPage: number,
+) =>
+  infiniteQueryOptions({
+    queryKey: journeyKeys.deliveries(journeyId, activationId, status, perPage),
+    queryFn: ({ signal, pageParam }) =>
+      api.get(
+        `${base(journeyId)}/syndications/${encodeURIComponent(activationId)}/deliveries${queryString({
+          status: status === 'all' ? undefined : status,
+          per_page: perPage,
+          before: pageParam ?? undefined,
+        })}`,
+        journeyDeliveries,
+        { signal },
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.meta.next,
   });
 
 export const notificationsQuery = (journeyId: string) =>
