@@ -3,7 +3,6 @@ import type { AppDeps } from '../platform/context';
 import type { BackgroundWork } from '../platform/work';
 import { WorkerPool } from '../platform/workerPool';
 import type { WorkerSetup } from '../platform/workerRuntime';
-import { tasks } from './tasks';
 
 /**
  * The background workers of an app (`SVC_WORKERS`, default 6, or the cores when there are more). Workers start
