@@ -31,7 +31,8 @@ for (const line of readFileSync(join(root, 'README.md'), 'utf8').split('\n')) {
 
 const missing = [...read].filter(([name]) => !documented.has(name));
 if (missing.length > 0) {
-  for (const [name, file] of missing) console.error(`[envdocs] ${name} is read in ${file} but has no row in README.md's Configure table`);
+  for (const [name, file] of missing)
+    console.error(`[envdocs] ${name} is read in ${file} but has no row in README.md's Configure table`);
   process.exit(1);
 }
 console.log(`[envdocs] ${read.size} settings read by the server, each documented in the README`);
