@@ -8,8 +8,9 @@ import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/te
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { insertId, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
+import { eventsBetween } from './eventLog';
 import { statisticsTally } from './figures';
-import { eventsBetween, insertRun, loadStates, saveRun } from './store';
+import { insertRun, loadStates, saveRun } from './store';
 
 /**
  * The statistics the database counts (figures.ts) against those of the engine package over the whole event
