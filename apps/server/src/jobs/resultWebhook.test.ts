@@ -1,19 +1,20 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { jobList, scheduleHistory } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import { insertResult } from '../results';
 import { createHarness, type Harness } from '../testing/harness';
+import { listenForWebhooks, type WebhookListener } from '../testing/webhookListener';
 import { errorOf, run, show, tableWithRows } from './testing/jobs';
 
 /** A query job's result sent to a webhook (`result` / `result_url`, `td query -r`, schedules), to a real local server. */
 
-interface Received {
-  method: string;
-  url: string;
-  contentType: string;
-  body: { job_id: string; database: string; columns: string[]; batch: number; batches: number; rows: unknown[] };
+interface Batch {
+  job_id: string;
+  database: string;
+  columns: string[];
+  batch: number;
+  batches: number;
+  rows: unknown[];
 }
 
 const ROWS = Array.from({ length: 2500 }, (_, i) => ({ time: 1_700_000_000 + i, path: `/p${i % 7}`, ms: i }));
@@ -21,39 +22,29 @@ const ALL = 'SELECT path, ms FROM pageviews ORDER BY ms';
 const ALLOW_PRIVATE = { allowPrivateAddresses: true, allowWarehouseLoopback: false };
 
 let h: Harness;
-let server: Server;
-let received: Received[];
+let listener: WebhookListener;
 let answers: number[];
 let hook: string;
+/** What the webhook was sent: method, path and query, content type, body. */
+const received = () =>
+  listener.heard.map((r) => ({
+    method: r.method,
+    url: r.url,
+    contentType: r.headers['content-type'],
+    body: JSON.parse(r.body) as Batch,
+  }));
 
 beforeEach(async () => {
   // As with SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1: the webhook listens on the loopback.
   h = await createHarness({ outbound: ALLOW_PRIVATE });
   await tableWithRows(h, 'web', 'pageviews', ROWS);
-  received = [];
   answers = [];
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      received.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        contentType: req.headers['content-type'] ?? '',
-        body: JSON.parse(raw),
-      });
-      res.statusCode = answers[received.length - 1] ?? 200;
-      res.end('internal detail that must not be echoed');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listener = await listenForWebhooks((n) => ({ status: answers[n - 1] ?? 200 }));
+  hook = listener.origin;
 }, 30_000);
 afterEach(async () => {
   await h.close();
-  await new Promise((done) => server.close(done));
+  await listener.close();
 });
 
 const jobCount = async () => jobList.parse(await (await h.call('GET', '/v3/job/list')).json()).count;
@@ -64,16 +55,16 @@ describe('result output to a webhook', () => {
       form: { query: ALL, type: 'presto', result: `${hook}/in?token=s3cret&kind=rows` },
     });
     expect(status).toBe('success');
-    expect(received.map((r) => [r.method, r.url, r.contentType])).toEqual(
+    expect(received().map((r) => [r.method, r.url, r.contentType])).toEqual(
       Array(3).fill(['POST', '/in?token=s3cret&kind=rows', 'application/json']),
     );
-    expect(received.map((r) => [r.body.batch, r.body.batches, r.body.rows.length])).toEqual([
+    expect(received().map((r) => [r.body.batch, r.body.batches, r.body.rows.length])).toEqual([
       [1, 3, 1000],
       [2, 3, 1000],
       [3, 3, 500],
     ]);
-    expect(received[0]?.body).toMatchObject({ job_id: id, database: 'web', columns: ['path', 'ms'] });
-    const sent = received.flatMap((r) => r.body.rows);
+    expect(received()[0]?.body).toMatchObject({ job_id: id, database: 'web', columns: ['path', 'ms'] });
+    const sent = received().flatMap((r) => r.body.rows);
     expect(sent[0]).toEqual({ path: '/p0', ms: 0 });
     expect(sent).toEqual(ROWS.map(({ path, ms }) => ({ path, ms })));
     const job = await show(h, id);
@@ -90,7 +81,7 @@ describe('result output to a webhook', () => {
     const { id, status } = await run(h, 'web', query, { json: { query, result_url: 'hook' } });
     expect(status).toBe('success');
     expect((await show(h, id)).result).toBe('hook');
-    expect(received.map((r) => r.body.rows)).toEqual([[{ path: '/p1', n: 357 }]]);
+    expect(received().map((r) => r.body.rows)).toEqual([[{ path: '/p1', n: 357 }]]);
 
     const created = await h.call('POST', '/v3/schedule/create/nightly', {
       form: { database: 'web', cron: '0 3 * * *', query, type: 'presto', result: 'hook' },
@@ -99,16 +90,16 @@ describe('result output to a webhook', () => {
     expect((await h.call('POST', '/v3/schedule/run/nightly/1767225600')).status).toBe(200);
     const [ran] = scheduleHistory.parse(await (await h.call('GET', '/v3/schedule/history/nightly')).json()).history;
     expect(await h.app.services.jobs.whenSettled(Number(ran?.job_id))).toBe('success');
-    expect(received).toHaveLength(2);
-    expect(received[1]?.url).toBe('/rows?apikey=k3y');
-    expect(received[1]?.body).toMatchObject({ job_id: ran?.job_id, rows: [{ path: '/p1', n: 357 }] });
+    expect(received()).toHaveLength(2);
+    expect(received()[1]?.url).toBe('/rows?apikey=k3y');
+    expect(received()[1]?.body).toMatchObject({ job_id: ran?.job_id, rows: [{ path: '/p1', n: 357 }] });
   });
 
   it('fails the job with a message naming the webhook when it answers an error, echoing neither its answer nor its path', async () => {
     answers = [200, 503];
     const { id, status } = await run(h, 'web', ALL, { json: { query: ALL, result: `${hook}/secret-path` } });
     expect(status).toBe('error');
-    expect(received).toHaveLength(2);
+    expect(received()).toHaveLength(2);
     const job = await show(h, id);
     expect(job.debug.stderr).toBe(
       `Sending the result to the webhook ${hook} failed: The webhook answered HTTP 503 to batch 2 of 3.`,
@@ -119,7 +110,7 @@ describe('result output to a webhook', () => {
   });
 
   it('fails the job when a saved webhook cannot be reached or its name does not resolve when it is sent', async () => {
-    server.close();
+    await listener.close();
     await insertResult(h.deps.storage.db, h.admin.accountId, 'gone', `${hook}/in`, 0);
     await insertResult(h.deps.storage.db, h.admin.accountId, 'typo', 'https://no-such-host.invalid/in', 0);
     const query = 'SELECT 1 AS one';
@@ -157,6 +148,6 @@ describe('result output to a webhook', () => {
     expect(await jobCount()).toBe(0);
     expect((await h.call('GET', '/v3/schedule/list')).ok).toBe(true);
     expect(JSON.stringify(await (await h.call('GET', '/v3/schedule/list')).json())).not.toContain('nightly');
-    expect(received).toHaveLength(0);
+    expect(received()).toHaveLength(0);
   });
 });

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Answer, listenForWebhooks, type WebhookListener } from '../testing/webhookListener';
 import { STRICT_OUTBOUND } from './addressPolicy';
 import { sendToWebhook } from './webhookSender';
 
@@ -9,32 +8,17 @@ import { sendToWebhook } from './webhookSender';
 const ALLOW_PRIVATE = { allowPrivateAddresses: true, allowWarehouseLoopback: false };
 const POST = { method: 'POST', headers: { authorization: 'Bearer hidden-token' } };
 
-let server: Server | null = null;
+let listener: WebhookListener | null = null;
 afterEach(async () => {
-  server?.closeAllConnections();
-  if (server) await new Promise((done) => server?.close(done));
-  server = null;
+  await listener?.close();
+  listener = null;
 });
 
-/** A server that answers each request with `answer` (null: never answers); the requests it saw. */
-async function listen(answer: (n: number) => { status: number; location?: string } | null) {
-  const seen: { body: string; authorization: string | undefined }[] = [];
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      seen.push({ body, authorization: req.headers.authorization });
-      const a = answer(seen.length);
-      if (a === null) return;
-      if (a.location) res.setHeader('location', a.location);
-      res.statusCode = a.status;
-      res.end('remote detail');
-    });
-  });
-  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in?key=k`, seen };
+/** A webhook answering each request with `answer` (null: never answers); its URL and the requests it saw. */
+async function listen(answer: (n: number) => Answer | null) {
+  listener = await listenForWebhooks(answer);
+  const seen = listener.heard;
+  return { url: `${listener.origin}/in?key=k`, seen };
 }
 
 const bodies = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `batch ${i + 1}`, body: `{"n":${i}}` }));
@@ -44,7 +28,9 @@ describe('sendToWebhook', () => {
     const { url, seen } = await listen(() => ({ status: 202 }));
     const outcome = await sendToWebhook(url, ALLOW_PRIVATE, bodies(3), POST);
     expect(outcome).toEqual({ target: new URL(url).origin, error: null, responseCode: 202 });
-    expect(seen).toEqual([0, 1, 2].map((n) => ({ body: `{"n":${n}}`, authorization: 'Bearer hidden-token' })));
+    expect(seen.map((r) => [r.body, r.headers.authorization])).toEqual(
+      [0, 1, 2].map((n) => [`{"n":${n}}`, 'Bearer hidden-token']),
+    );
   });
 
   it('stops at the first failing answer, and follows no redirect', async () => {
