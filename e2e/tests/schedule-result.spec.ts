@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { createResultConnection, insertRows } from './data-seed';
-import { signIn } from './helpers';
+import { openScheduleDialog, signIn } from './helpers';
 
 /**
  * The schedule form's result output: a table chosen from the account's databases, a saved result connection
@@ -41,11 +41,7 @@ test('the schedule form writes the result to a webhook, a table or a connection,
       { time: 1_700_000_120, path: '/home' },
     ]);
     await createResultConnection(page, 'e2e_counts_out', `td://@/${DB}/by_connection`);
-    await page.goto(`/data/query?database=${DB}`);
-    await page.getByRole('textbox', { name: 'SQL query' }).fill('SELECT path, count(*) AS n FROM visits GROUP BY path');
-    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Schedule query' });
-    await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
+    const dialog = await openScheduleDialog(page, DB, 'SELECT path, count(*) AS n FROM visits GROUP BY path', NAME);
 
     // A time zone not in the list is named as such.
     await dialog.getByRole('combobox', { name: 'Time zone' }).fill('Mars/Olympus');
