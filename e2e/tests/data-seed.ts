@@ -63,3 +63,8 @@ export async function runSchedule(page: Page, name: string, settings: Record<str
   const answer = await call(page, 'POST', `/v3/schedule/run/${name}/${time}`, {});
   return String((answer.jobs as { job_id: number }[])[0]?.job_id);
 }
+
+/** Saves a result connection (`/v3/result/create`). */
+export async function createResultConnection(page: Page, name: string, url: string) {
+  await call(page, 'POST', `/v3/result/create/${name}`, { url });
+}

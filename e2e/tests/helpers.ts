@@ -15,3 +15,13 @@ export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 }
+
+/** Puts the SQL in the editor on the database, opens "Schedule" and names the schedule; returns the dialog. */
+export async function openScheduleDialog(page: Page, database: string, sql: string, name: string) {
+  await page.goto(`/data/query?database=${database}`);
+  await page.getByRole('textbox', { name: 'SQL query' }).fill(sql);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule query' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  return dialog;
+}

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { insertRows } from './data-seed';
-import { signIn } from './helpers';
+import { openScheduleDialog, signIn } from './helpers';
 
 /** Scheduled queries made from the editor, paused and resumed, run, edited, their runs linking to jobs, deleted. */
 
@@ -15,11 +15,7 @@ test('schedules a query from the editor and manages it from the list', async ({ 
     expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible({ timeout: 60_000 }),
   );
   await insertRows(page, DB, 'visits', [{ time: 1_700_000_000, path: '/home' }]);
-  await page.goto(`/data/query?database=${DB}`);
-  await page.getByRole('textbox', { name: 'SQL query' }).fill('SELECT count(1) AS n FROM visits');
-  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Schedule query' });
-  await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
+  const dialog = await openScheduleDialog(page, DB, 'SELECT count(1) AS n FROM visits', NAME);
   await dialog.getByRole('combobox', { name: 'Runs' }).click();
   await page.getByRole('option', { name: 'Custom cron' }).click();
   await dialog.getByRole('textbox', { name: 'Cron' }).fill('61 * * * *');

@@ -73,11 +73,16 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         });
       // Before the result is kept: the PostgreSQL store moves the files away.
       const output = job.result_url
-        ? await writeResult(deps, job, {
-            file: files.msgpack,
-            columns: outcome.schema.map(([name]) => name),
-            bytes: outcome.bytes,
-          })
+        ? await writeResult(
+            deps,
+            job,
+            {
+              file: files.msgpack,
+              columns: outcome.schema.map(([name]) => name),
+              bytes: outcome.bytes,
+            },
+            ctx.signal,
+          )
         : '';
       await results.keep(job, { msgpack: files.msgpack, gzip: files.gzip });
       const ms = Math.round(performance.now() - started);

@@ -76,7 +76,7 @@ describe('result output on job issue', () => {
   });
 
   it('refuses a target that does not exist or cannot be written with a 4xx, queuing nothing', async () => {
-    await h.call('POST', '/v3/result/create/hook', { form: { url: 'https://example.com/in' } });
+    await h.call('POST', '/v3/result/create/bucket', { form: { url: 's3://bucket/out' } });
     const cases: [string, number, RegExp][] = [
       ['td://@/no_such_db/t', 400, /database "no_such_db" does not exist in this account/],
       ['td://@/web', 400, /td:\/\/@\/<database>\/<table>/],
@@ -84,7 +84,7 @@ describe('result output on job issue', () => {
       ['no_such_connection', 400, /no result connection named "no_such_connection"/],
       ['td://@/web/t?mode=truncate', 422, /mode=append \(the default\) or mode=replace/],
       ['s3://bucket/key', 422, /s3:\/\/ is not offered/],
-      ['hook', 422, /does not write a table/],
+      ['bucket', 422, /writes neither a table nor a webhook/],
     ];
     const answers = await Promise.all(
       cases.map(async ([result]) => {

@@ -1,24 +1,30 @@
-import { readFileSync } from 'node:fs';
-import { unpackMultiple } from 'msgpackr';
 import { appendRows, checkWritableTable, type DatabaseRow, dataTaskOptions, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import type { Executor } from '../platform/storage';
+import { webhookProblem } from '../platform/webhookSender';
 import { work } from '../platform/work';
 import { findResult } from '../results';
 import type { JobRow } from './jobStore';
+import { readResultRows } from './resultRows';
+import { sendResultRows, type WebhookTarget, webhookTarget } from './resultWebhook';
 
 /**
- * Result output of query jobs (`result` / `result_url` on job issue, a scheduled query's `result`): when the
- * query succeeds, its rows go to a table of the account, given as `td://@/<database>/<table>` (any key before
- * the `@` is ignored: rows stay in the caller's account) or as the name of a result connection holding such a
- * URL. `?mode=append` (the default) adds the rows; `?mode=replace` swaps the table's rows for them in one
- * transaction. Missing tables are created; a row without an integer `time` column gets the job's scheduled time.
+ * Result output of query jobs (`result` / `result_url` on job issue, `td query -r`, a scheduled query's
+ * `result`): when the query succeeds, its rows go
+ * - to a table of the account, given as `td://@/<database>/<table>` (any key before the `@` is ignored: rows
+ *   stay in the caller's account). `?mode=append` (the default) adds the rows; `?mode=replace` swaps the
+ *   table's rows for them in one transaction. Missing tables are created; a row without an integer `time`
+ *   column gets the job's scheduled time;
+ * - or to a webhook, `https://…` (`http://` where the address policy allows it), posted as JSON batches
+ *   (resultWebhook.ts);
+ * - either given directly or as the name of a result connection holding such a URL.
  */
 
 export type OutputMode = 'append' | 'replace';
 
 export interface TableTarget {
+  kind: 'table';
   database: string;
   table: string;
   mode: OutputMode;
@@ -28,7 +34,7 @@ const MODES: readonly string[] = ['append', 'replace'];
 
 const TABLE_URL = /^td:\/\/[^/?#]*\/([^/?#]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
-const INSTEAD = 'use td://@/<database>/<table>, or the name of a result connection holding such a URL';
+const INSTEAD = 'use td://@/<database>/<table>, an https:// webhook, or the name of a result connection holding one';
 /** Rows a job may write to a table at once (as msgpack), so one job never holds a worker's memory. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -42,18 +48,21 @@ function tableUrl(url: string): TableTarget | null {
     );
   }
   return {
+    kind: 'table',
     database: decodeURIComponent(m[1] as string),
     table: decodeURIComponent(m[2] as string),
     mode: mode as OutputMode,
   };
 }
 
-/** The table a `result` names, or a 400/422 saying what to send instead. */
-async function resultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
+type ResultTarget = TableTarget | WebhookTarget;
+
+/** The table or webhook a `result` names, or a 400/422 saying what to send instead. */
+async function resultTarget(ex: Executor, accountId: number, result: string): Promise<ResultTarget> {
   const given = result.trim();
   const scheme = SCHEME.exec(given)?.[1];
   if (scheme !== undefined) {
-    const target = tableUrl(given);
+    const target = tableUrl(given) ?? webhookTarget(given, null);
     if (target) return target;
     if (scheme.toLowerCase() === 'td') throw badRequest(`"result": write a table as td://@/<database>/<table>.`);
     throw unprocessable(`"result": output to ${scheme.slice(0, 20)}:// is not offered by this server; ${INSTEAD}.`);
@@ -62,19 +71,29 @@ async function resultTarget(ex: Executor, accountId: number, result: string): Pr
   if (!connection) {
     throw badRequest(`"result": there is no result connection named "${given.slice(0, 100)}"; ${INSTEAD}.`);
   }
-  const target = tableUrl(connection.url);
+  const target = tableUrl(connection.url) ?? webhookTarget(connection.url, connection.name);
   if (!target) {
-    throw unprocessable(`"result": the result connection "${connection.name}" does not write a table; ${INSTEAD}.`);
+    throw unprocessable(
+      `"result": the result connection "${connection.name}" writes neither a table nor a webhook; ${INSTEAD}.`,
+    );
   }
   return target;
 }
 
 /**
- * Checks a `result` before a job or schedule that writes it is accepted: the target's form, its database in
- * the account, and a table name that exists or can be created. A 4xx naming what to fix; nothing is written.
+ * Checks a `result` before a job or schedule that writes it is accepted: the target's form; for a table, its
+ * database in the account and a table name that exists or can be created; for a webhook, the address policy
+ * (a name that does not resolve yet may pass: it is checked again when the rows are sent). A 4xx naming what
+ * to fix; nothing is written.
  */
-export async function checkResultTarget(ex: Executor, accountId: number, result: string): Promise<TableTarget> {
+export async function checkResultTarget(deps: AppDeps, accountId: number, result: string): Promise<void> {
+  const ex = deps.storage.db;
   const target = await resultTarget(ex, accountId, result);
+  if (target.kind === 'webhook') {
+    const problem = await webhookProblem(target.url, deps.config.outbound, 'save');
+    if (problem) throw badRequest(`"result": ${target.name}: ${problem}`);
+    return;
+  }
   const database = await findDatabase(ex, accountId, target.database);
   if (!database) {
     throw badRequest(
@@ -86,7 +105,6 @@ export async function checkResultTarget(ex: Executor, accountId: number, result:
   } catch (err) {
     throw badRequest(`"result": ${err instanceof Error ? err.message : String(err)}`);
   }
-  return target;
 }
 
 export interface OutputArgs {
@@ -102,27 +120,23 @@ export interface OutputArgs {
 
 /** Appends a result's rows to the table, or replaces its rows, in one transaction (a task in the database's lane). */
 export async function appendResultRows(deps: AppDeps, a: OutputArgs): Promise<{ inserted: number }> {
-  const packed = readFileSync(a.file);
-  const rows = packed.length === 0 ? [] : (unpackMultiple(packed) as unknown[][]);
-  const records = rows.map((row) => {
-    const record: Record<string, unknown> = {};
-    a.columns.forEach((column, i) => {
-      record[column] = row[i] ?? null;
-    });
+  const records = readResultRows(a.file, a.columns);
+  for (const record of records) {
     if (record.time === null || record.time === undefined) record.time = a.defaultTime;
-    return record;
-  });
+  }
   if (records.length === 0 && a.mode === 'append') return { inserted: 0 };
   return appendRows(deps, a.database, a.table, records, { createTable: true, replace: a.mode === 'replace' });
 }
 
-/** Writes a successful job's rows to its result table; throws a sentence for the job's stderr. */
+/** Writes a successful job's rows to its result table or webhook; throws a sentence for the job's stderr. */
 export async function writeResult(
   deps: AppDeps,
   job: JobRow,
   result: { file: string; columns: string[]; bytes: number },
+  signal?: AbortSignal,
 ): Promise<string> {
   const target = await resultTarget(deps.storage.db, job.account_id, job.result_url ?? '');
+  if (target.kind === 'webhook') return sendResultRows(deps, job, target, result, signal);
   const name = `${target.database}.${target.table}`;
   const database = await findDatabase(deps.storage.db, job.account_id, target.database);
   if (!database) throw new Error(`The result database "${target.database}" does not exist: create it.`);

@@ -33,8 +33,9 @@ function routes(deps: AppDeps) {
         '400 naming it). Parameters arrive as JSON, form, multipart or the query string: `query` (one read-only ' +
         'statement: docs/query-dialect.md), `priority` (-2…2), `domain_key`, `retry_limit`, and `result` (or ' +
         '`result_url`): where a successful result is written, `td://@/<database>/<table>` with `?mode=append` (the ' +
-        'default) or `?mode=replace`, or the name of a result connection holding such a URL. A target whose ' +
-        'database is missing or whose table cannot be created is a 400; other schemes a 422. `type` bulkload (`td ' +
+        'default) or `?mode=replace`; an `https://` webhook the rows are POSTed to as JSON batches; or the name of a ' +
+        'result connection holding either. A target whose database is missing, whose table cannot be created or ' +
+        'whose webhook address is refused is a 400; other schemes a 422. `type` bulkload (`td ' +
         'connector:issue`) takes JSON `{"config": {in, out, filters}, "table"}` instead and loads the source once.',
       request: {
         params: z.object({ type: z.string().openapi({ example: 'presto' }), db: dataName }),
@@ -123,7 +124,7 @@ export function jobRoutes(deps: AppDeps, runner: JobRunner) {
       }
       const params = await input(c, issueParams);
       const result = (params.result || params.result_url || '').trim();
-      if (result !== '') await checkResultTarget(deps.storage.db, p.accountId, result);
+      if (result !== '') await checkResultTarget(deps, p.accountId, result);
       try {
         await inspectQuery(deps, database, type, params.query);
       } catch (e) {

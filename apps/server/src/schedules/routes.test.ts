@@ -113,8 +113,11 @@ describe('POST /v3/schedule/create/:name', () => {
     const s3 = await create('a', { cron: '@daily', query: QUERY, database: 'web', result: 's3://bucket/key' });
     expect(s3.status).toBe(422);
     expect(await message(s3)).toContain('td://@/<database>/<table>');
-    await h.call('POST', '/v3/result/create/hook', { form: { url: 'https://example.com/in' } });
-    expect((await create('a', { cron: '@daily', query: QUERY, database: 'web', result: 'hook' })).status).toBe(422);
+    // A connection writing neither a table nor a webhook (https:// ones are result outputs: resultWebhook.test.ts).
+    await h.call('POST', '/v3/result/create/files', { form: { url: 'ftp://files.example.com/in' } });
+    const ftp = await create('a', { cron: '@daily', query: QUERY, database: 'web', result: 'files' });
+    expect(ftp.status).toBe(422);
+    expect(await message(ftp)).toContain('writes neither a table nor a webhook');
   });
 
   it('refuses a schedule past the account’s limit of 1000 with 422', async () => {

@@ -31,7 +31,7 @@ async function checkInAccount(deps: AppDeps, accountId: number, s: ScheduleSetti
     if (err instanceof QueryRefused) throw badRequest(`"query": ${err.message}`);
     throw err;
   }
-  if (s.result !== '') await checkResultTarget(deps.storage.db, accountId, s.result);
+  if (s.result !== '') await checkResultTarget(deps, accountId, s.result);
   return database;
 }
 

@@ -32,7 +32,8 @@ export const scheduleParams = z.object({
     .optional()
     .openapi({ description: 'Retries of a failed run, 0 to 32' }),
   result: z.string().nullable().optional().openapi({
-    description: 'td://@/<database>/<table>, or a result connection holding such a URL; empty for none',
+    description:
+      'td://@/<database>/<table>, an https:// webhook, or a result connection holding either; empty for none',
   }),
   engine_version: z.string().optional().openapi({ description: 'Kept and shown; one engine runs every query' }),
   paused: z.union([z.boolean(), z.string()]).optional().openapi({

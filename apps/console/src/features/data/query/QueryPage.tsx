@@ -210,7 +210,7 @@ export function QueryPage() {
             />
             <TextInput
               label="Also write the result to"
-              description="Optional: td://@/database/table (add ?mode=replace to replace its rows) or a result connection's name"
+              description="Optional: td://@/database/table (add ?mode=replace to replace its rows), an https:// webhook, or a result connection's name"
               placeholder="td://@/analytics/daily_counts"
               value={result}
               onChange={(e) => setResult(e.currentTarget.value)}

@@ -3,6 +3,7 @@ import type { Schedule } from '@svc/contracts';
 import { useMemo, useState } from 'react';
 import type { ApiError } from '../../../lib/api';
 import { scheduleFieldOf, useCreateSchedule, useUpdateSchedule } from './api';
+import { ResultTargetField } from './ResultTargetField';
 
 const PRESETS = [
   { value: '@hourly', label: 'Hourly (at minute 0)' },
@@ -105,6 +106,7 @@ export function ScheduleModal({ draft, schedule, onClose, onDone }: ScheduleModa
             onChange={(v) => setTimezone(v ?? 'UTC')}
             searchable
             allowDeselect={false}
+            nothingFoundMessage="No such time zone: pick one from the list, e.g. Europe/Berlin or UTC"
             error={at('timezone')}
           />
           <Group grow>
@@ -124,11 +126,10 @@ export function ScheduleModal({ draft, schedule, onClose, onDone }: ScheduleModa
               error={at('retry_limit')}
             />
           </Group>
-          <TextInput
-            label="Write the result to"
-            description="Optional: td://@/database/table (?mode=replace replaces its rows) or a result connection's name"
+          <ResultTargetField
             value={result}
-            onChange={(e) => setResult(e.currentTarget.value)}
+            onChange={setResult}
+            database={draft?.database ?? schedule?.database ?? ''}
             error={at('result')}
           />
           {error && !(field && FIELDS.includes(field)) && (
