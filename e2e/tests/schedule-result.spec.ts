@@ -77,7 +77,7 @@ test('the schedule form writes the result to a webhook, a table or a connection,
     await row.getByRole('button', { name: `Run ${NAME} now` }).click();
     const firstJob = (await row.getByRole('link', { name: /^Job \d+$/ }).textContent()) ?? '';
     await row.getByRole('link', { name: /^Job \d+$/ }).click();
-    await expect(page.getByTestId('result-output')).toHaveText(`Rows written to ${hookUrl}?token=***.`, {
+    await expect(page.getByTestId('result-output')).toHaveText(`Rows sent to ${hookUrl}?token=***.`, {
       timeout: 30_000,
     });
     expect(received.map((r) => r.url)).toEqual(['/in?token=s3cret']);

@@ -120,7 +120,11 @@ function JobDetails({ job }: { job: JobDetail }) {
       {job.result && (
         <Section title="Result output">
           <Text size="sm" data-testid="result-output">
-            {job.status === 'success' ? 'Rows written to ' : job.status === 'error' ? 'Not written to ' : 'Rows go to '}
+            {job.status === 'success'
+              ? `Rows ${/^https?:\/\//i.test(job.result) ? 'sent' : 'written'} to `
+              : job.status === 'error'
+                ? 'Not written to '
+                : 'Rows go to '}
             <Code>{job.result}</Code>
             {job.status === 'success'
               ? '.'
