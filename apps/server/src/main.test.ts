@@ -68,4 +68,30 @@ describe('the start', () => {
     expect(existsSync(`${sqliteFile}.converted`)).toBe(true);
     expect(await tail()).toBe(before);
   }, 180_000);
+
+  it('stops cleanly while a query job runs on DuckDB: the worker interrupts it and closes its files first', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-stop-'));
+    const apiKey = `1/${'ef'.repeat(20)}`;
+    const headers = { authorization: `SVC1 ${apiKey}`, 'content-type': 'application/json' };
+    const running = await startServer({
+      SVC_DATA_DIR: dir,
+      SVC_SECRET: 'a-test-secret-of-some-length',
+      SVC_ADMIN_API_KEY: apiKey,
+      SVC_DATA_PLANE: 'duckdb',
+    });
+    server = running;
+    const post = (path: string, body: unknown) =>
+      running.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect((await post('/v3/database/create/shop', {})).status).toBe(200);
+    expect((await post('/postback/v3/event/shop/events', { time: 1, action: 'buy' })).status).toBe(200);
+    const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+    const issued = (await (await post('/v3/job/issue/presto/shop', { query: forever })).json()) as { job_id: string };
+    const status = async () =>
+      ((await (await running.request(`/v3/job/status/${issued.job_id}`, { headers })).json()) as { status: string })
+        .status;
+    while ((await status()) !== 'running') await new Promise((r) => setImmediate(r));
+    // Before the fix, terminating the worker under the running query aborted the process (SIGABRT).
+    expect(await running.stop()).toBe(0);
+    expect(running.output()).not.toMatch(/terminate called|Napi::Error/);
+  }, 120_000);
 });

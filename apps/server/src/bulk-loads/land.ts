@@ -69,7 +69,7 @@ function toRecord(row: unknown[], l: Landing): PreparedRecord {
 }
 
 /** The state the customer database's data holds for a session: it wins over the control database's copy. */
-export async function landedState(
+export async function landedStateHere(
   deps: AppDeps,
   database: DatabaseRow,
   session: { id: number; created_at: number },
@@ -140,6 +140,15 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
     await refreshCatalog(deps, l.database);
   }
   return { inserted, replaced };
+}
+
+/** `landedStateHere` as a task in the database's lane, in its file's owner on DuckDB (after earlier landings). */
+export function landedState(
+  deps: AppDeps,
+  database: DatabaseRow,
+  session: { id: number; created_at: number },
+): Promise<{ jobId: number; state: Record<string, unknown> } | null> {
+  return work(deps).run('bulk-loads.landed-state', { database, session }, dataTaskOptions(deps, database));
 }
 
 /** Lands a run's staged rows in a worker (tasks.ts); a refusal because another run landed meanwhile keeps its class. */

@@ -351,7 +351,7 @@ describe('bulk load sessions', () => {
 
 describe('landing a run', () => {
   it('refuses to commit when another run of the session landed while it was reading', async () => {
-    const { land, landedState, StateChangedError } = await import('./land');
+    const { landInWorker, landedState, StateChangedError } = await import('./land');
     const { StageWriter } = await import('./staging');
     const { requireDatabase, findTable, dataPlane } = await import('../data');
     await create();
@@ -367,7 +367,7 @@ describe('landing a run', () => {
       const w = new StageWriter(stagePath);
       w.write([[jobId]]);
       w.close();
-      return land(h.deps, {
+      return landInWorker(h.deps, {
         database,
         table,
         mode: 'append',

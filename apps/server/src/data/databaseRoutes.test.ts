@@ -5,6 +5,8 @@ import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
 import { databaseFile, findDatabase } from './catalog';
+import { onDuck } from './dataPlane';
+import { duckFile } from './duckFiles';
 import { appendRows } from './tableStore';
 
 const NOT_FOUND = {
@@ -167,10 +169,12 @@ describe('databases', () => {
     const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
     await appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
-    // The data: the database's file on SQLite, its schema on PostgreSQL.
+    // The data: the database's file on the embedded plane (DuckDB or SQLite), its schema on PostgreSQL.
     const dataExists = async () => {
-      if (h.deps.storage.backend === 'sqlite')
-        return existsSync(databaseFile(h.dataDir, h.admin.accountId, database.id));
+      if (h.deps.storage.backend === 'sqlite') {
+        const file = onDuck(h.deps) ? duckFile : databaseFile;
+        return existsSync(file(h.dataDir, h.admin.accountId, database.id));
+      }
       const found = await one(
         h.deps.storage.db,
         sql`SELECT 1 AS one FROM information_schema.schemata WHERE schema_name = ${customerSchema(database.id)}`,

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AppDeps } from '../platform/context';
-import { duckSandboxSettings } from '../platform/duckSettings';
 import { makeDir } from '../platform/fileModes';
 import { transaction } from '../platform/storage';
 import { workIfAny } from '../platform/work';
 import type { DatabaseRow } from './catalog';
 import type { DerivedSetRef, DerivedSets, DerivedSource } from './derived';
 import { duckDerivedDialect } from './duckDialect';
-import { duckFile, duckFileExists, duckLimits, withDuck } from './duckFiles';
+import { duckFile, duckFileExists, openPrivate, type PrivateFile, withDuck } from './duckFiles';
 import { duckKysely } from './duckKysely';
 import { copyDuckTable } from './duckMove';
 import { dq, readDuckMeta } from './duckTables';
@@ -32,35 +30,6 @@ export function duckDerivedFile(dataDir: string, set: DerivedSetRef): string {
 
 /** The copy of a source table in a build's file (`$` is in no table name, so it meets none of the build's). */
 const stagedTable = (database: Pick<DatabaseRow, 'id'>, table: string) => `s${database.id}$${table}`;
-
-interface PrivateFile {
-  conn: DuckDBConnection;
-  close(): void;
-}
-
-/**
- * Opens a file on an instance of its own, with the sandbox settings of the plane's files: not the per-thread
- * registry (duckFiles.ts), since a build's file belongs to one build and a set's current file is only read.
- */
-async function openPrivate(path: string, readOnly: boolean): Promise<PrivateFile> {
-  const instance = await DuckDBInstance.create(path, {
-    ...duckSandboxSettings(duckLimits.memoryLimitBytes),
-    threads: String(duckLimits.threads),
-    // A build's tables have no order of their own: DuckDB may write them in parallel without keeping one.
-    ...(readOnly ? { access_mode: 'READ_ONLY' } : { preserve_insertion_order: 'false' }),
-  });
-  const conn = await instance.connect().catch((err: unknown) => {
-    instance.closeSync();
-    throw err;
-  });
-  return {
-    conn,
-    close() {
-      conn.closeSync();
-      instance.closeSync();
-    },
-  };
-}
 
 /**
  * Copies source tables of one database into a build's file, in the thread that owns the database's file: read

@@ -159,3 +159,33 @@ export function inDuckTransaction<T>(path: string, fn: (conn: DuckDBConnection) 
     }
   });
 }
+
+export interface PrivateFile {
+  conn: DuckDBConnection;
+  close(): void;
+}
+
+/**
+ * Opens a file on an instance of its own, with the sandbox settings of the plane's files, outside this thread's
+ * registry: a derived set build's file belongs to one build and a set's current file is only read
+ * (duckDerived.ts); a move's staging file belongs to one move (duckMove.ts).
+ */
+export async function openPrivate(path: string, readOnly: boolean): Promise<PrivateFile> {
+  const instance = await DuckDBInstance.create(path, {
+    ...duckSandboxSettings(duckLimits.memoryLimitBytes),
+    threads: String(duckLimits.threads),
+    // A build's tables have no order of their own: DuckDB may write them in parallel without keeping one.
+    ...(readOnly ? { access_mode: 'READ_ONLY' } : { preserve_insertion_order: 'false' }),
+  });
+  const conn = await instance.connect().catch((err: unknown) => {
+    instance.closeSync();
+    throw err;
+  });
+  return {
+    conn,
+    close() {
+      conn.closeSync();
+      instance.closeSync();
+    },
+  };
+}

@@ -212,9 +212,7 @@ export function duckPlane(deps: AppDeps): DataPlane {
       await catalog(deps.storage.db);
     },
     async moveTable(from, to, table, catalog) {
-      await moveDuckTable(fileOf(from), fileOf(to), table);
-      await catalog(deps.storage.db);
-      await inDuckTransaction(fileOf(from), (conn) => dropDuckTable(conn, table.name));
+      await moveDuckTable(deps, from, to, table, () => catalog(deps.storage.db));
     },
   };
 }

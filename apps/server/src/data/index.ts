@@ -33,14 +33,13 @@ export {
 export { convertSqliteData } from './duckConvert';
 export { closeDuckFiles, duckLimits, openDuckFileCount } from './duckFiles';
 export { duckPlane, withDuckConnection } from './duckPlane';
-export { appendRowsInWorker } from './fileWrites';
+export { appendRowsInWorker, createDataTableInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';
 export { type ColumnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
 export { schemaGrowth } from './rows';
 export {
   appendRows,
-  createDataTable,
   prepareRecord,
   refreshCatalog,
   type TableBatch,

@@ -7,9 +7,9 @@ import { errorResponsesFrom } from '../platform/openapi';
 import { input } from '../platform/params';
 import { run, sql } from '../platform/storage';
 import { findTable, requireDatabase, requireTable } from './catalog';
-import { moveTableInWorker, swapTablesInWorker } from './fileWrites';
+import { swapTablesInWorker } from './fileWrites';
 import { jsonResponse, wireParams } from './openapi';
-import { taken } from './tableChanges';
+import { moveTableInBackground, taken } from './tableChanges';
 
 /**
  * `/v3/table/swap`, `/v3/table/update` and `/v3/table/change_database` (wire-compat §2.2): changes to a
@@ -162,7 +162,7 @@ export function tableChangeRoutes(deps: AppDeps) {
       const to = await requireDatabase(store, accountId, destName);
       if (to.id === from.id) throw badRequest(`The table "${row.name}" is already in the database "${from.name}".`);
       if (await findTable(store, accountId, to.id, row.name)) throw taken(to, row.name);
-      await moveTableInWorker(deps, from, to, row);
+      await moveTableInBackground(deps, from, to, row);
       return c.json({ database: to.name, table: row.name, type: 'log' as const }, 200);
     });
 }

@@ -5,6 +5,7 @@ import { createHarness, type Harness } from '../testing/harness';
 import { type DatabaseRow, requireDatabase } from './catalog';
 import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
+import { holdingLanes } from './laneHold';
 import { appendRows } from './tableStore';
 
 /** Swap, rename (create, swap, delete), update and change_database, on the real app and either backend. */
@@ -174,6 +175,34 @@ describe('POST /v3/table/change_database/:db/:table', () => {
     // The name is free again in the old database.
     await appendRows(h.deps, web, 'pageviews', [{ time: 1, other: 'x' }], { createTable: true });
     expect(await tail('web', 'pageviews')).toEqual(['{"time":1,"other":"x"}']);
+  });
+
+  it('hands the rows over between the owners of the two files, and a write racing the move is kept once', async () => {
+    // The source's owner worker is kept busy while the destination is created, so another worker owns the
+    // destination's file (on DuckDB each file is opened by its owner only, decision 0031).
+    await holdingLanes(h.deps, [web], async () => {
+      expect((await h.call('POST', '/v3/database/create/archive')).status).toBe(200);
+    });
+    const archive = await requireDatabase(h.deps.storage.db, h.admin.accountId, 'archive');
+    await appendRows(h.deps, archive, 'visits', [{ time: 5, who: 'x' }], { createTable: true });
+    const [moved, raced] = await Promise.all([
+      h.call('POST', '/v3/table/change_database/web/pageviews', { form: { dest_database_name: 'archive' } }),
+      appendRows(h.deps, web, 'pageviews', [{ time: 40, path: '/d' }], { createTable: true }),
+    ]);
+    expect(moved.status).toBe(200);
+    expect(raced.inserted).toBe(1);
+    // The racing row landed before the move (and moved) or after it (in a new table of the old name).
+    const there = await tail('archive', 'pageviews');
+    const left = (await names('web')).includes('pageviews') ? await tail('web', 'pageviews') : [];
+    expect([...there, ...left].sort()).toEqual([
+      '{"time":10,"path":"/a"}',
+      '{"time":20,"path":"/b"}',
+      '{"time":40,"path":"/d"}',
+    ]);
+    expect(await tail('archive', 'visits')).toEqual(['{"time":5,"who":"x"}']);
+    const { id, status } = await run(h, 'archive', 'SELECT count(*) AS n FROM pageviews');
+    expect(status).toBe('success');
+    expect(await (await h.call('GET', `/v3/job/result/${id}?format=json`)).text()).toBe(`[${there.length}]\n`);
   });
 
   it('refuses a taken name (409), an unknown destination (404), the same database and no destination (400)', async () => {

@@ -2,8 +2,10 @@ import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import { type Executor, isUniqueViolation, run, sql, transaction } from '../platform/storage';
 import { type DatabaseRow, findTable, type TableRow } from './catalog';
-import { dataPlane } from './dataPlane';
+import { dataPlane, onDuck } from './dataPlane';
 import { SWAP_NAME } from './dataTables';
+import { moveTableInWorker } from './fileWrites';
+import { holdingLanes } from './laneHold';
 import { refreshCatalog } from './tableStore';
 
 /**
@@ -56,6 +58,21 @@ export async function moveTable(deps: AppDeps, from: DatabaseRow, to: DatabaseRo
   if (await findTable(deps.storage.db, to.account_id, to.id, table.name)) throw taken(to, table.name);
   await dataPlane(deps).moveTable(from, to, table, move);
   await refreshCatalog(deps, to);
+}
+
+/**
+ * A move sent from the server: on SQLite and PostgreSQL one task in the source's lane; on DuckDB, whose two
+ * files have owners of their own, the move led from here while both databases' lanes are held (laneHold.ts),
+ * its data steps sent to the owners (duckMove.ts).
+ */
+export function moveTableInBackground(
+  deps: AppDeps,
+  from: DatabaseRow,
+  to: DatabaseRow,
+  table: TableRow,
+): Promise<void> {
+  if (!onDuck(deps)) return moveTableInWorker(deps, from, to, table);
+  return holdingLanes(deps, [from, to], () => moveTable(deps, from, to, table));
 }
 
 export function taken(database: DatabaseRow, name: string) {

@@ -3,6 +3,7 @@ import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
 import { stageSources } from './duckDerived';
+import { type MoveStep, moveStepHere } from './duckMove';
 import { type DuckRead, readDuckHere } from './duckReads';
 import { moveTable, swapTables } from './tableChanges';
 import { appendRows, changeSchema, createDataTable, dropDataTable } from './tableStore';
@@ -36,9 +37,20 @@ export const dataTasks = {
   ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable, replace: a.replace }),
   'data.swap-tables': (ctx: TaskContext, a: { database: DatabaseRow; a: TableRow; b: TableRow }) =>
     swapTables(ctx.deps, a.database, a.a, a.b),
-  /** Runs in the source database's lane; the destination's file is written once by a connection of its own. */
+  /** SQLite and PostgreSQL: runs in the source database's lane (DuckDB: tableChanges.moveTableInBackground). */
   'data.move-table': (ctx: TaskContext, a: { from: DatabaseRow; to: DatabaseRow; table: TableRow }) =>
     moveTable(ctx.deps, a.from, a.to, a.table),
+  /** One step of a table's move between DuckDB files (duckMove.ts), in the owner of the step's file. */
+  'data.duck-move-step': (ctx: TaskContext, a: MoveStep) => moveStepHere(ctx.deps.config.dataDir, a),
+  /**
+   * Holds the lane it is sent in (laneHold.ts): reports `held` once the lane's earlier tasks have ended, then
+   * keeps the lane's later tasks waiting until its caller cancels it.
+   */
+  'data.hold-lane': (ctx: TaskContext) =>
+    new Promise<void>((done) => {
+      ctx.signal.addEventListener('abort', () => done(), { once: true });
+      ctx.progress('held');
+    }),
   /** Deletes the database's data (file or schema); run in its lane, after every write queued before it. */
   'data.delete-file': (ctx: TaskContext, a: { database: DatabaseRow }) =>
     dataPlane(ctx.deps).deleteDatabase(a.database),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AdvancedConfig, Integration, IntegrationConfigs } from '@svc/contracts';
 import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads';
-import { checkWritableTable, createDataTable, createTableRow, findDatabase, findTable } from '../data';
+import { checkWritableTable, createDataTableInWorker, createTableRow, findDatabase, findTable } from '../data';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
@@ -124,7 +124,7 @@ async function ensureTargets(deps: AppDeps, accountId: number, c: Configs): Prom
   for (const a of c.advanced_configs) await checkWritableTable(deps.storage.db, database, a.target_table);
   for (const a of c.advanced_configs) {
     if (!(await findTable(deps.storage.db, accountId, database.id, a.target_table))) {
-      await createDataTable(deps, database, await createTableRow(deps, database, a.target_table, []));
+      await createDataTableInWorker(deps, database, await createTableRow(deps, database, a.target_table, []));
     }
   }
 }

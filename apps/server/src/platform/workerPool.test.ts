@@ -9,6 +9,7 @@ import { WorkerCrashed, WorkerPool } from './workerPool';
 const worker = `
 import { parentPort, threadId } from 'node:worker_threads';
 parentPort.on('message', (msg) => {
+  if (msg.type === 'close') parentPort.postMessage({ type: 'closed' });
   if (msg.type !== 'run') return;
   if (msg.task === 'exit') process.exit(3);
   setTimeout(() => parentPort.postMessage({ type: 'done', id: msg.id, ok: true, value: threadId }), msg.args.ms);

@@ -17,7 +17,9 @@ import { isStorageUnavailable, StorageUnavailable } from './storage';
 export type ToWorker =
   | { type: 'run'; id: number; task: string; args: unknown; lane: string; now: number; hooked: boolean }
   | { type: 'cancel'; id: number; reason: string }
-  | { type: 'hook-reply'; id: number; error: string | null };
+  | { type: 'hook-reply'; id: number; error: string | null }
+  /** The pool is closing: cancel every task, wait for them to end, release native resources, answer `closed`. */
+  | { type: 'close' };
 
 /** What a worker sends back. */
 export type FromWorker =
@@ -26,7 +28,9 @@ export type FromWorker =
   | { type: 'progress'; id: number; data: unknown }
   /** A test hook reached; `wait` (synchronous code) is set to 1 to go on, 2 to throw, 3 to exit the thread. */
   | { type: 'hook'; id: number; point: string; wait?: Int32Array }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
+  /** The answer to `close`: nothing runs in the worker any more, and it can be terminated. */
+  | { type: 'closed' };
 
 /**
  * An error as it crosses the thread boundary: ApiErrors keep their status, label and details, and a database
@@ -61,6 +65,12 @@ export function fromWireError(w: WireError): Error {
   e.name = w.name;
   return e;
 }
+
+/**
+ * How long a closing pool waits for a worker to end its tasks and release what it holds (`close`) before it
+ * terminates the thread anyway (a task that ignores its cancel, or a thread held at a synchronous test hook).
+ */
+const CLOSE_GRACE_MS = 10_000;
 
 /** A hook that throws an error with this message makes the worker exit there, as a crashed thread would. */
 export const CRASH_WORKER = 'crash the worker here';
@@ -110,6 +120,8 @@ interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
   lanes: Map<string, number>;
+  /** Called when the worker answers `close`. */
+  onClosed?: () => void;
 }
 
 /** Thrown to a task's caller when its worker died under it. */
@@ -192,12 +204,32 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => this.send(slot, task, args, {})));
   }
 
-  /** Ends every worker; tasks still running are rejected (a restart finds their work undone). */
+  /**
+   * Ends every worker; tasks still running are rejected at once (a restart finds their work undone). Each
+   * worker first cancels its tasks, waits for them and closes what native code holds (DuckDB files), then is
+   * terminated: a thread torn down while a native call is in flight aborts the whole process (DuckDB's
+   * "terminate called after throwing an instance of 'Napi::Error'").
+   */
   async close(): Promise<void> {
     this.closed = true;
     const slots = this.slots.splice(0);
     for (const slot of slots) this.fail(slot, new Error('The server is stopping.'));
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => this.stop(s)));
+  }
+
+  /** Asks the worker to close (`close`), waits for its answer, its exit or the grace time, then terminates it. */
+  private async stop(slot: Slot): Promise<void> {
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, CLOSE_GRACE_MS);
+      const end = () => {
+        clearTimeout(timer);
+        done();
+      };
+      slot.onClosed = end;
+      slot.worker.once('exit', end);
+      slot.worker.postMessage({ type: 'close' } satisfies ToWorker);
+    });
+    await slot.worker.terminate();
   }
 
   /** The worker that owns the lane, else the least busy one, growing the pool while all are busy. */
@@ -234,6 +266,10 @@ export class WorkerPool {
   private onMessage(slot: Slot, msg: FromWorker): void {
     if (msg.type === 'log') {
       this.options.logger[msg.level](msg.msg, msg.fields);
+      return;
+    }
+    if (msg.type === 'closed') {
+      slot.onClosed?.();
       return;
     }
     const p = slot.pending.get(msg.id);

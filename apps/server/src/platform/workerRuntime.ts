@@ -38,11 +38,19 @@ export interface WorkerSetup {
 
 const taskNow = new AsyncLocalStorage<number>();
 
-/**
- * Starts the worker: call once from the worker's module with every task it runs, and `setup` for what the
- * app wires on its dependencies at start (hooks between features) that the worker's tasks rely on too.
- */
-export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): void {
+/** What the worker's module gives `serveTasks` besides its tasks. */
+export interface WorkerHooks {
+  /** Wires on the worker's dependencies what the app wires at start (hooks between features). */
+  setup?: (deps: AppDeps) => void;
+  /**
+   * Releases what native code holds in this thread (open DuckDB files) once every task has ended, when the
+   * pool closes: the thread must not be torn down while a native call is in flight.
+   */
+  release?: () => Promise<void>;
+}
+
+/** Starts the worker: call once from the worker's module with every task it runs. */
+export function serveTasks(tasks: TaskTable, { setup, release }: WorkerHooks = {}): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks runs inside a worker thread only.');
   const init = workerData as WorkerSetup;
@@ -99,7 +107,19 @@ export function serveTasks(tasks: TaskTable, setup?: (deps: AppDeps) => void): v
     return taskNow.run(msg.now, () => task(ctx, msg.args as never));
   };
 
+  /** Cancels every task, waits for all of them to end, then releases the thread's native resources. */
+  const close = async () => {
+    for (const controller of controllers.values()) controller.abort(new Error('The server is stopping.'));
+    await Promise.allSettled([...lanes.values()]);
+    await release?.().catch((err: unknown) => logger.error('closing the worker failed', { error: String(err) }));
+    send({ type: 'closed' });
+  };
+
   port.on('message', (msg: ToWorker) => {
+    if (msg.type === 'close') {
+      void close();
+      return;
+    }
     if (msg.type === 'cancel') {
       controllers.get(msg.id)?.abort(new Error(msg.reason));
       return;
