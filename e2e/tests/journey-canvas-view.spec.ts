@@ -1,0 +1,201 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
+import { signIn } from './helpers';
+import { buildJourneyWorld, createJourneyByApi, demoRefsOf, repeatBuyersStage } from './journey-setup';
+
+/**
+ * What the canvas shows: Fit to screen brings every node into the part of the canvas no panel covers, the
+ * "+" buttons never sit on one another, and Save and Launch leave the view where the user put it.
+ */
+
+test.use({ actionTimeout: 15_000, screenshot: 'only-on-failure' });
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const inside = (inner: Box, outer: Box) =>
+  inner.x >= outer.x - 0.5 &&
+  inner.y >= outer.y - 0.5 &&
+  inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+  inner.y + inner.height <= outer.y + outer.height + 0.5;
+
+const boxesOf = (locator: Locator) =>
+  locator.evaluateAll((elements) =>
+    elements.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { name: e.getAttribute('aria-label') ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
+
+/** The realistic demo journey (three stages, a decision point and an A/B test joined by merges), as a draft. */
+async function openRealistic(page: Page, tag: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  const world = await buildJourneyWorld(page, tag);
+  const journeyId = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
+  await page.goto(`/journeys/${journeyId}`);
+  await expect(page.getByRole('button', { name: 'Decision point: Where are they active?', exact: true })).toBeVisible();
+}
+
+/** Every step and stage card lies inside the canvas and outside the panels floating over it. */
+async function expectEveryNodeVisible(page: Page) {
+  const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
+  const panels = [
+    ...(await boxesOf(page.getByTestId('palette-panel'))),
+    ...(await boxesOf(page.getByTestId('settings-panel'))),
+  ];
+  const nodes = await boxesOf(page.locator('.react-flow__node:not(.react-flow__node-lane)'));
+  expect(nodes.length).toBeGreaterThan(20);
+  for (const node of nodes) {
+    expect(inside(node, canvas), `"${node.name}" lies inside the canvas`).toBe(true);
+    for (const panel of panels) expect(overlaps(node, panel), `a panel covers "${node.name}"`).toBe(false);
+  }
+}
+
+test('Fit to screen shows every node, beside the palette and settings panel in focus mode too', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openRealistic(page, 'view_fit');
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
+  await expect
+    .poll(() =>
+      expectEveryNodeVisible(page).then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
+  await expectEveryNodeVisible(page);
+
+  await page.getByRole('button', { name: 'Focus mode' }).click();
+  await expect(page.getByTestId('settings-panel')).toBeVisible();
+  // Shift+1 from the canvas, as the tooltip says.
+  await page.getByRole('button', { name: 'Wait: Wait 7 days', exact: true }).focus();
+  await page.keyboard.press('Shift+Digit1');
+  await expect
+    .poll(() =>
+      expectEveryNodeVisible(page).then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
+  await expectEveryNodeVisible(page);
+  await page.screenshot({ path: '../docs/screenshots/journey-fit-to-screen-focus.png' });
+});
+
+test('where decision paths join a merge, their "+" buttons sit on their own paths, not on one another', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  const world = await buildJourneyWorld(page, 'view_plus');
+  const s = world.segments;
+  const id = (n: number) => `0000f3${String(n).padStart(2, '0')}-plus-4000-8000-${String(n).padStart(12, '0')}`;
+  const path = (n: number, name: string, segmentId: string | null) => ({
+    id: id(n),
+    name,
+    excludedPath: segmentId === null,
+    segmentId,
+    next: id(2),
+  });
+  const journeyId = await createJourneyByApi(page, world, {
+    name: 'Paths that join',
+    allowReentry: false,
+    goal: null,
+    journeyStages: [
+      {
+        name: 'Split and join',
+        entryCriteria: { name: 'Everyone', segmentId: s.everyone, description: null },
+        milestone: null,
+        exitCriterias: [],
+        rootStep: id(1),
+        steps: {
+          [id(1)]: {
+            type: 'DecisionPoint',
+            name: 'Which country?',
+            branches: [path(11, 'Japan', s.japan), path(12, 'USA', s.usa), path(13, 'Elsewhere', null)],
+          },
+          [id(2)]: { type: 'Merge', next: id(3) },
+          [id(3)]: { type: 'End', name: 'Done' },
+        },
+      },
+    ],
+  });
+  await page.goto(`/journeys/${journeyId}`);
+  await expect(page.getByRole('button', { name: 'Decision point: Which country?', exact: true })).toBeVisible();
+  const pluses = await boxesOf(page.getByRole('button', { name: /^Add a step / }));
+  expect(pluses.map((p) => p.name).sort()).toEqual([
+    'Add a step after "Merge"',
+    'Add a step at the start of stage 1',
+    'Add a step on path "Elsewhere" of "Which country?"',
+    'Add a step on path "Japan" of "Which country?"',
+    'Add a step on path "USA" of "Which country?"',
+  ]);
+  const stacked = pluses.flatMap((a, i) =>
+    pluses.slice(i + 1).flatMap((b) => (overlaps(a, b) ? [`"${a.name}" and "${b.name}"`] : [])),
+  );
+  expect(stacked).toEqual([]);
+  // Each path's "+" is on its own row of the decision point, left of the merge: one "+" at the join.
+  const merge = (await page.getByRole('button', { name: /^Merge/ }).boundingBox()) as Box;
+  const point = (await page.getByRole('button', { name: 'Decision point: Which country?' }).boundingBox()) as Box;
+  for (const plus of pluses.filter((p) => p.name.includes(' on path '))) {
+    const middle = plus.x + plus.width / 2;
+    expect(middle - (point.x + point.width), plus.name).toBeLessThan((merge.x - (point.x + point.width)) / 2);
+  }
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
+  await expect(page.getByRole('button', { name: /^Merge/ })).toBeInViewport();
+  await page.screenshot({ path: '../docs/screenshots/journey-paths-join-merge.png' });
+});
+
+test('the view keeps its zoom and position after Save and after Launch', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  const world = await buildJourneyWorld(page, 'view_keep');
+  const id = (n: number) => `0000f2${String(n).padStart(2, '0')}-view-4000-8000-${String(n).padStart(12, '0')}`;
+  const journeyId = await createJourneyByApi(page, world, {
+    name: 'Kept view',
+    allowReentry: false,
+    goal: { name: 'Shops in France', segmentId: world.segments.france, description: null },
+    journeyStages: [
+      {
+        name: 'Welcome',
+        entryCriteria: { name: 'Everyone', segmentId: world.segments.everyone, description: null },
+        milestone: { name: 'Bought twice', segmentId: world.segments.repeat, description: null },
+        exitCriterias: [],
+        rootStep: id(1),
+        steps: {
+          [id(1)]: { type: 'WaitStep', name: 'Settle in', waitStep: 3, waitStepUnit: 'day', next: id(2) },
+          [id(2)]: { type: 'End', name: 'Welcomed' },
+        },
+      },
+      repeatBuyersStage(world, id(3)),
+    ],
+  });
+  await page.goto(`/journeys/${journeyId}`);
+  const viewport = page.locator('.react-flow__viewport');
+  const transform = () => viewport.evaluate((e) => (e as HTMLElement).style.transform);
+  const wait = page.getByRole('button', { name: 'Wait: Settle in', exact: true });
+  await expect(wait).toBeVisible();
+  await page.getByRole('button', { name: 'Zoom Out' }).click();
+  await page.getByRole('button', { name: 'Zoom Out' }).click();
+  await expect.poll(transform).toContain('scale(0.');
+  const chosen = await transform();
+
+  await wait.click();
+  await page.getByRole('complementary', { name: 'Selected item settings' }).getByLabel('Wait length (days)').fill('4');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The journey was saved.' })).toBeVisible();
+  await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+  expect(await transform()).toBe(chosen);
+
+  await page.getByRole('button', { name: 'Launch', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Launch journey' })
+    .getByRole('button', { name: 'Launch', exact: true })
+    .click();
+  await expect(page.getByLabel('State: Launched')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Wait: Settle in', exact: true })).toBeVisible();
+  expect(await transform()).toBe(chosen);
+});
