@@ -1,7 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
 import { signIn } from './helpers';
-import { buildJourneyWorld, createJourneyByApi, demoRefsOf, repeatBuyersStage } from './journey-setup';
+import { buildJourneyWorld, createJourneyByApi, launchableJourney, openRealisticDraft } from './journey-setup';
 
 /**
  * What the canvas shows: Fit to screen brings every node into the part of the canvas no panel covers, the
@@ -27,16 +26,6 @@ const boxesOf = (locator: Locator) =>
     }),
   );
 
-/** The realistic demo journey (three stages, a decision point and an A/B test joined by merges), as a draft. */
-async function openRealistic(page: Page, tag: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-  const world = await buildJourneyWorld(page, tag);
-  const journeyId = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
-  await page.goto(`/journeys/${journeyId}`);
-  await expect(page.getByRole('button', { name: 'Decision point: Where are they active?', exact: true })).toBeVisible();
-}
-
 /** Every step and stage card lies inside the canvas and outside the panels floating over it. */
 async function expectEveryNodeVisible(page: Page) {
   const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
@@ -54,7 +43,7 @@ async function expectEveryNodeVisible(page: Page) {
 
 test('Fit to screen shows every node, beside the palette and settings panel in focus mode too', async ({ page }) => {
   test.setTimeout(90_000);
-  await openRealistic(page, 'view_fit');
+  await openRealisticDraft(page, 'view_fit', { width: 1440, height: 900 });
   await page.getByRole('button', { name: 'Fit to screen' }).click();
   await expect
     .poll(() =>
@@ -153,26 +142,7 @@ test('the view keeps its zoom and position after Save and after Launch', async (
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   const world = await buildJourneyWorld(page, 'view_keep');
-  const id = (n: number) => `0000f2${String(n).padStart(2, '0')}-view-4000-8000-${String(n).padStart(12, '0')}`;
-  const journeyId = await createJourneyByApi(page, world, {
-    name: 'Kept view',
-    allowReentry: false,
-    goal: { name: 'Shops in France', segmentId: world.segments.france, description: null },
-    journeyStages: [
-      {
-        name: 'Welcome',
-        entryCriteria: { name: 'Everyone', segmentId: world.segments.everyone, description: null },
-        milestone: { name: 'Bought twice', segmentId: world.segments.repeat, description: null },
-        exitCriterias: [],
-        rootStep: id(1),
-        steps: {
-          [id(1)]: { type: 'WaitStep', name: 'Settle in', waitStep: 3, waitStepUnit: 'day', next: id(2) },
-          [id(2)]: { type: 'End', name: 'Welcomed' },
-        },
-      },
-      repeatBuyersStage(world, id(3)),
-    ],
-  });
+  const journeyId = await createJourneyByApi(page, world, launchableJourney(world, 'Kept view', 'view'));
   await page.goto(`/journeys/${journeyId}`);
   const viewport = page.locator('.react-flow__viewport');
   const transform = () => viewport.evaluate((e) => (e as HTMLElement).style.transform);
