@@ -3,7 +3,7 @@ import { openRealisticDraft } from './journey-setup';
 
 test.use({ actionTimeout: 15_000, screenshot: 'only-on-failure' });
 
-/** The realistic demo journey as a draft, opened in a window wide enough to show its decision point. */
+/** The realistic demo journey as a draft, opened in a large window (1680×1000). */
 async function openDraft(page: Page, tag: string) {
   return openRealisticDraft(page, tag, { width: 1680, height: 1000 });
 }
@@ -15,6 +15,16 @@ const selectedNodes = (page: Page) =>
 test('a step added from an edge\'s "+" menu is the one selected afterwards', async ({ page }) => {
   test.setTimeout(90_000);
   const { decision } = await openDraft(page, 'plus_select');
+  // Opened at a legible zoom, the decision point lies past the canvas's right edge (under the settings
+  // panel); Fit to screen brings it and its paths into the canvas, as a user would do before clicking.
+  const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
+  await expect
+    .poll(async () => {
+      const box = (await decision.boundingBox()) as Box;
+      return box.x + box.width < canvas.x + canvas.width;
+    })
+    .toBe(true);
   await decision.click();
   expect(await selectedNodes(page)).toEqual(['Decision point: Where are they active?']);
 

@@ -3,8 +3,8 @@ import { signIn } from './helpers';
 import { buildJourneyWorld, createJourneyByApi, launchableJourney, openRealisticDraft } from './journey-setup';
 
 /**
- * What the canvas shows: Fit to screen brings every node into the part of the canvas no panel covers, the
- * "+" buttons never sit on one another, and Save and Launch leave the view where the user put it.
+ * What the canvas shows: Fit to screen brings every node (or, for a large journey, the start at half size)
+ * into the part of the canvas no panel covers, the "+" buttons never sit on one another, and Save and Launch leave the view where the user put it.
  */
 
 test.use({ actionTimeout: 15_000, screenshot: 'only-on-failure' });
@@ -26,50 +26,65 @@ const boxesOf = (locator: Locator) =>
     }),
   );
 
-/** Every step and stage card lies inside the canvas and outside the panels floating over it. */
-async function expectEveryNodeVisible(page: Page) {
+/** The boxes of the panels floating over the canvas (none when they are closed). */
+const panelBoxes = async (page: Page) => [
+  ...(await boxesOf(page.getByTestId('palette-panel'))),
+  ...(await boxesOf(page.getByTestId('settings-panel'))),
+];
+
+/** Every card `locator` finds lies inside the canvas and outside the panels floating over it. */
+async function expectVisible(page: Page, locator: Locator, atLeast: number) {
   const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
-  const panels = [
-    ...(await boxesOf(page.getByTestId('palette-panel'))),
-    ...(await boxesOf(page.getByTestId('settings-panel'))),
-  ];
-  const nodes = await boxesOf(page.locator('.react-flow__node:not(.react-flow__node-lane)'));
-  expect(nodes.length).toBeGreaterThan(20);
+  const panels = await panelBoxes(page);
+  const nodes = await boxesOf(locator);
+  expect(nodes.length).toBeGreaterThanOrEqual(atLeast);
   for (const node of nodes) {
     expect(inside(node, canvas), `"${node.name}" lies inside the canvas`).toBe(true);
     for (const panel of panels) expect(overlaps(node, panel), `a panel covers "${node.name}"`).toBe(false);
   }
 }
 
-test('Fit to screen shows every node, beside the palette and settings panel in focus mode too', async ({ page }) => {
-  test.setTimeout(90_000);
-  await openRealisticDraft(page, 'view_fit', { width: 1440, height: 900 });
-  await page.getByRole('button', { name: 'Fit to screen' }).click();
-  await expect
+const settled = (check: () => Promise<void>) =>
+  expect
     .poll(() =>
-      expectEveryNodeVisible(page).then(
+      check().then(
         () => true,
         () => false,
       ),
     )
     .toBe(true);
-  await expectEveryNodeVisible(page);
 
+const zoomOf = (page: Page) =>
+  page.locator('.react-flow__viewport').evaluate((e) => new DOMMatrix(getComputedStyle(e).transform).a);
+
+test('Fit to screen shows every node beside the panels when it can, else the start at half size', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openRealisticDraft(page, 'view_fit', { width: 1440, height: 900 });
+  const every = page.locator('.react-flow__node:not(.react-flow__node-lane)');
+  const starts = page.locator('.react-flow__node[data-id^="start-"]');
+
+  // Focus mode with the panels closed: the whole journey fits at a readable size.
   await page.getByRole('button', { name: 'Focus mode' }).click();
-  await expect(page.getByTestId('settings-panel')).toBeVisible();
+  await page.getByRole('button', { name: 'Step palette and problems' }).click();
+  await page.getByRole('button', { name: 'Settings panel' }).click();
+  await expect(page.getByTestId('settings-panel')).toHaveCount(0);
+  await expect(page.getByTestId('palette-panel')).toHaveCount(0);
   // Shift+1 from the canvas, as the tooltip says.
   await page.getByRole('button', { name: 'Wait: Wait 7 days', exact: true }).focus();
   await page.keyboard.press('Shift+Digit1');
-  await expect
-    .poll(() =>
-      expectEveryNodeVisible(page).then(
-        () => true,
-        () => false,
-      ),
-    )
-    .toBe(true);
-  await expectEveryNodeVisible(page);
+  await settled(() => expectVisible(page, every, 20));
+  expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
   await page.screenshot({ path: '../docs/screenshots/journey-fit-to-screen-focus.png' });
+
+  // With both panels open the journey would need zoom 0.33 (text 4 px): the fit stops at half size and
+  // shows the start of every stage beside the palette, none of it under a panel.
+  await page.getByRole('button', { name: 'Step palette and problems' }).click();
+  await page.getByRole('button', { name: 'Settings panel' }).click();
+  await expect(page.getByTestId('settings-panel')).toBeVisible();
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
+  await settled(async () => expect(await zoomOf(page)).toBeCloseTo(0.5, 3));
+  await settled(() => expectVisible(page, starts, 3));
+  await page.screenshot({ path: '../docs/screenshots/journey-fit-to-screen-panels.png' });
 });
 
 test('where decision paths join a merge, their "+" buttons sit on their own paths, not on one another', async ({

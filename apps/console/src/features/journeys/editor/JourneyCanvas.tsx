@@ -30,8 +30,14 @@ import { useCanvasShortcuts } from './useCanvasShortcuts';
 /** The smallest text on a node (canvas.css) and the smallest size it may be drawn at by Fit view. */
 const SMALLEST_NODE_TEXT_PX = 12;
 const LEGIBLE_TEXT_PX = 11;
-/** Fit view never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
+/** Opening a journey never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
 export const MIN_FIT_ZOOM = LEGIBLE_TEXT_PX / SMALLEST_NODE_TEXT_PX;
+/**
+ * "Fit to screen" shows the whole journey when it can, but never below this zoom (node text at 6 px still
+ * reads as words, and steps can be told apart): a journey too large for that keeps its start in view and
+ * scrolls, rather than shrinking into unreadable dots.
+ */
+export const MIN_FIT_TO_SCREEN_ZOOM = 0.5;
 const FIT_PADDING_PX = 24;
 const MIN_ZOOM = 0.1;
 
@@ -337,7 +343,8 @@ function visibleArea(host: HTMLElement): VisibleArea {
 
 /**
  * Fits the journey into the visible part of the canvas. `everything`: the user asked to see every node
- * (Fit to screen), so the zoom may go as low as the canvas allows; otherwise (opening) text stays legible.
+ * (Fit to screen), so the zoom may go down to MIN_FIT_TO_SCREEN_ZOOM; otherwise (opening) text stays at
+ * full legibility.
  */
 function fitLegibly(
   rf: ReturnType<typeof useReactFlow<JourneyNode, JourneyEdge>>,
@@ -347,7 +354,7 @@ function fitLegibly(
 ) {
   const nodes = rf.getNodes();
   if (!host || nodes.length === 0) return;
-  const minZoom = everything ? MIN_ZOOM : MIN_FIT_ZOOM;
+  const minZoom = everything ? MIN_FIT_TO_SCREEN_ZOOM : MIN_FIT_ZOOM;
   void rf.setViewport(legibleViewport(rf.getNodesBounds(nodes), visibleArea(host), FIT_PADDING_PX, minZoom), {
     duration,
   });
