@@ -229,3 +229,12 @@ export async function openRealisticDraft(page: Page, tag: string, size: { width:
   await expect(decision).toBeVisible();
   return { journeyId, decision };
 }
+
+/** Opens the journey, selects its activation step `stepName`, and opens "Create activation" from the step. */
+export async function openCreateActivation(page: Page, journeyId: string, stepName: string) {
+  await page.goto(`/journeys/${journeyId}`);
+  await page.getByRole('button', { name: `Activation: ${stepName}` }).click();
+  const side = page.getByRole('complementary', { name: 'Selected item settings' });
+  await side.getByRole('button', { name: 'Create activation' }).click();
+  return { side, dialog: page.getByRole('dialog', { name: 'Create activation' }) };
+}

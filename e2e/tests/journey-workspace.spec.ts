@@ -11,6 +11,7 @@ import {
   createJourneyByApi,
   demoRefsOf,
   type JourneyWorld,
+  openCreateActivation,
   patchJourneyByApi,
 } from './journey-setup';
 
@@ -232,11 +233,7 @@ test('a webhook activation made on the step (method, header, body template) gets
         },
       ],
     });
-    await page.goto(`/journeys/${journeyId}`);
-    await page.getByRole('button', { name: 'Activation: Welcome webhook' }).click();
-    const side = page.getByRole('complementary', { name: 'Selected item settings' });
-    await side.getByRole('button', { name: 'Create activation' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create activation' });
+    const { side, dialog } = await openCreateActivation(page, journeyId, 'Welcome webhook');
     await dialog.getByLabel('Activation name').fill('Welcome webhook');
     await expect(dialog.getByText(/https:\/\/ only; http:\/\/ and private addresses only where/)).toBeVisible();
     await dialog.getByLabel('Webhook URL').fill(hookUrl);
@@ -257,9 +254,9 @@ test('a webhook activation made on the step (method, header, body template) gets
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'PUT', authorization: TOKEN });
     expect(received[0]?.body).toEqual({ email: expect.stringContaining('@'), country: expect.any(String), test: true });
-    await dialog.getByRole('combobox', { name: 'Schedule' }).click();
-    await page.getByRole('option', { name: 'With the journey (no schedule)' }).click();
-    await dialog.getByLabel('Send every column').check();
+    // A new activation sends at each run by default; the body template decides the fields, so no columns.
+    await expect(dialog.getByRole('combobox', { name: 'Schedule' })).toHaveValue('Promptly, at each journey run');
+    await expect(dialog.getByText('The body template decides the fields each request sends.')).toBeVisible();
     await dialog.getByRole('button', { name: 'Create activation' }).click();
     await expect(page.getByText('The activation was saved.')).toBeVisible();
     // Saved, the header value is shown only masked.
