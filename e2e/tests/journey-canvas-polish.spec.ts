@@ -1,20 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
-import { realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
-import { signIn } from './helpers';
-import { buildJourneyWorld, createJourneyByApi, demoRefsOf } from './journey-setup';
+import { openRealisticDraft } from './journey-setup';
 
 test.use({ actionTimeout: 15_000, screenshot: 'only-on-failure' });
 
-/** The realistic demo journey as a draft, opened in a window wide enough to show its decision point. */
+/** The realistic demo journey as a draft, opened in a large window (1680×1000). */
 async function openDraft(page: Page, tag: string) {
-  await page.setViewportSize({ width: 1680, height: 1000 });
-  await signIn(page);
-  const world = await buildJourneyWorld(page, tag);
-  const journeyId = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
-  await page.goto(`/journeys/${journeyId}`);
-  const decision = page.getByRole('button', { name: 'Decision point: Where are they active?', exact: true });
-  await expect(decision).toBeVisible();
-  return { journeyId, decision };
+  return openRealisticDraft(page, tag, { width: 1680, height: 1000 });
 }
 
 /** The accessible names of the selected nodes of the canvas. */
@@ -24,6 +15,16 @@ const selectedNodes = (page: Page) =>
 test('a step added from an edge\'s "+" menu is the one selected afterwards', async ({ page }) => {
   test.setTimeout(90_000);
   const { decision } = await openDraft(page, 'plus_select');
+  // Opened at a legible zoom, the decision point lies past the canvas's right edge (under the settings
+  // panel); Fit to screen brings it and its paths into the canvas, as a user would do before clicking.
+  const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
+  await expect
+    .poll(async () => {
+      const box = (await decision.boundingBox()) as Box;
+      return box.x + box.width < canvas.x + canvas.width;
+    })
+    .toBe(true);
   await decision.click();
   expect(await selectedNodes(page)).toEqual(['Decision point: Where are they active?']);
 
@@ -62,7 +63,9 @@ test("in focus mode the toast after Save covers none of the journey's buttons, a
   await expect(page.getByRole('button', { name: 'Exit focus' })).toBeVisible();
   await lengthenWait(page);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const toast = page.getByRole('alert').filter({ hasText: 'The journey was saved.' });
+  const toast = page
+    .getByRole('alert')
+    .filter({ hasText: 'The draft was saved with 7 problems to fix before launch.' });
   await expect(toast).toBeVisible();
   const toastBox = (await toast.boundingBox()) as Box;
   for (const name of ['Exit focus', 'Save', 'Launch', 'Run now', 'Duplicate']) {

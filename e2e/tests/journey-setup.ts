@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import type { DemoRefs } from '../../packages/journey/src/fixtures/demo-journeys';
+import { type DemoRefs, realisticJourneyAttributes } from '../../packages/journey/src/fixtures/demo-journeys';
+import { signIn } from './helpers';
 
 /**
  * Set-up the journey browser tests share, through the real API only: an API key made in the console,
@@ -190,4 +191,50 @@ export function repeatBuyersStage(world: JourneyWorld, endStepId: string) {
     rootStep: endStepId,
     steps: { [endStepId]: { type: 'End', name: 'Thanked' } },
   };
+}
+
+/** A small journey that can launch as it is: stage 1 waits a few days and ends, stage 2 is `repeatBuyersStage`. */
+export function launchableJourney(world: JourneyWorld, name: string, tag: string) {
+  const id = (n: number) =>
+    `0000f4${String(n).padStart(2, '0')}-${tag.slice(0, 4).padEnd(4, '0')}-4000-8000-${String(n).padStart(12, '0')}`;
+  return {
+    name,
+    allowReentry: false,
+    goal: { name: 'Shops in France', segmentId: world.segments.france, description: null },
+    journeyStages: [
+      {
+        name: 'Welcome',
+        entryCriteria: { name: 'Everyone', segmentId: world.segments.everyone, description: null },
+        milestone: { name: 'Bought twice', segmentId: world.segments.repeat, description: null },
+        exitCriterias: [],
+        rootStep: id(1),
+        steps: {
+          [id(1)]: { type: 'WaitStep', name: 'Settle in', waitStep: 3, waitStepUnit: 'day', next: id(2) },
+          [id(2)]: { type: 'End', name: 'Welcomed' },
+        },
+      },
+      repeatBuyersStage(world, id(3)),
+    ],
+  };
+}
+
+/** The realistic demo journey as a draft, opened in a window of the given size; resolves once its decision point shows. */
+export async function openRealisticDraft(page: Page, tag: string, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await signIn(page);
+  const world = await buildJourneyWorld(page, tag);
+  const journeyId = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
+  await page.goto(`/journeys/${journeyId}`);
+  const decision = page.getByRole('button', { name: 'Decision point: Where are they active?', exact: true });
+  await expect(decision).toBeVisible();
+  return { journeyId, decision };
+}
+
+/** Opens the journey, selects its activation step `stepName`, and opens "Create activation" from the step. */
+export async function openCreateActivation(page: Page, journeyId: string, stepName: string) {
+  await page.goto(`/journeys/${journeyId}`);
+  await page.getByRole('button', { name: `Activation: ${stepName}` }).click();
+  const side = page.getByRole('complementary', { name: 'Selected item settings' });
+  await side.getByRole('button', { name: 'Create activation' }).click();
+  return { side, dialog: page.getByRole('dialog', { name: 'Create activation' }) };
 }

@@ -74,6 +74,16 @@ test('a launched journey edited as a new version keeps the profiles at unchanged
   await expect(takeover.getByTestId('handover-leave')).toHaveText('6');
   await launch.getByRole('button', { name: 'Launch', exact: true }).click();
   await expect(page.getByLabel('State: Launched')).toBeVisible();
+  // Launched, the version is the journey: its name loses "(new version)", and the header says where its
+  // profiles came from instead of calling it a draft.
+  await expect(page.getByRole('heading', { name: 'Versioned welcome', exact: true })).toBeVisible();
+  await expect(page.getByText(/A draft version/)).toHaveCount(0);
+  await expect(
+    page.getByText(`A new version: the profiles in journey ${sourceId} at its launch were carried over`, {
+      exact: false,
+    }),
+  ).toBeVisible();
+  await page.screenshot({ path: '../docs/screenshots/journey-version-launched.png' });
 
   const moved = (await (
     await page.request.get(`/entities/journeys/${versionId}/customers?status=all`, { headers: CONSOLE })

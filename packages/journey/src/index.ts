@@ -34,5 +34,5 @@ export * from './steps/registry';
 export * from './steps/wait-step';
 export { MAX_AB_LAYERS, MAX_DECISION_LAYERS } from './validate/graph-rules';
 export type { ValidationContext } from './validate/validate-journey';
-export { validateForLaunch, validateJourney } from './validate/validate-journey';
+export { blocksDraft, validateForLaunch, validateJourney } from './validate/validate-journey';
 export * from './violations';

@@ -19,7 +19,10 @@ interface Customer {
   leftReason: string | null;
 }
 interface JourneyDoc {
-  data: { id: string; attributes: { paused: boolean; state: string; journeyStages: Array<Record<string, unknown>> } };
+  data: {
+    id: string;
+    attributes: { name: string; paused: boolean; state: string; journeyStages: Array<Record<string, unknown>> };
+  };
   meta: { versionOf?: string | null; replacedBy?: string | null };
 }
 
@@ -76,6 +79,7 @@ describe('journey versions', () => {
       first.steps.wait3 = { ...first.steps.wait3, name: 'Three quiet days' };
       return [first];
     });
+    expect((await journey(versionId)).data.attributes.name).toBe('Welcome (new version)');
     expect(await handover(versionId)).toMatchObject({
       replaces: { id: ids.journeyId, name: 'Welcome' },
       keep: 4,
@@ -95,6 +99,8 @@ describe('journey versions', () => {
     expect(source.data.attributes.paused).toBe(true);
     expect(source.meta.replacedBy).toBe(versionId);
     const version = await journey(versionId);
+    // Launched, the version is the journey: "(new version)" leaves its name.
+    expect(version.data.attributes.name).toBe('Welcome');
     const stage1 = String(version.data.attributes.journeyStages[0]?.id);
     const moved = Object.fromEntries((await customers(versionId)).map((c) => [c.profileKey, c]));
     for (const key of ['p1', 'p2', 'p3', 'p4']) {

@@ -189,12 +189,13 @@ export function checkParams(
   if (columns === null) {
     found.push(problem('shape.invalid', 'columns', `${PATH}.columns must be a list of column names.`));
   } else if (allColumns !== true) {
-    if (columns.length === 0) {
+    // A webhook's body template names the fields each request sends: it needs no column list.
+    if (columns.length === 0 && !hasBodyTemplate(input.connectorConfig)) {
       found.push(
         problem(
           'activation.columns_missing',
           'columns',
-          'The activation sends no columns; list the parent segment columns to send, or set allColumns to true.',
+          'The activation sends no columns; list the parent segment columns to send, set allColumns to true, or give the webhook a bodyTemplate.',
         ),
       );
     }
@@ -269,4 +270,10 @@ export function invalidActivation(violations: JourneyViolation[]) {
 /** Which schedule fields differ between two parameter sets. */
 export function scheduleChanges(before: SyndicationParams, after: SyndicationParams): string[] {
   return SCHEDULE_FIELDS.filter((f) => before[f] !== after[f]);
+}
+
+/** Whether the input's connectorConfig carries a webhook body template with some text. */
+function hasBodyTemplate(config: unknown): boolean {
+  const template = (config as { bodyTemplate?: unknown } | null | undefined)?.bodyTemplate;
+  return typeof config === 'object' && typeof template === 'string' && template.trim() !== '';
 }

@@ -10,7 +10,7 @@ import { getJourneyRow } from './store';
 import { activationResource } from './wire';
 
 const PARAMS_DOC =
-  'syndication_params (or syndicationParams; keys camelCase or snake_case): name, description, scheduleType (none, hourly, daily), scheduleOption ("HH:MM", 24-hour; required unless none), timezone (IANA name, default UTC), connectorConfig (object; for webhooks: method POST, PUT or PATCH, headers [{name, value}] with values stored encrypted and answered masked (a header sent without value keeps its stored value), bodyTemplate: JSON with {{column}} or {{attributes.column}} placeholders filled per profile, one request per profile), connectionId (a result connection of the account, by name), columns (parent segment columns; required unless allColumns), allColumns, emailRecipients, notifyOn.';
+  'syndication_params (or syndicationParams; keys camelCase or snake_case): name, description, scheduleType (none, hourly, daily), scheduleOption ("HH:MM", 24-hour; required unless none), timezone (IANA name, default UTC), connectorConfig (object; for webhooks: method POST, PUT or PATCH, headers [{name, value}] with values stored encrypted and answered masked (a header sent without value keeps its stored value), bodyTemplate: JSON with {{column}} or {{attributes.column}} placeholders filled per profile, one request per profile), connectionId (a result connection of the account, by name), columns (parent segment columns; required unless allColumns or a webhook bodyTemplate), allColumns, emailRecipients, notifyOn.';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey activations'] };

@@ -154,6 +154,20 @@ describe('activation settings, one rule at a time', () => {
     expect(found.map((v) => [v.code, v.path.text])).toEqual([[code, `${P}.${field}`]]);
   });
 
+  it('needs no column list when a webhook body template names the fields', async () => {
+    const templated = activationBody(world, {
+      columns: [],
+      connectorConfig: { method: 'POST', bodyTemplate: '{"email": "{{email}}"}' },
+    });
+    const res = await send<ActivationDoc>(h, 'POST', collection(), templated);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.attributes.syndication_params).toMatchObject({ columns: [], allColumns: false });
+    // A blank template decides nothing: the column list is needed again.
+    const blank = activationBody(world, { columns: [], connectorConfig: { method: 'POST', bodyTemplate: '  ' } });
+    const found = violationsOf(await send(h, 'POST', collection(), blank));
+    expect(found.map((v) => v.code)).toEqual(['activation.columns_missing']);
+  });
+
   it('reports every problem at once', async () => {
     const found = violationsOf(
       await send(

@@ -30,6 +30,28 @@ async function found(attributes: Record<string, unknown>): Promise<Array<[string
 const oneStage = (s: StageInput) => ({ journeyStages: [s] });
 const at = (step: string, field?: string) => `journeyStages[0].steps["${step}"]${field ? `.${field}` : ''}`;
 
+/**
+ * What keeps a draft from being stored at all: a body that does not read, ids that do not identify one thing,
+ * connections that lead nowhere or out of the stage, loops, segments not of the parent segment, and the limits.
+ * A draft breaking any other rule is saved with it, lists it in `meta.launchViolations`, and cannot launch.
+ */
+const REFUSED_FOR_DRAFTS = new Set([
+  'shape.invalid',
+  'step.type_unknown',
+  'step.id_duplicate',
+  'branch.id_duplicate',
+  'variant.id_duplicate',
+  'stage.root_missing',
+  'step.next_unknown',
+  'step.next_other_stage',
+  'graph.cycle',
+  'segment.unknown',
+  'decision.branch_count',
+  'ab.variant_count',
+  'stage.decision_layers',
+  'stage.ab_layers',
+]);
+
 describe('draft rules, one at a time', () => {
   const cases: Array<[string, () => Record<string, unknown>, string, string]> = [
     [
@@ -211,9 +233,30 @@ describe('draft rules, one at a time', () => {
     ],
   ];
 
-  it.each(cases)('reports %s', async (_label, attributes, code, path) => {
-    expect(await found(attributes())).toEqual([[code, path]]);
-  });
+  it.each(cases.filter(([, , code]) => REFUSED_FOR_DRAFTS.has(code)))(
+    'refuses to save a draft with %s',
+    async (_label, attributes, code, path) => {
+      expect(await found(attributes())).toEqual([[code, path]]);
+    },
+  );
+
+  it.each(cases.filter(([, , code]) => !REFUSED_FOR_DRAFTS.has(code)))(
+    'saves a draft with %s, lists it, and refuses only the launch',
+    async (_label, attributes, code, path) => {
+      const saved = await create(attributes());
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const { data, meta } = saved.body as {
+        data: { id: string; attributes: { state: string } };
+        meta: { launchViolations: Array<{ code: string; path: { text: string } }> };
+      };
+      expect(data.attributes.state).toBe('draft');
+      expect(meta.launchViolations.map((v) => [v.code, v.path.text])).toContainEqual([code, path]);
+      const launch = await send(h, 'PATCH', `/entities/journeys/${data.id}`, { attributes: { state: 'launched' } });
+      expect(violationsOf(launch).map((v) => [v.code, v.path.text])).toContainEqual([code, path]);
+      const stored = await send<{ data: { attributes: { state: string } } }>(h, 'GET', `/entities/journeys/${data.id}`);
+      expect(stored.body.data.attributes.state).toBe('draft');
+    },
+  );
 
   it('names the stage by its id when it has one (stage ids of the stored journey only)', async () => {
     const created = await create(oneStage(stage(S('301'), 'w', { w: wait(null) })));

@@ -22,7 +22,7 @@ import {
 } from './store';
 import { checkJourney, launchViolations, parseRequest, violation } from './validation';
 import { versionOfText } from './versionPlan';
-import { launchVersion, versionSourceFor } from './versions';
+import { launchedVersionName, launchVersion, versionSourceFor } from './versions';
 import { type JourneyAnswer, journeyAnswer, journeyOfRow } from './wire';
 
 /** Creating, reading, changing and deleting journeys; the state rules of the spec's journey table. */
@@ -147,12 +147,13 @@ export async function updateJourney(
   await checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
   const now = deps.clock.now().getTime();
   const replacing = launching ? await versionSourceFor(deps, row) : null;
+  const name = replacing ? launchedVersionName(journey.name.trim(), replacing.source.name) : journey.name.trim();
   await transaction(deps.storage, async (tx) => {
     const next = await assignStageIds(tx, accountId, row.id, bodyOf(applyEvenSplits(journey)));
     await pruneStageIds(tx, accountId, row.id, next);
     await updateJourneyRow(tx, row, {
       folderId,
-      name: journey.name.trim(),
+      name,
       state: journey.state,
       body: next,
       userId: principal.userId,
@@ -161,10 +162,10 @@ export async function updateJourney(
     });
     if (launching) {
       await insertEvent(tx, { accountId, journeyId: row.id, kind: 'launched', at: now, userId: principal.userId });
-      await auditAction(deps, principal, 'journey.launch', about('journey', row.id, journey.name.trim()), tx);
+      await auditAction(deps, principal, 'journey.launch', about('journey', row.id, name), tx);
     }
     if (replacing) {
-      const version = { ...journey, journeyStages: next.journeyStages };
+      const version = { ...journey, name, journeyStages: next.journeyStages };
       await launchVersion(deps, tx, { ...replacing, version, versionId: row.id, at: now, userId: principal.userId });
     }
   });

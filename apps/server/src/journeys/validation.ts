@@ -1,5 +1,6 @@
 import type { JourneyViolation } from '@svc/contracts';
 import {
+  blocksDraft,
   type Journey,
   type JourneyRequest,
   parseJourneyRequest,
@@ -95,7 +96,9 @@ function atCreation(found: JourneyViolation[]): JourneyViolation[] {
 }
 
 /**
- * Throws 400 unless the journey meets the draft rules, or (when `launching`) the launch rules too.
+ * Throws 400 when a draft breaks a rule that stops it from being stored (`blocksDraft`: ids, connections,
+ * loops, foreign segments, limits), listing every breach, or (when `launching`) when it breaks any rule. A draft's other problems are saved
+ * with it and listed in `meta.launchViolations`.
  * `creating`: the journey does not exist yet, so none of its activations can.
  */
 export async function checkJourney(
@@ -113,7 +116,8 @@ export async function checkJourney(
   // Drafts may name activations not created yet; launch checks them.
   const { activationIds: _unused, ...draftContext } = context;
   const found = validateJourney(journey, draftContext);
-  if (found.length > 0) throw invalidJourney(found);
+  // Refused for the rules a stored draft must meet; the answer still lists every breach at once.
+  if (found.some(blocksDraft)) throw invalidJourney(found);
 }
 
 /** What still stops a stored draft from launching (shown in `meta.launchViolations`). */

@@ -36,6 +36,16 @@ export function registerVersionHandover(deps: AppDeps, handover: VersionHandover
   handovers.set(deps, handover);
 }
 
+const VERSION_SUFFIX = ' (new version)';
+
+/**
+ * The name a version launches under: the name it was made with, "<source name> (new version)", gives way to the
+ * source's name, since once launched it is the journey; a name the user chose stays.
+ */
+export function launchedVersionName(name: string, sourceName: string): string {
+  return name === `${sourceName}${VERSION_SUFFIX}` ? sourceName : name;
+}
+
 /** A new draft version of a launched journey, named "<name> (new version)" unless a name is given. */
 export async function createVersion(
   deps: AppDeps,
@@ -54,7 +64,7 @@ export async function createVersion(
   const made = await duplicateJourney(deps, principal, {
     id: source.id,
     type: 'journey',
-    attributes: { name: name?.trim() || `${source.name} (new version)` },
+    attributes: { name: name?.trim() || `${source.name}${VERSION_SUFFIX}` },
   });
   const before = journeyOfRow(source);
   const after = journeyOfRow(made.row);

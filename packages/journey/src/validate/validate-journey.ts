@@ -139,7 +139,10 @@ function validate(journey: Journey, context: ValidationContext) {
   return { found, rules, structures };
 }
 
-/** Every rule a journey must meet to be saved (as a draft); returns all violations at once. */
+/**
+ * The rules checked on every save, all violations at once. Those `blocksDraft` picks stop a draft from
+ * being stored; the others are reported with it and stop only its launch.
+ */
 export function validateJourney(journey: Journey, context: ValidationContext = {}): Violation[] {
   return validate(journey, context).found;
 }
@@ -193,4 +196,33 @@ export function validateForLaunch(journey: Journey, context: ValidationContext =
     }
   });
   return found;
+}
+
+/**
+ * The rules even a draft must meet to be stored: ids that identify one thing each, connections that lead to a
+ * step of the same stage, no loop, segments of the journey's own parent segment, and the spec's limits (paths,
+ * variants, decision and A/B layers). Every other rule (names,
+ * segments still to choose, wait lengths, splits, reachability) is a problem the draft may keep until launch:
+ * drafts save with them, as a marketer saves half-built work, and launch refuses them.
+ */
+const DRAFT_BLOCKING: ReadonlySet<string> = new Set([
+  'step.id_duplicate',
+  'branch.id_duplicate',
+  'variant.id_duplicate',
+  'stage.id_duplicate',
+  'stage.id_unknown',
+  'stage.root_missing',
+  'step.next_unknown',
+  'step.next_other_stage',
+  'graph.cycle',
+  'segment.unknown',
+  'decision.branch_count',
+  'ab.variant_count',
+  'stage.decision_layers',
+  'stage.ab_layers',
+]);
+
+/** Whether a violation stops a draft from being saved (otherwise it only stops the launch). */
+export function blocksDraft(found: Violation): boolean {
+  return DRAFT_BLOCKING.has(found.code);
 }

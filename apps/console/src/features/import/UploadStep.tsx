@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { rejectionsCsv, saveFile } from './download';
 import { leftOutKeys } from './model/match';
 import { PartsTable } from './PartsTable';
-import { fixesText, keysLeftOutText } from './summaryText';
+import { fixesText, keysLeftOutText, leftOutDownloadText } from './summaryText';
 import { useUpload } from './useUpload';
 import { useWizard } from './wizardStore';
 import type { PrepareSummary } from './worker/prepare';
@@ -97,6 +97,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
     <Stack>
       <Text role="status" fw={500}>
         {count(summary.rows)} rows read: {count(summary.accepted)} to import, {count(summary.rejected)} rejected
+        {summary.skipped > 0 ? `, ${count(summary.skipped)} skipped by your fixes` : ''}
         {` (${summary.parts} part${summary.parts === 1 ? '' : 's'}, prepared in ${(summary.millis / 1000).toFixed(1)} s)`}
       </Text>
       <Text size="sm" aria-label="Fixes and keys left out">
@@ -109,6 +110,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
               <Table.Tr>
                 <Table.Th>File</Table.Th>
                 <Table.Th>Row</Table.Th>
+                <Table.Th>Left out as</Table.Th>
                 <Table.Th>Why</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -117,6 +119,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
                 <Table.Tr key={`${r.file}:${r.row}`}>
                   <Table.Td>{r.file}</Table.Td>
                   <Table.Td>{r.row}</Table.Td>
+                  <Table.Td>{r.skipped ? 'skipped' : 'rejected'}</Table.Td>
                   <Table.Td>{r.reason}</Table.Td>
                 </Table.Tr>
               ))}
@@ -128,8 +131,7 @@ export function UploadStep({ onUploaded, onRestart, onBack }: UploadStepProps) {
               size="xs"
               onClick={() => saveFile('rejected-rows.csv', rejectionsCsv(summary.kept), 'text/csv')}
             >
-              Download rejected rows (CSV
-              {summary.rejected + summary.skipped > summary.kept.length ? `, first ${summary.kept.length}` : ''})
+              {leftOutDownloadText(summary)}
             </Button>
           </Group>
           <Radio.Group label="Rejected rows" value={policy} onChange={(v) => setPolicy(v as Policy)}>

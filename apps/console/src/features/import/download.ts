@@ -15,14 +15,18 @@ export function saveFile(name: string, data: BlobPart, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The rejected rows as CSV: where they were, why, and their values, ready to fix and import again. */
+/**
+ * The rows left out as CSV (rejected, and skipped by the user's fixes): where they were, which, why, and
+ * their values, ready to fix and import again.
+ */
 export function rejectionsCsv(rejections: Rejection[]): string {
   const keys = [...new Set(rejections.flatMap((r) => Object.keys(r.values)))];
   return Papa.unparse({
-    fields: ['file', 'row', 'reason', ...keys],
+    fields: ['file', 'row', 'left out as', 'reason', ...keys],
     data: rejections.map((r) => [
       r.file,
       r.row,
+      r.skipped ? 'skipped' : 'rejected',
       r.reason,
       ...keys.map((k) => {
         const v = r.values[k];

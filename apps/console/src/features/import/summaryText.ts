@@ -10,3 +10,16 @@ export function keysLeftOutText(keys: string[]): string {
 export function fixesText(fixed: { skipped: number; nulled: number }): string {
   return `${plural(fixed.skipped, 'row', 'rows')} skipped, ${plural(fixed.nulled, 'cell', 'cells')} set to null`;
 }
+
+/**
+ * The download of the rows left out, saying what it holds so it agrees with the summary: "Download the 400
+ * rows left out (300 rejected, 100 skipped) as CSV", or "the first 1,000 of the 4,000 rows left out".
+ */
+export function leftOutDownloadText(summary: { rejected: number; skipped: number; kept: unknown[] }): string {
+  const total = summary.rejected + summary.skipped;
+  const which =
+    total > summary.kept.length
+      ? `the first ${count(summary.kept.length)} of the ${plural(total, 'row', 'rows')}`
+      : `the ${plural(total, 'row', 'rows')}`;
+  return `Download ${which} left out (${count(summary.rejected)} rejected, ${count(summary.skipped)} skipped) as CSV`;
+}

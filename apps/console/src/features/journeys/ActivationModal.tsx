@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { ActivationResource } from '@svc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { connectionsQueryOptions } from '../../lib/resources';
 import { ActivationTarget, connectionNameFor, emptyTarget, type TargetDraft, targetUrl } from './ActivationTarget';
+import { activationFormProblems } from './activationForm';
 import type { ActivationInput } from './api';
 import { useCreateConnection, useSaveActivation } from './api';
 import { connectorConfigOf, webhookDraftOf } from './webhookDraft';
@@ -29,8 +30,9 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
     name: current?.name ?? '',
     description: current?.description ?? null,
     connectionId: current?.connectionId ?? '',
-    scheduleType: current?.scheduleType ?? 'daily',
-    scheduleOption: current?.scheduleOption ?? '09:00',
+    // A new activation sends at each journey run: profiles reaching the step do not wait for a time of day.
+    scheduleType: current?.scheduleType ?? 'none',
+    scheduleOption: current?.scheduleOption ?? null,
     timezone: current?.timezone ?? 'UTC',
     columns: current?.columns ?? [],
     allColumns: current?.allColumns ?? false,
@@ -47,11 +49,18 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
   // The spec: an activation's schedule cannot change while its journey is paused.
   const scheduleLocked = paused && activation !== null;
   const set = (patch: Partial<ActivationInput>) => setParams((p) => ({ ...p, ...patch }));
+  const templated = webhookShown && webhook.bodyTemplate.trim() !== '';
+  const problems = activationFormProblems(params, templated);
+  // Problems show once the user tried to submit, so an empty new form is not all red.
+  const [tried, setTried] = useState(false);
+  const shown = tried ? problems : {};
   return (
     <Modal opened onClose={onClose} title={activation ? 'Edit activation' : 'Create activation'} size="lg">
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          setTried(true);
+          if (Object.keys(problems).length > 0) return;
           // Webhook settings go with a webhook target only; other targets keep what was stored.
           const connectorConfig = webhookShown
             ? connectorConfigOf(webhook, current?.connectorConfig)
@@ -83,6 +92,7 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
           <TextInput
             label="Activation name"
             required
+            error={shown.name}
             value={params.name}
             onChange={(e) => set({ name: e.currentTarget.value })}
           />
@@ -108,19 +118,26 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
             <Select
               label="Schedule"
               data={[
-                { value: 'none', label: 'With the journey (no schedule)' },
+                { value: 'none', label: 'Promptly, at each journey run' },
                 { value: 'hourly', label: 'Hourly' },
                 { value: 'daily', label: 'Daily' },
               ]}
               value={params.scheduleType}
               allowDeselect={false}
               disabled={scheduleLocked}
-              onChange={(value) => set({ scheduleType: (value ?? 'none') as ActivationInput['scheduleType'] })}
+              onChange={(value) => {
+                const scheduleType = (value ?? 'none') as ActivationInput['scheduleType'];
+                set({
+                  scheduleType,
+                  scheduleOption: scheduleType === 'none' ? null : (params.scheduleOption ?? '09:00'),
+                });
+              }}
               comboboxProps={{ withinPortal: true }}
             />
             <TextInput
               label="Time of day (HH:MM)"
               value={params.scheduleOption ?? ''}
+              error={shown.scheduleOption}
               disabled={scheduleLocked || params.scheduleType === 'none'}
               onChange={(e) => set({ scheduleOption: e.currentTarget.value || null })}
             />
@@ -131,20 +148,29 @@ export function ActivationModal({ journeyId, activation, columns, paused, onClos
               onChange={(e) => set({ timezone: e.currentTarget.value })}
             />
           </Group>
-          <Switch
-            label="Send every column"
-            checked={params.allColumns}
-            onChange={(e) => set({ allColumns: e.currentTarget.checked })}
-          />
-          {!params.allColumns && (
-            <MultiSelect
-              label="Columns to send"
-              data={columns}
-              value={params.columns}
-              searchable
-              onChange={(value) => set({ columns: value })}
-              comboboxProps={{ withinPortal: true }}
-            />
+          {templated ? (
+            <Text size="sm" c="dimmed">
+              The body template decides the fields each request sends.
+            </Text>
+          ) : (
+            <>
+              <Switch
+                label="Send every column"
+                checked={params.allColumns}
+                onChange={(e) => set({ allColumns: e.currentTarget.checked })}
+              />
+              {!params.allColumns && (
+                <MultiSelect
+                  label="Columns to send"
+                  data={columns}
+                  value={params.columns}
+                  searchable
+                  error={shown.columns}
+                  onChange={(value) => set({ columns: value })}
+                  comboboxProps={{ withinPortal: true }}
+                />
+              )}
+            </>
           )}
           {createConnection.error && <Alert color="red">{createConnection.error.message}</Alert>}
           {save.error && <Alert color="red">{save.error.message}</Alert>}

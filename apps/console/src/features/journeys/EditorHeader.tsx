@@ -69,7 +69,15 @@ export function EditorHeader({
       {
         onSuccess: (next) => {
           stored(next);
-          notifications.show({ color: 'teal', message: 'The journey was saved.' });
+          const left = problems.all.length;
+          notifications.show(
+            left === 0
+              ? { color: 'teal', message: 'The journey was saved.' }
+              : {
+                  color: 'orange',
+                  message: `The draft was saved with ${left === 1 ? 'a problem' : `${left} problems`} to fix before launch.`,
+                },
+          );
         },
         onError: failed('Not saved'),
       },
@@ -131,12 +139,16 @@ export function EditorHeader({
               {parentName ? `Parent segment: ${parentName}` : ''}
               {permissionsKnown && !canEdit ? ' · You can view this journey but not change it.' : ''}
               {launched && canEdit && !replacedBy ? ' · Launched: only its activations can change.' : ''}
-              {versionOf ? ' · A draft version: launching it replaces journey ' : ''}
+              {versionOf && !launched ? ' · A draft version: launching it replaces journey ' : ''}
+              {versionOf && launched ? ' · A new version: the profiles in journey ' : ''}
               {versionOf ? (
                 <Anchor component={Link} to={`/journeys/${versionOf}`} size="xs">
                   {versionOf}
                 </Anchor>
               ) : null}
+              {versionOf && launched
+                ? ' at its launch were carried over (they count as "in the journey", not as entered)'
+                : ''}
               {replacedBy ? ' · Replaced by journey ' : ''}
               {replacedBy ? (
                 <Anchor component={Link} to={`/journeys/${replacedBy}`} size="xs">
@@ -164,7 +176,11 @@ export function EditorHeader({
                 onClick={onSave}
                 loading={save.isPending}
                 disabled={!dirty || problems.saveBlocked}
-                title={problems.saveBlocked ? 'Fix the problems marked in red first' : undefined}
+                title={
+                  problems.saveBlocked
+                    ? 'Fix the problems marked in red first: the draft cannot be stored with them'
+                    : undefined
+                }
               >
                 Save
               </Button>

@@ -55,4 +55,6 @@ export interface Rejection {
   file: string;
   reason: string;
   values: SourceRow;
+  /** Left out by the user's fix for cells that will not convert, rather than rejected. */
+  skipped?: boolean;
 }

@@ -109,7 +109,9 @@ export async function prepareParts(req: PrepareRequest, emit: (event: PrepareEve
     }
     if (result.skipped) skipped += 1;
     else rejected += 1;
-    if (kept.length < req.keepRejected) kept.push({ row: n, file: fileName, reason: result.reason, values: row });
+    if (kept.length < req.keepRejected) {
+      kept.push({ row: n, file: fileName, reason: result.reason, values: row, skipped: result.skipped === true });
+    }
   };
 
   for (const [fileIndex, { file, settings }] of req.files.entries()) {

@@ -25,6 +25,15 @@ async function read(text: string | Uint8Array, settings: ReadSettings, chunkByte
 }
 
 describe('readRows: streamed in chunks', () => {
+  it('names a row with too few fields by its counts, rather than reading it with empty cells', async () => {
+    const text = 'id,email,time,country,plan\n1,a@x,1700000000,JP,gold\n2,b@x\n3,c@x,1700000000,US,free\n';
+    const { rows, problems } = await read(text, csv, 5);
+    expect(rows.map(([n]) => n)).toEqual([1, 3]);
+    expect(problems).toEqual([[2, 'row 2 has 2 fields, the header has 5']]);
+    const bare = await read('1,a,b\n2\n', { ...csv, header: false });
+    expect(bare.problems).toEqual([[2, 'row 2 has 1 field, the first row has 3']]);
+  });
+
   it('reads CSV whose quoted line breaks and multi-byte characters straddle chunk boundaries', async () => {
     const text = 'id,note\n1,"two\nlines, and ""quotes"""\n2,Zürich 東京\n\n3,"a\r\nb"\n';
     const whole = await read(text, csv);

@@ -92,13 +92,16 @@ function jsonLinesReader(sink: RowSink): SegmentReader {
 
 /**
  * CSV and TSV: text is parsed up to the last line break outside quotes (a quoted field may hold line
- * breaks), the rest waits for the next chunk. Rows wider than the header get `column_N` names.
+ * breaks), the rest waits for the next chunk. Rows wider than the header get `column_N` names; rows with
+ * fewer fields are problems (rejected), named by their row and field counts.
  */
 function delimitedReader(settings: ReadSettings, sink: RowSink): SegmentReader {
   let carry = '';
   let scanned = 0;
   let quoted = false;
   let columns: string[] | null = null;
+  /** How many fields the header (or, without one, the first row) has: every row should have as many. */
+  let width = 0;
   let skip = settings.skipRows ?? 0;
   let n = 0;
   const parse = (text: string) => {
@@ -111,10 +114,18 @@ function delimitedReader(settings: ReadSettings, sink: RowSink): SegmentReader {
       }
       if (columns === null) {
         columns = delimitedColumns(cells, settings.header, cells.length);
+        width = cells.length;
         if (settings.header) continue;
       }
       if (cells.length > columns.length) columns = widenColumns(columns, cells.length);
       n += 1;
+      // A short row has lost fields (a cut line, a missing delimiter): which value is which is unknown.
+      if (cells.length < width) {
+        const fields = `${cells.length} field${cells.length === 1 ? '' : 's'}`;
+        const first = settings.header ? 'the header has' : 'the first row has';
+        sink.problem(n, `row ${n} has ${fields}, ${first} ${width}`, rowFromCells(columns, cells));
+        continue;
+      }
       let size = cells.length;
       for (const c of cells) size += c.length;
       sink.row(rowFromCells(columns, cells), n, size);

@@ -30,9 +30,16 @@ import { useCanvasShortcuts } from './useCanvasShortcuts';
 /** The smallest text on a node (canvas.css) and the smallest size it may be drawn at by Fit view. */
 const SMALLEST_NODE_TEXT_PX = 12;
 const LEGIBLE_TEXT_PX = 11;
-/** Fit view never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
+/** Opening a journey never zooms out further than this: a larger journey scrolls instead (the minimap helps). */
 export const MIN_FIT_ZOOM = LEGIBLE_TEXT_PX / SMALLEST_NODE_TEXT_PX;
+/**
+ * "Fit to screen" shows the whole journey when it can, but never below this zoom (node text at 6 px still
+ * reads as words, and steps can be told apart): a journey too large for that keeps its start in view and
+ * scrolls, rather than shrinking into unreadable dots.
+ */
+export const MIN_FIT_TO_SCREEN_ZOOM = 0.5;
 const FIT_PADDING_PX = 24;
+const MIN_ZOOM = 0.1;
 
 export interface JourneyCanvasProps {
   openSearch(): void;
@@ -170,7 +177,7 @@ export function JourneyCanvas({ openSearch, onView, minimap = true }: JourneyCan
   const section = useRef<HTMLElement>(null);
   const view = useMemo<CanvasView>(
     () => ({
-      fitView: () => fitLegibly(rf, section.current, 200),
+      fitView: () => fitLegibly(rf, section.current, 200, true),
       relayout: () => {
         cache.current = createLayoutCache();
         setLayoutRound((n) => n + 1);
@@ -244,7 +251,7 @@ export function JourneyCanvas({ openSearch, onView, minimap = true }: JourneyCan
           nodesDraggable
           deleteKeyCode={null}
           multiSelectionKeyCode="Shift"
-          minZoom={0.1}
+          minZoom={MIN_ZOOM}
           maxZoom={1.6}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={NODE_KEYS}
@@ -282,33 +289,73 @@ function RenderMark({ onFirstRender }: { onFirstRender(): void }) {
   return null;
 }
 
+/** Where on the canvas nodes can be seen: its box, relative to the canvas, less what floats over it. */
+export interface VisibleArea {
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+}
+
 /**
- * The viewport that shows the whole journey, but never smaller than MIN_FIT_ZOOM (text stays legible)
- * nor larger than 1. Along an axis the journey does not fit, it shows the start (top left) and scrolls.
+ * The viewport that shows the whole journey inside `area`, but never smaller than `minZoom` (by default
+ * MIN_FIT_ZOOM: text stays legible) nor larger than 1. Along an axis the journey does not fit, it shows the
+ * start (top left) and scrolls.
  */
 export function legibleViewport(
   bounds: { x: number; y: number; width: number; height: number },
-  box: { width: number; height: number },
+  area: VisibleArea,
   padding = FIT_PADDING_PX,
+  minZoom = MIN_FIT_ZOOM,
 ) {
-  const fits = Math.min((box.width - 2 * padding) / bounds.width, (box.height - 2 * padding) / bounds.height);
-  const zoom = Math.min(1, Math.max(MIN_FIT_ZOOM, Number.isFinite(fits) ? fits : 1));
+  const fits = Math.min((area.width - 2 * padding) / bounds.width, (area.height - 2 * padding) / bounds.height);
+  const zoom = Math.min(1, Math.max(minZoom, Number.isFinite(fits) ? fits : 1));
   const axis = (start: number, size: number, room: number) =>
     size * zoom <= room - 2 * padding ? (room - size * zoom) / 2 - start * zoom : padding - start * zoom;
   return {
-    x: axis(bounds.x, bounds.width, box.width),
-    y: axis(bounds.y, bounds.height, box.height),
+    x: (area.x ?? 0) + axis(bounds.x, bounds.width, area.width),
+    y: (area.y ?? 0) + axis(bounds.y, bounds.height, area.height),
     zoom,
   };
 }
 
+/** The panels that float over the canvas in focus mode (JourneyEditorLayout) and how far they reach in. */
+const FLOATING_PANELS = '[data-testid="palette-panel"], [data-testid="settings-panel"]';
+const PANEL_GAP_PX = 8;
+
+/** The part of the canvas no floating panel covers: a panel on the left pushes the area's left edge right, and so on. */
+function visibleArea(host: HTMLElement): VisibleArea {
+  const box = host.getBoundingClientRect();
+  let left = box.left;
+  let right = box.right;
+  for (const panel of host.parentElement?.querySelectorAll<HTMLElement>(FLOATING_PANELS) ?? []) {
+    if (getComputedStyle(panel).position !== 'absolute') continue;
+    const covered = panel.getBoundingClientRect();
+    if (covered.right <= box.left || covered.left >= box.right) continue;
+    if (covered.left + covered.width / 2 < box.left + box.width / 2)
+      left = Math.max(left, covered.right + PANEL_GAP_PX);
+    else right = Math.min(right, covered.left - PANEL_GAP_PX);
+  }
+  // A window too narrow for both panels and the journey: fit to the whole canvas rather than to nothing.
+  if (right - left < box.width / 4) return { width: box.width, height: box.height };
+  return { x: left - box.left, y: 0, width: right - left, height: box.height };
+}
+
+/**
+ * Fits the journey into the visible part of the canvas. `everything`: the user asked to see every node
+ * (Fit to screen), so the zoom may go down to MIN_FIT_TO_SCREEN_ZOOM; otherwise (opening) text stays at
+ * full legibility.
+ */
 function fitLegibly(
   rf: ReturnType<typeof useReactFlow<JourneyNode, JourneyEdge>>,
   host: HTMLElement | null,
   duration: number,
+  everything = false,
 ) {
   const nodes = rf.getNodes();
   if (!host || nodes.length === 0) return;
-  const box = host.getBoundingClientRect();
-  void rf.setViewport(legibleViewport(rf.getNodesBounds(nodes), box), { duration });
+  const minZoom = everything ? MIN_FIT_TO_SCREEN_ZOOM : MIN_FIT_ZOOM;
+  void rf.setViewport(legibleViewport(rf.getNodesBounds(nodes), visibleArea(host), FIT_PADDING_PX, minZoom), {
+    duration,
+  });
 }

@@ -1,7 +1,7 @@
 import type { Step } from '@svc/journey';
 import { describe, expect, it } from 'vitest';
 import { connectionNameFor, emptyTarget, targetUrl } from '../ActivationTarget';
-import { legibleViewport, MIN_FIT_ZOOM } from './JourneyCanvas';
+import { legibleViewport, MIN_FIT_TO_SCREEN_ZOOM, MIN_FIT_ZOOM } from './JourneyCanvas';
 import { stageTitle, stepOptionLabel } from './model/flow';
 
 describe('product words on the canvas', () => {
@@ -35,6 +35,16 @@ describe('the legible fit view', () => {
     expect(12 * view.zoom).toBeGreaterThanOrEqual(11);
     expect(view.x).toBeCloseTo(24 - 10 * MIN_FIT_ZOOM);
     expect(view.y).toBeCloseTo(24 - 20 * MIN_FIT_ZOOM);
+  });
+
+  it('Fit to screen shrinks to show everything, down to half size, inside the area beside the panels', () => {
+    const area = { x: 240, width: 800, height: 800 };
+    const fits = legibleViewport({ x: 0, y: 0, width: 1504, height: 400 }, area, 24, MIN_FIT_TO_SCREEN_ZOOM);
+    expect(fits.zoom).toBeCloseTo(0.5);
+    expect(fits.x).toBeCloseTo(240 + 24);
+    const large = legibleViewport({ x: 0, y: 0, width: 5000, height: 400 }, area, 24, MIN_FIT_TO_SCREEN_ZOOM);
+    expect(large.zoom).toBe(MIN_FIT_TO_SCREEN_ZOOM);
+    expect(large.x).toBe(240 + 24);
   });
 });
 

@@ -5,7 +5,13 @@ import type { JourneyEdge } from '../model/flow';
 import { useInsertMenu } from './InsertMenu';
 import { useStepDrop } from './useStepDrop';
 
-/** A connection with "+" in its middle: insert a step (or paste) exactly there. */
+/** How far from its start a connection into a merge draws its "+" (past the source's handle). */
+const JOIN_BUTTON_OFFSET = 22;
+
+/**
+ * A connection with "+" in its middle: insert a step (or paste) exactly there. Into a merge, the "+" sits at
+ * the connection's start instead: the middles of several paths joining one merge lie close together.
+ */
 const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd } = props;
   const [path, labelX, labelY] = getSmoothStepPath({
@@ -18,6 +24,7 @@ const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEd
     borderRadius: 10,
   });
   const readOnly = useEditor((s) => s.readOnly);
+  const [buttonX, buttonY] = data?.joins ? [sourceX + JOIN_BUTTON_OFFSET, sourceY] : [labelX, labelY];
   return (
     <>
       <BaseEdge
@@ -32,7 +39,7 @@ const JourneyEdgeView = memo(function JourneyEdgeView(props: EdgeProps<JourneyEd
         <EdgeLabelRenderer>
           <div
             className="nodrag nopan"
-            style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${buttonX}px, ${buttonY}px)` }}
           >
             <InsertButton data={data} />
           </div>

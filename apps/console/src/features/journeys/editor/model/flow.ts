@@ -40,6 +40,8 @@ export interface JourneyEdgeData extends Record<string, unknown> {
   handle: ExitHandle | null;
   /** Where this edge enters an `open` node rather than a step. */
   open: boolean;
+  /** Where this edge joins a merge: its "+" sits at its start, so the "+" of paths joining there do not pile up. */
+  joins: boolean;
   label: string;
   /** Display name of the source step ("" for the stage start). */
   from: string;
@@ -125,7 +127,15 @@ export function journeyToFlow(journey: Journey): JourneyFlow {
     };
     const root = stage.rootStep !== null && targets.has(stage.rootStep) ? stage.rootStep : null;
     const rootTarget = root ?? openAt(null, null, 'Start');
-    edge(start, null, rootTarget, { stageIndex, stepId: null, handle: null, open: root === null, label: '', from: '' });
+    edge(start, null, rootTarget, {
+      stageIndex,
+      stepId: null,
+      handle: null,
+      open: root === null,
+      joins: root !== null && full[root]?.type === 'Merge',
+      label: '',
+      from: '',
+    });
     for (const node of graph.nodes) {
       const step = full[node.id] as Step;
       const exits = stepExits(step);
@@ -148,6 +158,7 @@ export function journeyToFlow(journey: Journey): JourneyFlow {
           stepId: node.id,
           handle: exit.handle,
           open: !inside,
+          joins: inside && full[target]?.type === 'Merge',
           label,
           from,
         });

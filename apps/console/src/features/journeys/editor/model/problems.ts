@@ -1,7 +1,7 @@
 import type { Journey, ValidationContext, Violation } from '@svc/journey';
-import { validateForLaunch, validateJourney } from '@svc/journey';
+import { blocksDraft, validateForLaunch } from '@svc/journey';
 
-/** A violation and whether it blocks saving the draft (otherwise it only blocks launch). */
+/** A violation and whether it blocks saving the draft (otherwise the draft saves with it, and it blocks launch). */
 export interface Problem extends Violation {
   blocksSave: boolean;
 }
@@ -21,8 +21,7 @@ const keyOf = (v: Violation) => `${v.code}@${v.path.text}`;
 
 /** The server's own rules, run in the browser: what blocks saving and what blocks launch. */
 export function findProblems(journey: Journey, context: ValidationContext): ProblemIndex {
-  const draft = new Set(validateJourney(journey, context).map(keyOf));
-  const all = validateForLaunch(journey, context).map((v) => ({ ...v, blocksSave: draft.has(keyOf(v)) }));
+  const all = validateForLaunch(journey, context).map((v) => ({ ...v, blocksSave: blocksDraft(v) }));
   const byStep = new Map<string, Problem[]>();
   const byStage = new Map<number, Problem[]>();
   const whole: Problem[] = [];
