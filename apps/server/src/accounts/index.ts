@@ -8,6 +8,7 @@ export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';
 export { assertAdminsRemain, lockedUser } from './signInGuard';
 export {
+  addInvitedUser,
   changeEmail,
   emailTaken,
   findAccount,

@@ -6,6 +6,7 @@ const reasons: Record<number, string> = {
   403: 'The caller may not do this (a write-only key, or not an administrator)',
   404: 'No such object in the caller’s account',
   409: 'The object already exists',
+  410: 'A one-time link that was used, revoked or has expired',
   415: 'The body is not JSON, form-urlencoded or multipart',
   429: 'Too many attempts; see the Retry-After header',
 };
