@@ -3,7 +3,7 @@
  * that keeps an administrator on the account, the first account's seed, and the OpenAPI pieces routes share.
  */
 export { addKey } from './apiKeys';
-export { errorResponses, restSecurity, wireBody } from './openapi';
+export { errorResponses, idParam, jsonBody, restSecurity, wireBody } from './openapi';
 export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';
 export { assertAdminsRemain, lockedUser } from './signInGuard';

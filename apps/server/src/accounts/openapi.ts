@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import { errorResponsesFrom, wireBody } from '../platform/openapi';
 
 const reasons: Record<number, string> = {
@@ -18,3 +19,18 @@ export { wireBody };
 
 /** REST routes accept an API key or, from the console, its session cookie. */
 export const restSecurity: Record<string, string[]>[] = [{ SVC1: [] }, { consoleSession: [] }];
+
+/** A required JSON body of the console's routes. */
+export const jsonBody = <S extends z.ZodType>(schema: S) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+/** The numeric `{id}` of a console route's path. */
+export const idParam = z.object({
+  id: z.coerce
+    .number({ error: 'The id in the path must be a whole number.' })
+    .int('The id in the path must be a whole number.')
+    .positive('The id in the path must be a whole number.')
+    .openapi({ param: { name: 'id', in: 'path' }, example: 12 }),
+});

@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import {
   acceptInvitationRequest,
   acceptInvitationResponse,
@@ -15,7 +15,7 @@ import {
   sentLink,
 } from '@svc/contracts';
 import type { Context } from 'hono';
-import { errorResponses, findAccount, toMe, type UserRow } from '../accounts';
+import { errorResponses, findAccount, idParam, jsonBody, toMe, type UserRow } from '../accounts';
 import { principalOf, requireAdmin, requireSession } from '../platform/auth';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -24,18 +24,6 @@ import { clientAddress, createSession, readSessionCookie, revokeSession, setSess
 import { acceptInvitation, describeLink, invite, revokeInvitation, toInvitation } from './invites';
 import { openInvitations } from './links';
 import { completeReset, requestReset, resetLinkFor } from './resets';
-
-const jsonBody = <S extends z.ZodType>(schema: S) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-const idParam = z.object({
-  id: z.coerce
-    .number({ error: 'The id in the path must be a whole number.' })
-    .int('The id in the path must be a whole number.')
-    .positive('The id in the path must be a whole number.')
-    .openapi({ param: { name: 'id', in: 'path' }, example: 12 }),
-});
 
 function routes() {
   const admin = { security: [{ consoleSession: [] }], middleware: [requireSession()], tags: ['Console settings'] };
