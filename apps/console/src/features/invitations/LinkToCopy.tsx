@@ -1,5 +1,6 @@
-import { Alert, Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import type { SentLink } from '@svc/contracts';
+import { CopyField } from '../../components/CopyField';
 import { InlineTime } from '../../components/Timestamp';
 
 /** A one-time link to copy, with whether it was also e-mailed (or why not) and until when it works. */
@@ -19,23 +20,7 @@ export function LinkToCopy({ sent, label, to }: { sent: SentLink; label: string;
           This server sends no e-mail (no SMTP server is configured). Copy the link and send it to {to}.
         </Alert>
       )}
-      <Group align="flex-end" wrap="nowrap">
-        <TextInput
-          label={label}
-          value={sent.link}
-          readOnly
-          onFocus={(e) => e.currentTarget.select()}
-          flex={1}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        />
-        <CopyButton value={sent.link} timeout={2000}>
-          {({ copied, copy }) => (
-            <Button color={copied ? 'teal' : undefined} onClick={copy} miw={110}>
-              {copied ? 'Copied' : 'Copy link'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyField label={label} value={sent.link} copyLabel="Copy link" />
       <Text size="sm" c="dimmed">
         The link works once, until <InlineTime value={sent.expiresAt} />.
       </Text>
