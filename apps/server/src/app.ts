@@ -23,6 +23,7 @@ import { folderRoutes } from './folders/routes';
 import { tableImportRoutes } from './ingest/importRoutes';
 import { postbackRoutes } from './ingest/postbackRoutes';
 import { mountRecordsApi } from './ingest/recordsRoutes';
+import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs/routes';
 import { createJobService, type JobServiceOptions } from './jobs/service';
 import { journeyEngineRoutes } from './journey-engine/routes';
@@ -148,6 +149,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       privilegeChanged: (c, user) => rotateOnPrivilegeChange(deps, c, user),
     }),
   );
+  app.route('/', invitationRoutes(deps));
   app.route('/', auditRoutes(deps));
   atStartup(deps, reconcileCatalog(deps));
   app.route('/', databaseRoutes(deps));

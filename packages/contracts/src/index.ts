@@ -6,6 +6,7 @@ export * from './data';
 export * from './demo';
 export * from './dwh';
 export * from './errors';
+export * from './invitations';
 export * from './jobs';
 export * from './journeyEngine';
 export * from './journeys';

@@ -7,6 +7,7 @@ import { LOGIN_PATH, LoginPage, loginUrlFor } from '../features/auth';
 import { dataRoutes } from '../features/data/routes';
 import { dwhRoutes } from '../features/dwh/routes';
 import { importRoutes } from '../features/import/routes';
+import { ForgotPasswordPage, JoinPage, ResetPasswordPage } from '../features/invitations';
 import { journeyRoutes } from '../features/journeys/routes';
 import { setUnauthorizedHandler } from '../lib/api';
 import { AuditLogRoute } from './AuditLogRoute';
@@ -23,6 +24,12 @@ export function createAppRouter(queryClient: QueryClient) {
   const loading = <CenteredLoader label="Loading the console" height="60vh" />;
   const router = createBrowserRouter([
     { path: LOGIN_PATH, element: <LoginPage />, errorElement: <RouteError />, hydrateFallbackElement: loading },
+    // Pages reached by one-time links (decision 0044) and from the sign-in page, without a session.
+    ...[
+      { path: '/join', element: <JoinPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+    ].map((r) => ({ ...r, errorElement: <RouteError />, hydrateFallbackElement: loading })),
     {
       path: '/',
       element: <RequireSession />,

@@ -17,7 +17,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { forbidden, notFound } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { addKey, findAccountKey, listKeys, revokeKey } from './apiKeys';
-import { errorResponses } from './openapi';
+import { errorResponses, idParam, jsonBody } from './openapi';
 import { changeAccountSettings, accountSettings as readSettings } from './settings';
 import type { SsoProof } from './signInGuard';
 import { addUser, getUser, listUsers, removeUser, type UserRow, updateUser } from './users';
@@ -34,17 +34,6 @@ export interface AccountHooks {
   privilegeChanged(c: Context<AppEnv>, user: UserRow): Promise<void>;
 }
 
-const jsonBody = <S extends z.ZodType>(schema: S) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-const idParam = z.object({
-  id: z.coerce
-    .number({ error: 'The id in the path must be a whole number.' })
-    .int('The id in the path must be a whole number.')
-    .positive('The id in the path must be a whole number.')
-    .openapi({ param: { name: 'id', in: 'path' }, example: 12 }),
-});
 const keysQuery = z.object({
   user: z
     .union([z.literal('all'), z.coerce.number().int().positive()], {

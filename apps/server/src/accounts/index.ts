@@ -3,11 +3,12 @@
  * that keeps an administrator on the account, the first account's seed, and the OpenAPI pieces routes share.
  */
 export { addKey } from './apiKeys';
-export { errorResponses, restSecurity, wireBody } from './openapi';
+export { errorResponses, idParam, jsonBody, restSecurity, wireBody } from './openapi';
 export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';
 export { assertAdminsRemain, lockedUser } from './signInGuard';
 export {
+  addInvitedUser,
   changeEmail,
   emailTaken,
   findAccount,

@@ -296,3 +296,47 @@ export async function changeEmail(deps: AppDeps, user: UserRow, email: string): 
   forgetVerifiedKeys(deps.storage);
   return getUser(db, user.account_id, user.id);
 }
+
+export interface InvitedUser {
+  accountId: number;
+  name: string;
+  email: string;
+  administrator: boolean;
+  /** A password's hash, or null for a user who signs in with SSO only (identified by their address). */
+  passwordHash: string | null;
+}
+
+/**
+ * Adds the user an invitation names (invitations feature, decision 0044), inside the caller's transaction:
+ * the same uniqueness rules as an administrator's `addUser`. A user joining with SSO gets no password, SSO
+ * enforced, and their address as the identifier the identity provider asserts.
+ */
+export async function addInvitedUser(deps: AppDeps, tx: Executor, input: InvitedUser): Promise<UserRow> {
+  await assertFree(tx, input.accountId, { ...input, password: '' });
+  const sso = input.passwordHash === null;
+  if (
+    sso &&
+    (await one(
+      tx,
+      sql`SELECT 1 AS taken FROM users WHERE account_id = ${input.accountId} AND sso_identifier = ${input.email}`,
+    ))
+  ) {
+    throw conflict(`Another user of this account already signs in with SSO as ${input.email}. Ask an administrator.`);
+  }
+  const now = deps.clock.now().getTime();
+  let id: number;
+  try {
+    id = await insertId(
+      tx,
+      sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at,
+            updated_at, sso_mode, sso_identifier)
+          VALUES (${input.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
+            ${input.passwordHash}, ${now}, ${now}, ${sso ? 'enforced' : 'disabled'}, ${sso ? input.email : null})
+          RETURNING id`,
+    );
+  } catch (err) {
+    if (isUniqueViolation(err)) await assertFree(deps.storage.db, input.accountId, { ...input, password: '' });
+    throw err;
+  }
+  return getUser(tx, input.accountId, id);
+}

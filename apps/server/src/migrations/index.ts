@@ -26,6 +26,7 @@ import { ssoDomains } from './0037-sso-domains';
 import { schedulePause } from './0038-schedule-pause';
 import { ingestDays } from './0039-ingest-days';
 import { journeyWakeTimes } from './0040-journey-wake-times';
+import { oneTimeLinks } from './0043-one-time-links';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   schedulePause,
   ingestDays,
   journeyWakeTimes,
+  oneTimeLinks,
 ];

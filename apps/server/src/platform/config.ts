@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { passwordProblem } from '@svc/contracts';
 import { type OutboundSwitches, outboundSwitches } from './addressPolicy';
 import { trustedProxiesFromEnv } from './clientAddress';
+import { type SmtpSettings, smtpFromEnv } from './mail';
 
 export interface Config {
   port: number;
@@ -34,6 +35,8 @@ export interface Config {
    * absent: the default of data/dataPlane.ts. The scale-out mode (PostgreSQL) ignores it.
    */
   dataPlane?: EmbeddedPlane;
+  /** `SVC_SMTP_URL`, `SVC_SMTP_FROM`: where invitations and password resets are mailed (platform/mail.ts); absent: none. */
+  smtp?: SmtpSettings;
 }
 
 export type EmbeddedPlane = 'duckdb' | 'sqlite';
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),
     ...maxParts(env.SVC_BULK_IMPORT_MAX_PARTS),
     ...dataPlaneFromEnv(env),
+    ...smtpFromEnv(env),
   };
 }
 

@@ -125,6 +125,18 @@ export async function checkCurrentPassword(deps: AppDeps, c: Context, user: User
 }
 
 /**
+ * A password reset request counts as a sign-in attempt from its address: the same throttle (429 while it
+ * holds), so resets cannot be used to flood an inbox or to probe addresses faster than sign-in allows.
+ * Returns the client address. A completed reset forgives the attempts (`forgiveLoginAttempts`).
+ */
+export async function throttleResetRequest(deps: AppDeps, c: Context, email: string): Promise<string> {
+  const address = clientAddress(c, deps.config.trustedProxies);
+  await checkThrottle(deps, c, email, address);
+  await recordLoginAttempt(deps, email, address);
+  return address;
+}
+
+/**
  * Sets a user's new password and signs out every console session of theirs: anyone signed in with the
  * old password is out. API keys stay (decision 0005). SSO-only users have no password to change.
  */

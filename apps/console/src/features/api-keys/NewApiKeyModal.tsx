@@ -1,4 +1,5 @@
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { CopyField } from '../../components/CopyField';
 import type { CreatedKey } from './CreateApiKeyModal';
 
 export interface NewApiKeyModalProps {
@@ -22,23 +23,7 @@ export function NewApiKeyModal({ created, onClose }: NewApiKeyModalProps) {
             Copy it now and keep it somewhere safe. After you close this window it is never shown again; the list shows
             it only as <strong>{created.masked}</strong>.
           </Alert>
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput
-              label="New API key"
-              value={created.key}
-              readOnly
-              onFocus={(e) => e.currentTarget.select()}
-              flex={1}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            />
-            <CopyButton value={created.key} timeout={2000}>
-              {({ copied, copy }) => (
-                <Button color={copied ? 'teal' : undefined} onClick={copy} miw={110}>
-                  {copied ? 'Copied' : 'Copy key'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
+          <CopyField label="New API key" value={created.key} copyLabel="Copy key" />
           <Text size="sm" c="dimmed">
             Send it as <code>Authorization: SVC1 &lt;key&gt;</code>.
           </Text>

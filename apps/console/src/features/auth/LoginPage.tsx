@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Center,
@@ -14,7 +15,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MouseEvent, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api';
 import { authKeys, discoverSso, login } from './api';
 import { safeNextPath } from './nextPath';
@@ -169,6 +170,9 @@ export function LoginPage() {
               <Button type="submit" loading={mutation.isPending} fullWidth mt="xs">
                 Sign in
               </Button>
+              <Anchor component={Link} to="/forgot-password" size="sm" ta="center">
+                Forgot your password?
+              </Anchor>
               <Divider label="or" labelPosition="center" />
               <Button
                 component="a"

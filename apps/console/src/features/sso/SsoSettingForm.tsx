@@ -1,8 +1,8 @@
-import { Alert, Button, FileButton, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Stack, Textarea, TextInput } from '@mantine/core';
 import type { SsoSetting, SsoSettingInput } from '@svc/contracts';
 import { IconFileCertificate, IconFileImport } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { parseIdpMetadata } from './idpMetadata';
+import { type IdpMetadataFields, parseIdpMetadata } from './idpMetadata';
 
 export interface SsoSettingFormProps {
   setting: SsoSetting | null;
@@ -19,6 +19,31 @@ async function readText(file: File): Promise<string> {
   return file.text();
 }
 
+interface ImportSummary extends IdpMetadataFields {
+  file: string;
+  certificates: number;
+}
+
+/** What a metadata import put into the form, for the administrator to check before saving. */
+function ImportedNotice({ summary }: { summary: ImportSummary }) {
+  return (
+    <Alert color="teal" title={`Imported from ${summary.file}`}>
+      <List size="sm">
+        <List.Item>Sign-in endpoint: {summary.signInEndpoint ?? 'none in the metadata (kept as it was)'}</List.Item>
+        <List.Item>Sign-out endpoint: {summary.signOutEndpoint ?? 'none (cleared)'}</List.Item>
+        <List.Item>Entity ID: {summary.entityId ?? 'none (cleared)'}</List.Item>
+        <List.Item>
+          Signing certificates: {summary.certificates || 'none in the metadata (kept as they were)'}
+        </List.Item>
+        <List.Item>
+          Identity provider name: derived from the sign-in endpoint when you save, unless you type one.
+        </List.Item>
+      </List>
+      Nothing is saved until you press Save.
+    </Alert>
+  );
+}
+
 /** The identity provider's side: sign-in address and certificate, typed, uploaded or imported from metadata. */
 export function SsoSettingForm({ setting, saving, error, onSave }: SsoSettingFormProps) {
   const [signIn, setSignIn] = useState(setting?.sign_in_endpoint ?? '');
@@ -27,15 +52,20 @@ export function SsoSettingForm({ setting, saving, error, onSave }: SsoSettingFor
   const [entityId, setEntityId] = useState(setting?.idp_entity_id ?? '');
   const [cert, setCert] = useState(setting?.cert ?? '');
   const [fileError, setFileError] = useState<string | null>(null);
+  const [imported, setImported] = useState<ImportSummary | null>(null);
 
   const importMetadata = async (file: File | null) => {
     if (!file) return;
     try {
       const fields = parseIdpMetadata(await readText(file));
+      // The metadata describes the whole identity provider: what it leaves out is cleared, not kept from
+      // before, and the name is derived anew from its sign-in endpoint unless the administrator types one.
       if (fields.signInEndpoint) setSignIn(fields.signInEndpoint);
-      if (fields.signOutEndpoint) setSignOut(fields.signOutEndpoint);
-      if (fields.entityId) setEntityId(fields.entityId);
+      setSignOut(fields.signOutEndpoint ?? '');
+      setEntityId(fields.entityId ?? '');
       if (fields.cert) setCert(fields.cert);
+      setName('');
+      setImported({ file: file.name, ...fields, certificates: fields.cert?.match(/BEGIN CERTIFICATE/g)?.length ?? 0 });
       setFileError(null);
     } catch (e) {
       setFileError(e instanceof Error ? e.message : 'The metadata could not be read.');
@@ -53,6 +83,7 @@ export function SsoSettingForm({ setting, saving, error, onSave }: SsoSettingFor
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    setImported(null);
     onSave({
       sign_in_endpoint: signIn.trim(),
       sign_out_endpoint: signOut.trim() || null,
@@ -65,6 +96,7 @@ export function SsoSettingForm({ setting, saving, error, onSave }: SsoSettingFor
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
+        {imported && !fileError && <ImportedNotice summary={imported} />}
         {(error || fileError) && (
           <Alert color="red" title="Not saved">
             {fileError ?? error}

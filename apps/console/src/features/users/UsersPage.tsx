@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { CenteredLoader } from '../../components/CenteredLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { InvitationsPanel, InviteModal, ResetLinkModal } from '../invitations';
 import { AddUserModal } from './AddUserModal';
 import { useRemoveUser, usersQueryOptions } from './api';
 import { DefaultFolderAccess } from './DefaultFolderAccess';
@@ -42,6 +43,8 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
   const [adding, setAdding] = useState(false);
   const [ssoAction, setSsoAction] = useState<UserSsoAction | null>(null);
   const [editing, setEditing] = useState<ConsoleUser | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const [resetting, setResetting] = useState<ConsoleUser | null>(null);
 
   const confirmRemove = (user: ConsoleUser) =>
     modals.openConfirmModal({
@@ -72,7 +75,10 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
             <Button variant="default" onClick={() => setSsoAction({ kind: 'create' })}>
               Create SSO user
             </Button>
-            <Button onClick={() => setAdding(true)}>Add user</Button>
+            <Button variant="default" onClick={() => setAdding(true)}>
+              Add user
+            </Button>
+            <Button onClick={() => setInviting(true)}>Invite user</Button>
           </Group>
         }
       />
@@ -87,11 +93,15 @@ function AdminUsersPage({ currentUser }: UsersPageProps) {
             currentUserId={currentUser.id}
             onRemove={confirmRemove}
             onEdit={setEditing}
+            onResetLink={setResetting}
             onSsoChange={(user, kind) => setSsoAction({ kind, user })}
           />
         )}
       </Paper>
+      <InvitationsPanel />
       <DefaultFolderAccess />
+      <InviteModal opened={inviting} onClose={() => setInviting(false)} />
+      <ResetLinkModal user={resetting} onClose={() => setResetting(null)} />
       <AddUserModal opened={adding} onClose={() => setAdding(false)} />
       {editing && <EditUserModal user={editing} currentUserId={currentUser.id} onClose={() => setEditing(null)} />}
       <UserSsoModal action={ssoAction} onClose={() => setSsoAction(null)} />

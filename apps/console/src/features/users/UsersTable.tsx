@@ -8,6 +8,8 @@ export interface UsersTableProps {
   currentUserId: number;
   onRemove: (user: ConsoleUser) => void;
   onEdit: (user: ConsoleUser) => void;
+  /** Opens a password reset link for the user (not for users who sign in with SSO only). */
+  onResetLink: (user: ConsoleUser) => void;
   /** Opens enable / enforce / disable SSO for the user. */
   onSsoChange: (user: ConsoleUser, change: 'enable_sso' | 'enforce_sso' | 'disable_sso') => void;
 }
@@ -44,7 +46,7 @@ function YesNo({ value }: { value: boolean }) {
   );
 }
 
-export function UsersTable({ users, currentUserId, onRemove, onEdit, onSsoChange }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onRemove, onEdit, onResetLink, onSsoChange }: UsersTableProps) {
   return (
     <Table.ScrollContainer minWidth={720} type="native">
       <Table verticalSpacing="sm" highlightOnHover>
@@ -88,6 +90,16 @@ export function UsersTable({ users, currentUserId, onRemove, onEdit, onSsoChange
                     <Button size="xs" variant="subtle" aria-label={`Edit ${user.name}`} onClick={() => onEdit(user)}>
                       Edit
                     </Button>
+                    {user.ssoMode !== 'enforced' && (
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        aria-label={`Password reset link for ${user.name}`}
+                        onClick={() => onResetLink(user)}
+                      >
+                        Reset link
+                      </Button>
+                    )}
                     <Menu position="bottom-end">
                       <Menu.Target>
                         <Button size="xs" variant="subtle" aria-label={`SSO for ${user.name}`}>
