@@ -4,10 +4,15 @@ import type { Executor } from '../platform/storage';
 /**
  * An engine's "no such table" names only the table. The job's message adds the database it looked in and,
  * when the table is in other databases of the account, which ones: "no such table: events in database
- * demo_shop (a table "events" is in shop)". SQLite says `no such table: x`, PostgreSQL `relation "x" does not exist`.
+ * demo_shop (a table "events" is in shop)". SQLite says `no such table: x`, PostgreSQL `relation "x" does not exist`,
+ * DuckDB `Table with name x does not exist`.
  */
 
-const MISSING = [/no such table: ([\w.]+)/i, /relation "([^"]+)" does not exist/i];
+const MISSING = [
+  /no such table: ([\w.]+)/i,
+  /relation "([^"]+)" does not exist/i,
+  /Table with name ([\w.]+) does not exist/i,
+];
 /** Databases looked through for the table (one catalog read each). */
 const MAX_LOOKED_AT = 50;
 
