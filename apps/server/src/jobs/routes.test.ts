@@ -123,8 +123,8 @@ describe('POST /v3/job/issue/:type/:db', () => {
     const { id, status } = await run(h, 'web', 'SELECT nope FROM pageviews');
     expect(status).toBe('error');
     const job = await show(h, id);
-    // Each engine words it its own way (SQLite, PostgreSQL), naming the column.
-    expect(job.debug.stderr).toMatch(/no such column: nope|column "nope" does not exist/);
+    // Each engine words it its own way (SQLite, PostgreSQL, DuckDB), naming the column.
+    expect(job.debug.stderr).toMatch(/no such column: nope|column "nope" does not exist|column "nope" not found/);
     expect(job.hive_result_schema).toBeNull();
     expect(job.result_size).toBeNull();
   });

@@ -66,3 +66,9 @@ it('refuses file readers and the plane’s helper tables when the job is issued,
   expect(helper.status).toBe(400);
   expect(openDuckFileCount()).toBe(0);
 });
+
+it('queues a function the engine does not have, as the other engines do, and ends its job with the reason', async () => {
+  const { id, status } = await run(h, 'shop', 'SELECT no_such_function(amount) FROM events');
+  expect(status).toBe('error');
+  expect((await show(h, id)).debug.stderr).toMatch(/The function no_such_function is not supported/);
+});

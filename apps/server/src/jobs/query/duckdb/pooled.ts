@@ -8,6 +8,7 @@ import { QueryFailed } from '../queryPool';
 import { QueryRefused } from '../tokens';
 import { duckQueryEngine } from './engine';
 import { prepareDuckQuery } from './runQuery';
+import { UnsupportedFunction } from './sandbox';
 
 /**
  * Query jobs on the embedded DuckDB plane as the server runs them: the query's text is checked on the request
@@ -38,8 +39,14 @@ function classed(err: unknown): unknown {
 export function pooledDuckQueryEngine(deps: AppDeps): QueryEngine {
   return {
     async inspect(database, query) {
-      // The text's refusals come at once, without a trip to the worker.
-      prepareDuckQuery(query, 'presto', database.name, deps.clock.now().getTime());
+      // The text's refusals come at once, without a trip to the worker. A function the engine does not have
+      // is queued, as on the other engines, and its job ends with the reason.
+      try {
+        prepareDuckQuery(query, 'presto', database.name, deps.clock.now().getTime());
+      } catch (err) {
+        if (err instanceof UnsupportedFunction) return;
+        throw err;
+      }
       try {
         await work(deps).run('query.duck-inspect', { database, query } satisfies InspectArgs, {
           owner: duckOwner(deps, database),
