@@ -8,11 +8,16 @@ import { appendRows, prepareRecord, tailRows } from './tableStore';
 
 const PG_TYPES: Record<string, string> = { INTEGER: 'bigint', REAL: 'double precision', TEXT: 'text', BLOB: 'bytea' };
 
+/**
+ * The row store of the SQLite plane and of PostgreSQL: typed columns, ALTER TABLE, the catalog's repair. The
+ * DuckDB plane keeps its own files and has tests of its own (plane.test.ts runs every plane), so this file pins SQLite on
+ * the embedded backend whatever SVC_DATA_PLANE says.
+ */
 describe('table store', () => {
   let h: Harness;
   let database: DatabaseRow;
   beforeEach(async () => {
-    h = await createHarness();
+    h = await createHarness({ dataPlane: 'sqlite' });
     await h.call('POST', '/v3/database/create/store_test');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
   });
