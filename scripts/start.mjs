@@ -13,6 +13,8 @@ const env = {
   ...process.env,
   SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(root, '.data'),
   SVC_CONSOLE_DIR: process.env.SVC_CONSOLE_DIR ?? join(root, 'apps', 'console', 'dist'),
+  // DuckDB's calls share libuv's thread pool, sized only from the environment (decision 0038).
+  UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
 };
 // The server runs from its TypeScript sources through tsx (docs/decisions/0002-run-server-with-tsx.md).
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

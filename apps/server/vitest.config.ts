@@ -22,6 +22,10 @@ const postgresAlways = [
  */
 const pg = process.env.SVC_TEST_PG_URL;
 
+// Test files run in forked processes, which take this environment: their libuv thread pool is sized for the
+// DuckDB data plane's calls, as `npm start` sizes the server's (data/duckThreads.ts).
+process.env.UV_THREADPOOL_SIZE ??= '16';
+
 export default defineConfig({
   test: {
     // Each test file builds its own app on its own storage.
@@ -30,6 +34,8 @@ export default defineConfig({
     // core runs a test file, not every core but one.
     maxWorkers: availableParallelism(),
     testTimeout: 20_000,
+    // A hook that builds an app and fills its tables opens DuckDB files; on two busy cores that can pass 10 s.
+    hookTimeout: 30_000,
     setupFiles: ['src/testing/setup.ts'],
     globalSetup: ['src/testing/workerBundles.ts'],
     projects: [

@@ -84,14 +84,33 @@ describe('the start', () => {
       running.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
     expect((await post('/v3/database/create/shop', {})).status).toBe(200);
     expect((await post('/postback/v3/event/shop/events', { time: 1, action: 'buy' })).status).toBe(200);
-    const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+    // Hours of work in little memory (an endless recursion would end at the memory limit first).
+    const forever =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT count(*) FROM c a, c b, c d, c e';
     const issued = (await (await post('/v3/job/issue/presto/shop', { query: forever })).json()) as { job_id: string };
     const status = async () =>
       ((await (await running.request(`/v3/job/status/${issued.job_id}`, { headers })).json()) as { status: string })
         .status;
-    while ((await status()) !== 'running') await new Promise((r) => setImmediate(r));
+    let seen = await status();
+    while (seen === 'queued' || seen === 'booting') seen = await new Promise((r) => setImmediate(r)).then(status);
+    expect(seen).toBe('running');
     // Before the fix, terminating the worker under the running query aborted the process (SIGABRT).
     expect(await running.stop()).toBe(0);
     expect(running.output()).not.toMatch(/terminate called|Napi::Error/);
   }, 120_000);
+
+  it('refuses to start on DuckDB when the thread pool is too small for the job slots, saying what to set', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-threads-'));
+    server = spawnServer({
+      SVC_DATA_DIR: dir,
+      SVC_SECRET: 'a-test-secret-of-some-length',
+      SVC_DATA_PLANE: 'duckdb',
+      SVC_JOB_SLOTS: '6',
+      UV_THREADPOOL_SIZE: '15',
+    });
+    expect(await server.exited).toBe(1);
+    // Six slots, six overflow slots and four threads beside them.
+    expect(server.output()).toContain('set UV_THREADPOOL_SIZE=16');
+    expect(server.output()).not.toContain('"msg":"listening"');
+  }, 30_000);
 });

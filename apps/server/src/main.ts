@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { firstStartBanner } from './accounts/firstStartBanner';
 import { seedFirstAccount } from './accounts/seed';
 import { createApp } from './app';
-import { convertSqliteData, onDuck } from './data';
+import { convertSqliteData, duckThreadPoolShortfall, onDuck } from './data';
 import { demoEnabled, seedDemo } from './demo';
 import { jobOptionsFromEnv } from './jobs/service';
 import { systemClock } from './platform/clock';
@@ -48,9 +48,23 @@ try {
 logger.info('storage', { backend: storage.backend, at: storage.describe });
 const deps = { storage, config, clock: systemClock, logger };
 
+// The job limits are read once; a bad value stops the start with its name.
+let jobs: ReturnType<typeof jobOptionsFromEnv>;
+try {
+  jobs = jobOptionsFromEnv(process.env);
+} catch (err) {
+  logger.error('the server cannot start', { error: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+}
+
 // A data folder of the SQLite data plane is converted to DuckDB once, before anything opens the plane
 // (decision 0031): a line per database; a failure leaves the old files as they were and stops the start.
 if (onDuck(deps)) {
+  const shortfall = duckThreadPoolShortfall(process.env, jobs);
+  if (shortfall) {
+    logger.error('the server cannot start', { error: shortfall });
+    process.exit(1);
+  }
   try {
     await convertSqliteData(config.dataDir, logger);
   } catch (err) {
@@ -67,7 +81,7 @@ if (!config.publicUrl) {
 }
 const app = createApp(deps, {
   journeyEngine: journeyEngineOptions(process.env),
-  jobs: jobOptionsFromEnv(process.env),
+  jobs,
   bulkLoads: scheduleOptions(process.env),
   schedules: { intervalMs: scheduleOptions(process.env).tickMs ?? 15_000 },
   workers: { prewarm: true },

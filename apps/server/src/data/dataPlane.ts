@@ -16,7 +16,7 @@ import { sqlitePlane } from './sqlitePlane';
  * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038). It
  * stays SQLite until parent segment builds read DuckDB files (derived sets): the switch is this line.
  */
-const EMBEDDED_DEFAULT: EmbeddedPlane = 'sqlite';
+const EMBEDDED_DEFAULT: EmbeddedPlane = 'duckdb';
 
 type PlaneDeps = Pick<AppDeps, 'storage' | 'config'>;
 

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { duckSandboxSettings } from '../platform/duckSettings';
+import { FILE_MODE, makeDir } from '../platform/fileModes';
 
 /**
  * The DuckDB files of customer databases (decision 0031): one file per database,
@@ -52,13 +53,16 @@ export interface DuckFile {
 const files = new Map<string, Promise<DuckFile>>();
 
 async function openFile(path: string): Promise<DuckFile> {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDir(dirname(path));
   // Data written by the plane only: no file or network access for anything that runs in it, configuration
   // locked, and the value rules query jobs answer by (the one rule, platform/duckSettings.ts).
   const instance = await DuckDBInstance.create(path, {
     ...duckSandboxSettings(duckLimits.memoryLimitBytes),
     threads: String(duckLimits.threads),
   });
+  // The engine makes the file by the process's umask: this file is the service's own (platform/fileModes.ts).
+  // Its write-ahead log, which the engine makes and removes itself, takes the server's umask of 077.
+  chmodSync(path, FILE_MODE);
   const conn = await instance.connect();
   try {
     await conn.run(META_DDL);
@@ -177,6 +181,7 @@ export async function openPrivate(path: string, readOnly: boolean): Promise<Priv
     // A build's tables have no order of their own: DuckDB may write them in parallel without keeping one.
     ...(readOnly ? { access_mode: 'READ_ONLY' } : { preserve_insertion_order: 'false' }),
   });
+  if (!readOnly) chmodSync(path, FILE_MODE);
   const conn = await instance.connect().catch((err: unknown) => {
     instance.closeSync();
     throw err;

@@ -33,6 +33,7 @@ export {
 export { convertSqliteData } from './duckConvert';
 export { closeDuckFiles, duckLimits, openDuckFileCount } from './duckFiles';
 export { duckPlane, withDuckConnection } from './duckPlane';
+export { duckThreadPoolShortfall } from './duckThreads';
 export { appendRowsInWorker, createDataTableInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';

@@ -51,7 +51,9 @@ describe('file modes of the data folder', () => {
   });
 
   it('writes data files, query results and bulk import files 600 in folders 700, whatever the umask', async () => {
-    const h = await createHarness();
+    // The SQLite plane's files are made by the service with their modes; DuckDB makes its write-ahead log by
+    // the process's umask, which the server sets (the next test, where the server writes and queries).
+    const h = await createHarness({ dataPlane: 'sqlite' });
     try {
       await databaseAndTable(h, 'shop', 'events');
       await tableWithRows(h, 'shop', 'orders', [{ time: 1_700_000_000, amount: 3 }]);
@@ -72,14 +74,34 @@ describe('file modes of the data folder', () => {
     chmodSync(dir, 0o755);
     const key = `1/${'cd'.repeat(20)}`;
     const env = { SVC_DATA_DIR: dir, SVC_ADMIN_EMAIL: 'ops@example.test', SVC_ADMIN_API_KEY: key };
-    server = await startServer(env);
-    const created = await server.request('/v3/database/create/shop', {
+    const running = await startServer(env);
+    server = running;
+    const created = await running.request('/v3/database/create/shop', {
       method: 'POST',
       headers: { authorization: `SVC1 ${key}` },
     });
     expect(created.status).toBe(200);
+    // Rows in the customer database's DuckDB file (and its write-ahead log), and a query job over them.
+    const headers = { authorization: `SVC1 ${key}`, 'content-type': 'application/json' };
+    const posted = await running.request('/postback/v3/event/shop/events', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ time: 1, action: 'buy' }),
+    });
+    expect(posted.status).toBe(200);
+    const issued = await running.request('/v3/job/issue/presto/shop', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: 'SELECT count(*) FROM events' }),
+    });
+    const jobId = ((await issued.json()) as { job_id: string }).job_id;
+    const status = async () =>
+      ((await (await running.request(`/v3/job/status/${jobId}`, { headers })).json()) as { status: string }).status;
+    while (!['success', 'error'].includes(await status())) await new Promise((r) => setImmediate(r));
+    expect(await status()).toBe('success');
     const made = modes(dir);
     expect(Object.keys(made)).toEqual(expect.arrayContaining(['.', './control.sqlite', './secret']));
+    expect(Object.keys(made).some((path) => path.endsWith('.duckdb'))).toBe(true);
     expect(loose(dir, made)).toEqual([]);
     await server.stop();
 

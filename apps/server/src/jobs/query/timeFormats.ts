@@ -52,7 +52,7 @@ export function timestampText(ms: number, zone?: Zone): string {
 export function zoneOfTimestamp(value: unknown): Zone {
   if (typeof value === 'string') {
     const m = TIMESTAMP.exec(value);
-    if (m?.[8] && !/^[+-]/.test(m[8]) && m[8] !== 'Z') {
+    if (m?.[8] && m[8] !== 'Z') {
       try {
         return zoneOf(m[8]);
       } catch {

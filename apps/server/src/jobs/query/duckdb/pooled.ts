@@ -7,8 +7,8 @@ import type { QueryOutcome } from '../executeQuery';
 import { QueryFailed } from '../queryPool';
 import { QueryRefused } from '../tokens';
 import { duckQueryEngine } from './engine';
-import { prepareDuckQuery } from './runQuery';
-import { UnsupportedFunction } from './sandbox';
+import { checkDuckQueryText, prepareDuckQuery } from './runQuery';
+import { SandboxEscape } from './sandbox';
 
 /**
  * Query jobs on the embedded DuckDB plane as the server runs them: the query's text is checked on the request
@@ -39,12 +39,14 @@ function classed(err: unknown): unknown {
 export function pooledDuckQueryEngine(deps: AppDeps): QueryEngine {
   return {
     async inspect(database, query) {
-      // The text's refusals come at once, without a trip to the worker. A function the engine does not have
-      // is queued, as on the other engines, and its job ends with the reason.
+      // The text's refusals come at once, without a trip to the worker. What translating finds (a function the
+      // engine does not have, a time literal that is not one) is queued, as on the other engines, and its job
+      // ends with the reason.
+      const presto = checkDuckQueryText(query, 'presto');
       try {
-        prepareDuckQuery(query, 'presto', database.name, deps.clock.now().getTime());
+        prepareDuckQuery(presto, 'presto', database.name, deps.clock.now().getTime());
       } catch (err) {
-        if (err instanceof UnsupportedFunction) return;
+        if (err instanceof QueryRefused && !(err instanceof SandboxEscape)) return;
         throw err;
       }
       try {

@@ -3,6 +3,7 @@ import { checkSandboxed } from '../../../platform/duckSettings';
 import type { QueryOutcome } from '../executeQuery';
 import { checkQueryText } from '../guard';
 import { hiveToPresto } from '../hive';
+import { resultNames } from '../postgres/identifiers';
 import { QueryFailed } from '../queryPool';
 import { ResultWriter } from '../resultWriter';
 import { tokenize } from '../tokens';
@@ -39,11 +40,19 @@ export interface DuckQueryTask {
 
 /** Checks a query's text and translates it (QueryRefused when it cannot run). */
 export function prepareDuckQuery(query: string, type: 'presto' | 'hive', database: string, nowMs: number): string {
+  return translateToDuckDB(checkDuckQueryText(query, type), { database, nowMs });
+}
+
+/**
+ * The checks of a query's text that refuse it when it is issued, on every engine (one read-only statement) and
+ * DuckDB's own statements; returns its Presto text. What only translating or running finds is the job's error.
+ */
+export function checkDuckQueryText(query: string, type: 'presto' | 'hive'): string {
   const presto = type === 'hive' ? hiveToPresto(query) : query;
   const first = tokenize(presto).find((t) => t.kind === 'word');
   if (first) refuseDuckStatement(first.text);
   checkQueryText(presto);
-  return translateToDuckDB(presto, { database, nowMs });
+  return presto;
 }
 
 /** Each table's column types (`time` included) as the figures table records them. */
@@ -86,7 +95,10 @@ function failure(e: unknown, task: DuckQueryTask, timedOut: boolean): unknown {
 /** Runs a query job's query on `connection` and writes its result files. */
 export async function runDuckQuery(connection: DuckDBConnection, task: DuckQueryTask): Promise<QueryOutcome> {
   task.signal?.throwIfAborted();
-  const sql = prepareDuckQuery(task.query, task.type, task.database, task.nowMs);
+  const presto = checkDuckQueryText(task.query, task.type);
+  const sql = translateToDuckDB(presto, { database: task.database, nowMs: task.nowMs });
+  // An expression's column is named by its text, as on the other engines (DuckDB names `COUNT(*)` count_star()).
+  const written = resultNames(tokenize(presto));
   await checkSandboxed(connection);
   registerDuckFunctions(connection);
   const shape = await inspectDuckQuery(connection, sql);
@@ -103,7 +115,9 @@ export async function runDuckQuery(connection: DuckDBConnection, task: DuckQuery
     // An abort before the listener was in place would otherwise go unheard.
     task.signal?.throwIfAborted();
     const result = await connection.stream(sql);
-    const names = result.columnNames();
+    const names = result
+      .columnNames()
+      .map((name, i, all) => (written?.length === all.length ? written[i] : null) ?? name);
     const declared = declaredTypes(names, shape, types);
     const columns = result.columnTypes().map((type, i) => resultColumn(type, declared[i] ?? null));
     for (;;) {

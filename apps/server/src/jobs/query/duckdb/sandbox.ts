@@ -42,7 +42,6 @@ const NATIVE = new Set([
   'to_timestamp',
   'make_timestamp',
   'quantile_disc',
-  'count_if',
   'any_value',
   'arg_max_null',
   'arg_min_null',
@@ -59,17 +58,18 @@ const NATIVE = new Set([
 const FILE_READER = /^(read_|glob$|parquet_|sniff_csv$|iceberg|delta_scan$|sqlite_|postgres_|mysql_)/;
 
 /**
- * A function this engine does not have (not one that escapes the sandbox): as on SQLite and PostgreSQL, such a
- * query is queued and its job ends with this message, rather than being refused when it is issued.
+ * A query that would reach outside its database (a file reader): refused when it is issued. Anything else the
+ * translator or the sandbox cannot take (a function this engine does not have) is, as on SQLite and
+ * PostgreSQL, queued, and its job ends with the message.
  */
-export class UnsupportedFunction extends QueryRefused {}
+export class SandboxEscape extends QueryRefused {}
 
 /** Refuses a function by name; the file readers with a message of their own. */
 export function refuseFunction(name: string): never {
   if (FILE_READER.test(name)) {
-    throw new QueryRefused(`Reading files (${name}) is not allowed: a query reads only its own database's tables.`);
+    throw new SandboxEscape(`Reading files (${name}) is not allowed: a query reads only its own database's tables.`);
   }
-  throw new UnsupportedFunction(
+  throw new QueryRefused(
     `The function ${name} is not supported on this query engine; docs/query-dialect.md lists the functions you can use.`,
   );
 }

@@ -1,5 +1,6 @@
 import { intervalRange } from '../intervals';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from '../postgres/allowedFunctions';
+import { contextWordIsName } from '../postgres/identifiers';
 import { checkLexing, isCall, literalOf } from '../postgres/translate';
 import {
   type Call,
@@ -162,9 +163,15 @@ const otherFunctions: Record<string, Rewrite> = {
     return `round(CAST(${call.args[0]} AS DOUBLE)${digits})`;
   },
   approx_percentile: percentile,
+  // DuckDB's count_if of no rows is NULL; Presto's is 0, as a count.
   count_if(call) {
     checkArity(call, 1, 1);
-    return `count_if(${call.args[0]})`;
+    return `count(CASE WHEN ${call.args[0]} THEN 1 END)`;
+  },
+  // The remainder with the dividend's sign, of the arguments' type, as Presto's.
+  mod(call) {
+    checkArity(call, 2, 2);
+    return `((${call.args[0]}) % (${call.args[1]}))`;
   },
   arbitrary(call) {
     checkArity(call, 1, 1);
@@ -327,7 +334,8 @@ function translateTokens(tokens: Token[], options: DuckTranslateOptions): string
       i = close + 1;
       continue;
     }
-    out += nameText(t);
+    // A column called `offset` or `window`: a name where Presto's grammar does not read that keyword.
+    out += contextWordIsName(tokens, i) ? `"${t.text}"` : nameText(t);
     // `FROM mydb.table`: the job's own database is the file's default schema; drop the qualifier.
     const skipped = skipDatabase(tokens, upper, i + 1, next, options.database);
     i = skipped ? skipped.at : i + 1;

@@ -50,7 +50,6 @@ export const PASS_THROUGH = new Set([
   'ln',
   'log',
   'log10',
-  'sign',
   'pi',
   'random',
   'sin',
@@ -65,10 +64,12 @@ export const PASS_THROUGH = new Set([
 ]);
 
 /**
- * Aggregates PostgreSQL types otherwise than Presto (sum(bigint) and avg are numeric there): svc_fn's
- * namesakes (functions.ts) give Presto's types, sum of integers a bigint and the rest a double.
+ * Functions PostgreSQL types otherwise than Presto (sum(bigint) and avg are numeric there, sign of an integer
+ * too): svc_fn's namesakes (typedFunctions.ts) give Presto's types, sum of integers a bigint, sign its
+ * argument's type, and the rest a double.
  */
 export const PRESTO_TYPED = new Set([
+  'sign',
   'sum',
   'avg',
   'stddev',

@@ -99,6 +99,18 @@ const CONTEXT_KEYWORDS: Record<
   window: (_next, after) => upperOf(after) === 'AS',
 };
 
+/**
+ * For a word Presto's grammar uses in some places only (LIMIT, OFFSET, WINDOW…): whether the one at `i` is a
+ * name there rather than that keyword; undefined for any other word. Every engine's translator asks this.
+ */
+export function contextWordIsName(tokens: Token[], i: number): boolean | undefined {
+  const t = tokens[i] as Token;
+  const keyword = t.kind === 'word' ? CONTEXT_KEYWORDS[t.text.toLowerCase()] : undefined;
+  if (!keyword) return undefined;
+  const next = nextSignificant(tokens, i + 1);
+  return !keyword(tokens[next], tokens[nextSignificant(tokens, next + 1)], previousSignificant(tokens, i));
+}
+
 const quoted = (name: string) => `"${pgIdentifier(name).replace(/"/g, '""')}"`;
 
 /** Whether the word at `i` stands where an alias ends a select item or a column list. */
@@ -123,13 +135,8 @@ export function nameText(tokens: Token[], i: number): string {
   if (t.kind !== 'word') return t.text;
   const lower = t.text.toLowerCase();
   if (lower.length > 63 || ALWAYS_NAMES.has(lower)) return quoted(lower);
-  const keyword = CONTEXT_KEYWORDS[lower];
-  if (keyword) {
-    const next = nextSignificant(tokens, i + 1);
-    return keyword(tokens[next], tokens[nextSignificant(tokens, next + 1)], previousSignificant(tokens, i))
-      ? t.text
-      : quoted(lower);
-  }
+  const contextName = contextWordIsName(tokens, i);
+  if (contextName !== undefined) return contextName ? quoted(lower) : t.text;
   if (BARE_LABELS.has(lower) && endsItem(tokens, i)) return quoted(lower);
   return t.text;
 }

@@ -36,6 +36,16 @@ ${doubleAggregate('variance', 'float8_var_samp')}
 ${doubleAggregate('var_samp', 'float8_var_samp')}
 ${doubleAggregate('var_pop', 'float8_var_pop')}
 
+-- sign() of its argument's type, as Presto's (PostgreSQL's reads an integer as numeric).
+CREATE OR REPLACE FUNCTION svc_fn.sign(v integer) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT pg_catalog.sign(v)::integer $f$;
+CREATE OR REPLACE FUNCTION svc_fn.sign(v bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT pg_catalog.sign(v)::bigint $f$;
+CREATE OR REPLACE FUNCTION svc_fn.sign(v double precision) RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT pg_catalog.sign(v) $f$;
+CREATE OR REPLACE FUNCTION svc_fn.sign(v numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT pg_catalog.sign(v) $f$;
+
 -- mod() and % of doubles, which PostgreSQL lacks: the remainder with the dividend's sign, as Presto's.
 CREATE OR REPLACE FUNCTION svc_fn.mod(a integer, b integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT mod(a, b) $f$;
