@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { insertRows, issueQuery } from './data-seed';
 import { signIn } from './helpers';
+import { openRealisticDraft } from './journey-setup';
 
 /** Every page of the navigation, and the heading that says it has drawn. */
 const PAGES: [path: string, heading: string][] = [
@@ -67,4 +68,16 @@ test('the first Tab reaches "Skip to content", which moves focus to the page', a
   await page.keyboard.press('Tab');
   await expect(page.getByRole('navigation').locator(':focus')).toHaveCount(0);
   await expect(page.getByRole('banner').locator(':focus')).toHaveCount(0);
+});
+
+test('the journey canvas has no serious accessibility violation', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openRealisticDraft(page, 'a11y_canvas', { width: 1440, height: 900 });
+  await page.waitForLoadState('networkidle');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Names are what each control shows (WCAG 2.5.3); what is more is read as a description.
+  const wait = page.getByRole('navigation', { name: 'Step palette' }).getByRole('button', { name: 'Add Wait' });
+  await expect(wait).toHaveAccessibleName('Add Wait');
+  await expect(wait).toHaveAccessibleDescription('Wait a number of days');
+  await expect(page.getByRole('group', { name: 'Stage 1: Welcome', exact: true })).toBeVisible();
 });

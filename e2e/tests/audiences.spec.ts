@@ -72,10 +72,19 @@ test('a parent segment is built in the wizard and a segment counts what the data
     await page.getByRole('checkbox', { name: column, exact: true }).check();
   }
   await page.getByRole('button', { name: 'Next' }).click();
+  // "Add behavior" says what it waits for while it is disabled, one step after another.
+  const addBehavior = page.getByRole('button', { name: 'Add behavior' });
+  await expect(addBehavior).toBeDisabled();
+  await expect(addBehavior).toHaveAccessibleDescription('Name the behavior to add it.');
+  await expect(page.getByText('Name the behavior to add it.')).toBeVisible();
   await page.getByLabel('Behavior table', { exact: true }).selectOption('orders');
+  await expect(addBehavior).toHaveAccessibleDescription('Choose the column matching customer_id to add it.');
   await page.getByLabel('Column matching customer_id', { exact: true }).selectOption('customer_id');
+  await expect(addBehavior).toHaveAccessibleDescription('Choose columns, or All columns, to add it.');
   const columns = page.getByRole('group', { name: 'Behavior columns' });
   await columns.getByRole('checkbox', { name: 'time', exact: true }).check();
+  await expect(addBehavior).toBeEnabled();
+  await expect(addBehavior).toHaveAccessibleDescription('');
   await columns.getByRole('checkbox', { name: 'amount', exact: true }).check();
   await page.getByRole('button', { name: 'Add behavior' }).click();
   await expect(page.getByRole('list', { name: 'Chosen behaviors' })).toContainText('orders');

@@ -55,7 +55,7 @@ test('journey canvas benchmark: 8 stages, 300 steps', async ({ page }, testInfo)
   await testInfo.attach('journey-300-steps', { path: overview, contentType: 'image/png' });
 
   // Drag: move one step 300 px in 30 mouse moves while recording frame intervals.
-  const node = page.getByRole('button', { name: /^Activation: Message/ }).first();
+  const node = page.getByRole('group', { name: /^Activation: Message/ }).first();
   await node.scrollIntoViewIfNeeded();
   const box = await node.boundingBox();
   if (!box) throw new Error('no node to drag');
@@ -98,20 +98,20 @@ test('journey canvas benchmark: 8 stages, 300 steps', async ({ page }, testInfo)
     .getByRole('option', { name: /^Wait 3 days · Wait · Stage 2( · |$)/ })
     .first()
     .click();
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' }).and(page.locator('.selected'))).toBeFocused();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' }).and(page.locator('.selected'))).toBeFocused();
   const side = page.getByRole('complementary', { name: 'Selected item settings' });
   await watchInPage(page, 'input', 'Wait: Wait 9 days', 1);
   const editStart = Date.now();
   await side.getByLabel('Wait length (days)').fill('9');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 9 days' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 9 days' })).toBeVisible();
   figures['edit: wait length to node updated ms (Playwright, polling included)'] = Date.now() - editStart;
   figures['edit: wait length to node updated ms (in page: input event to next frame)'] = await watched(page);
   // Structural edit: insert a step (new layout of its stage) until it is on screen.
-  await page.getByRole('button', { name: 'Wait: Wait 9 days' }).focus();
+  await page.getByRole('group', { name: 'Wait: Wait 9 days' }).focus();
   await watchInPage(page, 'keydown', 'Wait: Wait 9 days', 2);
   const insertStart = Date.now();
   await page.keyboard.press('Control+d');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 9 days' })).toHaveCount(2);
+  await expect(page.getByRole('group', { name: 'Wait: Wait 9 days' })).toHaveCount(2);
   figures['edit: duplicate a step (relayout) to on screen ms (Playwright, polling included)'] =
     Date.now() - insertStart;
   figures['edit: duplicate a step (relayout) to on screen ms (in page: keydown to next frame)'] = await watched(page);

@@ -28,7 +28,7 @@ test('a step added from an edge\'s "+" menu is the one selected afterwards', asy
   await decision.click();
   expect(await selectedNodes(page)).toEqual(['Decision point: Where are they active?']);
 
-  const merges = page.getByRole('button', { name: /^Merge: / });
+  const merges = page.getByRole('group', { name: /^Merge: / });
   const before = await merges.count();
   await page
     .getByRole('button', { name: /^Add a step on path ".*" of "Where are they active\?"$/ })
@@ -44,10 +44,10 @@ test('a step added from an edge\'s "+" menu is the one selected afterwards', asy
 
 /** Makes the draft dirty with an edit that keeps it valid: the welcome wait waits 4 days. */
 async function lengthenWait(page: Page) {
-  await page.getByRole('button', { name: 'Wait: Wait 2 days', exact: true }).click();
+  await page.getByRole('group', { name: 'Wait: Wait 2 days', exact: true }).click();
   const side = page.getByRole('complementary', { name: 'Selected item settings' });
   await side.getByLabel('Wait length (days)').fill('4');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 4 days', exact: true })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 4 days', exact: true })).toBeVisible();
 }
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -82,7 +82,7 @@ test('at 1440 px the state badge reads in full, and an A/B test names each varia
   test.setTimeout(90_000);
   await openDraft(page, 'labels');
   await page
-    .getByRole('button', { name: /^A\/B test: / })
+    .getByRole('group', { name: /^A\/B test: / })
     .first()
     .click();
   const side = page.getByRole('complementary', { name: 'Selected item settings' });

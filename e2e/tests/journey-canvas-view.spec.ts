@@ -70,7 +70,7 @@ test('Fit to screen shows every node beside the panels when it can, else the sta
   await expect(page.getByTestId('settings-panel')).toHaveCount(0);
   await expect(page.getByTestId('palette-panel')).toHaveCount(0);
   // Shift+1 from the canvas, as the tooltip says.
-  await page.getByRole('button', { name: 'Wait: Wait 7 days', exact: true }).focus();
+  await page.getByRole('group', { name: 'Wait: Wait 7 days', exact: true }).focus();
   await page.keyboard.press('Shift+Digit1');
   await settled(() => expectVisible(page, every, 20));
   expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
@@ -127,7 +127,7 @@ test('where decision paths join a merge, their "+" buttons sit on their own path
     ],
   });
   await page.goto(`/journeys/${journeyId}`);
-  await expect(page.getByRole('button', { name: 'Decision point: Which country?', exact: true })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Decision point: Which country?', exact: true })).toBeVisible();
   const pluses = await boxesOf(page.getByRole('button', { name: /^Add a step / }));
   expect(pluses.map((p) => p.name).sort()).toEqual([
     'Add a step after "Merge"',
@@ -141,14 +141,14 @@ test('where decision paths join a merge, their "+" buttons sit on their own path
   );
   expect(stacked).toEqual([]);
   // Each path's "+" is on its own row of the decision point, left of the merge: one "+" at the join.
-  const merge = (await page.getByRole('button', { name: /^Merge/ }).boundingBox()) as Box;
-  const point = (await page.getByRole('button', { name: 'Decision point: Which country?' }).boundingBox()) as Box;
+  const merge = (await page.getByRole('group', { name: /^Merge: / }).boundingBox()) as Box;
+  const point = (await page.getByRole('group', { name: 'Decision point: Which country?' }).boundingBox()) as Box;
   for (const plus of pluses.filter((p) => p.name.includes(' on path '))) {
     const middle = plus.x + plus.width / 2;
     expect(middle - (point.x + point.width), plus.name).toBeLessThan((merge.x - (point.x + point.width)) / 2);
   }
   await page.getByRole('button', { name: 'Fit to screen' }).click();
-  await expect(page.getByRole('button', { name: /^Merge/ })).toBeInViewport();
+  await expect(page.getByRole('group', { name: /^Merge: / })).toBeInViewport();
   await page.screenshot({ path: '../docs/screenshots/journey-paths-join-merge.png' });
 });
 
@@ -161,7 +161,7 @@ test('the view keeps its zoom and position after Save and after Launch', async (
   await page.goto(`/journeys/${journeyId}`);
   const viewport = page.locator('.react-flow__viewport');
   const transform = () => viewport.evaluate((e) => (e as HTMLElement).style.transform);
-  const wait = page.getByRole('button', { name: 'Wait: Settle in', exact: true });
+  const wait = page.getByRole('group', { name: 'Wait: Settle in', exact: true });
   await expect(wait).toBeVisible();
   await page.getByRole('button', { name: 'Zoom Out' }).click();
   await page.getByRole('button', { name: 'Zoom Out' }).click();
@@ -181,6 +181,6 @@ test('the view keeps its zoom and position after Save and after Launch', async (
     .getByRole('button', { name: 'Launch', exact: true })
     .click();
   await expect(page.getByLabel('State: Launched')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Wait: Settle in', exact: true })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Settle in', exact: true })).toBeVisible();
   expect(await transform()).toBe(chosen);
 });

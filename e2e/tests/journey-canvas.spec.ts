@@ -32,7 +32,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await signIn(page);
   await buildJourneyWorld(page, 'build');
 
-  await page.getByRole('link', { name: 'Journeys' }).click();
+  await page.getByRole('link', { name: 'Journeys', exact: true }).click();
   await page.getByRole('button', { name: 'Create journey' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create journey' });
   await dialog.getByLabel('Journey name').fill('Spring welcome');
@@ -44,22 +44,22 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   const side = page.getByRole('complementary', { name: 'Selected item settings' });
 
   // Stage 1: entry criteria and milestone, edited from its card.
-  await page.getByRole('button', { name: 'Stage 1: Stage 1' }).click();
+  await page.getByRole('group', { name: 'Stage 1: Stage 1' }).click();
   await side.getByLabel('Stage name').fill('Welcome');
   await choose(page, side, 'Entry criteria', 'Everyone');
   await choose(page, side, 'Milestone', 'Made a purchase');
 
   // A wait at the start of the stage, through "+" on the edge.
   await addOnEdge(page, 'Add a step at the start of stage 1', 'Wait');
-  const wait = page.getByRole('button', { name: 'Wait: Wait 1 day' });
+  const wait = page.getByRole('group', { name: 'Wait: Wait 1 day' });
   await wait.click();
   // A validation badge appears for a zero-day wait and disappears when fixed.
   await side.getByLabel('Wait length (days)').fill('0');
   // (Its open path is a second, launch-only problem until the path gets an End.)
   const lengthProblem = { name: /whole number of days/ };
-  await expect(page.getByRole('button', { name: 'Wait: Wait 0 days' }).getByRole('img', lengthProblem)).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 0 days' }).getByRole('img', lengthProblem)).toBeVisible();
   await side.getByLabel('Wait length (days)').fill('3');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toBeVisible();
   await expect(page.getByRole('img', lengthProblem)).toHaveCount(0);
 
   // A decision point from the palette, after the selected wait; a third path; segments on two of them.
@@ -67,7 +67,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
     .getByRole('navigation', { name: 'Step palette' })
     .getByRole('button', { name: 'Add Decision point' })
     .click();
-  await expect(page.getByRole('button', { name: 'Decision point: Decision point' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Decision point: Decision point' })).toBeVisible();
   await side.getByRole('button', { name: 'Add path' }).click();
   await choose(page, side, 'Path 1 segment', 'Customers in Japan');
   await choose(page, side, 'Path 2 segment', 'Customers in the US');
@@ -75,18 +75,18 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
 
   // A merge on the first path; the other two paths lead into it.
   await addOnEdge(page, 'Add a step on path "Path 1" of "Decision point"', 'Merge');
-  await page.getByRole('button', { name: 'Decision point: Decision point' }).click();
+  await page.getByRole('group', { name: 'Decision point: Decision point' }).click();
   await choose(page, side, '"Path 2" leads to', 'Merge');
   await choose(page, side, '"Excluded profiles" leads to', 'Merge');
 
   // An A/B test after the merge, with a control and one variant, each path ended.
   await addOnEdge(page, 'Add a step after "Merge"', 'A/B test');
-  await page.getByRole('button', { name: 'A/B test: A/B test' }).click();
+  await page.getByRole('group', { name: 'A/B test: A/B test' }).click();
   await choose(page, side, 'Unique ID column', 'customer_id');
   await expect(side.getByLabel('Even split')).toBeChecked();
   await expect(side.getByLabel('Control share')).toHaveValue('50');
   await addOnEdge(page, 'Add a step on path "Control" of "A/B test"', 'End');
-  await expect(page.getByRole('button', { name: 'End: End' })).toHaveCount(1);
+  await expect(page.getByRole('group', { name: 'End: End' })).toHaveCount(1);
   // The other path by keyboard alone: focus "+", open its menu with Enter, arrow down to End, Enter.
   await page.getByRole('button', { name: 'Add a step on path "Variant A" of "A/B test"', exact: true }).focus();
   await page.keyboard.press('Enter');
@@ -95,7 +95,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: 'End', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'End: End' })).toHaveCount(2);
+  await expect(page.getByRole('group', { name: 'End: End' })).toHaveCount(2);
 
   // Node search finds the wait and selects it; on the canvas Delete removes it, Ctrl+Z brings it back.
   await page.getByRole('button', { name: 'Find a step' }).click();
@@ -104,32 +104,32 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
     .getByRole('combobox', { name: 'Step name or kind' })
     .fill('Wait 3');
   await page.getByRole('option', { name: /^Wait 3 days · Wait/ }).click();
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toBeFocused();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toBeFocused();
   await page.keyboard.press('Delete');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toHaveCount(0);
   await page.keyboard.press('Control+z');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toBeVisible();
   await page.keyboard.press('Control+Shift+z');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Undo' }).click();
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toBeVisible();
   // The context menu runs the same actions: Duplicate copies the step after itself; Ctrl+Z takes it back.
-  await page.getByRole('button', { name: 'Wait: Wait 3 days' }).click({ button: 'right' });
+  await page.getByRole('group', { name: 'Wait: Wait 3 days' }).click({ button: 'right' });
   await page.getByRole('menu', { name: 'Step actions' }).getByRole('menuitem', { name: 'Duplicate' }).click();
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toHaveCount(2);
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toHaveCount(2);
   await page.keyboard.press('Control+z');
-  await expect(page.getByRole('button', { name: 'Wait: Wait 3 days' })).toHaveCount(1);
+  await expect(page.getByRole('group', { name: 'Wait: Wait 3 days' })).toHaveCount(1);
 
   // Stage 2, added from the journey settings, entered by buyers; an End at its start.
   await page.locator('.react-flow__pane').click({ position: { x: 8, y: 8 } });
   await side.getByRole('button', { name: 'Add stage' }).click();
   await page.getByRole('button', { name: 'Fit to screen' }).click();
-  await page.getByRole('button', { name: 'Stage 2: Stage 2' }).click();
+  await page.getByRole('group', { name: 'Stage 2: Stage 2' }).click();
   await side.getByLabel('Stage name').fill('Nurture');
   await choose(page, side, 'Entry criteria', 'Made a purchase');
   // An activation step whose activation is created from the step: connection, schedule, columns.
   await addOnEdge(page, 'Add a step at the start of stage 2', 'Activation');
-  await page.getByRole('button', { name: 'Activation: Activation' }).click();
+  await page.getByRole('group', { name: 'Activation: Activation' }).click();
   await side.getByRole('button', { name: 'Create activation' }).click();
   const create = page.getByRole('dialog', { name: 'Create activation' });
   await create.getByLabel('Activation name').fill('Thank-you e-mail');
@@ -144,7 +144,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
     .getByRole('navigation', { name: 'Step palette' })
     .getByRole('button', { name: 'Add End' })
     .dragTo(page.getByRole('button', { name: 'Add a step after "Activation"', exact: true }));
-  await expect(page.getByRole('button', { name: 'End: End' })).toHaveCount(3);
+  await expect(page.getByRole('group', { name: 'End: End' })).toHaveCount(3);
 
   await expect(page.getByRole('status').filter({ hasText: 'No problems: ready to launch.' })).toBeVisible();
   const launch = page.getByRole('button', { name: 'Launch', exact: true });
@@ -169,7 +169,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   const edgesBefore = await edgeTriples(page);
   expect(edgesBefore.length).toBeGreaterThanOrEqual(10);
   await page.reload();
-  await expect(page.getByRole('button', { name: 'A/B test: A/B test' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'A/B test: A/B test' })).toBeVisible();
   expect(await nodeNames(page)).toEqual(before);
   // The same graph: every connection from the same step's exit to the same step.
   expect(await edgeTriples(page)).toEqual(edgesBefore);
@@ -206,7 +206,7 @@ test('a marketer builds, checks, saves, launches, pauses, resumes and duplicates
   await version.getByRole('button', { name: 'Make the draft version' }).click();
   await expect(page.getByRole('heading', { name: 'Spring welcome (new version)' })).toBeVisible();
   await expect(page.getByLabel('State: Draft')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'A/B test: A/B test' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'A/B test: A/B test' })).toBeVisible();
   expect(await nodeNames(page)).toEqual(before);
 
   await page.getByRole('link', { name: '← Journeys' }).click();
@@ -241,7 +241,7 @@ test('a View user sees the canvas read-only and cannot change anything', async (
   await viewer.goto(`/journeys/${id}`);
   await expect(viewer.getByRole('heading', { name: 'Spring welcome and loyalty' })).toBeVisible();
   await expect(viewer.getByText('You can view this journey but not change it.')).toBeVisible();
-  await expect(viewer.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
+  await expect(viewer.getByRole('group', { name: 'Decision point: Where are they active?' })).toBeVisible();
   for (const name of ['Duplicate', 'Pause', 'Undo', 'Delete']) {
     await expect(viewer.getByRole('button', { name, exact: true })).toHaveCount(0);
   }
@@ -254,13 +254,13 @@ test('a View user sees the canvas read-only and cannot change anything', async (
   await expect(viewer.getByRole('button', { name: /^Add a step/ })).toHaveCount(0);
   await expect(viewer.getByRole('button', { name: 'Add Wait' })).toBeDisabled();
 
-  await viewer.getByRole('button', { name: 'Activation: Welcome e-mail' }).click();
+  await viewer.getByRole('group', { name: 'Activation: Welcome e-mail' }).click();
   const side = viewer.getByRole('complementary', { name: 'Selected item settings' });
   await expect(side.getByText('Read-only')).toBeVisible();
   await expect(side.getByLabel('Name', { exact: true })).toBeDisabled();
   await expect(side.getByRole('button', { name: 'Delete step' })).toBeDisabled();
   await viewer.keyboard.press('Delete');
-  await expect(viewer.getByRole('button', { name: 'Activation: Welcome e-mail' })).toBeVisible();
+  await expect(viewer.getByRole('group', { name: 'Activation: Welcome e-mail' })).toBeVisible();
 
   const patch = await viewer.request.patch(`/entities/journeys/${id}`, {
     headers: { 'x-svc-console': '1' },

@@ -12,11 +12,11 @@ async function openDemoJourney(page: Page, tag: string): Promise<{ id: string; w
   const world = await buildJourneyWorld(page, tag);
   const id = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
   await page.goto(`/journeys/${id}`);
-  await expect(page.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Decision point: Where are they active?' })).toBeVisible();
   return { id, world };
 }
 
-const node = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const node = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 const focusedNodeLabel = (page: Page) =>
   page.evaluate(() => document.activeElement?.closest('.react-flow__node')?.getAttribute('aria-label') ?? null);
 
@@ -48,9 +48,9 @@ test('keyboard: Tab moves node to node, Shift+F10 opens the actions, copy and pa
   await page.keyboard.press('ContextMenu');
   await menu.getByRole('menuitem', { name: 'Insert after…' }).click();
   await page.getByRole('menu', { name: 'Insert after' }).getByRole('menuitem', { name: 'Merge', exact: true }).click();
-  await expect(page.getByRole('button', { name: /^Merge: / })).toHaveCount(3);
+  await expect(page.getByRole('group', { name: /^Merge: / })).toHaveCount(3);
   await page.keyboard.press('Control+z');
-  await expect(page.getByRole('button', { name: /^Merge: / })).toHaveCount(2);
+  await expect(page.getByRole('group', { name: /^Merge: / })).toHaveCount(2);
 
   // Copy and paste a step with the keyboard: pasted after the focused step.
   // (Enter selects the focused step; copy and paste act on the selection.)
@@ -156,7 +156,7 @@ test('save, reload and see the same graph (edges included); the unsaved-changes 
   await expect(guard).toBeVisible();
   await guard.getByRole('button', { name: 'Stay' }).click();
   await expect(guard).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Wait: Wait 1 day' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 1 day' })).toBeVisible();
 
   // The demo journey's activations do not exist in this account: the draft saves, and the toast says it
   // still has those problems to fix before launch (issue 32: drafts with problems save, launch waits).
@@ -165,7 +165,7 @@ test('save, reload and see the same graph (edges included); the unsaved-changes 
   const before = await edgeTriples(page);
   expect(before.length).toBeGreaterThan(15);
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Wait: Wait 1 day' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Wait: Wait 1 day' })).toBeVisible();
   expect(await edgeTriples(page)).toEqual(before);
 
   // Unsaved again: "Leave without saving" leaves. (The step is inserted from the keyboard: the edge's "+" after

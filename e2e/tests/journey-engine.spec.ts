@@ -134,7 +134,7 @@ async function launchJourney(page: Page, world: JourneyWorld) {
 }
 
 /** A step node on the canvas, by its accessible name ("Wait: Wait 3 days"). */
-const node = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const node = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 const figure = (scope: Locator | Page, name: string) => scope.getByRole('img', { name, exact: true });
 const profiles = (n: number) => `${n} profile${n === 1 ? '' : 's'}`;
 

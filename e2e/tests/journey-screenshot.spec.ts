@@ -37,12 +37,12 @@ test('a realistic journey on the canvas, ready to launch, attached as a screensh
 
   await page.goto(`/journeys/${id}`);
   await expect(page.getByRole('heading', { name: 'Spring welcome and loyalty' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Decision point: Where are they active?' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'No problems: ready to launch.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Launch', exact: true })).toBeEnabled();
   // Shift+1 fits the journey to the canvas (the shortcut of "Fit to screen"); then select the decision point.
   await page.keyboard.press('Shift+1');
-  await page.getByRole('button', { name: 'Decision point: Where are they active?' }).click();
+  await page.getByRole('group', { name: 'Decision point: Where are they active?' }).click();
   await expect(
     page.getByRole('complementary', { name: 'Selected item settings' }).getByLabel('Path 1 segment'),
   ).toHaveValue('Customers in Japan');

@@ -225,7 +225,7 @@ export async function openRealisticDraft(page: Page, tag: string, size: { width:
   const world = await buildJourneyWorld(page, tag);
   const journeyId = await createJourneyByApi(page, world, realisticJourneyAttributes(demoRefsOf(world)));
   await page.goto(`/journeys/${journeyId}`);
-  const decision = page.getByRole('button', { name: 'Decision point: Where are they active?', exact: true });
+  const decision = page.getByRole('group', { name: 'Decision point: Where are they active?', exact: true });
   await expect(decision).toBeVisible();
   return { journeyId, decision };
 }
@@ -233,7 +233,7 @@ export async function openRealisticDraft(page: Page, tag: string, size: { width:
 /** Opens the journey, selects its activation step `stepName`, and opens "Create activation" from the step. */
 export async function openCreateActivation(page: Page, journeyId: string, stepName: string) {
   await page.goto(`/journeys/${journeyId}`);
-  await page.getByRole('button', { name: `Activation: ${stepName}` }).click();
+  await page.getByRole('group', { name: `Activation: ${stepName}` }).click();
   const side = page.getByRole('complementary', { name: 'Selected item settings' });
   await side.getByRole('button', { name: 'Create activation' }).click();
   return { side, dialog: page.getByRole('dialog', { name: 'Create activation' }) };

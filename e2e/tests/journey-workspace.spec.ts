@@ -100,7 +100,7 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   const journeyId = await createJourneyByApi(page, world, longJourney(world));
   await page.goto(`/journeys/${journeyId}`);
   await expect(page.getByRole('heading', { name: 'Forty steps' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Wait: / })).not.toHaveCount(0);
+  await expect(page.getByRole('group', { name: /^Wait: / })).not.toHaveCount(0);
   // Internal names do not leak: a stage named after its number shows once.
   await expect(page.getByText('Stage 2 · Stage 2')).toHaveCount(0);
 
@@ -128,8 +128,8 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   expect((await smallestNodeText(page)).min).toBeGreaterThanOrEqual(12 * FIT_TO_SCREEN_ZOOM);
   // The journey is larger than the window at that zoom, so it scrolls; the overview map helps.
   await expect(page.locator('.react-flow__minimap')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Wait: Nurture day 1', exact: true })).toBeInViewport();
-  await expect(page.getByRole('button', { name: 'End: Repeat done', exact: true })).not.toBeInViewport();
+  await expect(page.getByRole('group', { name: 'Wait: Nurture day 1', exact: true })).toBeInViewport();
+  await expect(page.getByRole('group', { name: 'End: Repeat done', exact: true })).not.toBeInViewport();
 
   // Panels close, and focus mode and the panels are remembered on the next visit.
   await page.getByRole('button', { name: 'Settings panel' }).click();
@@ -148,11 +148,11 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   const placeholder = page.locator('.react-flow__node[data-id^="open-2-"] .jc-open');
   await expect(placeholder).toBeInViewport();
   await page.getByRole('button', { name: 'Add Wait' }).dragTo(placeholder);
-  await expect(page.getByRole('button', { name: /^Wait: Wait \d+ days?$/ })).toHaveCount(1);
+  await expect(page.getByRole('group', { name: /^Wait: Wait \d+ days?$/ })).toHaveCount(1);
   await expect(page.locator('.react-flow__node[data-id^="open-2-"]')).toHaveCount(1);
 
   // Ctrl+F: the results are visible above the dialog's overlay; a click selects the step and goes to it.
-  await expect(page.getByRole('button', { name: 'Wait: Repeat day 17', exact: true })).not.toBeInViewport();
+  await expect(page.getByRole('group', { name: 'Wait: Repeat day 17', exact: true })).not.toBeInViewport();
   await page.locator('.react-flow__node[data-id="start-2"]').click();
   await page.keyboard.press('Control+f');
   const find = page.getByRole('dialog', { name: 'Find a step' });
@@ -161,7 +161,7 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await expect(hit).toBeVisible();
   await hit.click();
   await expect(find).toHaveCount(0);
-  const picked = page.getByRole('button', { name: 'Wait: Repeat day 17', exact: true });
+  const picked = page.getByRole('group', { name: 'Wait: Repeat day 17', exact: true });
   await expect(picked).toBeFocused();
   await expect(picked).toBeInViewport();
   await expect(page.locator('.react-flow__node.selected')).toHaveAttribute('data-id', id(37));
@@ -177,7 +177,7 @@ test('focus mode gives the canvas the window, fit view keeps text legible, and C
   await expect(find.getByRole('option', { name: /^Nurture day 2 · / })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
   await expect(find).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Wait: Nurture day 2', exact: true })).toBeFocused();
+  await expect(page.getByRole('group', { name: 'Wait: Nurture day 2', exact: true })).toBeFocused();
   await page.getByRole('button', { name: 'Exit focus' }).click();
 });
 
@@ -346,9 +346,9 @@ test('screenshots: a realistic journey in focus mode at 1440×900', async ({ pag
   await page.getByRole('button', { name: 'Focus mode' }).click();
   await page.getByRole('button', { name: 'Fit to screen' }).click();
   await expect.poll(async () => (await smallestNodeText(page)).min).toBeGreaterThanOrEqual(12 * FIT_TO_SCREEN_ZOOM);
-  await expect(page.getByRole('button', { name: 'Decision point: Where are they active?' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Decision point: Where are they active?' })).toBeVisible();
   await page.screenshot({ path: resolve(SCREENSHOTS, 'focus-mode-fit.png') });
-  await page.getByRole('button', { name: 'Decision point: Where are they active?' }).click();
+  await page.getByRole('group', { name: 'Decision point: Where are they active?' }).click();
   await expect(
     page.getByRole('complementary', { name: 'Selected item settings' }).getByLabel('Path 1 segment'),
   ).toHaveValue('Customers in Japan');

@@ -65,6 +65,14 @@ test('counts and groups the imported rows, shows column types, keeps the query i
   await expect(page.getByRole('textbox', { name: 'SQL query' })).toHaveText('SELECT count(*) AS n FROM pageviews');
 });
 
+test('what date_trunc returns is shown as a timestamp column, not as text', async ({ page }) => {
+  await runQuery(page, "SELECT date_trunc('day', from_unixtime(time)) AS day, count(*) AS n FROM pageviews GROUP BY 1");
+  await expect(page.getByRole('status', { name: /success/ })).toBeVisible();
+  const result = page.getByRole('table', { name: /^Result of job/ });
+  await expect(result.getByRole('columnheader', { name: /day\s+timestamp/ })).toBeVisible();
+  await expect(result.getByRole('columnheader', { name: /n\s+bigint/ })).toBeVisible();
+});
+
 test('a syntax error shows the engine message and where it is', async ({ page }) => {
   await runQuery(page, 'SELECT path FROM pageviews\nWHERE ms > 100 ORDR BY path');
   await expect(page.getByRole('status', { name: /error/ })).toBeVisible();
@@ -82,6 +90,25 @@ test('a long query can be cancelled while it runs', async ({ page }) => {
   await expect(page.getByRole('status', { name: /killed/ })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'The query was stopped' })).toContainText('Killed');
   await expect(page.getByRole('button', { name: 'Cancel query' })).toHaveCount(0);
+});
+
+test("the editor's completion offers the words of a query, not standard SQL's whole vocabulary", async ({ page }) => {
+  const editor = page.getByRole('textbox', { name: 'SQL query' });
+  const offered = async (text: string) => {
+    await editor.fill(text);
+    await editor.press('End');
+    await editor.press('Control+Space');
+    const options = page.getByRole('listbox').getByRole('option');
+    await expect(options.first()).toBeVisible();
+    const labels = await options.allInnerTexts();
+    await editor.press('Escape');
+    return labels.map((l) => (l.trim().split(/\s/)[0] as string).toUpperCase());
+  };
+  const c = await offered('SELECT C');
+  expect(c).toEqual(expect.arrayContaining(['CASE', 'CAST', 'COUNT', 'COALESCE']));
+  for (const noise of ['CLOB', 'CASCADED', 'CASCADE', 'CLOSE', 'CURSOR', 'COLLATION']) expect(c).not.toContain(noise);
+  // The engine's own functions are offered.
+  expect(await offered('SELECT td_time_r')).toContain('TD_TIME_RANGE');
 });
 
 test('the editor completes table and column names of the chosen database', async ({ page }) => {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { autoPostPage, readAuthnRequest, TestIdp } from '../../apps/server/src/sso/testing/testIdp';
+import { autoPostPage, makeKeyAndCert, readAuthnRequest, TestIdp } from '../../apps/server/src/sso/testing/testIdp';
 import { signIn, signOut } from './helpers';
 
 /**
@@ -142,4 +143,72 @@ test('Test SSO shows the asserted NameID, the attributes and the user it maps to
   const attributes = page.getByRole('table', { name: 'Asserted attributes' });
   await expect(attributes.getByRole('row', { name: 'groups analysts, admins' })).toBeVisible();
   await expect(attributes.getByRole('row', { name: `email ${SSO_EMAIL}` })).toBeVisible();
+});
+
+test('a certificate about to expire is told in readable dates and in days, alike in the warning and the list', async ({
+  page,
+}) => {
+  await signIn(page);
+  const DAY = 86_400_000;
+  const soon = await makeKeyAndCert({ commonName: 'idp.expiring.test', notAfter: new Date(Date.now() + 19.5 * DAY) });
+  const saved = await page.request.post('/v3/account/sso_setting', {
+    headers: { 'x-svc-console': '1' },
+    data: { sso_setting: { sign_in_endpoint: idp.signInEndpoint, cert: soon.certPem } },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  await page.goto('/settings/sso');
+  const warning = page.getByRole('alert').filter({ hasText: 'Certificate expiring' });
+  await expect(warning).toContainText('expires in 19 days');
+  await expect(warning).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
+  const until = new Date(Date.now() + 19.5 * DAY).getUTCFullYear();
+  await expect(warning.locator('time')).toContainText(String(until));
+  const certificate = page.getByRole('table', { name: /idp\.expiring\.test/ });
+  const validUntil = certificate.getByRole('row').filter({ hasText: 'Valid until' });
+  await expect(validUntil).toContainText('19 days left');
+  await expect(validUntil).not.toContainText(/weeks?|in \d+ days/);
+  await page.screenshot({ path: '../docs/screenshots/sso-certificate-expiring.png', fullPage: true });
+  await setUpSso(page);
+});
+
+test('a refused sign-in is a page in the console’s style, with the reason and the way back', async ({ page }) => {
+  await signIn(page);
+  const me = (await (await page.request.get('/console-api/me')).json()) as { user: { accountId: number } };
+  await signOut(page);
+  // An identity provider's answer that is no SAML response at all, posted as a browser would.
+  await page.goto('/login');
+  await page.evaluate((account) => {
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = `/sso/saml/acs?account=${account}`;
+    for (const [name, value] of [
+      ['SAMLResponse', 'bm90IHNhbWw='],
+      ['RelayState', 'x'],
+    ]) {
+      const input = document.createElement('input');
+      input.name = name as string;
+      input.value = value as string;
+      form.append(input);
+    }
+    document.body.append(form);
+    form.submit();
+  }, me.user.accountId);
+  const notice = page.getByRole('alert');
+  await expect(notice.getByRole('heading', { name: 'Sign-in refused' })).toBeVisible();
+  await expect(page).toHaveTitle('Sign-in refused · SVC console');
+  // The console's look: its grey ground, a white card, and the console's type.
+  const look = await page.evaluate(() => ({
+    ground: getComputedStyle(document.body).backgroundColor,
+    card: getComputedStyle(document.querySelector('.card') as Element).backgroundColor,
+    font: getComputedStyle(document.body).fontFamily,
+  }));
+  expect(look).toEqual({
+    ground: 'rgb(248, 249, 250)',
+    card: 'rgb(255, 255, 255)',
+    font: expect.stringMatching(/^system-ui/),
+  });
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await page.screenshot({ path: '../docs/screenshots/sso-sign-in-refused.png' });
+  await page.getByRole('link', { name: 'Back to sign-in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });

@@ -134,6 +134,40 @@ test('a member with View sees why Save is disabled before trying; granted Full C
   await mia.close();
 });
 
+test('a member with Full Control on a sub-folder only is told where she can work, not that she cannot', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const parentName = `Sub-folder grants ${Date.now().toString(36)}`;
+  const parent = await parentSegment(page, parentName);
+  const folder = await page.request.post('/entities/folders', {
+    headers: CONSOLE,
+    data: { name: 'Spring campaign', parentFolderId: parent.rootFolderId },
+  });
+  expect(folder.status(), await folder.text()).toBe(200);
+  const folderId = ((await folder.json()) as { data: { id: string } }).data.id;
+  const email = `sofia-${Date.now()}@e2e.test`;
+  const userId = await addMember(page, 'Sofia Sub', email);
+  const grant = await page.request.put(`/entities/folders/${folderId}/permissions`, {
+    headers: CONSOLE,
+    data: { permissions: [{ userId, permission: 'full_control' }] },
+  });
+  expect(grant.status(), await grant.text()).toBe(200);
+
+  const sofia = await memberPage(browser, email);
+  await sofia.goto(`/parent-segments/${parent.id}`);
+  await expect(sofia.getByRole('heading', { name: parentName })).toBeVisible();
+  const note = sofia.getByRole('alert').filter({ hasText: `You have View permission on “${parentName}”` });
+  await expect(note).toContainText(
+    'You have Full Control in “Spring campaign”, so you can create, change or delete segments and folders there.',
+  );
+  await expect(note).not.toContainText('you cannot');
+  await sofia.screenshot({ path: '../docs/screenshots/parent-segment-sub-folder-full-control.png' });
+  await sofia.close();
+});
+
 test('members see only what they can use; an administrator changes a role and finds it in the audit log', async ({
   page,
   browser,

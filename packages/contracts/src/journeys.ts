@@ -59,6 +59,8 @@ export const journeySummary = z.object({
     updatedAt: z.string(),
     launchedAt: z.string().nullable(),
     pausedAt: z.string().nullable(),
+    /** The name of the user who created the journey; null once that user is removed. */
+    createdByName: z.string().nullable(),
   }),
   relationships: z.object({
     parentFolder: z.object({ data: z.object({ id: z.string(), type: z.literal('folder-segment') }) }),

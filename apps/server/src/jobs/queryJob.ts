@@ -4,6 +4,7 @@ import type { AppDeps } from '../platform/context';
 import { makeDir } from '../platform/fileModes';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
+import { withCallResultTypes } from './query/selectItems';
 import { queryEngineFor } from './queryEngine';
 import { withDatabaseNamed } from './queryErrors';
 import { writeResult } from './resultOutput';
@@ -52,9 +53,10 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
       const files = resultFiles(deps.config.dataDir, job);
       makeDir(files.dir);
       const started = performance.now();
+      const presto = prestoText(job.type, job.query ?? '');
       const outcome = await engine
         .run(
-          prestoText(job.type, job.query ?? ''),
+          presto,
           {
             database,
             msgpackPath: files.msgpack,
@@ -90,7 +92,7 @@ export function queryJobKind(deps: AppDeps, options: QueryJobOptions): JobKind {
         resultPath: files.relative,
         resultSize: outcome.gzipBytes,
         numRecords: outcome.numRecords,
-        hiveResultSchema: JSON.stringify(outcome.schema),
+        hiveResultSchema: JSON.stringify(withCallResultTypes(presto, outcome.schema)),
         cmdout: `${outcome.numRecords} rows, ${outcome.bytes} bytes in ${ms} ms\n${output}`,
       };
     },

@@ -40,6 +40,21 @@ describe('GET /v3/job/result/:id formats', () => {
     expect(unpackMultiple(await bytes(res))).toEqual(EXPECTED);
   });
 
+  it('hive_result_schema types what date_trunc and from_unixtime return as timestamp, as Presto does', async () => {
+    const job = await run(
+      h,
+      'shop',
+      "SELECT date_trunc('day', from_unixtime(time)) AS day, from_unixtime(time) AS at, COUNT(*) AS n, name FROM events GROUP BY 1, 2, 4 ORDER BY 2 LIMIT 1",
+    );
+    expect(job.status).toBe('success');
+    expect(JSON.parse((await show(h, job.id)).hive_result_schema as string)).toEqual([
+      ['day', 'timestamp'],
+      ['at', 'timestamp'],
+      ['n', 'bigint'],
+      ['name', 'varchar'],
+    ]);
+  });
+
   it('hive_result_schema gives presto types of the columns', async () => {
     expect(JSON.parse((await show(h, id)).hive_result_schema as string)).toEqual([
       ['time', 'bigint'],

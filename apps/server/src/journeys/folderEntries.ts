@@ -3,7 +3,7 @@ import { segmentReferences } from '@svc/journey';
 import { registerFolderEntries, registerSegmentUsage } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import { type Executor, many, sql } from '../platform/storage';
-import { type JourneyRow, journeysInFolders } from './store';
+import { type JourneyListRow, type JourneyRow, journeysInFolders } from './store';
 import { journeyOfRow } from './wire';
 
 /**
@@ -11,7 +11,7 @@ import { journeyOfRow } from './wire';
  * and which journeys name a segment (so a segment in use is not deleted from under them).
  */
 
-export function journeySummaryOf(row: JourneyRow): JourneySummary {
+export function journeySummaryOf(row: JourneyListRow): JourneySummary {
   const j = journeyOfRow(row);
   return {
     id: String(row.id),
@@ -26,6 +26,7 @@ export function journeySummaryOf(row: JourneyRow): JourneySummary {
       updatedAt: j.updatedAt as string,
       launchedAt: j.launchedAt ?? null,
       pausedAt: j.pausedAt ?? null,
+      createdByName: row.created_by_name,
     },
     relationships: { parentFolder: { data: { id: row.folder_id, type: 'folder-segment' } } },
   };

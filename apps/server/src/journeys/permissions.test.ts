@@ -233,6 +233,22 @@ describe('the folder listing', () => {
     });
   });
 
+  it('names who created each journey, a member as well as the administrator, in both listings', async () => {
+    const editor = await member(h, 'olga');
+    expect((await grant(world.rootFolderId, [{ userId: editor.userId, permission: 'full_control' }])).status).toBe(200);
+    const byAdmin = (await journey('draft')).body.data.id;
+    const byMember = (await journey('draft', world.rootFolderId, editor.key)).body.data.id;
+    type Listed = { data: Array<{ id: string; type: string; attributes: { createdByName?: string | null } }> };
+    const owners = (body: Listed) =>
+      Object.fromEntries(body.data.filter((e) => e.type === 'journey').map((e) => [e.id, e.attributes.createdByName]));
+    const admin = (await send<{ name: string }>(h, 'GET', '/v3/user/show')).body.name;
+    const expected = { [byAdmin]: admin, [byMember]: 'olga' };
+    expect(owners((await send<Listed>(h, 'GET', '/entities/journeys')).body)).toEqual(expected);
+    expect(owners((await send<Listed>(h, 'GET', `/entities/by-folder/${world.rootFolderId}?depth=2`)).body)).toEqual(
+      expected,
+    );
+  });
+
   it('lists journeys by parent segment or folder, only the caller’s account', async () => {
     const child = await subFolder('Campaigns', world.rootFolderId);
     const inRoot = (await journey('draft')).body.data.id;

@@ -122,17 +122,22 @@ export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<v
   await run(ex, sql`DELETE FROM journeys WHERE account_id = ${row.account_id} AND id = ${row.id}`);
 }
 
+/** A journey in lists, with the name of the user who created it (null once that user is removed). */
+export type JourneyListRow = JourneyRow & { created_by_name: string | null };
+
+const LISTED = sql`SELECT j.*, u.name AS created_by_name FROM journeys j
+  LEFT JOIN users u ON u.account_id = j.account_id AND u.id = j.created_by`;
+
 /** Journeys whose folder is one of `folderIds`, oldest first. */
 export async function journeysInFolders(
   ex: Executor,
   accountId: number,
   folderIds: ReadonlyArray<string>,
-): Promise<JourneyRow[]> {
+): Promise<JourneyListRow[]> {
   if (folderIds.length === 0) return [];
-  return many<JourneyRow>(
+  return many<JourneyListRow>(
     ex,
-    sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND folder_id IN (${sql.join([...folderIds])})
-        ORDER BY id`,
+    sql`${LISTED} WHERE j.account_id = ${accountId} AND j.folder_id IN (${sql.join([...folderIds])}) ORDER BY j.id`,
   );
 }
 
@@ -141,11 +146,11 @@ export function listJourneyRows(
   ex: Executor,
   accountId: number,
   filter: { parentSegmentId?: string | undefined; folderId?: string | undefined },
-): Promise<JourneyRow[]> {
-  const where = [sql`account_id = ${accountId}`];
-  if (filter.parentSegmentId !== undefined) where.push(sql`parent_segment_id = ${filter.parentSegmentId}`);
-  if (filter.folderId !== undefined) where.push(sql`folder_id = ${filter.folderId}`);
-  return many<JourneyRow>(ex, sql`SELECT * FROM journeys WHERE ${sql.join(where, sql` AND `)} ORDER BY id`);
+): Promise<JourneyListRow[]> {
+  const where = [sql`j.account_id = ${accountId}`];
+  if (filter.parentSegmentId !== undefined) where.push(sql`j.parent_segment_id = ${filter.parentSegmentId}`);
+  if (filter.folderId !== undefined) where.push(sql`j.folder_id = ${filter.folderId}`);
+  return many<JourneyListRow>(ex, sql`${LISTED} WHERE ${sql.join(where, sql` AND `)} ORDER BY j.id`);
 }
 
 /**

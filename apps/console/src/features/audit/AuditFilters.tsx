@@ -1,8 +1,9 @@
-import { Autocomplete, Button, Group, MultiSelect, TextInput } from '@mantine/core';
+import { Autocomplete, Button, Group, MultiSelect } from '@mantine/core';
 import { AUDIT_ACTIONS, type AuditAction, type AuditFilter } from '@svc/contracts';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { IsoDateField } from '../../components/IsoDateField';
 import { usersQueryOptions } from '../users';
 import { auditCsvUrl } from './api';
 
@@ -16,12 +17,12 @@ const ACTION_GROUPS = Object.entries(AUDIT_ACTIONS).map(([group, actions]) => ({
   items: Object.entries(actions).map(([value, label]) => ({ value, label: `${label} (${value})` })),
 }));
 
-/** `datetime-local` speaks the viewer's local time; the API takes ISO instants. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+/** The fields speak the viewer's local time, "2026-03-31 14:30"; the API takes ISO instants. */
+const toIso = (local: string) => (local ? new Date(local.replace(' ', 'T')).toISOString() : undefined);
 const toLocal = (iso: string | undefined) => {
   if (!iso) return '';
   const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16).replace('T', ' ');
 };
 
 /** Who, what and when: the log's filters, and the CSV export of what they match. */
@@ -63,18 +64,8 @@ export function AuditFilters({ filter, onChange }: AuditFiltersProps) {
         clearable
         w={340}
       />
-      <TextInput
-        label="From"
-        type="datetime-local"
-        value={toLocal(filter.from)}
-        onChange={(e) => set({ from: toIso(e.currentTarget.value) })}
-      />
-      <TextInput
-        label="Until"
-        type="datetime-local"
-        value={toLocal(filter.to)}
-        onChange={(e) => set({ to: toIso(e.currentTarget.value) })}
-      />
+      <IsoDateField label="From" withTime value={toLocal(filter.from)} onCommit={(t) => set({ from: toIso(t) })} />
+      <IsoDateField label="Until" withTime value={toLocal(filter.to)} onCommit={(t) => set({ to: toIso(t) })} />
       <Button variant="default" onClick={() => onChange({})} disabled={Object.keys(filter).length === 0}>
         Clear filters
       </Button>

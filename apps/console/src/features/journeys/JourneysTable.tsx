@@ -114,20 +114,13 @@ export function JourneysTable({ rows, canControl, onRename }: JourneysTableProps
   );
 }
 
+/** The journey's state; the badge keeps its whole word however narrow the column gets ("LAU…" was unreadable). */
 function StateBadge({ state, paused }: { state: string; paused: boolean }) {
-  if (state !== 'launched')
-    return (
-      <Badge color="gray" variant="light">
-        Draft
-      </Badge>
-    );
-  return paused ? (
-    <Badge color="yellow" variant="light">
-      Paused
-    </Badge>
-  ) : (
-    <Badge color="teal" variant="light">
-      Launched
+  const [color, label] =
+    state !== 'launched' ? ['gray', 'Draft'] : paused ? ['yellow', 'Paused'] : ['teal', 'Launched'];
+  return (
+    <Badge color={color} variant="light" style={{ minWidth: 'max-content' }}>
+      {label}
     </Badge>
   );
 }

@@ -72,26 +72,35 @@ export function PopulationPanel({ audienceId, builtAt, timestamps, rule }: Popul
           Profiles that match the rule now; updated as you edit.
         </Text>
         {ready && profiles.length > 0 && (
-          <Table aria-label="Sample profiles" fz="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Key</Table.Th>
-                {columns.map((c) => (
-                  <Table.Th key={c}>{c}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {profiles.map((p) => (
-                <Table.Tr key={p.key}>
-                  <Table.Td>{p.key}</Table.Td>
+          // Many attributes make the sample wider than its column: it scrolls inside, the page does not.
+          <Table.ScrollContainer
+            minWidth={0}
+            type="native"
+            tabIndex={0}
+            role="region"
+            aria-label="Sample of matching profiles"
+          >
+            <Table aria-label="Sample profiles" fz="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Key</Table.Th>
                   {columns.map((c) => (
-                    <Table.Td key={c}>{shown(p.attributes[c], timestamps.has(c))}</Table.Td>
+                    <Table.Th key={c}>{c}</Table.Th>
                   ))}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {profiles.map((p) => (
+                  <Table.Tr key={p.key}>
+                    <Table.Td>{p.key}</Table.Td>
+                    {columns.map((c) => (
+                      <Table.Td key={c}>{shown(p.attributes[c], timestamps.has(c))}</Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
         {ready && sample.isSuccess && profiles.length === 0 && (
           <Text size="sm" c="dimmed">

@@ -167,7 +167,7 @@ export function SegmentEditor({ record, segment, otherSegments, folders, initial
             </Paper>
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        <Grid.Col span={{ base: 12, lg: 4 }} miw={0}>
           <PopulationPanel
             audienceId={record.id}
             builtAt={record.matrixUpdatedAt}

@@ -174,6 +174,9 @@ export function FolderTree({ record }: FolderTreeProps) {
           folderId={record.rootFolderId}
           folderName={record.name}
           work="create, change or delete segments and folders"
+          fullControlIn={folders
+            .filter((f) => f.id !== record.rootFolderId && accessIn(f.id) === 'full_control')
+            .map((f) => f.name)}
         />
       </Box>
       {listing.isPending ? (

@@ -36,12 +36,20 @@ export function BehaviorsStep({ state, onChange }: BehaviorsStepProps) {
   const table = tables.data?.find((t) => t.name === draft.table);
   const setBehaviors = (behaviors: WizardBehavior[]) => onChange({ ...state, behaviors });
   const taken = state.behaviors.some((b) => b.name === draft.name.trim());
-  const complete =
-    draft.name.trim() !== '' &&
-    !taken &&
-    draft.table !== '' &&
-    draft.foreignKey !== '' &&
-    (draft.allColumns || draft.columns.length > 0);
+  // What "Add behavior" still waits for, said beside it while it is disabled.
+  const missing =
+    draft.name.trim() === ''
+      ? 'Name the behavior to add it.'
+      : taken
+        ? 'Another behavior has this name.'
+        : draft.table === ''
+          ? 'Choose the behavior table to add it.'
+          : draft.foreignKey === ''
+            ? `Choose the column matching ${state.parentKey} to add it.`
+            : !draft.allColumns && draft.columns.length === 0
+              ? 'Choose columns, or All columns, to add it.'
+              : null;
+  const complete = missing === null;
 
   const add = () => {
     setBehaviors([...state.behaviors, { ...draft, key: wizardKey(), name: draft.name.trim() }]);
@@ -115,9 +123,19 @@ export function BehaviorsStep({ state, onChange }: BehaviorsStepProps) {
             </>
           )}
           <Group>
-            <Button variant="default" disabled={!complete} onClick={add}>
+            <Button
+              variant="default"
+              disabled={!complete}
+              onClick={add}
+              aria-describedby={missing ? 'behavior-missing' : undefined}
+            >
               Add behavior
             </Button>
+            {missing && (
+              <Text id="behavior-missing" size="sm" c="dimmed">
+                {missing}
+              </Text>
+            )}
           </Group>
         </Stack>
       </Paper>

@@ -1,6 +1,6 @@
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { type SQLNamespace, StandardSQL, sql } from '@codemirror/lang-sql';
+import { type SQLNamespace, sql } from '@codemirror/lang-sql';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
@@ -13,6 +13,7 @@ import {
   lineNumbers,
 } from '@codemirror/view';
 import { type RefObject, useEffect, useRef } from 'react';
+import { PrestoSQL } from './prestoDialect';
 
 export interface SqlEditorProps {
   value: string;
@@ -48,7 +49,7 @@ const theme = EditorView.theme({
 function language(tables: Record<string, string[]>, defaultTable: string | undefined) {
   const schema: SQLNamespace = tables;
   return sql({
-    dialect: StandardSQL,
+    dialect: PrestoSQL,
     schema,
     upperCaseKeywords: true,
     ...(defaultTable && tables[defaultTable] ? { defaultTable } : {}),

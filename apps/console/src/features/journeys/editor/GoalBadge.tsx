@@ -28,8 +28,8 @@ export function GoalBadge() {
         }}
       >
         <IconFlag size={14} aria-hidden />
-        <span className="jc-goal-label">Goal</span>
-        <span className="jc-goal-text">{text}</span>
+        {/* The space keeps "Goal" and the text two words for assistive technology (the flex gap draws it). */}
+        <span className="jc-goal-label">Goal</span> <span className="jc-goal-text">{text}</span>
       </button>
     </Panel>
   );

@@ -1,6 +1,7 @@
-import { Stack, Text, UnstyledButton } from '@mantine/core';
+import { Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { EdgeRef, StepType } from '@svc/journey';
 import { stepExits, stepTypes } from '@svc/journey';
+import { useId } from 'react';
 import { useEditor, useEditorStore } from './EditorContext';
 import { markStepDrag } from './edges/useStepDrop';
 import { STEP_DRAG_TYPE } from './model/edgeRef';
@@ -22,6 +23,7 @@ const HINTS: Record<StepType, string> = {
 export function Palette() {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
+  const hintId = useId();
   const add = (stepType: StepType) => {
     const { selection, journey } = store.getState();
     let stageIndex = 0;
@@ -47,7 +49,7 @@ export function Palette() {
             key={type}
             draggable={!readOnly}
             disabled={readOnly}
-            aria-label={`Add ${KIND_LOOKS[type].label}`}
+            aria-describedby={`${hintId}-${type}`}
             onDragStart={(event) => {
               event.dataTransfer.setData(STEP_DRAG_TYPE, type);
               event.dataTransfer.effectAllowed = 'copy';
@@ -70,10 +72,12 @@ export function Palette() {
               {KIND_LOOKS[type].icon}
             </span>
             <span>
+              {/* The name is what the button shows: "Add Activation", the hint its description (WCAG 2.5.3). */}
               <Text size="sm" fw={600} lh={1.2}>
+                <VisuallyHidden>Add </VisuallyHidden>
                 {KIND_LOOKS[type].label}
               </Text>
-              <Text size="xs" c="dimmed" lh={1.2}>
+              <Text size="xs" c="dimmed" lh={1.2} id={`${hintId}-${type}`} aria-hidden>
                 {HINTS[type]}
               </Text>
             </span>

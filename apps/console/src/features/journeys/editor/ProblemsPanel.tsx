@@ -7,6 +7,7 @@ import { ProblemList } from './panels/ProblemList';
 export function ProblemsPanel() {
   const problems = useEditor((s) => s.problems.all);
   const select = useEditor((s) => s.select);
+  const launched = useEditor((s) => s.journey.state === 'launched');
   const { focusNode } = useEnvironment();
   const pick = (p: Problem) => {
     if (p.path.stepId) focusNode(p.path.stepId);
@@ -16,7 +17,8 @@ export function ProblemsPanel() {
   if (problems.length === 0) {
     return (
       <Text size="sm" c="teal" p="xs" role="status">
-        No problems: ready to launch.
+        {/* A launched journey runs already: "ready to launch" would say it does not. */}
+        {launched ? 'No problems: the journey runs as designed.' : 'No problems: ready to launch.'}
       </Text>
     );
   }

@@ -1,10 +1,11 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { JourneyStatistics } from '@svc/contracts';
 import type { Journey } from '@svc/journey';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { CenteredLoader } from '../../../components/CenteredLoader';
+import { IsoDateField } from '../../../components/IsoDateField';
 import { QueryError } from '../../../components/QueryError';
 import { Timestamp } from '../../../components/Timestamp';
 import type { StatisticsWindow } from '../api';
@@ -178,19 +179,17 @@ function WindowPicker({ window, shown, onWindow }: WindowPickerProps) {
   const custom = window.from !== undefined || window.to !== undefined;
   return (
     <Group gap="sm" align="flex-end">
-      <TextInput
-        type="date"
+      <IsoDateField
         label="From (UTC)"
         value={from}
-        max={to || undefined}
-        onChange={(e) => e.currentTarget.value && onWindow({ from: e.currentTarget.value, to })}
+        check={(day) => (to && day > to ? `From is after To (${to}).` : null)}
+        onCommit={(day) => day && onWindow({ from: day, to })}
       />
-      <TextInput
-        type="date"
+      <IsoDateField
         label="To (UTC)"
         value={to}
-        min={from || undefined}
-        onChange={(e) => e.currentTarget.value && onWindow({ from, to: e.currentTarget.value })}
+        check={(day) => (from && day < from ? `To is before From (${from}).` : null)}
+        onCommit={(day) => day && onWindow({ from, to: day })}
       />
       <Button variant="subtle" disabled={!custom} onClick={() => onWindow({})}>
         Past 30 days

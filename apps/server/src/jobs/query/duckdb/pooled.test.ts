@@ -45,6 +45,20 @@ it('runs a query job on the database’s DuckDB file in its owner worker, with t
   expect(openDuckFileCount()).toBe(0);
 });
 
+it('types what date_trunc returns as timestamp, as on SQLite', async () => {
+  const { id, status } = await run(
+    h,
+    'shop',
+    "SELECT date_trunc('day', from_unixtime(time)) AS day, COUNT(*) AS n FROM events GROUP BY 1 ORDER BY 1",
+  );
+  expect(status, (await show(h, id)).debug.stderr ?? '').toBe('success');
+  expect(await lines(id)).toEqual(['["2023-11-14 00:00:00.000",2]', '["2023-11-15 00:00:00.000",1]']);
+  expect(JSON.parse((await show(h, id)).hive_result_schema ?? '[]')).toEqual([
+    ['day', 'timestamp'],
+    ['n', 'bigint'],
+  ]);
+});
+
 it('kills a running query by interrupting it in the owner, and the next job runs', async () => {
   const id = await issue(h, 'shop', FOREVER);
   expect(await h.app.services.jobs.whenStarted(Number(id))).toBe('running');

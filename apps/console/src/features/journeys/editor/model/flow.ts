@@ -103,7 +103,9 @@ export function journeyToFlow(journey: Journey): JourneyFlow {
       position: { x: 0, y: 0 },
       data: { stageIndex, stage: attributes },
       ariaLabel: `Stage ${stageIndex + 1}: ${stage.name || 'unnamed'}`,
-      ariaRole: 'button',
+      // A group (React Flow's role for a focusable node), not a button: the card holds buttons of its own,
+      // and a button's name would have to repeat every text it shows (WCAG 2.5.3).
+      ariaRole: 'group',
     });
     const graph = toGraph(stage);
     const full = stage.steps ?? {};
@@ -146,7 +148,7 @@ export function journeyToFlow(journey: Journey): JourneyFlow {
         position: { x: 0, y: 0 },
         data: stepData(stageIndex, step, node.data, exits),
         ariaLabel: `${stepKinds[step.type].label}: ${stepDisplayName(step)}`,
-        ariaRole: 'button',
+        ariaRole: 'group',
       });
       for (const exit of exits) {
         const inside = exit.target !== null && targets.has(exit.target);
