@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../packages/journey/src/testing/prng';
 import { createHarness, type Harness } from '../testing/harness';
 import { membershipInputs, segmentProfileKeys } from './index';
 import { createParentSegment, importRows, type Json, nowSeconds, ok } from './testing/audiences';
@@ -9,17 +10,6 @@ import { createParentSegment, importRows, type Json, nowSeconds, ok } from './te
  * customer data, rebuilds, rule edits (of a segment read directly and of one included by a `Segment`
  * condition), saves that change nothing, and time passing; and the key is null for what moves with time.
  */
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLANS = ['free', 'pro', 'team'];
 const KEYS = ['a', 'b', 'c', 'd', 'e', 'f'];
@@ -101,8 +91,7 @@ describe('membership inputs', () => {
   });
 
   it('is the same only while the members are the same, over a random schedule of changes', async () => {
-    const next = random(46);
-    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
+    const { pick, int } = seededRandom(46);
     const read = [seg.either as string, seg.pro as string];
     let before = {
       key: await inputs(read),
@@ -117,14 +106,14 @@ describe('membership inputs', () => {
         h.clock.set(h.clock.now().getTime() + 1000);
         const id = pick(KEYS);
         await importRows(h, 'crm', 'people', [
-          { id, plan: pick(PLANS), score: Math.floor(next() * 6), seen: nowSeconds(h), time: nowSeconds(h) },
+          { id, plan: pick(PLANS), score: int(6), seen: nowSeconds(h), time: nowSeconds(h) },
         ]);
         pendingData = true;
       } else if (action === 'rebuild') {
         await rebuild();
         pendingData = false;
       } else if (action === 'editPro') await edit(seg.pro as string, 'Pro', plan(pick(PLANS)));
-      else if (action === 'editHigh') await edit(seg.high as string, 'High', score(Math.floor(next() * 6)));
+      else if (action === 'editHigh') await edit(seg.high as string, 'High', score(int(6)));
       else if (action === 'resave')
         await edit(
           seg.either as string,

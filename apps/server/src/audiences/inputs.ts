@@ -64,6 +64,7 @@ export async function membershipInputs(
     if (moving) return null;
   }
   const key = JSON.stringify({
+    parent: parent.id,
     build: [parent.build_job_id, parent.matrix_updated_at, parent.population, parent.built_json],
     definition: parent.definition_json,
     rules: [...read].sort((a, b) => a[0] - b[0]),
