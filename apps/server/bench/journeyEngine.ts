@@ -3,7 +3,9 @@
 // SVC_BENCH_BACKEND=postgres and SVC_TEST_PG_URL) as `runJourneyNow` does: only the profiles that may move are
 // read (decision 0040), the outcome is saved in parts of 1,000 profiles (without the pauses it leaves between
 // parts on SQLite). Segment membership comes from in-memory sets, so segment evaluation (the audiences
-// feature's SQL) is not part of the figure. Then the statistics of two windows, counted as the statistics
+// feature's SQL) is not part of the figure; a run whose inputs are unchanged keeps the last run's memberships
+// (decision 0046), as runPopulationFor does when membershipInputs (a few rows of the control database) says
+// nothing they are evaluated from changed; the other idle run compares freshly evaluated sets. Then the statistics of two windows, counted as the statistics
 // route counts them, and the first page of the Profiles list.
 // Run: `npx tsx bench/journeyEngine.ts` in apps/server.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { SEG, scenarioJourney } from '../../../packages/journey-engine/src/testi
 import { listCustomers } from '../src/journey-engine/customers';
 import { statisticsTally } from '../src/journey-engine/figures';
 import { moveAndSave } from '../src/journey-engine/move';
+import { evaluatedPopulation, keptPopulation, type RunPopulation } from '../src/journey-engine/movers';
 import { insertId, sql } from '../src/platform/storage';
 import { benchBackend, benchStorage } from './common';
 
@@ -38,10 +41,30 @@ const segments = new Map<string, Set<string>>([
 ]);
 const isMember = (segmentId: string, key: string) => segments.get(segmentId)?.has(key) ?? false;
 
-async function timedRun(label: string, at: number) {
+const INPUTS = 'bench-inputs';
+const columns = async (ks: string[]) => ks.map((key) => ({ key, columns: { customer_id: `C${key}` } }));
+/**
+ * The memberships evaluated for the run (`inputs`: what they were evaluated from, null when not known, so the
+ * run compares them with the last run's), or ('kept') those the journey's last run kept.
+ */
+function population(how: 'kept' | string | null): RunPopulation {
+  if (how !== 'kept') return evaluatedPopulation({ profiles, members: segments, isMember }, how);
+  const kept = keptPopulation(storage, journeyId, journey, INPUTS, columns);
+  if (!kept) throw new Error('The last run kept no memberships.');
+  return kept;
+}
+
+async function timedRun(label: string, at: number, how: 'kept' | string | null) {
   const t0 = performance.now();
-  const population = { profiles, members: segments, isMember };
-  const input = { accountId, journeyId, journey, pauses: [], population, at, trigger: 'schedule' as const };
+  const input = {
+    accountId,
+    journeyId,
+    journey,
+    pauses: [],
+    population: population(how),
+    at,
+    trigger: 'schedule' as const,
+  };
   const moved = await moveAndSave(storage, input);
   return {
     label,
@@ -54,13 +77,14 @@ async function timedRun(label: string, at: number) {
 
 const t = Date.UTC(2026, 0, 1);
 const rows = [
-  await timedRun('everyone enters (day 0)', t),
-  await timedRun('nobody moves (day 1)', t + DAY),
-  await timedRun('wait ends (day 3)', t + 3 * DAY),
+  await timedRun('everyone enters (day 0)', t, null),
+  await timedRun('nobody moves, compared (day 1)', t + DAY, INPUTS),
+  await timedRun('nobody moves, kept (day 2)', t + 2 * DAY, 'kept'),
+  await timedRun('wait ends (day 3)', t + 3 * DAY, 'kept'),
 ];
 for (const r of rows) {
   process.stdout.write(
-    `${r.label.padEnd(26)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events\n`,
+    `${r.label.padEnd(32)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events\n`,
   );
 }
 

@@ -21,6 +21,12 @@ export const journeyRunSummary = z.object({
     looked: count.describe(
       'Profiles the run read and moved: those whose segment memberships changed since the last run or whose wait, exit or re-entry came due; everyone at the first run after a restart or a change of definition',
     ),
+    evaluated: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether segment memberships were evaluated for this run; false when the parent segment build and the rules the journey reads are unchanged since the last run (none reads the time), so its memberships were kept',
+      ),
     changed: count.describe('Profiles whose state changed'),
     events: count.describe('Events appended to the journey log'),
     queued: count.describe('Profiles queued for activations'),

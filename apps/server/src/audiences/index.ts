@@ -4,6 +4,8 @@
  * entries, segment users, journey variant members). See lookup.ts; everything here is async and works on
  * both backends.
  */
+
+export { membershipInputs } from './inputs';
 export {
   findParentSegment,
   findSegment,

@@ -35,18 +35,27 @@ export const shopParentSegment = {
   ],
 };
 
+/** Sends one row of the shop's customers by postback (the newest row of a key gives its attributes). */
+export async function postPerson(h: Harness, person: Person): Promise<void> {
+  await json(
+    h.call('POST', '/postback/v3/event/shop/customers', {
+      key: null,
+      body: JSON.stringify(person),
+      headers: { 'content-type': 'application/json', 'x-svc-write-key': h.admin.writeOnlyKey },
+    }),
+  );
+}
+
+/** Runs the journey at `at` on the harness clock (`POST …/run`) and answers the run summary. */
+export async function runJourneyAt<T>(h: Harness, journeyId: string, at: number): Promise<T> {
+  h.clock.set(at);
+  return (await json<{ data: T }>(h.call('POST', `/entities/journeys/${journeyId}/run`))).data;
+}
+
 /** Imports the people and builds a parent segment over them; answers its id. */
 export async function seedParentSegment(h: Harness, people: Person[]): Promise<string> {
   await json(h.call('POST', '/v3/database/create/shop'));
-  for (const person of people) {
-    await json(
-      h.call('POST', '/postback/v3/event/shop/customers', {
-        key: null,
-        body: JSON.stringify(person),
-        headers: { 'content-type': 'application/json', 'x-svc-write-key': h.admin.writeOnlyKey },
-      }),
-    );
-  }
+  for (const person of people) await postPerson(h, person);
   const parent = await json<{ id: string; buildJobId: string | null }>(
     h.call('POST', '/audiences', { json: shopParentSegment }),
   );

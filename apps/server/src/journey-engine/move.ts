@@ -1,8 +1,7 @@
 import type { Journey } from '@svc/journey';
 import { type PauseInterval, runJourney } from '@svc/journey-engine';
 import type { Executor } from '../platform/storage';
-import { planRun, rememberRun, statesToWrite } from './movers';
-import type { Population } from './population';
+import { planRun, type RunPopulation, rememberRun, statesToWrite } from './movers';
 import { finishRun, insertRun, type RunRecord, saveRunInChunks } from './store';
 
 const INTERRUPTED =
@@ -13,7 +12,7 @@ export interface MoveInput {
   journeyId: number;
   journey: Journey;
   pauses: PauseInterval[];
-  population: Population;
+  population: RunPopulation;
   at: number;
   trigger: RunRecord['trigger'];
   /** Called between two parts of the save (see saveRunInChunks). */
@@ -40,7 +39,7 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
   });
   const written = statesToWrite(plan, journey, journeyId, pauses, at, result);
   const counts = {
-    profiles: population.profiles.length,
+    profiles: population.size,
     changed: result.changed.size,
     events: result.events.length,
     queued: result.queued.length,
@@ -58,5 +57,5 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
     m.between,
   );
   if (!result.skipped) rememberRun(storage, journeyId, runId, plan);
-  return { runId, counts, looked: plan.profiles.length, skipped: result.skipped };
+  return { runId, counts, looked: plan.profiles.length, skipped: result.skipped, kept: population.kept };
 }

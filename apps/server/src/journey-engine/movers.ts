@@ -4,6 +4,7 @@ import {
   definitionKey,
   type EngineProfile,
   type Membership,
+  type MembershipOracle,
   membershipMovers,
   normalizePauses,
   type PauseInterval,
@@ -12,7 +13,6 @@ import {
   wakesAfterRun,
 } from '@svc/journey-engine';
 import { type Executor, many, one, sql } from '../platform/storage';
-import type { Population } from './population';
 import { type StateRow, stateOf } from './store';
 
 /**
@@ -29,6 +29,8 @@ interface Seen {
   runId: number;
   definition: string;
   membership: Membership;
+  /** What the memberships were evaluated from (audiences' membershipInputs); null when that was not known. */
+  inputs: string | null;
 }
 
 /** The storage a run reads and writes (`deps.storage`); what is kept is kept per storage. */
@@ -93,6 +95,69 @@ async function lastMovingRun(ex: Executor, accountId: number, journeyId: number)
   return row ? Number(row.id) : null;
 }
 
+/**
+ * The parent segment's profiles and memberships a run reads: evaluated for this run, or those kept from the
+ * journey's last run when what they are evaluated from has not changed since (decision 0046).
+ */
+export interface RunPopulation {
+  /** Profiles in the parent segment. */
+  size: number;
+  membership: Membership;
+  isMember: MembershipOracle;
+  /** The parent segment's profiles among `keys` (every one when omitted), in its order, with the columns A/B tests hash. */
+  profiles(keys?: ReadonlySet<string>): Promise<EngineProfile[]>;
+  /** What the memberships were evaluated from (audiences' membershipInputs); null when not known. */
+  inputs: string | null;
+  /** Whether the memberships are the ones kept from an earlier run (nothing was evaluated). */
+  kept: boolean;
+}
+
+/** A population evaluated for this run; `inputs` as membershipInputs said before the evaluation. */
+export function evaluatedPopulation(
+  population: { profiles: EngineProfile[]; members: Membership['segments']; isMember: MembershipOracle },
+  inputs: string | null,
+): RunPopulation {
+  const all = population.profiles;
+  return {
+    size: all.length,
+    membership: { parent: new Set(all.map((p) => p.key)), segments: population.members },
+    isMember: population.isMember,
+    profiles: async (keys) => (keys ? all.filter((p) => keys.has(p.key)) : all),
+    inputs,
+    kept: false,
+  };
+}
+
+/**
+ * The memberships kept from the journey's last run in this process, when the definition is the same and
+ * they were evaluated from the same inputs (`inputs`, not null): evaluating them again would give the same
+ * sets, so nothing is evaluated. `columns` reads the profiles of the given keys with the columns A/B tests
+ * hash (only for the profiles the run moves). Null otherwise: the run evaluates them.
+ */
+export function keptPopulation(
+  storage: RunStorage,
+  journeyId: number,
+  journey: Journey,
+  inputs: string | null,
+  columns: (keys: string[]) => Promise<EngineProfile[]>,
+): RunPopulation | null {
+  const seen = seenOf(storage).get(journeyId);
+  if (!seen || inputs === null || seen.inputs !== inputs || seen.definition !== definitionKey(journey)) return null;
+  const { membership } = seen;
+  return {
+    size: membership.parent.size,
+    membership,
+    isMember: (segmentId, key) => membership.segments.get(segmentId)?.has(key) ?? false,
+    profiles: async (keys) => {
+      const ordered = keys ? [...membership.parent].filter((k) => keys.has(k)) : [...membership.parent];
+      const found = new Map((await columns(ordered)).map((p) => [p.key, p]));
+      return ordered.map((key) => found.get(key) ?? { key });
+    },
+    inputs,
+    kept: true,
+  };
+}
+
 export interface RunPlan {
   /** The profiles to move, in the parent segment's order. */
   profiles: EngineProfile[];
@@ -104,36 +169,40 @@ export interface RunPlan {
   storedWakes: Map<string, number | null>;
   membership: Membership;
   definition: string;
+  inputs: string | null;
 }
 
-/** Decides whom the run at `at` moves and reads their states. */
+/**
+ * Decides whom the run at `at` moves and reads their states. When the memberships come from the same inputs
+ * as the last run's, none changed: only the profiles whose wake time has come are read (a range of the wake
+ * index), and the cost of a run where nobody moves does not grow with the audience.
+ */
 export async function planRun(
   storage: RunStorage,
   accountId: number,
   journeyId: number,
   journey: Journey,
-  population: Pick<Population, 'profiles' | 'members'>,
+  population: RunPopulation,
   at: number,
 ): Promise<RunPlan> {
   const db = storage.db;
-  const membership: Membership = {
-    parent: new Set(population.profiles.map((p) => p.key)),
-    segments: population.members,
-  };
+  const { membership, inputs } = population;
   const definition = definitionKey(journey);
   const seen = seenOf(storage).get(journeyId);
   const usable =
     seen !== undefined &&
     seen.definition === definition &&
     seen.runId === (await lastMovingRun(db, accountId, journeyId));
-  let profiles = population.profiles;
+  let profiles: EngineProfile[];
   let rows: StateRow[];
   if (usable) {
-    const keys = membershipMovers(seen.membership, membership);
+    const same = inputs !== null && inputs === seen.inputs;
+    const keys = same ? new Set<string>() : membershipMovers(seen.membership, membership);
     for (const key of await dueKeys(db, accountId, journeyId, at)) if (membership.parent.has(key)) keys.add(key);
-    profiles = keys.size === 0 ? [] : population.profiles.filter((p) => keys.has(p.key));
-    rows = await stateRows(db, accountId, journeyId, [...keys]);
+    profiles = keys.size === 0 ? [] : await population.profiles(keys);
+    rows = keys.size === 0 ? [] : await stateRows(db, accountId, journeyId, [...keys]);
   } else {
+    profiles = await population.profiles();
     rows = await stateRows(db, accountId, journeyId);
   }
   const states = new Map<string, ProfileState>();
@@ -142,7 +211,7 @@ export async function planRun(
     states.set(r.profile_key, stateOf(r));
     storedWakes.set(r.profile_key, r.wake_at === null ? null : Number(r.wake_at));
   }
-  return { profiles, states, everyone: !usable, storedWakes, membership, definition };
+  return { profiles, states, everyone: !usable, storedWakes, membership, definition, inputs };
 }
 
 /**
@@ -173,5 +242,10 @@ export function statesToWrite(
 
 /** Keeps the memberships the run saw, for the journey's next run in this process. */
 export function rememberRun(storage: RunStorage, journeyId: number, runId: number, plan: RunPlan): void {
-  seenOf(storage).set(journeyId, { runId, definition: plan.definition, membership: plan.membership });
+  seenOf(storage).set(journeyId, {
+    runId,
+    definition: plan.definition,
+    membership: plan.membership,
+    inputs: plan.inputs,
+  });
 }

@@ -1,8 +1,9 @@
 import type { Journey } from '@svc/journey';
 import type { EngineProfile, MembershipOracle } from '@svc/journey-engine';
-import { findParentSegment, profileRows, segmentProfileKeys } from '../audiences';
+import { findParentSegment, membershipInputs, profileRows, segmentProfileKeys } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict } from '../platform/errors';
+import { evaluatedPopulation, keptPopulation, type RunPopulation } from './movers';
 
 /** What a run needs from the audiences feature: the parent segment's profiles and segment memberships. */
 export interface Population {
@@ -68,11 +69,42 @@ export async function populationFor(deps: AppDeps, accountId: number, journey: J
       throw err;
     }
   }
-  const columns = uniqueIdColumns(journey, parent.key);
-  let profiles: EngineProfile[] = keys.map((key) => ({ key }));
-  if (columns.length > 0) {
-    const rows = new Map((await profileRows(deps, accountId, parent.id, keys)).map((r) => [r.key, r.attributes]));
-    profiles = keys.map((key) => ({ key, columns: rows.get(key) ?? {} }));
-  }
+  const profiles = await withColumns(deps, accountId, journey, parent, keys);
   return { profiles, members, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
+}
+
+/** The profiles of `keys` (in that order) with the values of the columns the journey's A/B tests hash. */
+async function withColumns(
+  deps: AppDeps,
+  accountId: number,
+  journey: Journey,
+  parent: { id: string; key: string },
+  keys: string[],
+): Promise<EngineProfile[]> {
+  const columns = uniqueIdColumns(journey, parent.key);
+  if (columns.length === 0 || keys.length === 0) return keys.map((key) => ({ key }));
+  const rows = new Map((await profileRows(deps, accountId, parent.id, keys)).map((r) => [r.key, r.attributes]));
+  return keys.map((key) => ({ key, columns: rows.get(key) ?? {} }));
+}
+
+/**
+ * The population a run reads (decision 0046): the memberships kept from the journey's last run in this
+ * process when the parent segment's build and the rules of the segments the journey reads are those they were
+ * evaluated from (and no rule reads the time or another journey), else evaluated now. The inputs are read
+ * before evaluating, so a build published meanwhile makes the next run evaluate again.
+ */
+export async function runPopulationFor(
+  deps: AppDeps,
+  accountId: number,
+  journeyId: number,
+  journey: Journey,
+  at: Date,
+): Promise<RunPopulation> {
+  const parentId = journey.audienceId ?? '';
+  const inputs = await membershipInputs(deps, accountId, parentId, [...segmentUses(journey).keys()], at);
+  const kept = keptPopulation(deps.storage, journeyId, journey, inputs, async (keys) => {
+    const parent = await findParentSegment(deps, accountId, parentId);
+    return parent ? withColumns(deps, accountId, journey, parent, keys) : keys.map((key) => ({ key }));
+  });
+  return kept ?? evaluatedPopulation(await populationFor(deps, accountId, journey, at), inputs);
 }

@@ -8,6 +8,7 @@ import { day, World } from '../../../../packages/journey-engine/src/testing/worl
 import { insertId, many, type OpenedStorage, openStorage, type StorageTarget, sql } from '../platform/storage';
 import { freshTestDatabase, testBackend } from '../testing/storage';
 import { moveAndSave } from './move';
+import { evaluatedPopulation } from './movers';
 import type { Population } from './population';
 
 /**
@@ -27,11 +28,11 @@ const members = new Map([
   [SEG.entry, new Set(keys)],
   [SEG.vip, new Set(keys.filter((_, i) => i % 3 === 0))],
 ]);
-const population = {
+const population = evaluatedPopulation({
   profiles: keys.map((key) => ({ key, columns: { customer_id: 'C-' + key } })),
   members,
   isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
-};`;
+}, null);`;
 
 function testPopulation(): Population {
   const keys = Array.from({ length: N }, (_, i) => `k${String(i).padStart(5, '0')}`);
@@ -50,6 +51,7 @@ function testPopulation(): Population {
 const runner = `
 import { openStorage } from ${JSON.stringify(join(import.meta.dirname, '../platform/storage/index.ts'))};
 import { moveAndSave } from ${JSON.stringify(join(import.meta.dirname, 'move.ts'))};
+import { evaluatedPopulation } from ${JSON.stringify(join(import.meta.dirname, 'movers.ts'))};
 import { SEG, scenarioJourney } from ${JSON.stringify(join(import.meta.dirname, '../../../../packages/journey-engine/src/testing/scenario.ts'))};
 import { day } from ${JSON.stringify(join(import.meta.dirname, '../../../../packages/journey-engine/src/testing/world.ts'))};
 const N = ${N};
@@ -166,7 +168,7 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
       journeyId,
       journey,
       pauses: [],
-      population: testPopulation(),
+      population: evaluatedPopulation(testPopulation(), null),
       at: day(3) + 3_600_000,
       trigger: 'schedule',
     });

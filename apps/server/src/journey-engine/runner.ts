@@ -4,7 +4,7 @@ import { eventsOf, type JourneyRow, journeyOfRow, PAUSE_PERIOD } from '../journe
 import type { AppDeps } from '../platform/context';
 import type { Executor } from '../platform/storage';
 import { moveAndSave } from './move';
-import { populationFor } from './population';
+import { runPopulationFor } from './population';
 import { insertRun, setRunDuration } from './store';
 
 /**
@@ -38,6 +38,11 @@ export interface RunSummary {
   profiles: number;
   /** Profiles read and moved (decision 0040). */
   looked: number;
+  /**
+   * Whether the segment memberships were evaluated for this run (false: kept from the last run, as nothing
+   * they are evaluated from changed; decision 0046).
+   */
+  evaluated: boolean;
   changed: number;
   events: number;
   queued: number;
@@ -69,6 +74,7 @@ export async function runJourneyNow(
     skipped: null,
     profiles: 0,
     looked: 0,
+    evaluated: false,
     changed: 0,
     events: 0,
     queued: 0,
@@ -83,7 +89,7 @@ export async function runJourneyNow(
   }
   try {
     const pauses = await pausesOf(db, row);
-    const population = await populationFor(deps, row.account_id, journey, now);
+    const population = await runPopulationFor(deps, row.account_id, row.id, journey, now);
     const moved = await moveAndSave(deps.storage, {
       accountId: row.account_id,
       journeyId: row.id,
@@ -100,6 +106,7 @@ export async function runJourneyNow(
     return summary(runId, {
       ...counts,
       looked: moved.looked,
+      evaluated: !moved.kept,
       status: skipped ? 'skipped' : 'success',
       skipped: skipped || null,
       durationMs: Math.round(durationMs),
