@@ -8,6 +8,15 @@ export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';
 export { assertAdminsRemain, lockedUser } from './signInGuard';
 export {
+  accountExists,
+  insertSsoUser,
+  setSsoMode,
+  ssoEnforcedEmails,
+  userByEmail,
+  userBySsoIdentifier,
+  userNameTaken,
+} from './ssoUsers';
+export {
   addInvitedUser,
   changeEmail,
   emailTaken,

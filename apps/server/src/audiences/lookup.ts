@@ -5,7 +5,7 @@ import { parseId } from '../platform/ids';
 import { type Executor, many, sql } from '../platform/storage';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule } from './rules/parse';
-import { definitionOf, parentSegmentRow, segmentRow } from './store';
+import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow } from './store';
 
 /**
  * The audiences feature's interface for other features (journeys API, journey engine, folder permissions),
@@ -72,11 +72,11 @@ export async function missingSegments(
   parentSegmentId: string | number,
   segmentIds: (string | number)[],
 ): Promise<string[]> {
-  const missing: string[] = [];
-  for (const id of segmentIds) {
-    if ((await findSegment(deps, accountId, parentSegmentId, id)) === null) missing.push(String(id));
-  }
-  return missing;
+  const p = parseId(parentSegmentId);
+  const ids = segmentIds.map(parseId).filter((id): id is number => id !== null);
+  // One query for them all: a journey names up to hundreds of segments, and on PostgreSQL each is a round trip.
+  const found = p === null ? new Set<number>() : await existingSegmentIds(deps.storage.db, accountId, p, ids);
+  return segmentIds.filter((id) => !found.has(parseId(id) ?? Number.NaN)).map(String);
 }
 
 /**

@@ -190,6 +190,22 @@ export async function segmentRow(
   return row ?? null;
 }
 
+/** Which of `ids` are segments of the parent segment, in one query whatever their number. */
+export async function existingSegmentIds(
+  ex: Executor,
+  accountId: number,
+  parentSegmentId: number,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await many<{ id: number }>(
+    ex,
+    sql`SELECT id FROM segments WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}
+          AND id IN (${dialectOf(ex).listValues(ids, 'bigint')})`,
+  );
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
 export async function requireSegment(
   ex: Executor,
   parent: ParentSegmentRow,

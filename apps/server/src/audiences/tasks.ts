@@ -3,7 +3,7 @@ import { derivedSets } from '../data';
 import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
-import { countProfiles, type ProfileView, sampleAndCount } from './evaluate';
+import { countProfiles, sampleAndCount } from './evaluate';
 import { buildProfiles } from './matrix';
 import type { ParentSegmentRow } from './store';
 
@@ -39,17 +39,17 @@ export const audienceTasks = {
  */
 export function buildInWorker(deps: AppDeps, row: ParentSegmentRow, jobId: number, signal: AbortSignal) {
   if (derivedSets(deps).buildsFromServer) return buildProfiles(deps, row, jobId, signal);
-  return work(deps).run<number>('audiences.build', { row, jobId } satisfies BuildArgs, { signal });
+  return work(deps).run('audiences.build', { row, jobId } satisfies BuildArgs, { signal });
 }
 
 /** How many profiles the rule selects at `at`, counted in a worker. */
 export function countInWorker(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date) {
-  return work(deps).run<number>('audiences.count', { parent, rule, at: at.getTime() } satisfies RuleArgs);
+  return work(deps).run('audiences.count', { parent, rule, at: at.getTime() } satisfies RuleArgs);
 }
 
 /** Up to `limit` matching profiles and the count, in a worker. */
 export function sampleInWorker(deps: AppDeps, parent: ParentSegmentRow, rule: SegmentRule, at: Date, limit: number) {
-  return work(deps).run<{ profiles: ProfileView[]; population: number }>('audiences.sample', {
+  return work(deps).run('audiences.sample', {
     parent,
     rule,
     at: at.getTime(),

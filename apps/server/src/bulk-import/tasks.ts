@@ -78,7 +78,7 @@ export async function performInWorker(
     for (let index = next++; index < parts.length && !stop.signal.aborted; index = next++) {
       const { name, file } = parts[index] as PartRow;
       const args: PartArgs = { session, token, part: { name, file }, index, limits };
-      const result = await work(deps).run<PartResult>('bulk-import.perform-part', args, {
+      const result = await work(deps).run('bulk-import.perform-part', args, {
         signal: stop.signal,
         onProgress: (n) => {
           records[index] = n as number;
@@ -105,7 +105,7 @@ export async function performInWorker(
     if (failed) throw failed.reason;
     signal.throwIfAborted();
     const finish: FinishArgs = { session, token, results };
-    return await work(deps).run<PerformCounts>('bulk-import.perform-finish', finish, { signal });
+    return await work(deps).run('bulk-import.perform-finish', finish, { signal });
   } catch (err) {
     await removeDir(deps, session.account_id, performFiles(session, token).dir).catch(() => undefined);
     throw err;

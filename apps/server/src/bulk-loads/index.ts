@@ -3,6 +3,7 @@
  * source interface, the rows and their store, and the checks of a configuration.
  */
 export { checkCron, checkFilters, checkSourceOptions, checkTimezone } from './config';
+export { bulkLoadsOfIntegration, requestResync, setBulkLoadConfig } from './integrationStore';
 export { type BulkLoadService, nextFire } from './service';
 export {
   type BulkLoadSource,
@@ -18,6 +19,7 @@ export {
   deleteBulkLoad,
   inFlightJob,
   insertBulkLoad,
+  listBulkLoads,
   lockBulkLoad,
   updateBulkLoad,
 } from './store';

@@ -154,11 +154,7 @@ export function landedState(
 /** Lands a run's staged rows in a worker (tasks.ts); a refusal because another run landed meanwhile keeps its class. */
 export async function landInWorker(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
   try {
-    return await work(deps).run<{ inserted: number; replaced: number }>(
-      'bulk-loads.land',
-      l,
-      dataTaskOptions(deps, l.database),
-    );
+    return await work(deps).run('bulk-loads.land', l, dataTaskOptions(deps, l.database));
   } catch (err) {
     if (err instanceof Error && err.name === 'StateChangedError') throw new StateChangedError(err.message);
     throw err;

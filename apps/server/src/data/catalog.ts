@@ -94,6 +94,27 @@ export function listTables(ex: Executor, accountId: number, databaseId: number):
   );
 }
 
+/**
+ * The tables among `names` of a database that is still the one given (same id, account and name: a deleted
+ * database's id may be reused), in one query; null when that database is gone.
+ */
+export async function tablesIfDatabaseCurrent(
+  ex: Executor,
+  database: Pick<DatabaseRow, 'id' | 'account_id' | 'name'>,
+  names: readonly string[],
+): Promise<Map<string, TableRow> | null> {
+  const found = await many<Partial<TableRow>>(
+    ex,
+    sql`SELECT t.* FROM databases d
+          LEFT JOIN tables t ON t.account_id = d.account_id AND t.database_id = d.id AND t.name IN (${sql.join([...names])})
+         WHERE d.id = ${database.id} AND d.account_id = ${database.account_id} AND d.name = ${database.name}`,
+  );
+  if (found.length === 0) return null;
+  const rows = new Map<string, TableRow>();
+  for (const row of found) if (row.id != null) rows.set(row.name as string, row as TableRow);
+  return rows;
+}
+
 /** A new table's or database's name: the identifier rule, and none the storage engines reserve (400). */
 export function checkNewName(name: string, what: 'database' | 'table'): void {
   const problem = newDataNameProblem(name, what);

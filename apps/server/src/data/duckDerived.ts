@@ -87,7 +87,7 @@ export function duckDerived(deps: AppDeps): DerivedSets {
     const pool = workIfAny(deps);
     if (!pool) return stageSources(dataDir, building, database, tables);
     const owner = duckFile(dataDir, database.account_id, database.id);
-    return pool.run<void>('data.derived-stage', { building, database, tables }, { owner });
+    return pool.run('data.derived-stage', { building, database, tables }, { owner });
   };
 
   return {

@@ -124,7 +124,7 @@ export async function moveDuckTable(
   const inOwner = <T>(step: MoveStep): Promise<T> => {
     if (!pool) return moveStepHere(dataDir, step) as Promise<T>;
     const owner = duckFile(dataDir, step.database.account_id, step.database.id);
-    return pool.run<T>('data.duck-move-step', step, { owner });
+    return pool.run('data.duck-move-step', step, { owner }) as Promise<T>;
   };
   const staged = `${duckFile(dataDir, to.account_id, to.id)}.${randomBytes(4).toString('hex')}.moving`;
   try {

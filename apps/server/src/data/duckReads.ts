@@ -73,7 +73,7 @@ export async function readDuck<T>(deps: AppDeps, database: DatabaseRow, what: Du
   const pool = workIfAny(deps);
   if (!pool) return (await readDuckHere(deps.config.dataDir, database, what)) as T;
   const owner = duckFile(deps.config.dataDir, database.account_id, database.id);
-  const value = await pool.run<unknown>('data.duck-read', { database, what }, { owner });
+  const value = await pool.run('data.duck-read', { database, what }, { owner });
   if (what.kind === 'rows') withBuffers(value as Rows);
   if (what.kind === 'tail' && value) withBuffers((value as { rows: Rows }).rows);
   return value as T;

@@ -17,6 +17,7 @@ export {
   requireDatabase,
   requireTable,
   type TableRow,
+  tablesIfDatabaseCurrent,
 } from './catalog';
 export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
 export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';

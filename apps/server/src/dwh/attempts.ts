@@ -1,11 +1,11 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
 import type { BulkLoadService } from '../bulk-loads';
-import { inFlightJob, lockBulkLoad } from '../bulk-loads';
+import { inFlightJob, lockBulkLoad, requestResync } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
-import { type IntegrationRow, integrationSessions, requestResync } from './integrations';
+import { type IntegrationRow, integrationSessions } from './integrations';
 
 /** Runs of an integration (session attempts): one bulk load job per table, the status derived from them. */
 

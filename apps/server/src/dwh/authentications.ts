@@ -1,5 +1,6 @@
 import type { Authentication, AuthenticationCreate, authenticationUpdate } from '@svc/contracts';
 import type { z } from 'zod';
+import { listBulkLoads, setBulkLoadConfig } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { decryptSecret, encryptSecret } from '../platform/secretCipher';
@@ -99,11 +100,7 @@ type Json = Record<string, unknown>;
 
 /** The sessions that read through the authentication (their `config.in.svc_authentication_id`). */
 async function sessionsUsing(ex: Executor, row: AuthRow): Promise<{ id: number; config: Json }[]> {
-  const rows = await many<{ id: number; config_json: string }>(
-    ex,
-    sql`SELECT id, config_json FROM bulk_loads WHERE account_id = ${row.account_id} ORDER BY id`,
-  );
-  return rows
+  return (await listBulkLoads(ex, row.account_id))
     .map((r) => ({ id: Number(r.id), config: JSON.parse(r.config_json) as Json }))
     .filter((r) => Number((r.config.in as Json | undefined)?.svc_authentication_id) === row.id);
 }
@@ -149,11 +146,7 @@ export async function updateAuthentication(
         input.user = next.user_name;
         input.ssl_mode = next.ssl_mode;
         if (input.database === row.database_name) input.database = next.database_name;
-        await run(
-          tx,
-          sql`UPDATE bulk_loads SET config_json = ${JSON.stringify(session.config)}
-              WHERE id = ${session.id} AND account_id = ${row.account_id}`,
-        );
+        await setBulkLoadConfig(tx, { id: session.id, account_id: row.account_id }, session.config);
       }
       await record(tx, next);
     });
@@ -177,10 +170,7 @@ async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<Authentic
           LEFT JOIN users u ON u.id = i.user_id AND u.account_id = i.account_id
         WHERE i.account_id = ${row.account_id} ORDER BY i.name`,
   );
-  const sessions = await many<{ name: string; integration_id: number | null; config_json: string }>(
-    deps.storage.db,
-    sql`SELECT name, integration_id, config_json FROM bulk_loads WHERE account_id = ${row.account_id} ORDER BY name`,
-  );
+  const sessions = await listBulkLoads(deps.storage.db, row.account_id);
   const uses = (json: string, part: 'basic_configs' | 'in') =>
     Number(((JSON.parse(json) as Json)[part] as Json | undefined)?.svc_authentication_id) === row.id;
   return {

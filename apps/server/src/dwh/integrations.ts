@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AdvancedConfig, Integration, IntegrationConfigs } from '@svc/contracts';
-import { type BulkLoadRow, deleteBulkLoad, insertBulkLoad, updateBulkLoad } from '../bulk-loads';
+import {
+  type BulkLoadRow,
+  bulkLoadsOfIntegration,
+  deleteBulkLoad,
+  insertBulkLoad,
+  requestResync,
+  updateBulkLoad,
+} from '../bulk-loads';
 import { checkWritableTable, createDataTableInWorker, createTableRow, findDatabase, findTable } from '../data';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
@@ -104,10 +111,7 @@ export async function integrationSessions(
   row: IntegrationRow,
   ex: Executor = deps.storage.db,
 ): Promise<BulkLoadRow[]> {
-  return many<BulkLoadRow>(
-    ex,
-    sql`SELECT * FROM bulk_loads WHERE account_id = ${row.account_id} AND integration_id = ${row.id} ORDER BY id`,
-  );
+  return bulkLoadsOfIntegration(ex, row.account_id, row.id);
 }
 
 const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -262,17 +266,6 @@ export async function updateIntegration(
     if (isUniqueViolation(err)) throw nameTaken(name);
     throw err;
   }
-}
-
-/** Asks for the session's next run to load from scratch (cleared by the run that does it). */
-export async function requestResync(tx: Executor, session: Pick<BulkLoadRow, 'id' | 'account_id'>, now: number) {
-  // Always a new value: a run clears only the request it saw, never one made while it ran (same millisecond too).
-  await run(
-    tx,
-    sql`UPDATE bulk_loads SET resync_requested_at =
-          CASE WHEN resync_requested_at IS NOT NULL AND resync_requested_at >= ${now} THEN resync_requested_at + 1 ELSE ${now} END
-        WHERE id = ${session.id} AND account_id = ${session.account_id}`,
-  );
 }
 
 /** The integration's target tables (database and names), as its configs say. */

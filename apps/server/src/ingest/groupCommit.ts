@@ -6,11 +6,10 @@ import {
   findTable,
   forgetDatabase,
   packBatch,
-  type TableRow,
+  tablesIfDatabaseCurrent,
 } from '../data';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
-import { many, sql } from '../platform/storage';
 import { work } from '../platform/work';
 import type { IngestWrite } from './tasks';
 
@@ -76,18 +75,11 @@ class GroupCommitter {
       // One query for both: whether the database is still there, and which of the tables already are.
       const ex = this.deps.storage.db;
       const names = [...new Set(items.map((i) => i.batch.table))];
-      const found = await many<Partial<TableRow>>(
-        ex,
-        sql`SELECT t.* FROM databases d
-              LEFT JOIN tables t ON t.account_id = d.account_id AND t.database_id = d.id AND t.name IN (${sql.join(names)})
-             WHERE d.id = ${database.id} AND d.account_id = ${database.account_id} AND d.name = ${database.name}`,
-      );
-      if (found.length === 0) {
+      const rows = await tablesIfDatabaseCurrent(ex, database, names);
+      if (!rows) {
         forgetDatabase(this.deps, database);
         throw notFound('database');
       }
-      const rows = new Map<string, TableRow>();
-      for (const row of found) if (row.id != null) rows.set(row.name as string, row as TableRow);
       // New tables get their catalog row here (a short write); the task writes only the data.
       for (const table of names) {
         if (rows.has(table)) continue;

@@ -154,9 +154,7 @@ export async function writeResult(
     mode: target.mode,
   };
   try {
-    const { inserted } = (await work(deps).run('jobs.result-to-table', args, dataTaskOptions(deps, database))) as {
-      inserted: number;
-    };
+    const { inserted } = await work(deps).run('jobs.result-to-table', args, dataTaskOptions(deps, database));
     return target.mode === 'replace'
       ? `${name} replaced by the ${inserted} rows of the result\n`
       : `${inserted} rows appended to ${name}\n`;

@@ -32,12 +32,12 @@ export const journeyEngineTasks = {
  */
 export function statisticsInWorker(deps: AppDeps, row: JourneyRow, from: string | undefined, to: string | undefined) {
   const window = windowOf(deps.clock.now().getTime(), from, to);
-  return work(deps).run<Awaited<ReturnType<typeof statisticsOf>>>('journey-engine.statistics', { row, window });
+  return work(deps).run('journey-engine.statistics', { row, window });
 }
 
 /** The launch estimate (a dry run over every profile) in a worker. */
 export function estimateInWorker(deps: AppDeps, row: JourneyRow) {
-  return work(deps).run<Awaited<ReturnType<typeof estimateJourney>>>('journey-engine.estimate', { row });
+  return work(deps).run('journey-engine.estimate', { row });
 }
 
 /** The lock a journey's runs hold, on every node sharing the database. */
@@ -46,7 +46,7 @@ export const runLock = (row: Pick<JourneyRow, 'account_id' | 'id'>) => `journey-
 function runInWorker(deps: AppDeps, row: JourneyRow, trigger: RunArgs['trigger']): Promise<RunSummary> {
   // One worker runs the journey for as long as it lives: it keeps the memberships of the last run (movers.ts).
   const lane = `journey:${row.account_id}:${row.id}`;
-  return work(deps).run<RunSummary>('journey-engine.run', { row, trigger } satisfies RunArgs, { lane, owner: lane });
+  return work(deps).run('journey-engine.run', { row, trigger } satisfies RunArgs, { lane, owner: lane });
 }
 
 /**

@@ -18,9 +18,9 @@ import { badRequest, conflict } from '../platform/errors';
 import { describeIssues } from '../platform/params';
 import { requireJourneyControl } from './access';
 import { LAUNCHED_IS_FINAL, updateJourney } from './service';
-import { getJourneyRow, type JourneyRow } from './store';
+import { getJourneyRow } from './store';
 import { invalidJourney, violation } from './validation';
-import { journeyOfRow } from './wire';
+import { type JourneyAnswer, journeyOfRow } from './wire';
 
 /**
  * A/B test creation (spec, Rules 4): POST to the journey path with the ABTest step as the body. Where
@@ -182,7 +182,7 @@ export async function createAbTest(
   principal: Principal,
   journeyId: string,
   raw: Record<string, unknown>,
-): Promise<{ row: JourneyRow; stepId: string }> {
+): Promise<JourneyAnswer> {
   const row = await getJourneyRow(deps.storage.db, principal.accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'add A/B tests to journeys in this folder');
   if (row.state === 'launched') throw conflict(LAUNCHED_IS_FINAL);
@@ -216,10 +216,11 @@ export async function createAbTest(
     const v = violation(err.code, err.message, err.code === 'step.id_taken' ? 'stepId' : 'precedingStepId');
     throw badRequest(err.message, { violations: [v] });
   }
-  const updated = await updateJourney(deps, principal, journeyId, {
-    id: String(row.id),
-    type: 'journey',
-    attributes: next,
-  });
-  return { row: updated, stepId };
+  return updateJourney(
+    deps,
+    principal,
+    journeyId,
+    { id: String(row.id), type: 'journey', attributes: next },
+    { insertedStepId: stepId },
+  );
 }

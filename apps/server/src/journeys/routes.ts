@@ -170,12 +170,10 @@ export function journeyRoutes(deps: AppDeps) {
     })
     .openapi(r.addAbTest, async (c) => {
       const body = requestObject(await readJson(c));
-      const { row, stepId } = await createAbTest(deps, principalOf(c), c.req.valid('param').journeyId, body);
-      return c.json(await answerFor(deps, row, { insertedStepId: stepId }), 200);
+      return c.json(await createAbTest(deps, principalOf(c), c.req.valid('param').journeyId, body), 200);
     })
     .openapi(r.update, async (c) => {
-      const row = await updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c));
-      return c.json(await answerFor(deps, row), 200);
+      return c.json(await updateJourney(deps, principalOf(c), c.req.valid('param').journeyId, await readJson(c)), 200);
     })
     .openapi(r.remove, async (c) => {
       const row = await deleteJourney(deps, principalOf(c), c.req.valid('param').journeyId);

@@ -1,4 +1,4 @@
-import { applyEvenSplits, isRecord, type Journey, spellJourney } from '@svc/journey';
+import { applyEvenSplits, isRecord, type Journey, spellJourney, validateForLaunch } from '@svc/journey';
 import { about, auditAction } from '../audit';
 import { requireFullControl } from '../folder-permissions';
 import type { Principal } from '../platform/auth';
@@ -20,10 +20,10 @@ import {
   stageIdsOf,
   updateJourneyRow,
 } from './store';
-import { checkJourney, launchViolations, parseRequest, violation } from './validation';
+import { checkJourney, contextFor, judgeJourney, launchViolations, parseRequest, violation } from './validation';
 import { versionOfText } from './versionPlan';
 import { launchedVersionName, launchVersion, versionSourceFor } from './versions';
-import { type JourneyAnswer, journeyAnswer, journeyOfRow } from './wire';
+import { type JourneyAnswer, journeyAnswer, journeyOf, journeyOfRow } from './wire';
 
 /** Creating, reading, changing and deleting journeys; the state rules of the spec's journey table. */
 
@@ -55,9 +55,15 @@ export async function answerFor(
           ),
         ];
   }
-  const versionOf = versionOfText(row.version_of)?.journeyId ?? null;
-  const replacedBy = row.replaced_by === null ? null : String(row.replaced_by);
-  return journeyAnswer(row, activationIds, { launchViolations: violations, versionOf, replacedBy, ...extra });
+  return journeyAnswer(row, activationIds, { launchViolations: violations, ...wireLinks(row), ...extra });
+}
+
+/** The version links of `meta`: the launched journey a draft replaces, the version that replaced this one. */
+function wireLinks(row: JourneyRow) {
+  return {
+    versionOf: versionOfText(row.version_of)?.journeyId ?? null,
+    replacedBy: row.replaced_by === null ? null : String(row.replaced_by),
+  };
 }
 
 /** The body of a request as an object, unwrapping `data` (both forms are accepted). */
@@ -107,13 +113,17 @@ export async function createJourney(deps: AppDeps, principal: Principal, body: u
 /**
  * PATCH of a draft. Attributes left out keep their stored values (JSON:API); `journeyStages`, when given,
  * is the whole new list. `state: launched` launches it. A launched journey answers 409.
+ *
+ * Computed once: the stored document is read once, the journey's segments are looked up in one query, and the
+ * answer (with `meta.launchViolations`) is made from the context the check read, not read again.
  */
 export async function updateJourney(
   deps: AppDeps,
   principal: Principal,
   journeyId: string,
   body: unknown,
-): Promise<JourneyRow> {
+  extra: { insertedStepId?: string } = {},
+): Promise<JourneyAnswer> {
   const { accountId } = principal;
   const row = await getJourneyRow(deps.storage.db, accountId, journeyId);
   await requireJourneyControl(deps, principal, row, 'change journeys in this folder');
@@ -142,13 +152,15 @@ export async function updateJourney(
     folderId = folder.id;
   }
   const launching = journey.state === 'launched';
-  const activationIds = (await activationIdsOf(deps, row)).map(String);
+  const activations = await activationIdsOf(deps, row);
+  const activationIds = activations.map(String);
   const stageIds = await stageIdsOf(deps.storage.db, accountId, row.id);
-  await checkJourney(deps, accountId, journey, { parentSegment, stageIds, activationIds, launching });
+  const context = await contextFor(deps, accountId, journey, { parentSegment, stageIds, activationIds });
+  judgeJourney(journey, context, { launching });
   const now = deps.clock.now().getTime();
   const replacing = launching ? await versionSourceFor(deps, row) : null;
   const name = replacing ? launchedVersionName(journey.name.trim(), replacing.source.name) : journey.name.trim();
-  await transaction(deps.storage, async (tx) => {
+  const next = await transaction(deps.storage, async (tx) => {
     const next = await assignStageIds(tx, accountId, row.id, bodyOf(applyEvenSplits(journey)));
     await pruneStageIds(tx, accountId, row.id, next);
     await updateJourneyRow(tx, row, {
@@ -168,8 +180,18 @@ export async function updateJourney(
       const version = { ...journey, name, journeyStages: next.journeyStages };
       await launchVersion(deps, tx, { ...replacing, version, versionId: row.id, at: now, userId: principal.userId });
     }
+    return next;
   });
-  return getJourneyRow(deps.storage.db, accountId, row.id);
+  const saved = await getJourneyRow(deps.storage.db, accountId, row.id);
+  const attributes = journeyOf(saved, next);
+  // The stage ids the journey has now are those of the saved stages (pruneStageIds forgot the others).
+  const savedStageIds = next.journeyStages.flatMap((s) => (s.id === undefined ? [] : [s.id]));
+  const violations =
+    saved.state === 'draft'
+      ? validateForLaunch(attributes, { ...context, stageIds: savedStageIds.sort((a, b) => Number(a) - Number(b)) })
+      : [];
+  const meta = { launchViolations: violations, ...wireLinks(saved), ...extra };
+  return journeyAnswer(saved, activations, meta, attributes);
 }
 
 /**

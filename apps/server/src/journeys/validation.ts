@@ -65,7 +65,8 @@ export interface CheckInput {
   activationIds: ReadonlyArray<string>;
 }
 
-async function contextFor(
+/** What the rules judge a journey against, read from storage in one query for its segments. */
+export async function contextFor(
   deps: AppDeps,
   accountId: number,
   journey: Journey,
@@ -107,7 +108,15 @@ export async function checkJourney(
   journey: Journey,
   input: CheckInput & { launching: boolean; creating?: boolean },
 ): Promise<void> {
-  const context = await contextFor(deps, accountId, journey, input);
+  judgeJourney(journey, await contextFor(deps, accountId, journey, input), input);
+}
+
+/** `checkJourney` against a context already read (a PATCH reads it once for the check and the answer). */
+export function judgeJourney(
+  journey: Journey,
+  context: ValidationContext,
+  input: { launching: boolean; creating?: boolean },
+): void {
   if (input.launching) {
     const found = validateForLaunch(journey, context);
     if (found.length > 0) throw invalidJourney(input.creating ? atCreation(found) : found, true);

@@ -16,7 +16,11 @@ export function bodyOfRow(row: JourneyRow): JourneyBody {
 
 /** The journey's attributes in their camelCase form (schema order), from its row. */
 export function journeyOfRow(row: JourneyRow): Journey {
-  const body = bodyOfRow(row);
+  return journeyOf(row, bodyOfRow(row));
+}
+
+/** The same from the row's columns and its document already read (a save has it in hand). */
+export function journeyOf(row: JourneyRow, body: JourneyBody): Journey {
   return {
     audienceId: row.parent_segment_id,
     name: row.name,
@@ -52,8 +56,8 @@ export function journeyAnswer(
   row: JourneyRow,
   activationIds: ReadonlyArray<number>,
   meta: Omit<JourneyMeta, 'evenSplits'>,
+  attributes: Journey = journeyOfRow(row),
 ): JourneyAnswer {
-  const attributes = journeyOfRow(row);
   const doc = journeyDocument({
     id: String(row.id),
     attributes,

@@ -1,11 +1,24 @@
 import type { AppDeps } from './context';
 import type { RunOptions } from './workerPool';
 
+/**
+ * Every background task by name: its arguments and its result. The task registry (workers/tasks.ts) fills it
+ * in by declaration merging, from the tasks it registers, so this layer names no feature while a call like
+ * `run('bulk-import.commit', args)` is checked against the task's own signature at compile time (decision 0048).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: merged with the task registry's type in workers/tasks.ts.
+export interface TaskMap {}
+
+/** The arguments of a task `(ctx, args) => result`. */
+type TaskArgs<T> = T extends (ctx: never, args: infer A) => unknown ? A : never;
+/** What a task's caller gets: the task's result, once it has settled. */
+type TaskResult<T> = T extends (...args: never[]) => infer R ? Awaited<R> : never;
+
 /** What features call to run heavy work: the worker threads of workerPool.ts, on either backend. */
-export interface BackgroundWork {
-  run<R>(task: string, args: unknown, opts?: RunOptions): Promise<R>;
+export interface BackgroundWork<M = TaskMap> {
+  run<K extends keyof M & string>(task: K, args: TaskArgs<M[K]>, opts?: RunOptions): Promise<TaskResult<M[K]>>;
   /** Runs a task once in every worker (closing a file about to be deleted). */
-  broadcast(task: string, args: unknown): Promise<void>;
+  broadcast<K extends keyof M & string>(task: K, args: TaskArgs<M[K]>): Promise<void>;
   prewarm(count?: number): void;
   close(): Promise<void>;
 }

@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { accountExists } from '../accounts';
 import { recordAudit } from '../audit';
 import { publicBase } from '../platform/config';
 import type { AppDeps, AppEnv } from '../platform/context';
-import { one, sql } from '../platform/storage';
 import { createSession, findLiveSession, readSessionCookie, revokeSession, setSessionCookie } from '../session';
 import { type AcsSuccess, consumeResponse, MAX_SAML_RESPONSE_BYTES, Refusal } from './acs';
 import { messagePage } from './messagePage';
@@ -64,10 +64,6 @@ const r = {
     responses: { 303: redirect, 400: page, 403: page, 404: page, 413: page },
   }),
 };
-
-async function accountExists(deps: AppDeps, accountId: number): Promise<boolean> {
-  return (await one(deps.storage.db, sql`SELECT 1 AS found FROM accounts WHERE id = ${accountId}`)) !== undefined;
-}
 
 /** Browser-facing SAML endpoints. They answer pages and redirects, not JSON: a person is looking at them. */
 export function samlRoutes(deps: AppDeps) {
@@ -139,7 +135,7 @@ export function samlRoutes(deps: AppDeps) {
       maxSize: MAX_SAML_RESPONSE_BYTES * 2,
       onError: async (c) => {
         const account = Number(c.req.query('account'));
-        if (!Number.isSafeInteger(account) || account <= 0 || !(await accountExists(deps, account))) {
+        if (!Number.isSafeInteger(account) || account <= 0 || !(await accountExists(deps.storage.db, account))) {
           return c.html(messagePage('Sign-in refused', 'The sign-in response is too large.'), 413);
         }
         return refuse(c, account, new Refusal('response_too_large'), 413);
@@ -149,7 +145,7 @@ export function samlRoutes(deps: AppDeps) {
   return app
     .openapi(r.metadata, async (c) => {
       const { account } = c.req.valid('query');
-      if (!(await accountExists(deps, account)))
+      if (!(await accountExists(deps.storage.db, account)))
         return c.html(messagePage('Not found', 'There is no such account.'), 404);
       c.header('content-type', 'application/samlmetadata+xml; charset=utf-8');
       return c.body(metadataXml(serviceProvider(origin(c), account)), 200);
@@ -195,7 +191,7 @@ export function samlRoutes(deps: AppDeps) {
     })
     .openapi(r.acs, async (c) => {
       const { account } = c.req.valid('query');
-      if (!(await accountExists(deps, account))) {
+      if (!(await accountExists(deps.storage.db, account))) {
         return c.html(messagePage('Not found', 'There is no such account.'), 404);
       }
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);

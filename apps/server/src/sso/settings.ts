@@ -5,12 +5,13 @@ import {
   type SsoSettingInput,
   ssoLastTest,
 } from '@svc/contracts';
+import { ssoEnforcedEmails } from '../accounts';
 import { auditAction } from '../audit';
 import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { revokeAccountSsoSessions } from '../session';
 import { certificateWarnings, parseCertificates, readCertificates } from './certificates';
@@ -187,13 +188,10 @@ export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> 
   requireAdmin(p);
   const { db } = deps.storage;
   await getSetting(db, p.accountId);
-  const enforced = await many<{ email: string }>(
-    db,
-    sql`SELECT email FROM users WHERE account_id = ${p.accountId} AND sso_mode = 'enforced' ORDER BY id LIMIT 3`,
-  );
+  const enforced = await ssoEnforcedEmails(db, p.accountId, 3);
   if (enforced.length > 0) {
     throw conflict(
-      `SSO is enforced for ${enforced.map((u) => u.email).join(', ')}${enforced.length === 3 ? ' and maybe others' : ''}. Enable or disable SSO for them first, or they could no longer sign in.`,
+      `SSO is enforced for ${enforced.join(', ')}${enforced.length === 3 ? ' and maybe others' : ''}. Enable or disable SSO for them first, or they could no longer sign in.`,
     );
   }
   await transaction(deps.storage, async (tx) => {

@@ -1,10 +1,20 @@
 import type { SsoMode } from '@svc/contracts';
-import { assertAdminsRemain, emailTaken, lockedUser, type UserRow } from '../accounts';
+import {
+  assertAdminsRemain,
+  emailTaken,
+  insertSsoUser,
+  lockedUser,
+  setSsoMode,
+  type UserRow,
+  userByEmail,
+  userBySsoIdentifier,
+  userNameTaken,
+} from '../accounts';
 import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, transaction } from '../platform/storage';
 import { revokeUserSessionsByMethod } from '../session';
 import { findSetting } from './settings';
 
@@ -14,7 +24,7 @@ import { findSetting } from './settings';
  */
 
 async function findUserByEmail(db: Executor, accountId: number, email: string): Promise<UserRow> {
-  const row = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${email}`);
+  const row = await userByEmail(db, accountId, email);
   if (!row) throw notFound('user');
   return row;
 }
@@ -25,11 +35,7 @@ async function assertIdentifierFree(
   identifier: string,
   exceptUserId: number | null,
 ): Promise<void> {
-  const other = await one<{ id: number; email: string }>(
-    db,
-    sql`SELECT id, email FROM users WHERE account_id = ${accountId} AND sso_identifier = ${identifier}
-         ORDER BY id LIMIT 1`,
-  );
+  const other = await userBySsoIdentifier(db, accountId, identifier);
   if (other && other.id !== exceptUserId) {
     throw conflict(`The SSO identifier "${identifier}" already belongs to ${other.email}. Each user needs their own.`);
   }
@@ -67,19 +73,11 @@ export async function createUserWithSso(deps: AppDeps, p: Principal, input: SsoU
     );
   }
   await assertIdentifierFree(db, p.accountId, input.identifier, null);
-  if (await one(db, sql`SELECT 1 AS taken FROM users WHERE account_id = ${p.accountId} AND name = ${input.email}`)) {
+  if (await userNameTaken(db, p.accountId, input.email)) {
     throw conflict(`A user named "${input.email}" already exists in this account.`);
   }
   const now = deps.clock.now().getTime();
-  const id = await insertId(
-    db,
-    sql`INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash,
-          created_at, updated_at, sso_mode, sso_identifier)
-        VALUES (${p.accountId}, ${input.email}, ${input.email}, ${input.firstName}, 0, 0, NULL, ${now}, ${now},
-          'enforced', ${input.identifier})
-        RETURNING id`,
-  );
-  const user = (await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${id}`)) as UserRow;
+  const user = await insertSsoUser(db, p.accountId, { ...input, now });
   await auditAction(deps, p, 'user.create_with_sso', {
     target: user.email,
     details: { identifier: input.identifier, mode: 'enforced' },
@@ -112,11 +110,7 @@ export async function setUserSsoMode(
     const current = await lockedUser(tx, user);
     const after = { ...current, sso_mode: mode, sso_identifier: identifier };
     await assertAdminsRemain(tx, current, after, await ssoProven(tx, p.accountId));
-    await run(
-      tx,
-      sql`UPDATE users SET sso_mode = ${mode}, sso_identifier = ${identifier}, updated_at = ${deps.clock.now().getTime()}
-           WHERE id = ${user.id} AND account_id = ${p.accountId}`,
-    );
+    await setSsoMode(tx, user, { mode, identifier, now: deps.clock.now().getTime() });
     const details = { identifier, previous_mode: current.sso_mode, mode };
     await auditAction(deps, p, action, { target: user.email, details }, tx);
     return after;
@@ -132,10 +126,5 @@ export async function findUserByIdentifier(
   accountId: number,
   identifier: string,
 ): Promise<UserRow | null> {
-  return (
-    (await one<UserRow>(
-      db,
-      sql`SELECT * FROM users WHERE account_id = ${accountId} AND sso_identifier = ${identifier} ORDER BY id LIMIT 1`,
-    )) ?? null
-  );
+  return userBySsoIdentifier(db, accountId, identifier);
 }

@@ -9,6 +9,7 @@ import { type Config, dataPlaneFromEnv } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
 import type { OpenedStorage } from '../platform/storage';
+import { watchQueries } from './queryWatch';
 import { type TestDatabase, testDatabase } from './storage';
 
 export interface Harness {
@@ -37,6 +38,11 @@ export interface HarnessOptions {
   app?: AppOptions;
   /** The storage backend, when a test compares both (the suite's backend by default: testBackend()). */
   backend?: 'sqlite' | 'postgres';
+  /**
+   * Told of every statement the app runs on the control database (queryWatch.ts), with its SQL text: a test
+   * counts the round trips a request makes.
+   */
+  onQuery?: (text: string) => void;
 }
 
 export interface CallOptions {
@@ -102,7 +108,8 @@ async function start(
 ): Promise<Harness> {
   const { dataDir } = config;
   const logger = memoryLogger();
-  const storage: OpenedStorage = await database.open();
+  const opened: OpenedStorage = await database.open();
+  const storage = options.onQuery ? watchQueries(opened, options.onQuery) : opened;
   const deps: AppDeps = { storage, config, clock, logger };
   // The engine's and the scheduler's timers would run on the wall clock's schedule; tests tick them by hand.
   const app = createApp(deps, { journeyEngine: { intervalMs: 0 }, schedules: { intervalMs: 0 }, ...options.app });

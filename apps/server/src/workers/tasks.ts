@@ -8,7 +8,7 @@ import { journeyEngineTasks } from '../journey-engine/tasks';
 import type { TaskTable } from '../platform/workerRuntime';
 
 /** Every task a background worker runs, by name; each feature keeps its own in its `tasks.ts`. */
-export const tasks: TaskTable = {
+export const tasks = {
   ...audienceTasks,
   ...bulkImportTasks,
   ...bulkLoadTasks,
@@ -16,4 +16,11 @@ export const tasks: TaskTable = {
   ...jobTasks,
   ...dataTasks,
   ...journeyEngineTasks,
-};
+} satisfies TaskTable;
+
+type Tasks = typeof tasks;
+
+declare module '../platform/work' {
+  /** The platform's map of tasks is this registry's (platform/work.ts names no feature). */
+  interface TaskMap extends Tasks {}
+}

@@ -15,7 +15,7 @@ import {
 } from '@svc/contracts';
 import type { Journey } from '@svc/journey';
 import { journeyDocumentSchema, serializeJourney } from '@svc/journey';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api';
 import { resourceKeys } from '../../lib/resources';
 
@@ -106,15 +106,27 @@ export function useCreateJourney() {
   });
 }
 
-/** Saves the draft (and, with `launch`, launches it): the whole journey as PATCH. */
+/**
+ * Saves the draft (and, with `launch`, launches it): the whole journey as PATCH. The answer is the journey as
+ * stored, so it replaces the cached one instead of a refetch; what else the save changes is refetched: the
+ * folder listings (name, state) and what the engine says about this journey. A launch can also replace the
+ * journey it is a version of, so it refreshes the other journey entries too (not this journey's document).
+ */
 export function useSaveJourney(id: string) {
-  const done = useInvalidateJourneys();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { journey: Journey; launch?: boolean }) => {
       const attributes = serializeJourney({ ...input.journey, state: input.launch ? 'launched' : 'draft' });
       return request('PATCH', journeyPath(id), journeyAnswer, { id, type: 'journey', attributes });
     },
-    onSuccess: (answer) => done(answer),
+    onSuccess: (answer, input) => {
+      const saved = journeyKeys.journey(answer.data.id);
+      client.setQueryData(saved, answer);
+      const journeys = input.launch
+        ? client.invalidateQueries({ queryKey: journeyKeys.all, predicate: (q) => q.queryHash !== hashKey(saved) })
+        : client.invalidateQueries({ queryKey: journeyKeys.engine(answer.data.id) });
+      return Promise.all([journeys, client.invalidateQueries({ queryKey: resourceKeys.folders.all })]);
+    },
   });
 }
 

@@ -3,7 +3,6 @@ import type { AppDeps } from '../../../platform/context';
 import { work } from '../../../platform/work';
 import type { TaskContext } from '../../../platform/workerRuntime';
 import type { QueryEngine, QueryTarget } from '../../queryEngine';
-import type { QueryOutcome } from '../executeQuery';
 import { QueryFailed } from '../queryPool';
 import { QueryRefused } from '../tokens';
 import { duckQueryEngine } from './engine';
@@ -61,7 +60,7 @@ export function pooledDuckQueryEngine(deps: AppDeps): QueryEngine {
     },
     async run(query, target, signal) {
       try {
-        return await work(deps).run<QueryOutcome>('query.duck-run', { query, target } satisfies RunArgs, {
+        return await work(deps).run('query.duck-run', { query, target } satisfies RunArgs, {
           owner: duckOwner(deps, target.database),
           signal,
         });
