@@ -13,10 +13,11 @@ import { postgresPlane } from './postgresPlane';
 import { sqlitePlane } from './sqlitePlane';
 
 /**
- * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038). It
- * stays SQLite until parent segment builds read DuckDB files (derived sets): the switch is this line.
+ * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038). The
+ * whole server suite passes on DuckDB; it stays SQLite until DuckDB's error messages read as a person can act
+ * on them in the console (decision 0038, "The switch"): the switch is this line.
  */
-const EMBEDDED_DEFAULT: EmbeddedPlane = 'duckdb';
+const EMBEDDED_DEFAULT: EmbeddedPlane = 'sqlite';
 
 type PlaneDeps = Pick<AppDeps, 'storage' | 'config'>;
 

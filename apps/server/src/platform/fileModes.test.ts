@@ -73,7 +73,12 @@ describe('file modes of the data folder', () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-modes-'));
     chmodSync(dir, 0o755);
     const key = `1/${'cd'.repeat(20)}`;
-    const env = { SVC_DATA_DIR: dir, SVC_ADMIN_EMAIL: 'ops@example.test', SVC_ADMIN_API_KEY: key };
+    const env = {
+      SVC_DATA_DIR: dir,
+      SVC_ADMIN_EMAIL: 'ops@example.test',
+      SVC_ADMIN_API_KEY: key,
+      SVC_DATA_PLANE: 'duckdb',
+    };
     const running = await startServer(env);
     server = running;
     const created = await running.request('/v3/database/create/shop', {
