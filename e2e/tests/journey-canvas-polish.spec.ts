@@ -17,12 +17,14 @@ test('a step added from an edge\'s "+" menu is the one selected afterwards', asy
   const { decision } = await openDraft(page, 'plus_select');
   // Opened at a legible zoom, the decision point lies past the canvas's right edge (under the settings
   // panel); Fit to screen brings it and its paths into the canvas, as a user would do before clicking.
-  const canvas = (await page.getByRole('region', { name: 'Journey canvas' }).boundingBox()) as Box;
+  // Both boxes are read on every poll: a box is null while its element is being re-rendered, which is
+  // "not yet", not an error.
+  const region = page.getByRole('region', { name: 'Journey canvas' });
   await page.getByRole('button', { name: 'Fit to screen' }).click();
   await expect
     .poll(async () => {
-      const box = (await decision.boundingBox()) as Box;
-      return box.x + box.width < canvas.x + canvas.width;
+      const [box, canvas] = [await decision.boundingBox(), await region.boundingBox()];
+      return box !== null && canvas !== null && box.x + box.width < canvas.x + canvas.width;
     })
     .toBe(true);
   await decision.click();
