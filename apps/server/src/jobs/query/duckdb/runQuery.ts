@@ -7,6 +7,7 @@ import { resultNames } from '../postgres/identifiers';
 import { QueryFailed } from '../queryPool';
 import { ResultWriter } from '../resultWriter';
 import { tokenize } from '../tokens';
+import { isDuckMessage, readableDuckError } from './errors';
 import { registerDuckFunctions } from './functions';
 import { resultColumn } from './resultValues';
 import { inspectDuckQuery, type QueryShape, refuseDuckStatement } from './sandbox';
@@ -17,7 +18,7 @@ import { translateToDuckDB } from './translate';
  * checked (guard.ts, sandbox.ts), translated (translate.ts), streamed chunk by chunk into today's result files
  * (resultWriter.ts: msgpack, then gzip) with the byte cap applied while the rows arrive. The time limit and a
  * kill interrupt the connection (`connection.interrupt()`); errors read as on SQLite: "Stopped: time limit of
- * N s exceeded.", the abort reason on a kill, DuckDB's message for SQL it cannot run.
+ * N s exceeded.", the abort reason on a kill, and DuckDB's message for SQL it cannot run as errors.ts words it.
  */
 
 export interface DuckQueryTask {
@@ -83,13 +84,14 @@ function failure(e: unknown, task: DuckQueryTask, timedOut: boolean): unknown {
   if (task.signal?.aborted) return task.signal.reason;
   if (timedOut) return new QueryFailed(`Stopped: time limit of ${task.timeLimitSeconds} s exceeded.`);
   const message = (e as Error).message ?? '';
+  if (!isDuckMessage(message)) return e;
   if (/^Out of Memory Error/i.test(message) && task.memoryLimitBytes) {
     const mib = Math.round(task.memoryLimitBytes / 1048576);
     return new QueryFailed(
-      `The query needs more than the ${mib} MiB of memory a query job may use: filter, aggregate or add a LIMIT. (${message})`,
+      `The query needs more than the ${mib} MiB of memory a query job may use: filter, aggregate or add a LIMIT. (${readableDuckError(message)})`,
     );
   }
-  return e;
+  return new QueryFailed(readableDuckError(message));
 }
 
 /** Runs a query job's query on `connection` and writes its result files. */
