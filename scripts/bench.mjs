@@ -1,7 +1,8 @@
 // `npm run bench`: installs what is missing, runs the data-plane benchmarks of apps/server/bench/ one after
-// another (each in its own process, on its own temporary data directory, against 127.0.0.1 only), first on
-// SQLite, then on PostgreSQL (a private cluster started by scripts/postgres.mjs), and writes their figures side
-// by side, the machine and the date to docs/benchmarks.md. A part that cannot run is reported as such, with the
+// another (each in its own process, on its own temporary data directory, against 127.0.0.1 only), first on the
+// embedded default (customers' rows in DuckDB), then on the embedded mode with SQLite data files, then on
+// PostgreSQL (a private cluster started by scripts/postgres.mjs), plus query jobs on DuckDB against DuckDB itself
+// at 10 M rows, and writes their figures side by side, the machine and the date to docs/benchmarks.md. A part that cannot run is reported as such, with the
 // reason, and the others still run. BENCH_* variables shrink the sizes (see apps/server/bench/*.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,8 +51,10 @@ export function withSection(old, body) {
   return `${section}\n\n${old}`;
 }
 
-const BACKENDS = ['sqlite', 'postgres'];
-const NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const BACKENDS = ['duckdb', 'sqlite', 'postgres'];
+const NAMES = { duckdb: 'Embedded: DuckDB data (default)', sqlite: 'Embedded: SQLite data', postgres: 'PostgreSQL' };
+const HEADS = BACKENDS.map((b) => NAMES[b]).join(' | ');
+const RULE = BACKENDS.map(() => '---').join('|');
 
 /** One figure per backend, each with its own verdict: `cell(r)` for a part that ran, its reason otherwise. */
 function perBackend(results, part, cell) {
@@ -61,12 +64,16 @@ function perBackend(results, part, cell) {
   });
 }
 
-/** PostgreSQL's bulk import rows/s as a share of SQLite's in the same run. */
-function pgShareOfSqlite(results) {
-  const [sqlite, postgres] = [results.sqlite.bulk, results.postgres.bulk];
-  if (!sqlite.ok || !postgres.ok) return 'did not run on both';
-  const share = postgres.bulkImportRowsPerSecond / sqlite.bulkImportRowsPerSecond;
-  return `${pct(share)}: ${met(share >= 0.6)}`;
+/** Each backend's bulk import rows/s as a share of the SQLite data files' in the same run. */
+function shareOfSqlite(results) {
+  const sqlite = results.sqlite.bulk;
+  return BACKENDS.map((b) => {
+    const r = results[b].bulk;
+    if (b === 'sqlite') return '100 %';
+    if (!sqlite.ok || !r.ok) return 'did not run on both';
+    const share = r.bulkImportRowsPerSecond / sqlite.bulkImportRowsPerSecond;
+    return `${pct(share)}: ${met(share >= 0.6)}`;
+  }).join(' | ');
 }
 
 function render(results, when) {
@@ -75,8 +82,9 @@ function render(results, when) {
   const lines = [
     '# Benchmarks',
     '',
-    'Written by `npm run bench` (`scripts/bench.mjs` running `apps/server/bench/*.ts`), each part once on SQLite and',
-    'once on PostgreSQL (a private cluster of `scripts/postgres.mjs` on the same machine, with its durable',
+    'Written by `npm run bench` (`scripts/bench.mjs` running `apps/server/bench/*.ts`), each part once on the embedded',
+    "default (control data in SQLite, customers' rows in DuckDB files), once with SQLite data files (`SVC_DATA_PLANE=sqlite`)",
+    'and once on PostgreSQL (a private cluster of `scripts/postgres.mjs` on the same machine, with its durable',
     'defaults). Every figure comes from one run on the machine below; the targets are those of DESIGN §8. Traffic goes to 127.0.0.1 only.',
     '',
     `- Date: ${when.toISOString()}`,
@@ -86,8 +94,8 @@ function render(results, when) {
       ? [`- **Reduced sizes** (${reduced.join(', ')}): these figures show the bench runs, not the targets.`]
       : []),
     '',
-    '| Work | SQLite | PostgreSQL | Target |',
-    '|---|---|---|---|',
+    `| Work | ${HEADS} | Target |`,
+    `|---|${RULE}|---|`,
   ];
   const first = (part) => BACKENDS.map((b) => results[b][part]).find((r) => r.ok);
   const http = first('http');
@@ -96,10 +104,28 @@ function render(results, when) {
   lines.push(
     `| Postback, one event per request (${http?.connections ?? 64} connections): events/s, share of the no-op route's req/s | ${perBackend(results, 'http', (r) => `${int(r.postbackEventsPerSecond)} events/s, ${pct(r.postbackRatio)} of ${int(r.noopRequestsPerSecond)} req/s: ${met(r.postbackRatio >= 0.5)}`).join(' | ')} | ≥ 50 % |`,
     `| Batched record ingestion (500 events per request, ${http?.batchConnections ?? 8} connections) | ${perBackend(results, 'http', (r) => `${int(r.ingestionEventsPerSecond)} events/s: ${met(r.ingestionEventsPerSecond >= 250_000)}`).join(' | ')} | ≥ 250,000 events/s |`,
-    `| Bulk import perform + commit (${int(bulk?.rows ?? 0)} rows), share of a bare loop (SQLite: one prepared INSERT; PostgreSQL: one COPY) | ${perBackend(results, 'bulk', (r) => `${int(r.bulkImportRowsPerSecond)} rows/s, ${pct(r.bulkImportRatio)} of ${int(r.bareInsertRowsPerSecond)} rows/s: ${met(r.bulkImportRatio >= 0.6)}${r.cpu ? `; CPU per row ${pct(r.cpu.ratio)} of the bare loop's` : ''}`).join(' | ')} | ≥ 60 % |`,
-    `| Bulk import, share of SQLite's rows/s in the same run | 100 % | ${pgShareOfSqlite(results)} | ≥ 60 % |`,
+    `| Bulk import perform + commit (${int(bulk?.rows ?? 0)} rows), share of a bare loop (DuckDB: one appender; SQLite: one prepared INSERT; PostgreSQL: one COPY) | ${perBackend(results, 'bulk', (r) => `${int(r.bulkImportRowsPerSecond)} rows/s, ${pct(r.bulkImportRatio)} of ${int(r.bareInsertRowsPerSecond)} rows/s: ${met(r.bulkImportRatio >= 0.6)}${r.cpu ? `; CPU per row ${pct(r.cpu.ratio)} of the bare loop's` : ''}`).join(' | ')} | ≥ 60 % |`,
+    `| Bulk import, share of the SQLite data files' rows/s in the same run | ${shareOfSqlite(results)} | ≥ 60 % |`,
     `| Query job, ${int(query?.rows ?? 0)}-row aggregate (median of ${query?.runs ?? 5}), against the same SQL run directly | ${perBackend(results, 'query', (r) => `${r.jobSeconds.toFixed(3)} s, ${r.queryOverheadRatio.toFixed(2)} × ${r.directSeconds.toFixed(3)} s: ${met(r.queryOverheadRatio <= 1.3)}`).join(' | ')} | ≤ 1.3 × |`,
   );
+  lines.push('', '## Query jobs on DuckDB against DuckDB itself', '');
+  const dq = results.duckQuery;
+  if (dq?.ok) {
+    lines.push(
+      `${int(dq.rows)} rows of ${int(dq.profiles)} users, built by DuckDB in ${dq.buildSeconds.toFixed(1)} s (not timed below). Each query`,
+      'runs as a query job (checks, translation, rows streamed into the result files) and as the same SQL written for',
+      'DuckDB on the same connection; median of 5 after a warm-up. Target: the job within 1.5 × of DuckDB.',
+      '',
+      '| Query | Job | DuckDB | Ratio | Answers |',
+      '|---|---|---|---|---|',
+      ...dq.queries.map(
+        (q) =>
+          `| ${q.name} | ${q.jobSeconds.toFixed(3)} s | ${q.duckSeconds.toFixed(3)} s | ${q.ratio.toFixed(2)} ×: ${met(q.ratio <= 1.5)} | ${q.same ? 'match' : '**differ**'} |`,
+      ),
+    );
+  } else {
+    lines.push(`Did not run: ${dq?.reason ?? 'not started'}`);
+  }
   lines.push('', '## Responsiveness under heavy work', '');
   const heavy = first('heavy');
   if (heavy) {
@@ -116,8 +142,8 @@ function render(results, when) {
   const probe = (f) =>
     `p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, max ${f.maxMs} ms (${f.requests} requests): ${met(f.p99Ms <= 100 && f.maxMs <= 250 && f.failed === 0)}`;
   lines.push(
-    '| Probe | SQLite | PostgreSQL |',
-    '|---|---|---|',
+    `| Probe | ${HEADS} |`,
+    `|---|${RULE}|`,
     `| Health check \`GET /v3/system/server_status\` | ${perBackend(results, 'heavy', (r) => probe(r.health)).join(' | ')} |`,
     `| Console read \`GET /v3/table/list/shop\` | ${perBackend(results, 'heavy', (r) => probe(r.consoleRead)).join(' | ')} |`,
     `| Postback to another database | ${perBackend(results, 'heavy', (r) => probe(r.postback)).join(' | ')} |`,
@@ -127,8 +153,8 @@ function render(results, when) {
     'With the default limits (4 slots, 3 per account, 2 per user), one user issues 6 long queries; then another user of',
     'the same account and a user of another account each issue `SELECT 1`. Target: both start within 5 s.',
     '',
-    '| | SQLite | PostgreSQL |',
-    '|---|---|---|',
+    `| | ${HEADS} |`,
+    `|---|${RULE}|`,
     `| Long queries running / waiting | ${perBackend(results, 'fair', (r) => `${r.longRunning} / ${r.longQueued}`).join(' | ')} |`,
     `| Another user's query started after | ${perBackend(results, 'fair', (r) => `${r.otherUserStartSeconds.toFixed(3)} s`).join(' | ')} |`,
     `| Another account's query started after | ${perBackend(results, 'fair', (r) => `${r.otherAccountStartSeconds.toFixed(3)} s: ${met(Math.max(r.otherUserStartSeconds, r.otherAccountStartSeconds) <= 5)}`).join(' | ')} |`,
@@ -143,13 +169,14 @@ function render(results, when) {
     '- **Bulk import**: parts of 100,000 rows uploaded first (not timed); timed from the perform request until the commit',
     '  answered (perform job, then commit landing every row in one transaction). The baseline inserts the same rows in one',
     "  transaction into a table of the same typed columns and `time` index: one prepared statement with the data files'",
-    '  durability settings on SQLite, one COPY FROM STDIN in text format (as the data plane copies) on PostgreSQL.',
+    '  durability settings on SQLite, one DuckDB appender on DuckDB, one COPY FROM STDIN in text format (as the data plane copies) on PostgreSQL.',
     '  Three runs, each on a fresh app (cold workers, as a first import) with its own baseline just before; the run of',
     '  the median ratio is shown, all three ratios are in the raw figures. On PostgreSQL the CPU each step took (the',
     "  bench's process with all its threads, and the server's processes, from Linux's /proc) is shown per row too: on a",
     '  machine shared with other work, CPU per row does not follow the neighbours as rows/s does.',
     '- **Query job**: issue over the API, queue, run on the engine of the backend, write the result, download it as JSON;',
-    '  against the same translated SQL run directly (a read-only better-sqlite3 connection to the same file, or a pooled',
+    '  against the same translated SQL run directly (a read-only better-sqlite3 connection to the same file, the DuckDB',
+    '  file opened by the bench once the app has stopped, or a pooled',
     '  PostgreSQL connection on the same schema), each after one warm-up run. Both answers are compared row for row.',
     '- **PostgreSQL** runs on the same machine as the server and the load, with its default durability (fsync, synchronous',
     '  commit), so both backends wait for the disk before a write is acknowledged.',
@@ -247,7 +274,12 @@ function runAll(backend) {
 main(() => {
   const pnpm = setup();
   const when = new Date();
-  const results = { sqlite: runAll({ name: 'SQLite', env: { SVC_BENCH_BACKEND: 'sqlite' } }) };
+  const results = {
+    duckdb: runAll({ name: NAMES.duckdb, env: { SVC_BENCH_BACKEND: 'sqlite', SVC_DATA_PLANE: 'duckdb' } }),
+    sqlite: runAll({ name: NAMES.sqlite, env: { SVC_BENCH_BACKEND: 'sqlite', SVC_DATA_PLANE: 'sqlite' } }),
+  };
+  // Query jobs against DuckDB itself, at the scale of DESIGN §8 (10 M rows unless BENCH_DUCK_ROWS says less).
+  results.duckQuery = runBench('duckQuery.ts', { name: 'DuckDB', env: {} }, 1_800_000);
   const postgres = startBenchPostgres();
   try {
     results.postgres = runAll({ name: 'PostgreSQL', ...postgres });

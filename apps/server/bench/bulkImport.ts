@@ -5,15 +5,17 @@ import { encodePart } from '@svc/bulk-format';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { requireDatabase } from '../src/data';
+import { onDuck, requireDatabase } from '../src/data';
 import type { PostgresStorage } from '../src/platform/storage';
+import { bareAppenderLoop } from './bareDuck';
 import { benchApp, expectOk, report, seconds } from './common';
 import { postgresCpu, processCpuMicros } from './cpuTime';
 
 /**
  * Bulk import perform + commit, timed from the perform request to the end of the commit, against a bare
  * loop inserting the same rows, in one transaction, into a table of the same typed columns with the same
- * `time` index: better-sqlite3 with the durability settings of the service's data files, or on PostgreSQL
+ * `time` index: better-sqlite3 with the durability settings of the service's data files, one DuckDB appender
+ * in one transaction on the DuckDB plane (DuckDB keeps no index on `time`: its zone maps serve), or on PostgreSQL
  * one COPY FROM STDIN of all the rows (text format, as the data plane copies) on the bench's database.
  * Each run is a fresh app (so its workers start cold, as a server's first import does) with its own bare loop
  * just before; the run with the median ratio is reported, since one run on a shared 2-core machine can be off by
@@ -61,6 +63,20 @@ async function barePostgresLoop(pool: pg.Pool, rows: Row[]): Promise<number> {
     client.release();
   }
 }
+
+/** The DuckDB plane's bare loop (bareDuck.ts): one appender in one transaction, into a file of its own. */
+const bareDuckLoop = (dir: string, rows: Row[]) =>
+  bareAppenderLoop(dir, ROWS, (appender) => {
+    for (const r of rows) {
+      appender.appendBigInt(BigInt(r.time));
+      appender.appendVarchar(r.user);
+      appender.appendVarchar(r.action);
+      appender.appendDouble(r.amount);
+      appender.appendBigInt(BigInt(r.count));
+      appender.appendVarchar(r.page);
+      appender.endRow();
+    }
+  });
 
 function bareInsertLoop(dir: string, rows: Row[]): number {
   const db = new Database(join(dir, 'bare.sqlite'));
@@ -128,7 +144,11 @@ async function oneRun(): Promise<Run> {
     const pool = storage.backend === 'postgres' ? (storage as PostgresStorage).pool : null;
     const meter = await cpuMeter(pool);
     const bareCpu = meter?.();
-    const bare = pool ? await barePostgresLoop(pool, rows) : bareInsertLoop(bench.dataDir, rows);
+    const bare = pool
+      ? await barePostgresLoop(pool, rows)
+      : onDuck(bench.deps)
+        ? await bareDuckLoop(bench.dataDir, rows)
+        : bareInsertLoop(bench.dataDir, rows);
     const bareCpuPerRow = bareCpu?.();
     // The rows are in the parts now; holding them would make every garbage collection of the import slower.
     rows = [];

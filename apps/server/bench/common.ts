@@ -11,7 +11,7 @@ import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
 import { createApp } from '../src/app';
 import { closeDataFiles } from '../src/data/dataFiles';
 import { systemClock } from '../src/platform/clock';
-import type { Config } from '../src/platform/config';
+import { type Config, dataPlaneFromEnv } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
 import { createLogger } from '../src/platform/logger';
 import { type OpenedStorage, openStorage } from '../src/platform/storage';
@@ -59,6 +59,8 @@ export async function benchApp(): Promise<BenchApp> {
     consoleDir: null,
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
+    // `npm run bench` measures the embedded mode with each data plane (SVC_DATA_PLANE), as `npm start` reads it.
+    ...dataPlaneFromEnv(process.env),
   };
   const storage = await benchStorage(dataDir);
   const deps: AppDeps = { storage, config, clock: systemClock, logger: createLogger(() => {}) };

@@ -13,6 +13,7 @@ import { ManualClock } from '../src/platform/clock';
 import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
 import { memoryLogger } from '../src/platform/logger';
+import { bareAppenderLoop } from './bareDuck';
 import { report, seconds } from './common';
 
 /**
@@ -56,34 +57,22 @@ const summary: ColumnSummary = [
   ['page', 'string', false],
 ];
 
-async function bareAppenderLoop(dir: string, data: RowBlock[]): Promise<number> {
-  const instance = await DuckDBInstance.create(join(dir, 'bare.duckdb'));
-  const conn = await instance.connect();
-  await conn.run(
-    'CREATE TABLE bare (time BIGINT NOT NULL, "user" VARCHAR, action VARCHAR, amount DOUBLE, count BIGINT, page VARCHAR)',
-  );
-  const started = process.hrtime.bigint();
-  await conn.run('BEGIN TRANSACTION');
-  const appender = await conn.createAppender('bare');
-  for (const b of data) {
-    const [user, action, amount, count, page] = b.values as [string[], string[], number[], number[], string[]];
-    for (let r = 0; r < b.time.length; r++) {
-      appender.appendBigInt(BigInt(b.time[r] as number));
-      appender.appendVarchar(user[r] as string);
-      appender.appendVarchar(action[r] as string);
-      appender.appendDouble(amount[r] as number);
-      appender.appendBigInt(BigInt(count[r] as number));
-      appender.appendVarchar(page[r] as string);
-      appender.endRow();
+/** The bare loop (bareDuck.ts) over the same blocks. */
+const bareLoop = (dir: string, data: RowBlock[]) =>
+  bareAppenderLoop(dir, ROWS, (appender) => {
+    for (const b of data) {
+      const [user, action, amount, count, page] = b.values as [string[], string[], number[], number[], string[]];
+      for (let r = 0; r < b.time.length; r++) {
+        appender.appendBigInt(BigInt(b.time[r] as number));
+        appender.appendVarchar(user[r] as string);
+        appender.appendVarchar(action[r] as string);
+        appender.appendDouble(amount[r] as number);
+        appender.appendBigInt(BigInt(count[r] as number));
+        appender.appendVarchar(page[r] as string);
+        appender.endRow();
+      }
     }
-  }
-  appender.closeSync();
-  await conn.run('COMMIT');
-  const elapsed = seconds(started);
-  conn.closeSync();
-  instance.closeSync();
-  return ROWS / elapsed;
-}
+  });
 
 async function planeCommit(plane: DataPlane, database: DatabaseRow, data: RowBlock[]): Promise<number> {
   await plane.createDatabase(database);
@@ -134,7 +123,7 @@ async function main() {
   });
   try {
     const data = blocks();
-    const bare = await bareAppenderLoop(dir, data);
+    const bare = await bareLoop(dir, data);
     const duck = await planeCommit(duckPlane(deps), database(1), data);
     await closeDuckFiles();
     const sqlite = await planeCommit(sqlitePlane(deps), database(2), data);

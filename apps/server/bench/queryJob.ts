@@ -1,17 +1,23 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
+import { onDuck } from '../src/data';
 import { type DatabaseRow, databaseFile, requireDatabase } from '../src/data/catalog';
+import { duckFile } from '../src/data/duckFiles';
 import { appendRows } from '../src/data/tableStore';
 import { translate } from '../src/jobs/query/dialect';
+import { translateToDuckDB } from '../src/jobs/query/duckdb/translate';
 import { translateToPostgres } from '../src/jobs/query/postgres/translate';
+import { duckSandboxSettings } from '../src/platform/duckSettings';
 import { customerSchema, type PostgresStorage } from '../src/platform/storage';
 import { benchApp, expectOk, median, report, seconds } from './common';
 
 /**
  * Query-job overhead: a 1 M-row aggregate issued as a presto job over the API (queued, run by the engine of
  * the backend, result written and then downloaded as JSON), against the same translated SQL run directly:
- * with better-sqlite3 on a read-only connection to the same file, or on PostgreSQL on one connection of the
- * pool with the database's schema on its search path. One warm-up run of each (it starts the query process
- * or installs the query functions, and fills the caches), then the median of 5.
+ * with better-sqlite3 on a read-only connection to the same file, on the DuckDB file opened with the query
+ * sandbox's settings once the app has stopped (one process may open a DuckDB file once), or on PostgreSQL on
+ * one connection of the pool with the database's schema on its search path. One warm-up run of each (it
+ * starts the query process or installs the query functions, and fills the caches), then the median of 5.
  */
 
 const ROWS = Number(process.env.BENCH_QUERY_ROWS ?? 1_000_000);
@@ -20,6 +26,9 @@ const QUERY =
   'SELECT action, COUNT(*) AS n, SUM(amount) AS total, AVG(amount) AS mean, COUNT(DISTINCT customer) AS customers FROM events GROUP BY action ORDER BY action';
 
 const bench = await benchApp();
+
+/** DuckDB's BIGINT and HUGEINT come as bigint; the job's JSON has numbers. */
+const plainNumber = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
 
 /** The query's rows straight from the backend, without the job around it. */
 async function directRun(database: DatabaseRow): Promise<unknown[]> {
@@ -33,6 +42,18 @@ async function directRun(database: DatabaseRow): Promise<unknown[]> {
     } finally {
       await client.query('RESET search_path');
       client.release();
+    }
+  }
+  if (onDuck(bench.deps)) {
+    const file = duckFile(bench.dataDir, bench.account.accountId, database.id);
+    const instance = await DuckDBInstance.create(file, duckSandboxSettings(4 * 1024 ** 3));
+    const connection = await instance.connect();
+    try {
+      const sql = translateToDuckDB(QUERY, { database: 'bench', nowMs: Date.now() });
+      return (await connection.runAndReadAll(sql)).getRows().map((row) => row.map((v) => plainNumber(v)));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
     }
   }
   const db = new Database(databaseFile(bench.dataDir, bench.account.accountId, database.id), { readonly: true });
@@ -72,6 +93,8 @@ try {
     if (run > 0) job.push(seconds(started));
   }
 
+  // The DuckDB file is the app's (its worker owns it) until the app stops.
+  if (onDuck(bench.deps)) await bench.app.stop();
   const direct: number[] = [];
   let directRows: unknown[] = [];
   for (let run = 0; run <= RUNS; run++) {

@@ -13,11 +13,10 @@ import { postgresPlane } from './postgresPlane';
 import { sqlitePlane } from './sqlitePlane';
 
 /**
- * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038). The
- * whole server suite passes on DuckDB; it stays SQLite until DuckDB's error messages read as a person can act
- * on them in the console (decision 0038, "The switch"): the switch is this line.
+ * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038):
+ * customers' rows in DuckDB files. `SVC_DATA_PLANE=sqlite` keeps them in SQLite files.
  */
-const EMBEDDED_DEFAULT: EmbeddedPlane = 'sqlite';
+const EMBEDDED_DEFAULT: EmbeddedPlane = 'duckdb';
 
 type PlaneDeps = Pick<AppDeps, 'storage' | 'config'>;
 

@@ -7,7 +7,7 @@ import { type SmtpSettings, smtpFromEnv } from './mail';
 
 export interface Config {
   port: number;
-  /** Folder for the control database and one SQLite file per customer database. */
+  /** Folder for the control database and one file per customer database (DuckDB, or SQLite: SVC_DATA_PLANE). */
   dataDir: string;
   /** Server secret: keys and session ids are stored as HMACs under it. */
   secret: string;
