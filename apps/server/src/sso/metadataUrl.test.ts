@@ -54,10 +54,12 @@ const follow = (url: string, key?: string) =>
   h.call('POST', `${PATH}/metadata`, { json: { metadata_url: url }, ...(key ? { key } : {}) });
 const current = async () => settingOf(await h.call('GET', PATH));
 
-async function errorOf(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status);
-  return ((await res.json()) as { message: string }).message;
-}
+/** The message of an error answer of this status. */
+const errorOf = async (res: Response, status: number) => {
+  const body = (await res.json()) as { message?: unknown };
+  expect([res.status, typeof body.message]).toEqual([status, 'string']);
+  return body.message as string;
+};
 
 /** A full SP-initiated sign-in whose response `signer` signs; the consumer's status. */
 async function signInWith(signer: TestIdp): Promise<number> {
