@@ -113,7 +113,7 @@ async function fetchMetadataText(url: string, options: FetchOptions): Promise<st
       if (err instanceof ApiError) throw err;
       throw unprocessable(
         signal.aborted
-          ? `The metadata URL at ${origin} did not answer within ${Math.round(timeoutMs / 1000)} seconds.`
+          ? `The metadata URL at ${origin} did not answer within ${timeoutMs / 1000} seconds.`
           : `The metadata URL at ${origin} could not be reached; check the address and that this server can reach it.`,
       );
     }

@@ -1,6 +1,7 @@
 import type { SsoSetting } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../testing/harness';
+import { readMetadataUrl } from './metadataFetch';
 import { idpMetadataXml, MetadataServer } from './testing/metadataServer';
 import { createSsoUser, lastAudit, postToAcs, startLogin } from './testing/ssoFlow';
 import { TestIdp } from './testing/testIdp';
@@ -132,6 +133,24 @@ describe('IdP metadata by URL', () => {
     expect(await signInWith(newIdp)).toBe(303);
   });
 
+  it('is fetched by one node when two tick at the due time', async () => {
+    const followedAt = h.clock.now().getTime();
+    await settingOf(await follow(serveMetadata(oldIdp)));
+    serveMetadata(oldIdp, newIdp);
+    const other = await h.secondNode();
+    try {
+      h.clock.set(followedAt + 24 * HOUR);
+      await Promise.all([h.app.services.bulkLoads.tick(), other.app.services.bulkLoads.tick()]);
+      // One fetch when the setting was followed, one by the schedule.
+      expect(server.hits.get('/metadata')).toBe(2);
+      expect((await current()).certificates).toHaveLength(2);
+      const audit = await h.call('GET', '/v3/account/audit_log?action=sso_setting.metadata_refresh');
+      expect(((await audit.json()) as { events: unknown[] }).events).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('keeps the last good setting when a refresh fails, records why, and retries within the hour', async () => {
     const url = serveMetadata(oldIdp);
     const before = await settingOf(await follow(url));
@@ -180,6 +199,15 @@ describe('IdP metadata by URL', () => {
       expect(message, path).toMatch(expected);
     }
     expect((await h.call('GET', PATH)).status).toBe(404);
+  });
+
+  it('gives up on an identity provider that does not answer in time', async () => {
+    const url = server.serve('/stuck', { hang: true });
+    const fetching = readMetadataUrl(url, () => new Date(), { switches: LOOPBACK_ALLOWED, timeoutMs: 200 });
+    await expect(fetching).rejects.toMatchObject({
+      status: 422,
+      message: `The metadata URL at ${server.origin} did not answer within 0.2 seconds.`,
+    });
   });
 
   it('follows a redirect to the metadata and refuses one to a reserved address', async () => {

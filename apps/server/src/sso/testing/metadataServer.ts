@@ -11,6 +11,8 @@ export interface Answer {
   status?: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Never answer (a stuck identity provider). */
+  hang?: boolean;
 }
 
 /** SAML IdP metadata XML naming the entity, its sign-in location and its signing certificates (PEM). */
@@ -47,6 +49,7 @@ export class MetadataServer {
       const path = (req.url ?? '/').split('?')[0] as string;
       self?.hits.set(path, (self.hits.get(path) ?? 0) + 1);
       const answer = self?.answers.get(path) ?? { status: 404, body: 'not found' };
+      if (answer.hang) return;
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/samlmetadata+xml', ...answer.headers });
       res.end(answer.body ?? '');
     });
@@ -62,6 +65,7 @@ export class MetadataServer {
   }
 
   close(): Promise<void> {
+    this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
