@@ -13,8 +13,8 @@ function Followed({ source }: { source: SsoMetadataSource }) {
   return (
     <Stack gap="xs" aria-label="Identity provider metadata URL">
       <Text size="sm">
-        Filled from <Code>{source.url}</Code>, which this server fetches again on its schedule. Saving the form below by
-        hand stops following the URL.
+        Filled from <Code style={{ wordBreak: 'break-all' }}>{source.url}</Code>, which this server fetches again on its
+        schedule. Saving the form below by hand stops following the URL.
       </Text>
       <Text size="sm" c="dimmed">
         Last refreshed {source.refreshed_at ? <InlineTime value={source.refreshed_at} /> : 'never'}
