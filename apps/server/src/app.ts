@@ -57,6 +57,7 @@ import { SESSION_PATHS, sessionPrincipal } from './session/principal';
 import { consoleRoutes } from './session/routes';
 import { rotateOnPrivilegeChange } from './session/sessions';
 import { ssoDomainRoutes } from './sso/domainRoutes';
+import { ssoMetadataTick } from './sso/metadataUrl';
 import { ssoRoutes } from './sso/routes';
 import { samlRoutes } from './sso/samlRoutes';
 import { ssoProven } from './sso/userSso';
@@ -172,6 +173,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const bulkLoads = createBulkLoadService(deps, jobs, dwhSources(deps, options.dwh), options.bulkLoads);
   // Parent segments rebuild on their schedule at the same tick as the bulk loads' cron.
   bulkLoads.onTick(audienceScheduleTick(deps, jobs));
+  // Followed IdP metadata URLs are fetched again at the same tick (decision 0049).
+  bulkLoads.onTick(ssoMetadataTick(deps));
   app.route('/', bulkLoadRunRoutes(deps, bulkLoads));
   app.route('/', dwhRoutes(deps, bulkLoads, options.dwh));
   app.route('/', journeyRoutes(deps));

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = {
     'sso_setting.create': 'SSO set up',
     'sso_setting.update': 'SSO setting changed',
     'sso_setting.delete': 'SSO setting deleted',
+    'sso_setting.metadata_refresh': 'SSO metadata refreshed',
     'user.enable_sso': 'SSO enabled for a user',
     'user.enforce_sso': 'SSO enforced for a user',
     'user.disable_sso': 'SSO disabled for a user',

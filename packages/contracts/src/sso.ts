@@ -21,6 +21,13 @@ export const ssoCertificate = z.object({
   not_after: z.string(),
   /** Whole days until `not_after` (negative once expired). */
   expires_in_days: z.number().int(),
+  /** When this server first saw the certificate in the setting (null for settings older than migration 44). */
+  first_seen_at: z.string().nullable(),
+  /**
+   * During a rollover (several certificates, seen at different times): `new` for the certificate seen last,
+   * `old` for the others; null otherwise. Assertions signed by any listed certificate are accepted.
+   */
+  rollover: z.enum(['new', 'old']).nullable(),
 });
 export type SsoCertificate = z.infer<typeof ssoCertificate>;
 
@@ -47,6 +54,20 @@ export const ssoLastTest = z.object({
 });
 export type SsoLastTest = z.infer<typeof ssoLastTest>;
 
+/** The metadata URL the setting follows (decision 0049): fetched again on a schedule and by "Refresh now". */
+export const ssoMetadataSource = z.object({
+  url: z.string(),
+  /** The last fetch, successful or not. */
+  checked_at: z.string().nullable(),
+  /** The last fetch that succeeded: the settings are as it read them. */
+  refreshed_at: z.string().nullable(),
+  /** Why the last fetch failed (the settings stayed as they were), or null. */
+  error: z.string().nullable(),
+  /** When the schedule fetches it next. */
+  next_refresh_at: z.string(),
+});
+export type SsoMetadataSource = z.infer<typeof ssoMetadataSource>;
+
 export const ssoSetting = z.object({
   cert: z.string(),
   identity_provider_name: z.string(),
@@ -63,6 +84,8 @@ export const ssoSetting = z.object({
   /** When a "Test SSO" round trip last succeeded for this setting, or null. */
   tested_at: z.string().nullable(),
   last_test: ssoLastTest.nullable(),
+  /** The metadata URL the setting follows, or null when it was typed or imported from a file. */
+  metadata: ssoMetadataSource.nullable(),
 });
 export type SsoSetting = z.infer<typeof ssoSetting>;
 export const ssoSettingResponse = z.object({ sso_setting: ssoSetting });
@@ -77,6 +100,9 @@ export const ssoSettingInput = z.object({
   strategy: z.string().optional(),
 });
 export type SsoSettingInput = z.infer<typeof ssoSettingInput>;
+
+/** The body of POST `/v3/account/sso_setting/metadata`: the IdP metadata URL to fetch the setting from. */
+export const ssoMetadataInput = z.object({ metadata_url: z.string() });
 
 /** An e-mail domain the account claims: its people are sent to the account's identity provider. */
 export const ssoDomain = z.object({ domain: z.string(), claimed_by: z.string(), created_at: z.string() });

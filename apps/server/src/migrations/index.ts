@@ -27,6 +27,7 @@ import { schedulePause } from './0038-schedule-pause';
 import { ingestDays } from './0039-ingest-days';
 import { journeyWakeTimes } from './0040-journey-wake-times';
 import { oneTimeLinks } from './0043-one-time-links';
+import { ssoMetadataUrl } from './0044-sso-metadata-url';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   ingestDays,
   journeyWakeTimes,
   oneTimeLinks,
+  ssoMetadataUrl,
 ];

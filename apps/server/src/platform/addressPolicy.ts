@@ -13,8 +13,8 @@ import { BlockList, isIP } from 'node:net';
  *   service, documentation, benchmarking, multicast, reserved, broadcast, Teredo, discard-only, ...).
  *
  * What each kind of target may reach:
- * - webhooks and result connections: public addresses only; `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1` adds
- *   loopback and private ones (closed networks);
+ * - webhooks, result connections and identity provider metadata URLs: public addresses only;
+ *   `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1` adds loopback and private ones (closed networks);
  * - warehouses: public and private addresses (self-hosted warehouses live there); `SVC_DWH_ALLOW_LOOPBACK=1`
  *   adds loopback (a warehouse on the same machine).
  * Special addresses are never reached. The two switches are read from the environment only in
@@ -23,11 +23,14 @@ import { BlockList, isIP } from 'node:net';
 
 export type AddressClass = 'public' | 'loopback' | 'private' | 'special';
 
-export type OutboundKind = 'webhook' | 'resultConnection' | 'warehouse';
+export type OutboundKind = 'webhook' | 'resultConnection' | 'idpMetadata' | 'warehouse';
 
 /** The operator's switches (README "Configure"). */
 export interface OutboundSwitches {
-  /** `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1`: webhooks and result connections may reach loopback and private hosts. */
+  /**
+   * `SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1`: webhooks, result connections and IdP metadata URLs may reach
+   * loopback and private hosts.
+   */
   allowPrivateAddresses: boolean;
   /** `SVC_DWH_ALLOW_LOOPBACK=1`: warehouse authentications may point at loopback hosts. */
   allowWarehouseLoopback: boolean;
@@ -188,6 +191,7 @@ function allowed(kind: OutboundKind, cls: AddressClass, switches: OutboundSwitch
 const WHAT: Record<OutboundKind, string> = {
   webhook: 'The webhook host',
   resultConnection: 'The "url" host',
+  idpMetadata: 'The metadata URL host',
   warehouse: 'The host',
 };
 
@@ -238,12 +242,18 @@ export async function hostProblem(
   return null;
 }
 
+const LABEL: Record<Exclude<OutboundKind, 'warehouse'>, string> = {
+  webhook: 'The webhook URL',
+  resultConnection: 'The "url"',
+  idpMetadata: 'The metadata URL',
+};
+
 /** Schemes that read local files or run code: never a target. */
 const LOCAL_SCHEMES = new Set(['file', 'data', 'blob', 'javascript', 'about', 'jar', 'netdoc', 'filesystem']);
 
 /**
- * Why the server may not send to this URL, or null when it may. Webhooks must be http(s) (https unless
- * private addresses are allowed); result connections may use any remote scheme but no local one
+ * Why the server may not send to this URL, or null when it may. Webhooks and metadata URLs must be http(s)
+ * (https unless private addresses are allowed); result connections may use any remote scheme but no local one
  * (`file:`, `data:`, ...). The host is checked with `hostProblem`; http(s) hosts are resolved, other
  * schemes' hosts are judged as written (they name a service, not something this server connects to).
  */
@@ -253,14 +263,17 @@ export async function urlProblem(
   switches: OutboundSwitches = STRICT_OUTBOUND,
   phase: Phase = 'send',
 ): Promise<string | null> {
-  const label = kind === 'webhook' ? 'The webhook URL' : 'The "url"';
+  const label = LABEL[kind];
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (!scheme) return `${label} must start with a scheme, e.g. "https://".`;
   if (LOCAL_SCHEMES.has(scheme)) return `${label} may not use "${scheme}:"; it must point at a remote service.`;
   const web = scheme === 'http' || scheme === 'https';
-  if (kind === 'webhook') {
-    if (!web) return `Webhooks are called over HTTPS; "${scheme}:" URLs are not supported.`;
-    if (scheme !== 'https' && !switches.allowPrivateAddresses) return 'Webhooks must use HTTPS.';
+  if (kind !== 'resultConnection') {
+    const what = kind === 'webhook' ? 'Webhooks are called' : 'Identity provider metadata is fetched';
+    if (!web) return `${what} over HTTPS; "${scheme}:" URLs are not supported.`;
+    if (scheme !== 'https' && !switches.allowPrivateAddresses) {
+      return `${kind === 'webhook' ? 'Webhooks' : 'The metadata URL'} must use HTTPS.`;
+    }
   }
   let host: string;
   if (web) {

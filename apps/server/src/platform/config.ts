@@ -37,6 +37,8 @@ export interface Config {
   dataPlane?: EmbeddedPlane;
   /** `SVC_SMTP_URL`, `SVC_SMTP_FROM`: where invitations and password resets are mailed (platform/mail.ts); absent: none. */
   smtp?: SmtpSettings;
+  /** `SVC_SSO_METADATA_REFRESH_HOURS`: how often a followed IdP metadata URL is fetched again; absent: daily. */
+  ssoMetadataRefreshMs?: number;
 }
 
 export type EmbeddedPlane = 'duckdb' | 'sqlite';
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     seed,
     sessionIdleMs: env.SVC_SESSION_IDLE_MINUTES ? Number(env.SVC_SESSION_IDLE_MINUTES) * 60_000 : DEFAULT_IDLE_MS,
     sessionMaxMs: hours(env.SVC_SESSION_MAX_HOURS, 'SVC_SESSION_MAX_HOURS', 24),
+    ssoMetadataRefreshMs: hours(env.SVC_SSO_METADATA_REFRESH_HOURS, 'SVC_SSO_METADATA_REFRESH_HOURS', 24),
     outbound: outboundSwitches(env),
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
     trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),

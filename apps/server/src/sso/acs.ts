@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Profile } from '@node-saml/node-saml';
 import type { UserRow } from '../accounts';
 import type { AppDeps } from '../platform/context';
@@ -14,6 +13,7 @@ import {
 } from './serviceProvider';
 import { findSetting } from './settings';
 import { findUserByIdentifier } from './userSso';
+import { elements, hasDoctype, parseXml, type XmlDocument } from './xml';
 
 /**
  * The assertion consumer's checks, in order. node-saml verifies signatures, time window, audience and
@@ -93,22 +93,6 @@ export class Refusal extends Error {
   }
 }
 
-/** The few DOM members read here. xmldom's own typings pull the browser DOM library into the whole program. */
-interface XmlElement {
-  localName: string;
-  namespaceURI: string | null;
-  getAttribute(name: string): string | null;
-  getElementsByTagNameNS(ns: string, name: string): { length: number; item(i: number): XmlElement | null };
-}
-interface XmlDocument {
-  documentElement: XmlElement | null;
-  getElementsByTagNameNS(ns: string, name: string): { length: number; item(i: number): XmlElement | null };
-}
-type ErrorHandler = { warning: () => void; error: () => void; fatalError: () => void };
-const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as {
-  DOMParser: new (opts: { errorHandler: ErrorHandler }) => { parseFromString(xml: string, type: string): XmlDocument };
-};
-
 const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -144,10 +128,7 @@ const PLAIN_TRANSFORMS = new Set([
 ]);
 
 function algorithmsOf(doc: XmlDocument, name: string): string[] {
-  const list = doc.getElementsByTagNameNS(DSIG_NS, name);
-  const out: string[] = [];
-  for (let i = 0; i < list.length; i++) out.push(list.item(i)?.getAttribute('Algorithm') ?? '');
-  return out;
+  return elements(doc.getElementsByTagNameNS(DSIG_NS, name)).map((el) => el.getAttribute('Algorithm') ?? '');
 }
 
 /** Every signature in the response uses SHA-256 or stronger and canonicalizes without comments. */
@@ -166,21 +147,10 @@ function checkAlgorithms(doc: XmlDocument): void {
 
 /** Reads the response's shape before any signature work, refusing what no valid response looks like. */
 function outline(xml: string): Outline {
-  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) throw new Refusal('doctype_forbidden');
-  let broken = false;
-  const doc = new DOMParser({
-    errorHandler: {
-      warning: () => {},
-      error: () => {
-        broken = true;
-      },
-      fatalError: () => {
-        broken = true;
-      },
-    },
-  }).parseFromString(xml, 'text/xml');
+  if (hasDoctype(xml)) throw new Refusal('doctype_forbidden');
+  const doc = parseXml(xml);
   const root = doc?.documentElement;
-  if (broken || !root || root.localName !== 'Response' || root.namespaceURI !== PROTOCOL_NS) {
+  if (!doc || !root || root.localName !== 'Response' || root.namespaceURI !== PROTOCOL_NS) {
     throw new Refusal('malformed_response');
   }
   if (doc.getElementsByTagNameNS(DSIG_NS, 'Signature').length === 0) throw new Refusal('signature_missing');

@@ -10,10 +10,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_WARNING_DAYS = 30;
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
+/** What a certificate says; when it was first seen is the setting's to tell (settings.ts). */
+export type CertificateDetails = Omit<SsoCertificate, 'first_seen_at' | 'rollover'>;
+
 export interface ParsedCertificate {
   pem: string;
   x509: X509Certificate;
-  details: SsoCertificate;
+  details: CertificateDetails;
 }
 
 /** Names in a certificate are `CN=…\nO=…` lines; one line reads better in a list. */
@@ -33,7 +36,7 @@ function keyDescription(x509: X509Certificate): string {
   );
 }
 
-function describe(x509: X509Certificate, now: Date): SsoCertificate {
+function describe(x509: X509Certificate, now: Date): CertificateDetails {
   const notAfter = new Date(x509.validTo);
   return {
     subject: oneLine(x509.subject),

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { okResponse, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
+import { okResponse, ssoMetadataInput, ssoSettingResponse, userSsoCreated, userSsoRecord } from '@svc/contracts';
 import { errorResponses, restSecurity, wireBody } from '../accounts';
 import { apiKeyAuth, principalOf, requireAdmin } from '../platform/auth';
 import { publicBase } from '../platform/config';
@@ -7,6 +7,7 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { jsonResponse as json } from '../platform/openapi';
 import { type Params, readParams } from '../platform/params';
+import { followMetadataUrl, metadataSource, refreshMetadata, stopFollowing } from './metadataUrl';
 import { hasControlCharacter, serviceProvider } from './serviceProvider';
 import { deleteSetting, getSetting, saveSetting, toWireSetting } from './settings';
 import { createUserWithSso, setUserSsoMode } from './userSso';
@@ -121,7 +122,40 @@ function routes(deps: AppDeps) {
       },
       responses: { 200: json(out, 'The user’s SSO record'), ...errorResponses(400, 401, 403, 404, 409, 415) },
     });
+  const metadata = (method: 'post' | 'delete', path: string, summary: string, codes: (400 | 404 | 409 | 415 | 422)[]) =>
+    createRoute({
+      ...base,
+      method,
+      path: `/v3/account/sso_setting/${path}`,
+      tags: ['Single sign-on'],
+      summary,
+      ...(path === 'metadata' && method === 'post'
+        ? { request: { body: wireBody(ssoMetadataInput, '{metadata_url: "https://idp.example.com/metadata"}') } }
+        : {}),
+      responses: {
+        200: json(ssoSettingResponse, 'The SSO setting'),
+        ...errorResponses(401, 403, ...codes),
+      },
+    });
   return {
+    followMetadata: metadata(
+      'post',
+      'metadata',
+      'Set the SSO setting from the identity provider’s metadata URL and follow it (administrators)',
+      [400, 415, 422],
+    ),
+    refreshMetadata: metadata(
+      'post',
+      'metadata/refresh',
+      'Fetch the followed metadata URL now; a failure is recorded and the setting stays (administrators)',
+      [400, 404, 409, 422],
+    ),
+    stopMetadata: metadata(
+      'delete',
+      'metadata',
+      'Stop following the metadata URL; the setting stays as it is (administrators)',
+      [404],
+    ),
     get: setting('get', 'The account’s SSO setting (administrators)', [404]),
     create: setting('post', 'Create or replace the SSO setting (administrators)', [400, 415]),
     update: setting('put', 'Update the SSO setting; omitted fields stay (administrators)', [400, 404, 415]),
@@ -165,7 +199,12 @@ export function ssoRoutes(deps: AppDeps) {
   const settingResponse = async (url: string, accountId: number) => {
     const setting = await getSetting(db, accountId);
     return {
-      sso_setting: toWireSetting(setting, deps.clock.now(), serviceProvider(origin(url), accountId)),
+      sso_setting: toWireSetting(
+        setting,
+        deps.clock.now(),
+        serviceProvider(origin(url), accountId),
+        metadataSource(deps, setting),
+      ),
     } as const;
   };
   const settingInput = async (c: Parameters<typeof readParams>[0]) => {
@@ -191,6 +230,22 @@ export function ssoRoutes(deps: AppDeps) {
       const p = principalOf(c);
       requireAdmin(p);
       await saveSetting(deps, p, await settingInput(c), 'update');
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
+    })
+    .openapi(r.followMetadata, async (c) => {
+      const p = principalOf(c);
+      await followMetadataUrl(deps, p, (await readParams(c)).metadata_url);
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
+    })
+    .openapi(r.refreshMetadata, async (c) => {
+      const p = principalOf(c);
+      requireAdmin(p);
+      await refreshMetadata(deps, p.accountId, p);
+      return c.json(await settingResponse(c.req.url, p.accountId), 200);
+    })
+    .openapi(r.stopMetadata, async (c) => {
+      const p = principalOf(c);
+      await stopFollowing(deps, p);
       return c.json(await settingResponse(c.req.url, p.accountId), 200);
     })
     .openapi(r.remove, async (c) => {

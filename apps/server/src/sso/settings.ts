@@ -1,5 +1,7 @@
 import {
+  type SsoCertificate,
   type SsoLastTest,
+  type SsoMetadataSource,
   type SsoServiceProvider,
   type SsoSetting,
   type SsoSettingInput,
@@ -14,7 +16,7 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { type Executor, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { revokeAccountSsoSessions } from '../session';
-import { certificateWarnings, parseCertificates, readCertificates } from './certificates';
+import { certificateWarnings, type ParsedCertificate, parseCertificates, readCertificates } from './certificates';
 import { identityProviderName } from './providerName';
 
 /** The account's SSO setting (spec: SSO setting resource). At most one per account. */
@@ -31,6 +33,13 @@ export interface SettingRow {
   updated_at: number;
   /** JSON of the last Test SSO's details (SsoLastTest). */
   last_test?: string | null;
+  /** The IdP metadata URL the setting follows (decision 0049), and its last fetch. */
+  metadata_url?: string | null;
+  metadata_checked_at?: number | null;
+  metadata_refreshed_at?: number | null;
+  metadata_error?: string | null;
+  /** JSON `{sha256 fingerprint: ms}`: when each listed certificate was first seen. */
+  cert_seen?: string | null;
 }
 
 export async function findSetting(db: Executor, accountId: number): Promise<SettingRow | null> {
@@ -43,7 +52,47 @@ export async function getSetting(db: Executor, accountId: number): Promise<Setti
   return row;
 }
 
-export function toWireSetting(row: SettingRow, now: Date, sp: SsoServiceProvider): SsoSetting {
+/** When each of the certificates was first seen: kept from before, else now (before migration 44: the last save). */
+export function certificatesSeen(existing: SettingRow | null, certs: ParsedCertificate[], now: Date): string {
+  const before = readSeen(existing?.cert_seen);
+  const had = new Set(existing ? readCertificates(existing.cert, now).map((c) => c.details.fingerprint_sha256) : []);
+  const seen: Record<string, number> = {};
+  for (const { details } of certs) {
+    const fp = details.fingerprint_sha256;
+    seen[fp] = before[fp] ?? (had.has(fp) && existing ? existing.updated_at : now.getTime());
+  }
+  return JSON.stringify(seen);
+}
+
+function readSeen(text: string | null | undefined): Record<string, number> {
+  if (!text) return {};
+  const parsed = JSON.parse(text) as unknown;
+  return parsed && typeof parsed === 'object' ? (parsed as Record<string, number>) : {};
+}
+
+/** A rollover: several certificates first seen at different times; the one seen last is the new one. */
+function withRollover(row: SettingRow, certs: ParsedCertificate[]): SsoCertificate[] {
+  const seen = readSeen(row.cert_seen);
+  const times = certs.map((c) => seen[c.details.fingerprint_sha256] ?? null);
+  const known = times.filter((t): t is number => t !== null);
+  const latest = Math.max(...known);
+  const rolling = known.length > 1 && Math.min(...known) < latest;
+  return certs.map((c, i) => {
+    const at = times[i] ?? null;
+    return {
+      ...c.details,
+      first_seen_at: at === null ? null : isoTime(new Date(at)),
+      rollover: rolling && at !== null ? (at === latest ? 'new' : 'old') : null,
+    };
+  });
+}
+
+export function toWireSetting(
+  row: SettingRow,
+  now: Date,
+  sp: SsoServiceProvider,
+  metadata: SsoMetadataSource | null,
+): SsoSetting {
   const certs = readCertificates(row.cert, now);
   return {
     cert: row.cert,
@@ -53,11 +102,12 @@ export function toWireSetting(row: SettingRow, now: Date, sp: SsoServiceProvider
     strategy: row.strategy,
     updated_at: isoTime(new Date(row.updated_at)),
     idp_entity_id: row.idp_entity_id,
-    certificates: certs.map((c) => c.details),
+    certificates: withRollover(row, certs),
     warnings: certificateWarnings(certs),
     service_provider: sp,
     tested_at: row.tested_at === null ? null : isoTime(new Date(row.tested_at)),
     last_test: readLastTest(row.last_test),
+    metadata,
   };
 }
 
@@ -70,7 +120,7 @@ function readLastTest(text: string | null | undefined): SsoLastTest | null {
 const MAX_URL = 2048;
 
 /** An identity provider address: https, or http for a loopback host (local test identity providers). */
-function endpoint(field: string, value: string): string {
+export function endpoint(field: string, value: string): string {
   const hint = `"${field}" must be an https URL such as https://idp.example.com/saml/sso`;
   if (value.length > MAX_URL) throw badRequest(`${hint}, at most ${MAX_URL} characters.`);
   let url: URL;
@@ -146,11 +196,8 @@ export async function saveSetting(
   const entityIn = entityIdInput(input.entity_id);
   const entityId = entityIn === undefined ? (base?.idp_entity_id ?? null) : entityIn;
   // A passing test only vouches for the trust it ran against.
-  const sameTrust =
-    existing !== null &&
-    existing.cert === pem &&
-    existing.sign_in_endpoint === signIn &&
-    existing.idp_entity_id === entityId;
+  // Typed in full (POST), the setting no longer follows a metadata URL; an update (PUT) keeps following it.
+  const follows = mode === 'update' ? existing : null;
   const row: SettingRow = {
     account_id: p.accountId,
     cert: pem,
@@ -159,20 +206,15 @@ export async function saveSetting(
     sign_in_endpoint: signIn,
     sign_out_endpoint: signOut,
     strategy: 'samlp',
-    tested_at: sameTrust ? existing.tested_at : null,
+    tested_at: testedAt(existing, pem, signIn, entityId),
     updated_at: now.getTime(),
+    metadata_url: follows?.metadata_url ?? null,
+    metadata_checked_at: follows?.metadata_checked_at ?? null,
+    metadata_refreshed_at: follows?.metadata_refreshed_at ?? null,
+    metadata_error: follows?.metadata_error ?? null,
+    cert_seen: certificatesSeen(existing, certs, now),
   };
-  await run(
-    db,
-    sql`INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
-          sign_out_endpoint, strategy, tested_at, updated_at)
-        VALUES (${row.account_id}, ${row.cert}, ${row.identity_provider_name}, ${row.idp_entity_id},
-          ${row.sign_in_endpoint}, ${row.sign_out_endpoint}, ${row.strategy}, ${row.tested_at}, ${row.updated_at})
-        ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
-          identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
-          sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
-          tested_at = excluded.tested_at, updated_at = excluded.updated_at`,
-  );
+  await storeSetting(db, row);
   await auditAction(deps, p, existing ? 'sso_setting.update' : 'sso_setting.create', {
     details: {
       sign_in_endpoint: signIn,
@@ -181,6 +223,36 @@ export async function saveSetting(
     },
   });
   return row;
+}
+
+/** A passing test only vouches for the trust it ran against: it stays while that trust does. */
+export function testedAt(existing: SettingRow | null, pem: string, signIn: string, entityId: string | null) {
+  const same =
+    existing !== null &&
+    existing.cert === pem &&
+    existing.sign_in_endpoint === signIn &&
+    existing.idp_entity_id === entityId;
+  return same ? existing.tested_at : null;
+}
+
+/** Writes the whole setting of the row's account, creating it when there is none. */
+export async function storeSetting(db: Executor, row: SettingRow): Promise<void> {
+  await run(
+    db,
+    sql`INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
+          sign_out_endpoint, strategy, tested_at, updated_at, metadata_url, metadata_checked_at,
+          metadata_refreshed_at, metadata_error, cert_seen)
+        VALUES (${row.account_id}, ${row.cert}, ${row.identity_provider_name}, ${row.idp_entity_id},
+          ${row.sign_in_endpoint}, ${row.sign_out_endpoint}, ${row.strategy}, ${row.tested_at}, ${row.updated_at},
+          ${row.metadata_url ?? null}, ${row.metadata_checked_at ?? null}, ${row.metadata_refreshed_at ?? null},
+          ${row.metadata_error ?? null}, ${row.cert_seen ?? null})
+        ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
+          identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
+          sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
+          tested_at = excluded.tested_at, updated_at = excluded.updated_at, metadata_url = excluded.metadata_url,
+          metadata_checked_at = excluded.metadata_checked_at, metadata_refreshed_at = excluded.metadata_refreshed_at,
+          metadata_error = excluded.metadata_error, cert_seen = excluded.cert_seen`,
+  );
 }
 
 /** Deleting is refused while anyone depends on SSO alone; afterwards every SSO session of the account ends. */

@@ -5,12 +5,34 @@ import { InlineTime } from '../../components/Timestamp';
 export interface CertificateListProps {
   certificates: SsoCertificate[];
   warnings: string[];
+  /** Whether the setting follows a metadata URL, which drops the old certificate by itself. */
+  followsMetadata: boolean;
+}
+
+/** A rollover in progress: which certificate is new, since when, and what happens to the old one. */
+function RolloverNotice({ certificate, followsMetadata }: { certificate: SsoCertificate; followsMetadata: boolean }) {
+  return (
+    <Alert color="blue" title="Certificate rollover">
+      The identity provider lists a new signing certificate, {certificate.subject}
+      {certificate.first_seen_at && (
+        <>
+          , seen since <InlineTime value={certificate.first_seen_at} />
+        </>
+      )}
+      . Sign-ins signed with the old or the new certificate are accepted while both are listed;{' '}
+      {followsMetadata
+        ? 'the old one is dropped when the metadata no longer lists it.'
+        : 'remove the old one here once the identity provider signs with the new one.'}
+    </Alert>
+  );
 }
 
 /** What the server read from the configured certificates, and what needs attention. */
-export function CertificateList({ certificates, warnings }: CertificateListProps) {
+export function CertificateList({ certificates, warnings, followsMetadata }: CertificateListProps) {
+  const newest = certificates.find((c) => c.rollover === 'new');
   return (
     <Stack gap="sm">
+      {newest && <RolloverNotice certificate={newest} followsMetadata={followsMetadata} />}
       {warnings.map((w) => (
         <Alert key={w} color="yellow" title="Certificate expiring">
           <WithReadableTimes text={w} />
@@ -27,7 +49,14 @@ export function CertificateList({ certificates, warnings }: CertificateListProps
           <Table.Tbody>
             <Table.Tr>
               <Table.Th w={160}>Subject</Table.Th>
-              <Table.Td>{c.subject}</Table.Td>
+              <Table.Td>
+                {c.subject}
+                {c.rollover && (
+                  <Badge color={c.rollover === 'new' ? 'blue.8' : 'gray.7'} ml="xs">
+                    {c.rollover === 'new' ? 'New certificate' : 'Old certificate'}
+                  </Badge>
+                )}
+              </Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Issuer</Table.Th>
@@ -43,6 +72,14 @@ export function CertificateList({ certificates, warnings }: CertificateListProps
               <Table.Th>Key</Table.Th>
               <Table.Td>{c.key}</Table.Td>
             </Table.Tr>
+            {c.first_seen_at && (
+              <Table.Tr>
+                <Table.Th>First seen</Table.Th>
+                <Table.Td>
+                  <InlineTime value={c.first_seen_at} />
+                </Table.Td>
+              </Table.Tr>
+            )}
             <Table.Tr>
               <Table.Th>Valid from</Table.Th>
               <Table.Td>

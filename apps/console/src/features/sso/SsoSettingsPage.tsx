@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Me } from '@svc/contracts';
@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { ssoSettingQueryOptions, useDeleteSsoSetting, useSaveSsoSetting } from './api';
 import { CertificateList } from './CertificateList';
+import { MetadataUrlPanel } from './MetadataUrlPanel';
 import { ServiceProviderPanel, serviceProviderFor } from './ServiceProviderPanel';
 import { SsoDomainsPanel } from './SsoDomainsPanel';
 import { SsoSettingForm } from './SsoSettingForm';
@@ -125,6 +126,12 @@ function AdminSsoSettingsPage({ currentUser }: SsoSettingsPageProps) {
           <Title order={2} size="h4" mb="sm">
             Identity provider
           </Title>
+          <MetadataUrlPanel source={current?.metadata ?? null} />
+          <Divider
+            my="md"
+            label={current?.metadata ? 'The setting, as last fetched' : 'or enter the setting by hand'}
+            labelPosition="left"
+          />
           <SsoSettingForm
             key={current?.updated_at ?? 'new'}
             setting={current}
@@ -148,7 +155,11 @@ function AdminSsoSettingsPage({ currentUser }: SsoSettingsPageProps) {
             <Title order={2} size="h4" mb="sm">
               Certificates
             </Title>
-            <CertificateList certificates={current.certificates} warnings={current.warnings} />
+            <CertificateList
+              certificates={current.certificates}
+              warnings={current.warnings}
+              followsMetadata={current.metadata !== null}
+            />
           </Paper>
         )}
       </Stack>

@@ -39,6 +39,33 @@ export function useSaveSsoSetting() {
   });
 }
 
+/** Fills the setting from the identity provider's metadata URL, which the server then refreshes on a schedule. */
+export function useFollowMetadataUrl() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (url: string) =>
+      api.post(`${PATH}/metadata`, ssoSettingResponse, { metadata_url: url }).then((r) => r.sso_setting),
+    onSuccess: (setting) => queryClient.setQueryData(ssoKeys.setting(), setting),
+  });
+}
+
+/** "Refresh now": a failed fetch is recorded on the setting too, so the setting is read again either way. */
+export function useRefreshMetadata() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post(`${PATH}/metadata/refresh`, ssoSettingResponse, {}).then((r) => r.sso_setting),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKeys.setting() }),
+  });
+}
+
+export function useStopFollowingMetadata() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(`${PATH}/metadata`, ssoSettingResponse).then((r) => r.sso_setting),
+    onSuccess: (setting) => queryClient.setQueryData(ssoKeys.setting(), setting),
+  });
+}
+
 export function useDeleteSsoSetting() {
   const queryClient = useQueryClient();
   return useMutation({
