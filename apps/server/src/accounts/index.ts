@@ -3,6 +3,7 @@
  * that keeps an administrator on the account, the first account's seed, and the OpenAPI pieces routes share.
  */
 export { addKey } from './apiKeys';
+export { lockAccountRow, userColumnOf, userIdsNamed } from './columns';
 export { errorResponses, idParam, jsonBody, restSecurity, wireBody } from './openapi';
 export { createAccountWithAdmin, type NewAccount } from './seed';
 export { defaultFolderPermission } from './settings';

@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../platform/errors';
-import { dialectOf, type Executor, many, one, sql } from '../platform/storage';
+import { type Executor, many, one, sql } from '../platform/storage';
+import { lockAccountRow } from './columns';
 import type { UserRow } from './users';
 
 /**
@@ -23,21 +24,15 @@ function canSignIn(u: SignInState, ssoProven: boolean): boolean {
 }
 
 /**
- * Locks the account's row until the transaction ends, so changes that ask the guard run one at a time per
- * account: two administrators demoting each other at once would otherwise both count two administrators
- * and leave none. `FOR UPDATE` on PostgreSQL (across nodes); SQLite's transactions already run one at a time.
- */
-async function lockAccount(tx: Executor, accountId: number): Promise<void> {
-  await one(tx, sql`SELECT id FROM accounts WHERE id = ${accountId}${sql.raw(dialectOf(tx).forUpdate)}`);
-}
-
-/**
  * The user as they are now, with the account locked until the transaction ends: the guard's count and the
  * change it allows then happen in one transaction, never between another's. 404 when the user has gone.
  */
 export async function lockedUser(tx: Executor, target: UserRow): Promise<UserRow> {
   if (!tx.isTransaction) throw new Error('lockedUser needs a transaction');
-  await lockAccount(tx, target.account_id);
+  // Changes that ask the guard run one at a time per account: two administrators demoting each other at once
+  // would otherwise both count two administrators and leave none. `FOR UPDATE` on PostgreSQL (across nodes);
+  // SQLite's transactions already run one at a time.
+  await lockAccountRow(tx, target.account_id);
   const fresh = await one<UserRow>(
     tx,
     sql`SELECT * FROM users WHERE id = ${target.id} AND account_id = ${target.account_id}`,

@@ -1,4 +1,4 @@
-import type { JobRunner } from '../jobs';
+import { type JobRunner, jobColumnOf } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { isTimedSchedule, lastSlot } from '../platform/schedule';
 import { claimSlot, many, sql } from '../platform/storage';
@@ -21,9 +21,9 @@ export function audienceScheduleTick(deps: AppDeps, jobs: JobRunner): (now: numb
     // The schedule is the one place that looks across accounts; each build is scoped by its row's account.
     const rows = await many<ScheduledRow>(
       deps.storage.db,
-      sql`SELECT p.*, j.status AS build_status, j.created_at AS build_queued_at
+      sql`SELECT p.*, ${jobColumnOf('status', 'p.build_job_id', 'p.account_id')} AS build_status,
+            ${jobColumnOf('created_at', 'p.build_job_id', 'p.account_id')} AS build_queued_at
             FROM parent_segments p
-            LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id
            WHERE p.schedule_type IN ('hourly', 'daily')`,
     );
     let queued = 0;

@@ -1,3 +1,6 @@
+import { userColumnOf } from '../accounts';
+import { deleteParentSegmentFolders } from '../folders';
+import { jobColumnOf } from '../jobs';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
 import { dialectOf, type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
@@ -45,16 +48,14 @@ export interface SegmentRow {
   updated_by_name: string | null;
 }
 
-const PARENT = sql`SELECT p.*, cu.name AS created_by_name, uu.name AS updated_by_name, j.status AS build_status
-  FROM parent_segments p
-  LEFT JOIN users cu ON cu.id = p.created_by
-  LEFT JOIN users uu ON uu.id = p.updated_by
-  LEFT JOIN jobs j ON j.id = p.build_job_id AND j.account_id = p.account_id`;
+const PARENT = sql`SELECT p.*, ${userColumnOf('name', 'p.created_by')} AS created_by_name,
+    ${userColumnOf('name', 'p.updated_by')} AS updated_by_name,
+    ${jobColumnOf('status', 'p.build_job_id', 'p.account_id')} AS build_status
+  FROM parent_segments p`;
 
-const SEGMENT = sql`SELECT s.*, cu.name AS created_by_name, uu.name AS updated_by_name
-  FROM segments s
-  LEFT JOIN users cu ON cu.id = s.created_by
-  LEFT JOIN users uu ON uu.id = s.updated_by`;
+const SEGMENT = sql`SELECT s.*, ${userColumnOf('name', 's.created_by')} AS created_by_name,
+    ${userColumnOf('name', 's.updated_by')} AS updated_by_name
+  FROM segments s`;
 
 /** A path or body id as a number; anything that is not a positive integer is null (answered as 404). */
 
@@ -140,11 +141,7 @@ export function deleteParentSegmentRow(ex: Executor, row: ParentSegmentRow): Pro
   const { account_id: accountId, id } = row;
   return transaction(ex, async (tx) => {
     await run(tx, sql`DELETE FROM segments WHERE account_id = ${accountId} AND parent_segment_id = ${id}`);
-    await run(
-      tx,
-      sql`UPDATE folders SET parent_id = NULL WHERE account_id = ${accountId} AND parent_segment_id = ${id}`,
-    );
-    await run(tx, sql`DELETE FROM folders WHERE account_id = ${accountId} AND parent_segment_id = ${id}`);
+    await deleteParentSegmentFolders(tx, accountId, id);
     await run(tx, sql`DELETE FROM parent_segments WHERE account_id = ${accountId} AND id = ${id}`);
   });
 }

@@ -15,7 +15,7 @@ export {
 } from './source';
 export {
   type BulkLoadRow,
-  bulkLoadIdOfJob,
+  bulkLoadJobs,
   deleteBulkLoad,
   inFlightJob,
   insertBulkLoad,

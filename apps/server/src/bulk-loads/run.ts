@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { columnNameForKey, findTable, requireDatabase, type SchemaEntry } from '../data';
-import type { JobKind, JobOutcome, JobRow } from '../jobs';
+import { type JobKind, type JobOutcome, type JobRow, setJobParams } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { makeDir } from '../platform/fileModes';
@@ -192,10 +192,7 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
   };
   const diff = JSON.stringify({ in: { ...r.nextState, start_time: startTime } });
   await transaction(deps.storage, async (tx) => {
-    await run(
-      tx,
-      sql`UPDATE jobs SET params_json = ${JSON.stringify(params)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
-    );
+    await setJobParams(tx, job, params);
     if (!session) return;
     await run(
       tx,
@@ -218,10 +215,7 @@ async function forgetOneOff(deps: AppDeps, job: JobRow): Promise<void> {
   const params = JSON.parse(job.params_json ?? '{}') as { oneoff?: OneOffRun };
   if (!params.oneoff) return;
   const { oneoff, ...rest } = params;
-  await run(
-    deps.storage.db,
-    sql`UPDATE jobs SET params_json = ${JSON.stringify(rest)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
-  );
+  await setJobParams(deps.storage.db, job, rest);
 }
 
 export function bulkLoadJobKind(deps: AppDeps, options: BulkLoadKindOptions): JobKind {

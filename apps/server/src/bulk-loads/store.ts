@@ -1,5 +1,6 @@
 import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
 import { findDatabase, findTable } from '../data';
+import { type KindJobsQuery, kindJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { dialectOf, type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';
@@ -229,23 +230,14 @@ export async function scheduledBulkLoads(ex: Executor): Promise<BulkLoadRow[]> {
   );
 }
 
-/** Where a bulk load job names its session: `params_json.bulk_load_id`, as an integer on both backends. */
-export function bulkLoadIdOfJob(ex: Executor) {
-  return sql`CAST(${sql.raw(dialectOf(ex).jsonText('params_json', 'bulk_load_id'))} AS BIGINT)`;
-}
-
-interface JobRow {
-  id: number;
-  account_id: number;
-  status: string;
-  priority: number;
-  cpu_time: number | null;
-  num_records: number | null;
-  params_json: string | null;
-  created_at: number;
-  updated_at: number;
-  start_at: number | null;
-  end_at: number | null;
+/** The bulk load jobs of these sessions (`params_json.bulk_load_id`), newest first, as `kindJobs` reads them. */
+export function bulkLoadJobs(
+  ex: Executor,
+  accountId: number,
+  sessionIds: number[],
+  only: Pick<KindJobsQuery, 'statuses' | 'createdSince'> = {},
+) {
+  return kindJobs(ex, { accountId, type: 'bulkload', paramKey: 'bulk_load_id', values: sessionIds, ...only });
 }
 
 /**
@@ -266,13 +258,9 @@ export async function inFlightJob(
   ex: Executor,
   row: Pick<BulkLoadRow, 'id' | 'account_id'>,
 ): Promise<{ id: number; status: string } | null> {
-  const job = await one<{ id: number; status: string }>(
-    ex,
-    sql`SELECT id, status FROM jobs WHERE account_id = ${row.account_id} AND type = 'bulkload'
-          AND status IN ('queued', 'running') AND ${bulkLoadIdOfJob(ex)} = ${row.id}
-        ORDER BY id LIMIT 1`,
-  );
-  return job ?? null;
+  const jobs = await bulkLoadJobs(ex, row.account_id, [row.id], { statuses: ['queued', 'running'] });
+  const oldest = jobs.at(-1);
+  return oldest ? { id: oldest.id, status: oldest.status } : null;
 }
 
 /** What a job records when it is queued, so a job that never lands still shows its target, config and schema. */
@@ -298,13 +286,7 @@ const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 100
 export async function listBulkLoadJobs(deps: AppDeps, row: BulkLoadRow): Promise<BulkLoadJob[]> {
   const ex = deps.storage.db;
   // Not before the session was created: ids reused before migration 15 could name an older session's jobs.
-  const jobs = await many<JobRow>(
-    ex,
-    sql`SELECT id, account_id, status, priority, cpu_time, num_records, params_json, created_at, updated_at, start_at, end_at
-        FROM jobs WHERE account_id = ${row.account_id} AND type = 'bulkload' AND ${bulkLoadIdOfJob(ex)} = ${row.id}
-          AND created_at >= ${row.created_at}
-        ORDER BY id DESC`,
-  );
+  const jobs = await bulkLoadJobs(ex, row.account_id, [row.id], { createdSince: row.created_at });
   // Jobs recorded before queued jobs kept their facts: fill in what is known now.
   const parsed = jobs.map((job) => JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams);
   const known = parsed.some((p) => !p.database || !p.table || !p.config) ? await queuedJobParams(deps, row) : null;

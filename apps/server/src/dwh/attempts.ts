@@ -1,6 +1,7 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
 import type { BulkLoadService } from '../bulk-loads';
 import { inFlightJob, lockBulkLoad, requestResync } from '../bulk-loads';
+import { jobsByIds } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
@@ -23,15 +24,6 @@ interface AttemptJob {
   bulk_load_name: string;
   target_table: string;
   job_id: number;
-}
-
-interface JobFacts {
-  id: number;
-  status: string;
-  num_records: number | null;
-  stderr: string | null;
-  start_at: number | null;
-  end_at: number | null;
 }
 
 /** A table left out of a run because its previous run is still queued or running. */
@@ -97,14 +89,7 @@ export async function startAttempt(
 async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
   const jobs = JSON.parse(a.jobs_json) as AttemptJob[];
   const ids = jobs.map((j) => j.job_id);
-  const found =
-    ids.length === 0
-      ? []
-      : await many<JobFacts>(
-          deps.storage.db,
-          sql`SELECT id, status, num_records, stderr, start_at, end_at FROM jobs
-              WHERE account_id = ${a.account_id} AND id IN (${sql.join(ids)}) ORDER BY id`,
-        );
+  const found = ids.length === 0 ? [] : await jobsByIds(deps.storage.db, a.account_id, ids);
   const byId = new Map(found.map((f) => [Number(f.id), f]));
   const facts = jobs.map((j) => byId.get(j.job_id));
   const now = deps.clock.now().getTime();

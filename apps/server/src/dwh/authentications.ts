@@ -1,5 +1,6 @@
 import type { Authentication, AuthenticationCreate, authenticationUpdate } from '@svc/contracts';
 import type { z } from 'zod';
+import { userColumnOf } from '../accounts';
 import { listBulkLoads, setBulkLoadConfig } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
@@ -166,8 +167,8 @@ export interface AuthenticationUse {
 async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
   const integrations = await many<{ id: number; name: string; config_json: string; email: string | null }>(
     deps.storage.db,
-    sql`SELECT i.id, i.name, i.config_json, u.email FROM dwh_integrations i
-          LEFT JOIN users u ON u.id = i.user_id AND u.account_id = i.account_id
+    sql`SELECT i.id, i.name, i.config_json, ${userColumnOf('email', 'i.user_id', 'i.account_id')} AS email
+        FROM dwh_integrations i
         WHERE i.account_id = ${row.account_id} ORDER BY i.name`,
   );
   const sessions = await listBulkLoads(deps.storage.db, row.account_id);

@@ -1,9 +1,9 @@
 import type { IntegrationStatus, SessionAttempt } from '@svc/contracts';
-import { bulkLoadIdOfJob, inFlightJob, nextFire } from '../bulk-loads';
+import { bulkLoadJobs, inFlightJob, nextFire } from '../bulk-loads';
 import { deleteTable, findDatabase, findTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
-import { one, run, sql } from '../platform/storage';
+import { run, sql } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { listAttempts } from './attempts';
 import {
@@ -50,14 +50,8 @@ function nextRun(row: IntegrationRow, now: number): number | null {
 async function rowsMoved(deps: AppDeps, row: IntegrationRow): Promise<number> {
   const ids = (await integrationSessions(deps, row)).map((s) => s.id);
   if (ids.length === 0) return 0;
-  const ex = deps.storage.db;
-  const total = await one<{ n: number | null }>(
-    ex,
-    sql`SELECT SUM(num_records) AS n FROM jobs
-        WHERE account_id = ${row.account_id} AND type = 'bulkload' AND status = 'success'
-          AND ${bulkLoadIdOfJob(ex)} IN (${sql.join(ids)})`,
-  );
-  return Number(total?.n ?? 0);
+  const done = await bulkLoadJobs(deps.storage.db, row.account_id, ids, { statuses: ['success'] });
+  return done.reduce((sum, job) => sum + Number(job.num_records ?? 0), 0);
 }
 
 function summary(a: SessionAttempt): IntegrationStatus['last_run'] {

@@ -5,4 +5,11 @@
 export { requireFolderControl } from './access';
 export { entriesIn, folderRef, registerFolderEntries } from './entries';
 export { type FolderInfo, findFolder } from './lookup';
-export { descendants, type FolderRow, folderRow, insertFolder, renameFolderRow } from './store';
+export {
+  deleteParentSegmentFolders,
+  descendants,
+  type FolderRow,
+  folderRow,
+  insertFolder,
+  renameFolderRow,
+} from './store';

@@ -103,3 +103,12 @@ export async function renameFolderRow(db: Executor, folder: FolderRow, name: str
 export async function deleteFolderRow(db: Executor, folder: FolderRow): Promise<void> {
   await run(db, sql`DELETE FROM folders WHERE account_id = ${folder.account_id} AND id = ${folder.id}`);
 }
+
+/** Removes a parent segment's whole folder tree (its folders are unlinked first, so no parent is left dangling). */
+export async function deleteParentSegmentFolders(db: Executor, accountId: number, parentSegmentId: number) {
+  await run(
+    db,
+    sql`UPDATE folders SET parent_id = NULL WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}`,
+  );
+  await run(db, sql`DELETE FROM folders WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}`);
+}

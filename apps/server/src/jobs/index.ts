@@ -10,6 +10,7 @@ export {
   listJobs,
   retriableScheduledJobs,
 } from './jobStore';
+export { jobColumnOf, jobsByIds, type KindJobsQuery, kindJobs, setJobParams } from './kindJobs';
 export { priorityParam, retryLimitParam } from './params';
 export { QueryRefused } from './query/dialect';
 export { inspectQuery, QUERY_TYPES } from './queryJob';

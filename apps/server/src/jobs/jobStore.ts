@@ -1,3 +1,4 @@
+import { userColumnOf, userIdsNamed } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
 import { dialectOf, type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 import type { QueuedJob } from './fairQueue';
@@ -103,7 +104,7 @@ export async function insertJob(ex: Executor, job: NewJob, now: number): Promise
   return (await jobById(ex, id)) as JobRow;
 }
 
-const VIEW = sql`SELECT jobs.*, users.name AS user_name FROM jobs LEFT JOIN users ON users.id = jobs.user_id`;
+const VIEW = sql`SELECT jobs.*, ${userColumnOf('name', 'jobs.user_id')} AS user_name FROM jobs`;
 
 async function findJob(ex: Executor, accountId: number, id: number): Promise<JobView | null> {
   return (await one<JobView>(ex, sql`${VIEW} WHERE jobs.account_id = ${accountId} AND jobs.id = ${id}`)) ?? null;
@@ -154,9 +155,7 @@ export async function listJobs(
     conditions.push(sql`${sql.ref(`jobs.${column}`)} = ${value}`);
   }
   if (opts.userName) {
-    conditions.push(
-      sql`jobs.user_id IN (SELECT id FROM users WHERE account_id = ${accountId} AND name = ${opts.userName})`,
-    );
+    conditions.push(sql`jobs.user_id IN ${userIdsNamed(accountId, opts.userName)}`);
   }
   const where = sql.join(conditions, sql` AND `);
   const jobs = await many<JobView>(
@@ -219,11 +218,6 @@ export async function claimJob(
         RETURNING *`,
   );
   return row ?? null;
-}
-
-/** Locks an account's row until the transaction ends, so claims for one account run one at a time. */
-export async function lockAccount(ex: Executor, accountId: number): Promise<void> {
-  await one(ex, sql`SELECT id FROM accounts WHERE id = ${accountId}${sql.raw(dialectOf(ex).forUpdate)}`);
 }
 
 export interface Finish {

@@ -1,3 +1,4 @@
+import { lockAccountRow } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { type Executor, transaction } from '../platform/storage';
 import { type FairLimits, type FairState, fairOrder, mayStart, nextFair, userKey } from './fairQueue';
@@ -12,7 +13,6 @@ import {
   type JobStatus,
   jobById,
   jobStates,
-  lockAccount,
   type NewJob,
   queuedJobs,
   requestKill,
@@ -336,7 +336,7 @@ export class JobRunner {
    */
   private claim(id: number, accountId: number, user: string): Promise<JobRow | null> {
     return transaction(this.deps.storage, async (tx) => {
-      await lockAccount(tx, accountId);
+      await lockAccountRow(tx, accountId);
       let byAccount = 0;
       let byUser = 0;
       for (const r of await runningCounts(tx, accountId)) {

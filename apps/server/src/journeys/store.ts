@@ -1,4 +1,5 @@
 import type { Journey } from '@svc/journey';
+import { userColumnOf } from '../accounts';
 import { notFound } from '../platform/errors';
 import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
 
@@ -125,8 +126,8 @@ export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<v
 /** A journey in lists, with the name of the user who created it (null once that user is removed). */
 export type JourneyListRow = JourneyRow & { created_by_name: string | null };
 
-const LISTED = sql`SELECT j.*, u.name AS created_by_name FROM journeys j
-  LEFT JOIN users u ON u.account_id = j.account_id AND u.id = j.created_by`;
+const LISTED = sql`SELECT j.*, ${userColumnOf('name', 'j.created_by', 'j.account_id')} AS created_by_name
+  FROM journeys j`;
 
 /** Journeys whose folder is one of `folderIds`, oldest first. */
 export async function journeysInFolders(

@@ -1,3 +1,4 @@
+import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 
@@ -25,8 +26,9 @@ export type SavedQueryView = SavedQueryRow & { owner_name: string | null };
 
 export type SavedQueryFields = Pick<SavedQueryRow, 'name' | 'description' | 'type' | 'database_name' | 'query'>;
 
-const VIEW = sql`SELECT saved_queries.*, users.name AS owner_name FROM saved_queries
-  LEFT JOIN users ON users.id = saved_queries.user_id AND users.account_id = saved_queries.account_id`;
+const VIEW = sql`SELECT saved_queries.*,
+    ${userColumnOf('name', 'saved_queries.user_id', 'saved_queries.account_id')} AS owner_name
+  FROM saved_queries`;
 
 const taken = (name: string) =>
   conflict(`"name": a saved query named "${name}" already exists in this account. Choose another name.`);

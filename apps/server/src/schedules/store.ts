@@ -1,3 +1,4 @@
+import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
 
@@ -47,8 +48,8 @@ export type ScheduleSettings = Pick<
   | 'engine_version'
 >;
 
-const VIEW = sql`SELECT schedules.*, users.name AS user_name FROM schedules
-  LEFT JOIN users ON users.id = schedules.user_id AND users.account_id = schedules.account_id`;
+const VIEW = sql`SELECT schedules.*, ${userColumnOf('name', 'schedules.user_id', 'schedules.account_id')} AS user_name
+  FROM schedules`;
 
 const taken = (name: string) =>
   conflict(`A schedule named "${name}" already exists. Choose another name, or update that schedule.`);

@@ -3,6 +3,7 @@ import { SESSION_COOKIE } from '@svc/contracts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { UserRow } from '../accounts';
+import { userColumnOf } from '../accounts';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { hmac } from '../platform/secrets';
 import { one, run, sql, transaction } from '../platform/storage';
@@ -58,8 +59,8 @@ interface SessionLookup {
   last_seen_at: number;
   revoked_at: number | null;
   granted: number | null;
-  administrator: number;
-  email: string;
+  administrator: number | null;
+  email: string | null;
 }
 
 /**
@@ -72,11 +73,13 @@ export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSe
   const row = await one<SessionLookup>(
     deps.storage.db,
     sql`SELECT s.account_id, s.user_id, s.created_at, s.last_seen_at, s.revoked_at, s.administrator AS granted,
-               u.administrator, u.email
-          FROM console_sessions s JOIN users u ON u.id = s.user_id AND u.account_id = s.account_id
+               ${userColumnOf('administrator', 's.user_id', 's.account_id')} AS administrator,
+               ${userColumnOf('email', 's.user_id', 's.account_id')} AS email
+          FROM console_sessions s
          WHERE s.id_hash = ${hash}`,
   );
-  if (!row || row.revoked_at !== null) return null;
+  // A session of a removed user (no e-mail, no privilege) is over, as one revoked.
+  if (!row || row.revoked_at !== null || row.email === null) return null;
   // A session carries the privilege it began with: after a change, the user signs in again (a new id).
   if (row.granted !== row.administrator) return null;
   const now = deps.clock.now().getTime();
