@@ -203,6 +203,17 @@ function render(results, when) {
       '  of the same run only.',
     );
   }
+  const duck = results.duckdb;
+  if (
+    (duck.http.ok && (duck.http.postbackRatio < 0.5 || duck.http.ingestionEventsPerSecond < 250_000)) ||
+    (duck.heavy.ok && duck.heavy.postback.p99Ms > 100)
+  ) {
+    notes.push(
+      '- **Ingestion on DuckDB**: a group commit is a DuckDB transaction on the file, run by the thread that owns the',
+      '  file (decision 0031); it costs more per commit than a SQLite one, and under heavy work it waits for that thread',
+      "  and for DuckDB's own threads, which the build and the commit keep busy on the same cores.",
+    );
+  }
   const pgMissed = ['http', 'bulk', 'query'].some((part) => {
     const r = results.postgres[part];
     if (!r.ok) return false;

@@ -52,6 +52,9 @@ async function writeRecords(tx: DuckTxState, meta: Meta, records: PreparedRecord
   return meta;
 }
 
+/** Rows appended between two turns of the owner thread's event loop (about 10 ms of appending). */
+const YIELD_EVERY = 8192;
+
 /** Appends staged blocks (plane.ts `appendBlocks`) inside the transaction; returns the figures. */
 async function writeBlocks(
   tx: DuckTxState,
@@ -65,6 +68,7 @@ async function writeBlocks(
   const types = typesOf(schema);
   const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
   const out = await DuckRowAppender.open(tx.conn, meta.name, types);
+  let sinceYield = 0;
   try {
     const row: Stored[] = new Array(types.length);
     for (const block of blocks) {
@@ -88,6 +92,12 @@ async function writeBlocks(
         }
         figures.bytes += bytes;
         out.add(row);
+        // The file's owner thread serves every file it owns: a million-row commit gives the other files' writes
+        // (a postback to another database) a turn every YIELD_EVERY rows instead of holding the thread for seconds.
+        if (++sinceYield === YIELD_EVERY) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
       figures.rows += block.time.length;
     }
