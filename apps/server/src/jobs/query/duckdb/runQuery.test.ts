@@ -67,6 +67,18 @@ describe('limits', () => {
     expect((await duck.query('SELECT count(*) AS n FROM events')).rows).toEqual([[2]]);
   });
 
+  it('a kill that comes while the query is being started still stops it', async () => {
+    // An interrupt sent before the engine has the query is lost; the runner repeats it until the query stops.
+    for (const delayMs of [0, 1, 2, 3, 5, 8, 13]) {
+      const controller = new AbortController();
+      const reason = new Error(`Killed after ${delayMs} ms.`);
+      const running = duck.query(SLOW, { signal: controller.signal, timeLimitSeconds: 600 });
+      setTimeout(() => controller.abort(reason), delayMs);
+      await expect(running).rejects.toBe(reason);
+    }
+    expect((await duck.query('SELECT count(*) AS n FROM events')).rows).toEqual([[2]]);
+  });
+
   it('a query needing more memory than a query job may use fails, naming the limit', async () => {
     const small = await startDuckTestDatabase(32 * 1048576);
     try {

@@ -106,7 +106,14 @@ export async function runDuckQuery(connection: DuckDBConnection, task: DuckQuery
   const shape = await inspectDuckQuery(connection, sql);
   const types = await tableTypes(connection);
   let timedOut = false;
-  const interrupt = () => connection.interrupt();
+  // An interrupt that comes while the query is still being started (the stream call has not reached the engine)
+  // is lost, and the query would run on unseen: once asked to stop, it is interrupted again every 50 ms until
+  // it has.
+  let again: ReturnType<typeof setInterval> | undefined;
+  const interrupt = () => {
+    connection.interrupt();
+    again ??= setInterval(() => connection.interrupt(), 50);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
     interrupt();
@@ -142,6 +149,7 @@ export async function runDuckQuery(connection: DuckDBConnection, task: DuckQuery
     throw failure(e, task, timedOut);
   } finally {
     clearTimeout(timer);
+    clearInterval(again);
     task.signal?.removeEventListener('abort', interrupt);
     writer.close();
   }
