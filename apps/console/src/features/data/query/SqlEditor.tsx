@@ -1,4 +1,11 @@
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  closeCompletion,
+  completionKeymap,
+  completionStatus,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { type SQLNamespace, sql } from '@codemirror/lang-sql';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -46,6 +53,20 @@ const theme = EditorView.theme({
   '.cm-gutters': { borderRadius: 'var(--mantine-radius-md) 0 0 var(--mantine-radius-md)' },
 });
 
+/**
+ * Completion stays with the editor's focus. CodeMirror closes an open list on blur, but a list whose
+ * source answers after the blur (typing, then at once clicking "Save as") would open over the dialog that
+ * took the focus and swallow its clicks.
+ */
+const completionOnlyWhileFocused = EditorView.updateListener.of((update) => {
+  const view = update.view;
+  if (completionStatus(update.state) === null || view.root.activeElement === view.contentDOM) return;
+  // A view cannot be updated from inside its own update.
+  setTimeout(() => {
+    if (completionStatus(view.state) !== null && view.root.activeElement !== view.contentDOM) closeCompletion(view);
+  }, 0);
+});
+
 function language(tables: Record<string, string[]>, defaultTable: string | undefined) {
   const schema: SQLNamespace = tables;
   return sql({
@@ -90,6 +111,7 @@ export function SqlEditor({
         highlightActiveLine(),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         autocompletion({ activateOnTyping: true, icons: false }),
+        completionOnlyWhileFocused,
         lintGutter(),
         languageConf.current.of(language(tables, defaultTable)),
         Prec.highest(
