@@ -1,6 +1,7 @@
+import { Socket } from 'node:net';
 import type { SslMode } from '@svc/contracts';
 import pg from 'pg';
-import { hostProblem, type OutboundSwitches } from '../platform/addressPolicy';
+import { hostProblem, type OutboundSwitches, pinnedLookup } from '../platform/addressPolicy';
 
 /**
  * Connections to a PostgreSQL warehouse. Every value arrives as the server's text (one type parser for
@@ -41,6 +42,18 @@ async function checkHost(host: string, options: ConnectOptions): Promise<void> {
   if (problem) throw new WarehouseError(problem);
 }
 
+/**
+ * The driver's socket, resolving the host through the policy when it connects: the address connected to is
+ * one the policy approves then, so a name whose DNS answer changes after `checkHost` reaches nothing else.
+ */
+function pinnedSocket(outbound: OutboundSwitches): Socket {
+  const socket = new Socket();
+  const connect = socket.connect.bind(socket);
+  const lookup = pinnedLookup('warehouse', outbound);
+  socket.connect = ((port: number, host: string) => connect({ port, host, lookup })) as Socket['connect'];
+  return socket;
+}
+
 /** pg's words when a server answers the TLS request with "no": `prefer` then connects without TLS. */
 const NO_TLS = /does not support SSL/i;
 
@@ -52,6 +65,8 @@ export function describeFailure(
   const e = err as { code?: string; message?: string };
   const where = `${spec.host}:${spec.port}`;
   switch (e.code) {
+    case 'ESVCREFUSED':
+      return e.message ?? 'The address policy refused the warehouse host.';
     case '28P01':
     case '28000':
       return `The warehouse refused the login of user "${spec.user}": check the user name and password of the authentication (${e.message ?? ''}).`;
@@ -98,6 +113,7 @@ function client(spec: ConnectionSpec, options: ConnectOptions, tls: boolean): pg
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'svc-dwh-sync',
     types,
+    stream: () => pinnedSocket(options.outbound),
   });
   // A connection lost between queries is reported by the next query; this keeps it from being unhandled.
   c.on('error', () => {});

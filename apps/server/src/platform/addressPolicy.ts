@@ -34,7 +34,15 @@ export interface OutboundSwitches {
   allowPrivateAddresses: boolean;
   /** `SVC_DWH_ALLOW_LOOPBACK=1`: warehouse authentications may point at loopback hosts. */
   allowWarehouseLoopback: boolean;
+  /** How names are resolved: the system's resolver unless given (tests give one whose answers change). */
+  resolve?: Resolve;
 }
+
+/** Every address a name has. */
+export type Resolve = (name: string) => Promise<string[]>;
+
+const systemResolve: Resolve = async (name) =>
+  (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
 
 /** The only reader of the two environment switches. */
 export function outboundSwitches(env: NodeJS.ProcessEnv): OutboundSwitches {
@@ -221,25 +229,73 @@ export async function hostProblem(
   phase: Phase = 'send',
 ): Promise<string | null> {
   const shown = host.slice(0, 255);
-  const literal = literalAddress(host);
-  const name = host.trim().toLowerCase().replace(/\.$/, '');
+  if (host.trim().replace(/\.$/, '') === '') return `${WHAT[kind]} is empty.`;
   let addresses: string[];
-  if (literal) addresses = [literal];
-  else if (name === 'localhost' || name.endsWith('.localhost')) addresses = ['127.0.0.1', '::1'];
-  else if (name === '') return `${WHAT[kind]} is empty.`;
-  else {
-    try {
-      addresses = (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
-    } catch {
-      if (phase === 'save') return null;
-      return `${WHAT[kind]} "${shown}" could not be resolved: check its spelling.`;
-    }
+  try {
+    addresses = await addressesOf(host, switches);
+  } catch {
+    if (phase === 'save') return null;
+    return `${WHAT[kind]} "${shown}" could not be resolved: check its spelling.`;
   }
+  return addressesProblem(addresses, shown, kind, switches);
+}
+
+/** The addresses a host means: literal addresses and `localhost` without DNS, other names resolved. */
+async function addressesOf(host: string, switches: OutboundSwitches): Promise<string[]> {
+  const literal = literalAddress(host);
+  if (literal) return [literal];
+  const name = host.trim().toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return ['127.0.0.1', '::1'];
+  return (switches.resolve ?? systemResolve)(name);
+}
+
+function addressesProblem(
+  addresses: string[],
+  shown: string,
+  kind: OutboundKind,
+  switches: OutboundSwitches,
+): string | null {
   for (const address of addresses) {
     const cls = classifyAddress(address);
     if (!allowed(kind, cls, switches)) return refusal(kind, shown, cls);
   }
   return null;
+}
+
+/** The error a pinned lookup fails a connection with when the policy refuses the name's addresses now. */
+export class OutboundRefused extends Error {
+  readonly code = 'ESVCREFUSED';
+}
+
+type LookupCallback = (
+  err: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for sockets (net/tls `connect`, HTTP agents) that resolves the name, judges every address by
+ * the policy and hands only approved addresses to the connection. Checking a URL and then letting the
+ * socket resolve again would leave a gap: a name whose DNS answer changes in between (rebinding) would
+ * reach an address that was never checked. Connecting through this lookup closes it.
+ */
+export function pinnedLookup(kind: OutboundKind, switches: OutboundSwitches = STRICT_OUTBOUND) {
+  return (hostname: string, options: { all?: boolean } | number | undefined, callback: LookupCallback): void => {
+    const all = typeof options === 'object' && options?.all === true;
+    addressesOf(hostname, switches).then(
+      (addresses) => {
+        const problem = addresses.length
+          ? addressesProblem(addresses, hostname.slice(0, 255), kind, switches)
+          : `${WHAT[kind]} "${hostname.slice(0, 255)}" has no address.`;
+        if (problem) return callback(new OutboundRefused(problem), all ? [] : '');
+        const found = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (all) return callback(null, found);
+        const first = found[0] as { address: string; family: number };
+        callback(null, first.address, first.family);
+      },
+      (err: Error) => callback(err, all ? [] : ''),
+    );
+  };
 }
 
 const LABEL: Record<Exclude<OutboundKind, 'warehouse'>, string> = {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { changingDns } from '../testing/changingDns';
 import { type Answer, listenForWebhooks, type WebhookListener } from '../testing/webhookListener';
 import { STRICT_OUTBOUND } from './addressPolicy';
 import { sendToWebhook } from './webhookSender';
@@ -65,5 +66,27 @@ describe('sendToWebhook', () => {
       /"127\.0\.0\.1" is a loopback or private address/,
     );
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('a name whose address changes between the check and the connection (DNS rebinding)', () => {
+  it('refuses the connection when the name points at loopback by the time it connects', async () => {
+    const { url, seen } = await listen(() => ({ status: 200 }));
+    const dns = changingDns('93.184.216.34', '127.0.0.1');
+    const rebinding = url.replace('http://127.0.0.1', 'https://hooks.rebind.test');
+    const outcome = await sendToWebhook(rebinding, { ...STRICT_OUTBOUND, resolve: dns.resolve }, bodies(1), POST);
+    expect(outcome.error).toMatch(/^The webhook host "hooks\.rebind\.test" is a loopback or private address/);
+    expect(dns.asked).toEqual(['hooks.rebind.test', 'hooks.rebind.test']);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('connects to the address the policy approved, not to a second lookup of its own', async () => {
+    const { url, seen } = await listen(() => ({ status: 204 }));
+    const dns = changingDns('127.0.0.1', '127.0.0.1');
+    const named = url.replace('127.0.0.1', 'hooks.internal.test');
+    const outcome = await sendToWebhook(named, { ...ALLOW_PRIVATE, resolve: dns.resolve }, bodies(2), POST);
+    expect(outcome).toMatchObject({ error: null, responseCode: 204 });
+    expect(seen).toHaveLength(2);
+    expect(dns.asked.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,9 +1,12 @@
+import type { Response } from 'undici';
 import { type OutboundSwitches, urlProblem } from './addressPolicy';
+import { type PinnedFetch, refusalOf, withPinnedFetch } from './pinnedFetch';
 
 /**
  * The one HTTP sender for webhooks: journey activations (journey-engine/webhook.ts) and query results
  * (jobs/resultOutput.ts) both post through it. The one address policy is checked first (`https://` only,
- * `http://` and loopback or private hosts only with SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1); each request
+ * `http://` and loopback or private hosts only with SVC_DELIVERY_ALLOW_PRIVATE_ADDRESSES=1), and every
+ * connection is made to an address the policy approves when it connects (`pinnedFetch.ts`); each request
  * has a timeout, no redirect is followed, and the first failing request ends the send. Neither the URL's
  * path or query, nor header values, nor the remote answer is put in an error: messages name the origin.
  */
@@ -79,12 +82,14 @@ interface Answer {
   excerpt?: string;
   /** Set when no answer came. */
   failure?: string;
+  /** The address policy refused the connection: `failure` is its sentence. */
+  refused?: boolean;
 }
 
-async function request(url: string, r: WebhookRequest, body: string): Promise<Answer> {
+async function request(send: PinnedFetch, url: string, r: WebhookRequest, body: string): Promise<Answer> {
   const timeout = AbortSignal.timeout(r.timeoutMs ?? TIMEOUT_MS);
   try {
-    const res = await fetch(url, {
+    const res = await send(url, {
       method: r.method,
       headers: { 'content-type': 'application/json', ...r.headers },
       body,
@@ -94,7 +99,9 @@ async function request(url: string, r: WebhookRequest, body: string): Promise<An
     if (r.keepExcerpt) return { status: res.status, excerpt: await excerptOf(res) };
     await res.body?.cancel();
     return { status: res.status };
-  } catch {
+  } catch (err) {
+    const refused = refusalOf(err);
+    if (refused) return { failure: refused, refused: true };
     // Only the kind of failure: an error's text could quote what was sent.
     if (r.signal?.aborted) return { failure: 'call was stopped before an answer' };
     return { failure: timeout.aborted ? 'did not answer in time' : 'could not be reached' };
@@ -114,12 +121,12 @@ export async function sendToWebhook(
   let last: WebhookOutcome = { target, error: null };
   let next = 0;
   let failed: WebhookOutcome | null = null;
-  const worker = async () => {
+  const worker = async (send: PinnedFetch) => {
     while (failed === null && next < bodies.length) {
       const { label, body } = bodies[next++] as WebhookBody;
-      const answer = await request(url, r, body);
+      const answer = await request(send, url, r, body);
       if (answer.failure !== undefined) {
-        failed ??= { target, error: `The webhook ${answer.failure} (${label}).` };
+        failed ??= { target, error: answer.refused ? answer.failure : `The webhook ${answer.failure} (${label}).` };
         return;
       }
       const code = answer.status as number;
@@ -132,6 +139,8 @@ export async function sendToWebhook(
       last = seen;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(r.parallel ?? 1, bodies.length) }, worker));
+  await withPinnedFetch('webhook', switches, (send) =>
+    Promise.all(Array.from({ length: Math.min(r.parallel ?? 1, bodies.length) }, () => worker(send))),
+  );
   return failed ?? last;
 }

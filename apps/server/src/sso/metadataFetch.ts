@@ -1,11 +1,14 @@
+import type { Response } from 'undici';
 import { type OutboundSwitches, urlProblem } from '../platform/addressPolicy';
 import { ApiError, badRequest, unprocessable } from '../platform/errors';
+import { type PinnedFetch, refusalOf, withPinnedFetch } from '../platform/pinnedFetch';
 import { type ParsedCertificate, parseCertificates } from './certificates';
 import { elements, hasDoctype, parseXml, type XmlElement } from './xml';
 
 /**
  * Identity provider metadata fetched from its URL (decision 0049): the one address policy is asked before
- * the first request and before each redirect; the whole fetch has a time limit and the answer a size limit.
+ * the first request and before each redirect, and each connection reaches only an address it approves then
+ * (`platform/pinnedFetch.ts`); the whole fetch has a time limit and the answer a size limit.
  * The XML is read with the SAML code's parser. Every failure is an ApiError whose sentence names the URL's
  * origin only and says what to check; nothing of the remote answer is quoted.
  */
@@ -77,7 +80,11 @@ async function readLimited(res: Response, origin: string): Promise<string> {
 }
 
 /** GETs the metadata, following at most three redirects, each checked by the address policy. */
-async function fetchMetadataText(url: string, options: FetchOptions): Promise<string> {
+function fetchMetadataText(url: string, options: FetchOptions): Promise<string> {
+  return withPinnedFetch('idpMetadata', options.switches, (send) => fetchWith(send, url, options));
+}
+
+async function fetchWith(send: PinnedFetch, url: string, options: FetchOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   let current = url;
@@ -86,7 +93,7 @@ async function fetchMetadataText(url: string, options: FetchOptions): Promise<st
     const problem = await urlProblem(current, 'idpMetadata', options.switches);
     if (problem) throw badRequest(hop === 0 ? problem : `The metadata URL redirected to ${origin}: ${problem}`);
     try {
-      const res = await fetch(current, {
+      const res = await send(current, {
         redirect: 'manual',
         signal,
         headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
@@ -111,6 +118,8 @@ async function fetchMetadataText(url: string, options: FetchOptions): Promise<st
       return await readLimited(res, origin);
     } catch (err) {
       if (err instanceof ApiError) throw err;
+      const refused = refusalOf(err);
+      if (refused) throw badRequest(hop === 0 ? refused : `The metadata URL redirected to ${origin}: ${refused}`);
       throw unprocessable(
         signal.aborted
           ? `The metadata URL at ${origin} did not answer within ${timeoutMs / 1000} seconds.`

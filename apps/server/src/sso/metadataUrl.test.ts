@@ -1,5 +1,6 @@
 import type { SsoSetting } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { changingDns } from '../testing/changingDns';
 import { createHarness, type Harness } from '../testing/harness';
 import { readMetadataUrl } from './metadataFetch';
 import { idpMetadataXml, MetadataServer } from './testing/metadataServer';
@@ -282,5 +283,18 @@ describe('IdP metadata by URL, strict address policy', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('refuses a name that points at loopback by the time it connects, though it was public when checked', async () => {
+    const url = serveMetadata(oldIdp);
+    const { asked, resolve } = changingDns('93.184.216.34', '127.0.0.1');
+    const rebinding = url.replace(/^http:\/\/127\.0\.0\.1/, 'https://idp.rebind.test');
+    const switches = { allowPrivateAddresses: false, allowWarehouseLoopback: false, resolve };
+    await expect(readMetadataUrl(rebinding, () => new Date(), { switches })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^The metadata URL host "idp\.rebind\.test" is a loopback or private address/),
+    });
+    expect(asked).toEqual(['idp.rebind.test', 'idp.rebind.test']);
+    expect(server.hits.get('/metadata')).toBeUndefined();
   });
 });
