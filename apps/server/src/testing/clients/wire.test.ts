@@ -2,8 +2,9 @@ import { gunzipSync } from 'node:zlib';
 import { encodePart } from '@svc/bulk-format';
 import { unpackMultiple } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_WIRE, type Encoding, type WireFact } from '../contracts/clientWire';
+import { CLIENT_WIRE } from '../contracts/clientWire';
 import { ROUTES_WIRE } from '../contracts/clientWireRoutes';
+import type { Encoding, WireFact } from '../contracts/wireFact';
 import { createHarness, type Harness } from '../harness';
 
 /**

@@ -1,4 +1,4 @@
-import type { Encoding, WireFact } from './clientWire';
+import type { Encoding, WireFact } from './wireFact';
 
 /**
  * The client requests of the routes issue 17 added last (decision 0023): table swap, update and

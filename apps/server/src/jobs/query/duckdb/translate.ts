@@ -1,7 +1,8 @@
 import { intervalRange } from '../intervals';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from '../postgres/allowedFunctions';
+import { literalOf } from '../postgres/callRewrites';
 import { contextWordIsName } from '../postgres/identifiers';
-import { checkLexing, isCall, literalOf } from '../postgres/translate';
+import { checkLexing, isCall } from '../postgres/translate';
 import {
   type Call,
   COMMON_REWRITES,
