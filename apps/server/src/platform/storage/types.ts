@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Selectable, Transaction } from 'kysely';
 import type { Database } from './controlTables/index';
 
 /** The two backends of the storage layer (decision 0017). */
@@ -12,6 +12,9 @@ export type Backend = 'sqlite' | 'postgres';
  */
 export type ControlDb = Kysely<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A control table's row as `SELECT *` gives it, its columns typed by the description. */
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
 
 /**
  * Customer tables: made at run time from what customers send, so known by name only, with columns of any
