@@ -9,51 +9,46 @@ import {
   insertId,
   isForeignKeyViolation,
   isUniqueViolation,
-  many,
   one,
+  type Row,
   run,
   sql,
   transaction,
 } from '../platform/storage';
 import { assertAdminsRemain, lockedUser, type SsoProof } from './signInGuard';
 
-/** A row of `users`. `password_hash` never leaves this module's callers' process. */
-export interface UserRow {
-  id: number;
-  account_id: number;
-  name: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  administrator: number;
-  account_owner: number;
-  password_hash: string | null;
-  created_at: number;
-  updated_at: number;
-  /** Single sign-on mode and the identity provider's NameID for the user (sso/userSso.ts). */
-  sso_mode: 'disabled' | 'enabled' | 'enforced';
-  sso_identifier: string | null;
-}
+/** Single sign-on mode of a user (sso/userSso.ts); `users.sso_mode` holds no other. */
+type SsoMode = 'disabled' | 'enabled' | 'enforced';
+type Moded = { sso_mode: SsoMode };
 
-export interface AccountRow {
-  id: number;
-  name: string;
-  created_at: number;
-}
+/**
+ * A row of `users` (platform/storage/controlTables/accounts.ts). `password_hash` never leaves this module's
+ * callers' process; `sso_identifier` is the identity provider's NameID for the user.
+ */
+export type UserRow = Omit<Row<'users'>, 'sso_mode'> & Moded;
+
+export type AccountRow = Pick<Row<'accounts'>, 'id' | 'name' | 'created_at'>;
+
+/** Every column of `users`, as UserRow. */
+const users = (db: Executor) => db.selectFrom('users').selectAll().$narrowType<Moded>();
 
 export async function findAccount(db: Executor, accountId: number): Promise<AccountRow> {
-  const row = await one<AccountRow>(db, sql`SELECT id, name, created_at FROM accounts WHERE id = ${accountId}`);
+  const row = await db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'created_at'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw notFound('account');
   return row;
 }
 
 export function listUsers(db: Executor, accountId: number): Promise<UserRow[]> {
-  return many<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} ORDER BY id`);
+  return users(db).where('account_id', '=', accountId).orderBy('id').execute();
 }
 
 /** The user with this id in the account, or 404 (a user of another account is not told apart). */
 export async function getUser(db: Executor, accountId: number, userId: number): Promise<UserRow> {
-  const row = await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${userId} AND account_id = ${accountId}`);
+  const row = await users(db).where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
   if (!row) throw notFound('user');
   return row;
 }
@@ -63,9 +58,10 @@ export async function getUser(db: Executor, accountId: number, userId: number): 
  * e-mail, so both are accepted, the name first. Only users of the caller's account are found.
  */
 export async function getUserByRef(db: Executor, accountId: number, ref: string): Promise<UserRow> {
-  const byName = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND name = ${ref}`);
+  const inAccount = users(db).where('account_id', '=', accountId);
+  const byName = await inAccount.where('name', '=', ref).executeTakeFirst();
   if (byName) return byName;
-  const byEmail = await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${ref}`);
+  const byEmail = await inAccount.where('email', '=', ref).executeTakeFirst();
   if (!byEmail) throw notFound('user');
   return byEmail;
 }
@@ -78,11 +74,9 @@ const MAX_SIGN_IN_ACCOUNTS = 10;
  * (addresses are unique per account, decision 0028), or only the named account's. Oldest accounts first.
  */
 export function findUsersForLogin(db: Executor, email: string, accountId?: number): Promise<UserRow[]> {
-  const inAccount = accountId === undefined ? sql`` : sql` AND account_id = ${accountId}`;
-  return many<UserRow>(
-    db,
-    sql`SELECT * FROM users WHERE email = ${email}${inAccount} ORDER BY account_id LIMIT ${MAX_SIGN_IN_ACCOUNTS}`,
-  );
+  let found = users(db).where('email', '=', email);
+  if (accountId !== undefined) found = found.where('account_id', '=', accountId);
+  return found.orderBy('account_id').limit(MAX_SIGN_IN_ACCOUNTS).execute();
 }
 
 export interface NewUser {
@@ -276,10 +270,12 @@ export async function setPassword(deps: AppDeps, user: UserRow, password: string
 export async function changeEmail(deps: AppDeps, user: UserRow, email: string): Promise<UserRow> {
   const { db } = deps.storage;
   const taken = () => emailConflict(email);
-  const other = await one<{ id: number }>(
-    db,
-    sql`SELECT id FROM users WHERE account_id = ${user.account_id} AND email = ${email}`,
-  );
+  const other = await db
+    .selectFrom('users')
+    .select('id')
+    .where('account_id', '=', user.account_id)
+    .where('email', '=', email)
+    .executeTakeFirst();
   if (other && Number(other.id) !== user.id) throw taken();
   try {
     await run(

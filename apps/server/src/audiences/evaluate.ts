@@ -2,7 +2,7 @@ import type { JourneyVariantRef, RuleCondition, SegmentRule } from '@svc/contrac
 import { derivedSets } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict } from '../platform/errors';
-import { type Executor, isInvalidRegexp, many, one, type RawBuilder, sql } from '../platform/storage';
+import { type DataExecutor, isInvalidRegexp, many, one, type RawBuilder, sql } from '../platform/storage';
 import type { Definition } from './definition';
 import { attributeColumn, profileSet } from './matrix';
 import { type CompileContext, compileRule } from './rules/compile';
@@ -83,7 +83,11 @@ async function compileFor(deps: AppDeps, parent: ParentSegmentRow, rule: Segment
 }
 
 /** Runs `fn` on the built profiles; 409 before the first build, 400 for a pattern PostgreSQL refuses. */
-async function withProfiles<T>(deps: AppDeps, parent: ParentSegmentRow, fn: (ex: Executor) => Promise<T>): Promise<T> {
+async function withProfiles<T>(
+  deps: AppDeps,
+  parent: ParentSegmentRow,
+  fn: (ex: DataExecutor) => Promise<T>,
+): Promise<T> {
   if (!builtOf(parent)) throw conflict(NOT_BUILT);
   let found: { value: T } | null;
   try {

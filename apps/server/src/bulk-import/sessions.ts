@@ -1,42 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkImportSession, BulkImportStatus } from '@svc/contracts';
 import { conflict, notFound, unprocessable } from '../platform/errors';
-import { dialectOf, type Executor, many, one, run, sql, transaction } from '../platform/storage';
+import { dialectOf, type Executor, one, type Row, run, sql, transaction } from '../platform/storage';
 
 /** The control database's rows of bulk import sessions and parts. Every query is scoped by account. */
 
-export interface SessionRow {
-  id: number;
-  account_id: number;
-  user_id: number | null;
-  name: string;
-  database_name: string;
-  table_name: string;
-  status: BulkImportStatus;
-  upload_frozen: number;
-  job_id: number | null;
-  valid_parts: number | null;
-  error_parts: number | null;
-  valid_records: number | null;
-  error_records: number | null;
-  /** Folder of the session's files, relative to the data directory. */
-  dir: string;
-  /** Identifies the perform whose staged rows a commit lands; null until a perform finished. */
-  perform_token: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** What `bulk_import_sessions.status` holds: one of the wire's session states. */
+type Statused = { status: BulkImportStatus };
 
-export interface PartRow {
-  id: number;
-  account_id: number;
-  session_id: number;
-  name: string;
-  file: string;
-  bytes: number;
-  records: number;
-  created_at: number;
-}
+/**
+ * A bulk import session (platform/storage/controlTables/bulkImport.ts). `dir` is the folder of its files,
+ * relative to the data directory; `perform_token` identifies the perform whose staged rows a commit lands,
+ * null until a perform finished.
+ */
+export type SessionRow = Omit<Row<'bulk_import_sessions'>, 'status'> & Statused;
+
+export type PartRow = Row<'bulk_import_parts'>;
+
+/** The account's sessions, every column. */
+const sessionsOf = (ex: Executor, accountId: number) =>
+  ex.selectFrom('bulk_import_sessions').selectAll().where('account_id', '=', accountId).$narrowType<Statused>();
+
+/** A session's parts, every column. */
+const partsOf = (ex: Executor, session: SessionRow) =>
+  ex
+    .selectFrom('bulk_import_parts')
+    .selectAll()
+    .where('session_id', '=', session.id)
+    .where('account_id', '=', session.account_id);
 
 export function toWireSession(row: SessionRow): BulkImportSession {
   return {
@@ -58,13 +49,22 @@ export async function insertSession(
   s: { accountId: number; userId: number; name: string; database: string; table: string; now: number },
 ): Promise<SessionRow> {
   const dir = `bulk_import/${s.accountId}/${randomUUID()}`;
-  const row = await one<SessionRow>(
-    ex,
-    sql`INSERT INTO bulk_import_sessions (account_id, user_id, name, database_name, table_name, dir, created_at, updated_at)
-        VALUES (${s.accountId}, ${s.userId}, ${s.name}, ${s.database}, ${s.table}, ${dir}, ${s.now}, ${s.now})
-        ON CONFLICT (account_id, name) DO NOTHING
-        RETURNING *`,
-  );
+  const row = await ex
+    .insertInto('bulk_import_sessions')
+    .values({
+      account_id: s.accountId,
+      user_id: s.userId,
+      name: s.name,
+      database_name: s.database,
+      table_name: s.table,
+      dir,
+      created_at: s.now,
+      updated_at: s.now,
+    })
+    .onConflict((c) => c.columns(['account_id', 'name']).doNothing())
+    .returningAll()
+    .$narrowType<Statused>()
+    .executeTakeFirst();
   if (!row) {
     throw conflict(`A bulk import session named "${s.name}" already exists. Choose another name or delete it first.`);
   }
@@ -72,12 +72,7 @@ export async function insertSession(
 }
 
 async function findSession(ex: Executor, accountId: number, name: string): Promise<SessionRow | null> {
-  return (
-    (await one<SessionRow>(
-      ex,
-      sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} AND name = ${name}`,
-    )) ?? null
-  );
+  return (await sessionsOf(ex, accountId).where('name', '=', name).executeTakeFirst()) ?? null;
 }
 
 /** The account's session of that name; a missing one, or another account's, is the spec's 404. */
@@ -88,21 +83,22 @@ export async function requireSession(ex: Executor, accountId: number, name: stri
 }
 
 export async function sessionById(ex: Executor, accountId: number, id: number): Promise<SessionRow | null> {
-  return (
-    (await one<SessionRow>(
-      ex,
-      sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} AND id = ${id}`,
-    )) ?? null
-  );
+  return (await sessionsOf(ex, accountId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export function listSessions(ex: Executor, accountId: number): Promise<SessionRow[]> {
-  return many<SessionRow>(ex, sql`SELECT * FROM bulk_import_sessions WHERE account_id = ${accountId} ORDER BY name`);
+  return sessionsOf(ex, accountId).orderBy('name').execute();
 }
 
 /** Sessions in a state a restart must finish, of every account (start-up recovery only). */
 export function sessionsInState(ex: Executor, status: BulkImportStatus): Promise<SessionRow[]> {
-  return many<SessionRow>(ex, sql`SELECT * FROM bulk_import_sessions WHERE status = ${status} ORDER BY id`);
+  return ex
+    .selectFrom('bulk_import_sessions')
+    .selectAll()
+    .where('status', '=', status)
+    .orderBy('id')
+    .$narrowType<Statused>()
+    .execute();
 }
 
 type SessionChange = Partial<
@@ -159,19 +155,11 @@ export async function deleteSessionRow(ex: Executor, row: SessionRow): Promise<v
 }
 
 export function listParts(ex: Executor, session: SessionRow): Promise<PartRow[]> {
-  return many<PartRow>(
-    ex,
-    sql`SELECT * FROM bulk_import_parts WHERE session_id = ${session.id} AND account_id = ${session.account_id} ORDER BY name`,
-  );
+  return partsOf(ex, session).orderBy('name').execute();
 }
 
 export async function findPart(ex: Executor, session: SessionRow, name: string): Promise<PartRow | null> {
-  return (
-    (await one<PartRow>(
-      ex,
-      sql`SELECT * FROM bulk_import_parts WHERE session_id = ${session.id} AND account_id = ${session.account_id} AND name = ${name}`,
-    )) ?? null
-  );
+  return (await partsOf(ex, session).where('name', '=', name).executeTakeFirst()) ?? null;
 }
 
 /**

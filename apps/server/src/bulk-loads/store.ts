@@ -3,37 +3,20 @@ import { findDatabase, findTable } from '../data';
 import { type KindJobsQuery, kindJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { dialectOf, type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';
+import { dialectOf, type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
 import { isoSeconds } from '../platform/time';
 import { MASK, maskConfig } from './config';
 
 /** The control database's bulk load sessions, and the jobs they ran. Every query is scoped by account. */
 
-export interface BulkLoadRow {
-  id: number;
-  account_id: number;
-  name: string;
-  database_name: string;
-  table_name: string;
-  cron: string | null;
-  timezone: string;
-  delay: number;
-  start_at: number | null;
-  time_column: string | null;
-  /** Credentials included; only ever sent masked. */
-  config_json: string;
-  config_diff_json: string;
-  created_at: number;
-  updated_at: number;
-  /** Who created it: scheduled runs issue their jobs as this user. */
-  user_id: number | null;
-  /** The data-warehouse integration that owns it (one session per table), if any. */
-  integration_id: number | null;
-  /** When its cron last queued a run. */
-  last_fired_at: number | null;
-  /** When a load from scratch was asked for (the next run replaces the table and clears it), or null. */
-  resync_requested_at: number | null;
-}
+/**
+ * A row of `bulk_loads` (platform/storage/controlTables/bulkLoads.ts). `config_json` includes credentials and
+ * is only ever sent masked; `user_id` created it (scheduled runs issue their jobs as this user);
+ * `integration_id` is the data-warehouse integration that owns it (one session per table), if any;
+ * `last_fired_at` when its cron last queued a run; `resync_requested_at` when a load from scratch was asked
+ * for (the next run replaces the table and clears it), or null.
+ */
+export type BulkLoadRow = Row<'bulk_loads'>;
 
 export type BulkLoadValues = Pick<
   BulkLoadRow,
@@ -122,23 +105,22 @@ export function toWireSession(row: BulkLoadRow): BulkLoadSession {
   };
 }
 
+/** The account's sessions, every column. */
+const bulkLoadsOf = (ex: Executor, accountId: number) =>
+  ex.selectFrom('bulk_loads').selectAll().where('account_id', '=', accountId);
+
 export async function listBulkLoads(ex: Executor, accountId: number): Promise<BulkLoadRow[]> {
-  return many<BulkLoadRow>(ex, sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} ORDER BY name`);
+  return bulkLoadsOf(ex, accountId).orderBy('name').execute();
 }
 
 /** The account's session by id, or null. */
 export async function bulkLoadById(ex: Executor, accountId: number, id: number): Promise<BulkLoadRow | null> {
-  return (
-    (await one<BulkLoadRow>(ex, sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} AND id = ${id}`)) ?? null
-  );
+  return (await bulkLoadsOf(ex, accountId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 /** The account's session of that name; anything else is the spec's 404 body. */
 export async function requireBulkLoad(ex: Executor, accountId: number, name: string): Promise<BulkLoadRow> {
-  const row = await one<BulkLoadRow>(
-    ex,
-    sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} AND name = ${name}`,
-  );
+  const row = await bulkLoadsOf(ex, accountId).where('name', '=', name).executeTakeFirst();
   if (!row) throw notFound();
   return row;
 }

@@ -2,42 +2,22 @@ import { join } from 'node:path';
 import { newDataNameProblem } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { type Executor, many, one, sql } from '../platform/storage';
+import { type Executor, many, type Row, sql } from '../platform/storage';
 import type { SchemaEntry } from './columns';
 
 /** A customer database as the control database records it. Times are Unix milliseconds. */
-export interface DatabaseRow {
-  id: number;
-  account_id: number;
-  name: string;
-  delete_protected: number;
-  created_at: number;
-  updated_at: number;
-}
+export type DatabaseRow = Row<'databases'>;
+
+/** What `tables.type` holds: the one type of table there is (its CHECK admits no other). */
+type Typed = { type: 'log' };
 
 /**
  * A table as the control database records it. `schema_json` is the wire `schema` string: a JSON array of
  * `[name, type]` (or `[name, type, alias]`) for every column but `time`. The figures are kept true on
- * every write to the table's data file.
+ * every write to the table's data file: `last_log_timestamp` is the largest `time` (Unix seconds) of any
+ * row, null while the table is empty; `counter_updated_at` when the figures last changed (Unix ms).
  */
-export interface TableRow {
-  id: number;
-  account_id: number;
-  database_id: number;
-  name: string;
-  type: 'log';
-  schema_json: string;
-  count: number;
-  estimated_storage_size: number;
-  /** Largest `time` (Unix seconds) of any row, or null while the table is empty. */
-  last_log_timestamp: number | null;
-  /** When the figures last changed (Unix milliseconds). */
-  counter_updated_at: number | null;
-  expire_days: number | null;
-  include_v: number;
-  created_at: number;
-  updated_at: number;
-}
+export type TableRow = Omit<Row<'tables'>, 'type'> & Typed;
 
 /** The file holding a database's tables: `<dataDir>/databases/<accountId>/<databaseId>.sqlite`. */
 export function databaseFile(dataDir: string, accountId: number, databaseId: number): string {
@@ -45,10 +25,12 @@ export function databaseFile(dataDir: string, accountId: number, databaseId: num
 }
 
 export async function findDatabase(ex: Executor, accountId: number, name: string): Promise<DatabaseRow | null> {
-  const row = await one<DatabaseRow>(
-    ex,
-    sql`SELECT * FROM databases WHERE account_id = ${accountId} AND name = ${name}`,
-  );
+  const row = await ex
+    .selectFrom('databases')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .executeTakeFirst();
   return row ?? null;
 }
 
@@ -60,8 +42,17 @@ export async function requireDatabase(ex: Executor, accountId: number, name: str
 }
 
 export function listDatabases(ex: Executor, accountId: number): Promise<DatabaseRow[]> {
-  return many<DatabaseRow>(ex, sql`SELECT * FROM databases WHERE account_id = ${accountId} ORDER BY name`);
+  return ex.selectFrom('databases').selectAll().where('account_id', '=', accountId).orderBy('name').execute();
 }
+
+/** The tables of one of the account's databases, every column. */
+const tablesOf = (ex: Executor, accountId: number, databaseId: number) =>
+  ex
+    .selectFrom('tables')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('database_id', '=', databaseId)
+    .$narrowType<Typed>();
 
 export async function findTable(
   ex: Executor,
@@ -69,10 +60,7 @@ export async function findTable(
   databaseId: number,
   name: string,
 ): Promise<TableRow | null> {
-  const row = await one<TableRow>(
-    ex,
-    sql`SELECT * FROM tables WHERE account_id = ${accountId} AND database_id = ${databaseId} AND name = ${name}`,
-  );
+  const row = await tablesOf(ex, accountId, databaseId).where('name', '=', name).executeTakeFirst();
   return row ?? null;
 }
 
@@ -88,10 +76,7 @@ export async function requireTable(
 }
 
 export function listTables(ex: Executor, accountId: number, databaseId: number): Promise<TableRow[]> {
-  return many<TableRow>(
-    ex,
-    sql`SELECT * FROM tables WHERE account_id = ${accountId} AND database_id = ${databaseId} ORDER BY name`,
-  );
+  return tablesOf(ex, accountId, databaseId).orderBy('name').execute();
 }
 
 /**
@@ -147,13 +132,21 @@ export async function createTableRow(
 ): Promise<TableRow> {
   checkNewName(name, 'table');
   const now = deps.clock.now().getTime();
-  const row = await one<TableRow>(
-    ex,
-    sql`INSERT INTO tables (account_id, database_id, name, type, schema_json, created_at, updated_at)
-        VALUES (${database.account_id}, ${database.id}, ${name}, 'log', ${JSON.stringify(schema)}, ${now}, ${now})
-        ON CONFLICT DO NOTHING
-        RETURNING *`,
-  );
+  const row = await ex
+    .insertInto('tables')
+    .values({
+      account_id: database.account_id,
+      database_id: database.id,
+      name,
+      type: 'log',
+      schema_json: JSON.stringify(schema),
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((c) => c.doNothing())
+    .returningAll()
+    .$narrowType<Typed>()
+    .executeTakeFirst();
   if (!row) throw conflict(`The table "${name}" already exists in the database "${database.name}".`);
   return row;
 }

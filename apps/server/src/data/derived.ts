@@ -1,5 +1,5 @@
 import type { AppDeps } from '../platform/context';
-import type { Executor, SqlDialect } from '../platform/storage';
+import type { DataExecutor, Executor, SqlDialect } from '../platform/storage';
 import type { DatabaseRow } from './catalog';
 import { dataPlane } from './dataPlane';
 import { duckDerived } from './duckDerived';
@@ -47,7 +47,7 @@ export interface DerivedDialect
 
 export interface DerivedBuild {
   /** Runs the build's statements; the tables it creates make the new version. */
-  readonly ex: Executor;
+  readonly ex: DataExecutor;
   /** A source table (one of the build's `sources`) as SQL to read from. */
   source(database: DatabaseRow, table: string): string;
 }
@@ -74,7 +74,7 @@ export interface DerivedSets {
     publish: (control: Executor, result: T) => Promise<void>,
   ): Promise<T>;
   /** Runs `fn` on the current version, read-only; null when the set was never built. */
-  read<T>(set: DerivedSetRef, fn: (ex: Executor) => Promise<T>): Promise<{ value: T } | null>;
+  read<T>(set: DerivedSetRef, fn: (ex: DataExecutor) => Promise<T>): Promise<{ value: T } | null>;
   /** Deletes the set (nothing when there is none). */
   remove(set: DerivedSetRef): Promise<void>;
 }

@@ -13,6 +13,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { DataTables } from '../platform/storage';
 
 /**
  * A Kysely instance over one DuckDB connection, so callers of a DuckDB data transaction (`DataTx.ex`) write
@@ -102,12 +103,12 @@ class DuckDialect implements Dialect {
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+  createIntrospector(db: Kysely<DataTables>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
 }
 
 /** A Kysely instance whose every statement runs on `conn` (the caller owns the connection). */
-export function duckKysely(conn: DuckDBConnection): Kysely<unknown> {
+export function duckKysely(conn: DuckDBConnection): Kysely<DataTables> {
   return new Kysely({ dialect: new DuckDialect(conn) });
 }

@@ -1,5 +1,5 @@
 import type { RawBuilder } from 'kysely';
-import type { Executor } from '../platform/storage';
+import type { DataExecutor, Executor } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import type { ColumnSummary, RowBlock } from './rowBlocks';
@@ -39,7 +39,7 @@ export interface MergeResult {
 /** One transaction on a customer database's data: everything in it lands together or not at all. */
 export interface DataTx {
   /** For the caller's own statements in the same transaction (markers, incremental state). */
-  readonly ex: Executor;
+  readonly ex: DataExecutor;
   /**
    * `append`, `appendBlocks` and `merge` copy the figures they save to the table's catalog row in the same
    * statement, where the plane shares the control database (PostgreSQL). On SQLite the caller copies them.

@@ -6,7 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { addSqlFunctions, type Db } from '../platform/db';
 import { makeDir, touchFile } from '../platform/fileModes';
-import { transaction } from '../platform/storage';
+import { type DataTables, transaction } from '../platform/storage';
 import { databaseFile } from './catalog';
 import type { DerivedSetRef, DerivedSets, DerivedSource } from './derived';
 
@@ -52,7 +52,7 @@ export function sqliteDerived(deps: AppDeps): DerivedSets {
       touchFile(temp);
       const db = new Database(temp);
       addSqlFunctions(db);
-      const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) });
+      const kysely = new Kysely<DataTables>({ dialect: new SqliteDialect({ database: db }) });
       let result: Awaited<ReturnType<typeof fn>>;
       try {
         db.pragma('journal_mode = OFF');
@@ -89,7 +89,7 @@ export function sqliteDerived(deps: AppDeps): DerivedSets {
         throw err;
       }
       addSqlFunctions(db);
-      const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) });
+      const kysely = new Kysely<DataTables>({ dialect: new SqliteDialect({ database: db }) });
       try {
         return { value: await fn(kysely) };
       } finally {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
-import type { Executor } from '../platform/storage';
+import type { DataExecutor, DataTables } from '../platform/storage';
 import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import {
@@ -36,9 +36,9 @@ import { RowInserter } from './sqliteInsert';
  * can add their own statements (`DataTx.ex`) in it and await between steps.
  */
 
-const kyselys = new WeakMap<DataFile, Kysely<unknown>>();
+const kyselys = new WeakMap<DataFile, Kysely<DataTables>>();
 
-function kyselyOf(f: DataFile): Kysely<unknown> {
+function kyselyOf(f: DataFile): Kysely<DataTables> {
   let k = kyselys.get(f);
   if (!k) {
     k = new Kysely({ dialect: new SqliteDialect({ database: f.db }) });
@@ -133,7 +133,7 @@ function mergeRecords(
   return { meta, inserted: keyed.records.length, replaced };
 }
 
-function dataTx(f: DataFile, ex: Executor): DataTx {
+function dataTx(f: DataFile, ex: DataExecutor): DataTx {
   return {
     ex,
     table: (name) => sql.table(name),

@@ -1,27 +1,25 @@
 import { conflict } from '../platform/errors';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import { type Executor, many, type Row, run, sql } from '../platform/storage';
 
 /**
  * Folders of parent segments: a tree per parent segment whose root is made with the parent segment.
  * Segments and journeys live in folders. Every query is scoped by account. Times are Unix milliseconds.
  */
 
-export interface FolderRow {
-  id: number;
-  account_id: number;
-  parent_segment_id: number;
-  /** Null for a parent segment's root folder. */
-  parent_id: number | null;
-  name: string;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `folders` (platform/storage/controlTables/folders.ts); `parent_id` is null for a root folder. */
+export type FolderRow = Row<'folders'>;
 
 /** Folders nest at most this deep below a root (the by-folder listing shows up to 32 levels). */
 export const MAX_FOLDER_DEPTH = 32;
 
 export async function folderRow(db: Executor, accountId: number, id: number): Promise<FolderRow | null> {
-  return (await one<FolderRow>(db, sql`SELECT * FROM folders WHERE account_id = ${accountId} AND id = ${id}`)) ?? null;
+  const row = await db
+    .selectFrom('folders')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Ids of the folder's ancestors, root first, not including the folder itself. */
@@ -64,12 +62,14 @@ async function siblingNamed(
   folder: { account_id: number; parent_id: number | null; name: string },
   except = 0,
 ): Promise<{ id: number } | undefined> {
-  const parent = folder.parent_id === null ? sql`parent_id IS NULL` : sql`parent_id = ${folder.parent_id}`;
-  return one<{ id: number }>(
-    db,
-    sql`SELECT id FROM folders
-         WHERE account_id = ${folder.account_id} AND ${parent} AND name = ${folder.name} AND id <> ${except}`,
-  );
+  return db
+    .selectFrom('folders')
+    .select('id')
+    .where('account_id', '=', folder.account_id)
+    .where('parent_id', folder.parent_id === null ? 'is' : '=', folder.parent_id)
+    .where('name', '=', folder.name)
+    .where('id', '<>', except)
+    .executeTakeFirst();
 }
 
 export async function insertFolder(
@@ -80,23 +80,30 @@ export async function insertFolder(
   if (folder.parent_id !== null && (await siblingNamed(db, folder))) {
     throw conflict(`A folder named "${folder.name}" already exists there; choose another name.`);
   }
-  const id = await insertId(
-    db,
-    sql`INSERT INTO folders (account_id, parent_segment_id, parent_id, name, created_at, updated_at)
-        VALUES (${folder.account_id}, ${folder.parent_segment_id}, ${folder.parent_id}, ${folder.name}, ${now}, ${now})
-        RETURNING id`,
-  );
-  return (await folderRow(db, folder.account_id, id)) as FolderRow;
+  return db
+    .insertInto('folders')
+    .values({
+      account_id: folder.account_id,
+      parent_segment_id: folder.parent_segment_id,
+      parent_id: folder.parent_id,
+      name: folder.name,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function renameFolderRow(db: Executor, folder: FolderRow, name: string, now: number): Promise<FolderRow> {
   if (folder.parent_id !== null && (await siblingNamed(db, { ...folder, name }, folder.id))) {
     throw conflict(`A folder named "${name}" already exists there; choose another name.`);
   }
-  await run(
-    db,
-    sql`UPDATE folders SET name = ${name}, updated_at = ${now} WHERE account_id = ${folder.account_id} AND id = ${folder.id}`,
-  );
+  await db
+    .updateTable('folders')
+    .set({ name, updated_at: now })
+    .where('account_id', '=', folder.account_id)
+    .where('id', '=', folder.id)
+    .execute();
   return { ...folder, name, updated_at: now };
 }
 

@@ -1,6 +1,16 @@
 import { userColumnOf, userIdsNamed } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { dialectOf, type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
+import {
+  dialectOf,
+  type Executor,
+  insertId,
+  isUniqueViolation,
+  many,
+  one,
+  type Row,
+  run,
+  sql,
+} from '../platform/storage';
 import type { QueuedJob } from './fairQueue';
 
 /** The SQL of the `jobs` table. Reads for callers are scoped by account; the runner works by job id. */
@@ -9,41 +19,14 @@ export const JOB_STATUSES = ['queued', 'running', 'success', 'error', 'killed'] 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINISHED: readonly JobStatus[] = ['success', 'error', 'killed'];
 
-export interface JobRow {
-  id: number;
-  account_id: number;
-  user_id: number | null;
-  type: string;
-  database_name: string | null;
-  query: string | null;
-  /** Kind-specific parameters (JSON object), e.g. a bulk import's session. */
-  params_json: string | null;
-  status: JobStatus;
-  priority: number;
-  retry_limit: number;
-  domain_key: string | null;
-  created_at: number;
-  updated_at: number;
-  start_at: number | null;
-  end_at: number | null;
-  cpu_time: number | null;
-  result_path: string | null;
-  result_size: number | null;
-  num_records: number | null;
-  hive_result_schema: string | null;
-  cmdout: string | null;
-  stderr: string | null;
-  /** The node that claimed the job (runner.ts), null until one did. */
-  runner: string | null;
-  /** When a node other than the runner was asked to kill it; the runner ends it (runner.ts). */
-  kill_requested_at: number | null;
-  /** A run of a scheduled query: the schedule's id, its name when the job was queued, and the slot (ms). */
-  schedule_id: number | null;
-  schedule_name: string | null;
-  scheduled_at: number | null;
-  /** Where a successful query's rows go (a `td://` URL or a result connection's name), as given. */
-  result_url: string | null;
-}
+/**
+ * A `jobs` row (platform/storage/controlTables/jobs.ts), its status narrowed to the states the table allows.
+ * `params_json` holds kind-specific parameters (a JSON object, e.g. a bulk import's session); `runner` the
+ * node that claimed the job (runner.ts), null until one did; `kill_requested_at` when a node other than the
+ * runner was asked to kill it; `schedule_id`, `schedule_name` and `scheduled_at` a scheduled query's run;
+ * `result_url` where a successful query's rows go (a `td://` URL or a result connection's name), as given.
+ */
+export type JobRow = Omit<Row<'jobs'>, 'status'> & { status: JobStatus };
 
 /** A job row with its issuer's name, as the job objects show it. */
 export type JobView = JobRow & { user_name: string | null };
@@ -67,10 +50,12 @@ export interface NewJob {
 /** Inserts a queued job. A domain key already used in the account is a 409 naming that job. */
 export async function insertJob(ex: Executor, job: NewJob, now: number): Promise<JobRow> {
   const taken = async () => {
-    const existing = await one<{ id: number }>(
-      ex,
-      sql`SELECT id FROM jobs WHERE account_id = ${job.accountId} AND domain_key = ${job.domainKey ?? ''}`,
-    );
+    const existing = await ex
+      .selectFrom('jobs')
+      .select('id')
+      .where('account_id', '=', job.accountId)
+      .where('domain_key', '=', job.domainKey ?? '')
+      .executeTakeFirst();
     return existing
       ? conflict(`The domain key "${job.domainKey}" was already used by job ${existing.id}.`, {
           conflicts_with: String(existing.id),
@@ -103,6 +88,9 @@ export async function insertJob(ex: Executor, job: NewJob, now: number): Promise
   }
   return (await jobById(ex, id)) as JobRow;
 }
+
+/** What a read of `status` gives: one of JOB_STATUSES, the only values the table's CHECK admits. */
+type Statused = { status: JobStatus };
 
 const VIEW = sql`SELECT jobs.*, ${userColumnOf('name', 'jobs.user_id')} AS user_name FROM jobs`;
 
@@ -168,17 +156,20 @@ export async function listJobs(
 
 /** The job by id, whatever its account (the runner's view). */
 export async function jobById(ex: Executor, id: number): Promise<JobRow | null> {
-  return (await one<JobRow>(ex, sql`SELECT * FROM jobs WHERE id = ${id}`)) ?? null;
+  const row = await ex.selectFrom('jobs').selectAll().where('id', '=', id).$narrowType<Statused>().executeTakeFirst();
+  return row ?? null;
 }
 
 /** The queued jobs among `types`, as the fair scheduler needs them (fairQueue.ts). */
 export async function queuedJobs(ex: Executor, types: readonly string[]): Promise<QueuedJob[]> {
   if (types.length === 0) return [];
-  return many<QueuedJob>(
-    ex,
-    sql`SELECT id, account_id, user_id, priority FROM jobs
-        WHERE status = 'queued' AND type IN (${sql.join([...types])}) ORDER BY id`,
-  );
+  return ex
+    .selectFrom('jobs')
+    .select(['id', 'account_id', 'user_id', 'priority'])
+    .where('status', '=', 'queued')
+    .where('type', 'in', types)
+    .orderBy('id')
+    .execute();
 }
 
 /** How many jobs run now on every node, by account and user (the fair queue's limits count them all). */
@@ -279,10 +270,14 @@ export async function requestKill(ex: Executor, id: number, now: number): Promis
  * runners were recorded (no runner) count as this node's: they come from a single-node install.
  */
 export async function runningJobs(ex: Executor, runner: string): Promise<JobRow[]> {
-  return many<JobRow>(
-    ex,
-    sql`SELECT * FROM jobs WHERE status = 'running' AND (runner = ${runner} OR runner IS NULL) ORDER BY id`,
-  );
+  return ex
+    .selectFrom('jobs')
+    .selectAll()
+    .where('status', '=', 'running')
+    .where((w) => w.or([w('runner', '=', runner), w('runner', 'is', null)]))
+    .orderBy('id')
+    .$narrowType<Statused>()
+    .execute();
 }
 
 /** Where the given jobs are (the runner follows jobs it waits for or runs, whichever node ends them). */
@@ -291,7 +286,13 @@ export async function jobStates(
   ids: readonly number[],
 ): Promise<{ id: number; status: JobStatus; kill_requested_at: number | null }[]> {
   if (ids.length === 0) return [];
-  return many(ex, sql`SELECT id, status, kill_requested_at FROM jobs WHERE id IN (${sql.join([...ids])}) ORDER BY id`);
+  return ex
+    .selectFrom('jobs')
+    .select(['id', 'status', 'kill_requested_at'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$narrowType<Statused>()
+    .execute();
 }
 
 /** The states of the account's jobs among `ids` (a saved query's last run); jobs of other accounts are left out. */
@@ -301,10 +302,14 @@ export async function accountJobStates(
   ids: readonly number[],
 ): Promise<{ id: number; status: JobStatus }[]> {
   if (ids.length === 0) return [];
-  return many(
-    ex,
-    sql`SELECT id, status FROM jobs WHERE account_id = ${accountId} AND id IN (${sql.join([...ids])}) ORDER BY id`,
-  );
+  return ex
+    .selectFrom('jobs')
+    .select(['id', 'status'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$narrowType<Statused>()
+    .execute();
 }
 
 /**

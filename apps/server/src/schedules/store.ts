@@ -1,33 +1,16 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
 
 /** The SQL of the `schedules` table (migration 16). Every read for a caller is scoped by account. */
 
-export interface ScheduleRow {
-  id: number;
-  account_id: number;
-  user_id: number | null;
-  name: string;
-  cron: string | null;
-  timezone: string;
-  /** Seconds after its slot a run starts. */
-  delay: number;
-  type: string;
-  database_name: string;
-  query: string;
-  priority: number;
-  retry_limit: number;
-  /** Where a run's rows go, as given ("" for none). */
-  result: string;
-  engine_version: string | null;
-  /** Slots at or before this time (ms) are not fired again: the last one fired, or when the cron took effect. */
-  fired_through: number;
-  /** When it was paused (ms); null while it runs on its cron. */
-  paused_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/**
+ * A row of `schedules` (platform/storage/controlTables/schedules.ts). `delay` is the seconds after its slot a
+ * run starts; `result` where a run's rows go, as given ("" for none); slots at or before `fired_through` (ms)
+ * are not fired again (the last one fired, or when the cron took effect); `paused_at` is when it was paused
+ * (ms), null while it runs on its cron.
+ */
+export type ScheduleRow = Row<'schedules'>;
 
 /** A schedule with its creator's name, as the wire shows it. */
 export type ScheduleView = ScheduleRow & { user_name: string | null };
@@ -47,6 +30,21 @@ export type ScheduleSettings = Pick<
   | 'result'
   | 'engine_version'
 >;
+
+/** The settings' columns alone: `s` may be a whole row, whose other columns an INSERT or UPDATE must not take. */
+const settingsOf = (s: ScheduleSettings): ScheduleSettings => ({
+  name: s.name,
+  cron: s.cron,
+  timezone: s.timezone,
+  delay: s.delay,
+  type: s.type,
+  database_name: s.database_name,
+  query: s.query,
+  priority: s.priority,
+  retry_limit: s.retry_limit,
+  result: s.result,
+  engine_version: s.engine_version,
+});
 
 const VIEW = sql`SELECT schedules.*, ${userColumnOf('name', 'schedules.user_id', 'schedules.account_id')} AS user_name
   FROM schedules`;
@@ -75,7 +73,11 @@ export function listSchedules(ex: Executor, accountId: number): Promise<Schedule
 }
 
 export async function countSchedules(ex: Executor, accountId: number): Promise<number> {
-  const row = await one<{ n: number }>(ex, sql`SELECT COUNT(*) AS n FROM schedules WHERE account_id = ${accountId}`);
+  const row = await ex
+    .selectFrom('schedules')
+    .select((s) => s.fn.countAll().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -87,14 +89,19 @@ export async function insertSchedule(
   now: number,
 ): Promise<number> {
   try {
-    return await insertId(
-      ex,
-      sql`INSERT INTO schedules (account_id, user_id, name, cron, timezone, delay, type, database_name, query, priority,
-            retry_limit, result, engine_version, fired_through, created_at, updated_at)
-          VALUES (${accountId}, ${userId}, ${s.name}, ${s.cron}, ${s.timezone}, ${s.delay}, ${s.type}, ${s.database_name},
-            ${s.query}, ${s.priority}, ${s.retry_limit}, ${s.result}, ${s.engine_version}, ${now}, ${now}, ${now})
-          RETURNING id`,
-    );
+    const { id } = await ex
+      .insertInto('schedules')
+      .values({
+        ...settingsOf(s),
+        account_id: accountId,
+        user_id: userId,
+        fired_through: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(s.name);
     throw err;
@@ -113,14 +120,12 @@ export async function saveSchedule(
   now: number,
 ): Promise<void> {
   try {
-    await run(
-      ex,
-      sql`UPDATE schedules SET name = ${s.name}, cron = ${s.cron}, timezone = ${s.timezone}, delay = ${s.delay},
-            type = ${s.type}, database_name = ${s.database_name}, query = ${s.query}, priority = ${s.priority},
-            retry_limit = ${s.retry_limit}, result = ${s.result}, engine_version = ${s.engine_version},
-            fired_through = ${timing.firedThrough}, paused_at = ${timing.pausedAt}, updated_at = ${now}
-          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await ex
+      .updateTable('schedules')
+      .set({ ...settingsOf(s), fired_through: timing.firedThrough, paused_at: timing.pausedAt, updated_at: now })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(s.name);
     throw err;
@@ -133,14 +138,24 @@ export async function deleteSchedule(ex: Executor, row: ScheduleRow): Promise<vo
 
 /** Every account's schedules that have a cron and are not paused (the scheduler's scan). */
 export function cronSchedules(ex: Executor): Promise<ScheduleRow[]> {
-  return many<ScheduleRow>(ex, sql`SELECT * FROM schedules WHERE cron IS NOT NULL AND paused_at IS NULL ORDER BY id`);
+  return ex
+    .selectFrom('schedules')
+    .selectAll()
+    .where('cron', 'is not', null)
+    .where('paused_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 /** A schedule by id, whatever its account (the scheduler's view). */
 export async function scheduleById(ex: Executor, accountId: number, id: number): Promise<ScheduleRow | null> {
-  return (
-    (await one<ScheduleRow>(ex, sql`SELECT * FROM schedules WHERE id = ${id} AND account_id = ${accountId}`)) ?? null
-  );
+  const row = await ex
+    .selectFrom('schedules')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Records that the slot fired; false when it was not ahead of the last one (another firing got there). */

@@ -18,4 +18,4 @@ export { copyRows, pgText } from './pgCopy';
 export { type PostgresStorage, pgIdentifier } from './postgres';
 export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
 export { claimSlot, pruneSlots } from './slots';
-export type { ColumnKind, Executor, SqlDialect, Storage, StorageTarget } from './types';
+export type { ColumnKind, DataExecutor, DataTables, Executor, Row, SqlDialect, Storage, StorageTarget } from './types';

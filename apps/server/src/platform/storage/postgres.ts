@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from './controlTables/index';
 import { StorageUnavailable } from './errors';
 import { acceptCopy } from './pgCopy';
 import { re2ToPostgres } from './postgresRegexp';
@@ -123,7 +124,7 @@ export async function openPostgresStorage(url: string, options: { max?: number }
     await pool.end().catch(() => {});
     throw new StorageUnavailable(explainConnectFailure(url, err));
   }
-  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     backend: 'postgres',
     db,

@@ -1,7 +1,7 @@
 import { CompiledQuery, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import { postgresDialect } from './postgres';
 import { sqliteDialect } from './sqlite';
-import type { Backend, ColumnKind, Executor, SqlDialect, Storage } from './types';
+import type { Backend, ColumnKind, DataExecutor, Executor, SqlDialect, Storage } from './types';
 
 /**
  * Small helpers over Kysely's `sql` tag, so a feature's statement reads as one line:
@@ -9,21 +9,21 @@ import type { Backend, ColumnKind, Executor, SqlDialect, Storage } from './types
  * Parameters are bound (`?` on SQLite, `$n` on PostgreSQL); identifiers go through `sql.id`/`sql.ref`.
  */
 
-export async function many<T>(ex: Executor, query: RawBuilder<unknown>): Promise<T[]> {
+export async function many<T>(ex: DataExecutor, query: RawBuilder<unknown>): Promise<T[]> {
   return (await query.execute(ex)).rows as T[];
 }
 
-export async function one<T>(ex: Executor, query: RawBuilder<unknown>): Promise<T | undefined> {
+export async function one<T>(ex: DataExecutor, query: RawBuilder<unknown>): Promise<T | undefined> {
   return (await query.execute(ex)).rows[0] as T | undefined;
 }
 
 /** Runs a write; returns how many rows it changed. */
-export async function run(ex: Executor, query: RawBuilder<unknown>): Promise<number> {
+export async function run(ex: DataExecutor, query: RawBuilder<unknown>): Promise<number> {
   return Number((await query.execute(ex)).numAffectedRows ?? 0n);
 }
 
 /** Runs an INSERT … RETURNING id and gives the new row's id. */
-export async function insertId(ex: Executor, query: RawBuilder<unknown>): Promise<number> {
+export async function insertId(ex: DataExecutor, query: RawBuilder<unknown>): Promise<number> {
   const row = (await query.execute(ex)).rows[0] as { id: number | bigint } | undefined;
   if (!row) throw new Error('INSERT … RETURNING id returned no row.');
   return Number(row.id);
@@ -41,17 +41,17 @@ export function transaction<T>(target: Storage | Executor, fn: (tx: Executor) =>
 }
 
 /** Which backend an executor (the database or one of its transactions) runs on. */
-export function backendOf(ex: Executor): Backend {
+export function backendOf(ex: DataExecutor): Backend {
   return ex.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** The SQL forms of an executor's backend (types.ts SqlDialect). */
-export function dialectOf(ex: Executor): SqlDialect {
+export function dialectOf(ex: DataExecutor): SqlDialect {
   return backendOf(ex) === 'postgres' ? postgresDialect : sqliteDialect;
 }
 
 /** After inserting rows with explicit ids: moves the table's id generator past them (a no-op on SQLite). */
-export async function syncIdentity(ex: Executor, table: string): Promise<void> {
+export async function syncIdentity(ex: DataExecutor, table: string): Promise<void> {
   const statement = dialectOf(ex).syncIdentity(table);
   if (statement) await sql.raw(statement).execute(ex);
 }
@@ -63,7 +63,7 @@ export async function syncIdentity(ex: Executor, table: string): Promise<void> {
  * 30,000 values.
  */
 export async function insertRows(
-  ex: Executor,
+  ex: DataExecutor,
   head: string,
   kinds: ReadonlyArray<ColumnKind>,
   rows: ReadonlyArray<ReadonlyArray<unknown>>,

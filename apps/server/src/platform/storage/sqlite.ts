@@ -9,6 +9,7 @@ import {
   sql,
 } from 'kysely';
 import { type Db, openSqlite } from '../db';
+import type { Database } from './controlTables/index';
 import type { BoundText, ColumnKind, SqlDialect, Storage } from './types';
 
 /** `(?, …), …` for a batch's shape, kept: a bulk insert repeats the same few shapes. */
@@ -80,7 +81,7 @@ class ImmediateDialect extends SqliteDialect {
  * transaction at a time on it, so a transaction is never interleaved with another request's statements.
  */
 export function sqliteStorage(handle: Db): SqliteStorage {
-  const db = new Kysely({ dialect: new ImmediateDialect({ database: handle }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateDialect({ database: handle }) });
   return {
     backend: 'sqlite',
     db,

@@ -1,16 +1,32 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Selectable, Transaction } from 'kysely';
+import type { Database } from './controlTables/index';
 
 /** The two backends of the storage layer (decision 0017). */
 export type Backend = 'sqlite' | 'postgres';
 
 /**
- * The control database as features see it: a Kysely instance (or an open transaction of one). Features write
- * portable SQL with the `sql` tag and the builder; what differs between backends is in `Storage.dialect`.
+ * The control database as features see it: a Kysely instance (or an open transaction of one) typed by the
+ * description of its tables (controlTables/), so the builder checks table and column names and gives row
+ * types. Features write portable SQL with the builder or the `sql` tag; what differs between backends is in
+ * `Storage.dialect`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the control tables are described by each feature's row types.
-export type ControlDb = Kysely<any>;
-// biome-ignore lint/suspicious/noExplicitAny: as above.
-export type Executor = Kysely<any> | Transaction<any>;
+export type ControlDb = Kysely<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A control table's row as `SELECT *` gives it, its columns typed by the description. */
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
+
+/**
+ * Customer tables: made at run time from what customers send, so known by name only, with columns of any
+ * type. The data plane's statements are written with the `sql` tag against them.
+ */
+export type DataTables = Record<string, Record<string, unknown>>;
+
+/**
+ * Where customer data is read and written: a data file's own Kysely (SQLite, DuckDB), or the control database
+ * and its transactions, where PostgreSQL keeps each customer database as a schema.
+ */
+export type DataExecutor = Kysely<DataTables> | Transaction<DataTables> | Executor;
 
 /** Where SQL differs between the backends; one implementation per backend (sqlite.ts, postgres.ts). */
 export interface SqlDialect {

@@ -1,0 +1,51 @@
+import type { TableDescriptions } from './kinds';
+
+/** The tables of the dwh feature (scripts/tables.mjs lists each table's owner). */
+export const dwhTables = {
+  dwh_authentications: {
+    id: 'integer default',
+    account_id: 'integer',
+    user_id: 'integer null',
+    name: 'text',
+    type: 'text default',
+    host: 'text',
+    port: 'integer',
+    database_name: 'text',
+    user_name: 'text',
+    ssl_mode: 'text',
+    secret_enc: 'text',
+    created_at: 'integer',
+    updated_at: 'integer',
+  },
+  dwh_integrations: {
+    id: 'integer default',
+    account_id: 'integer',
+    user_id: 'integer null',
+    name: 'text',
+    schedule_type: 'text default',
+    schedule_option: 'text null',
+    timezone: 'text default',
+    cron: 'text null',
+    last_fired_at: 'integer null',
+    config_json: 'text',
+    config_digest: 'text',
+    config_updated_at: 'integer',
+    created_at: 'integer',
+    updated_at: 'integer',
+    paused_at: 'integer null',
+  },
+  dwh_attempts: {
+    id: 'integer default',
+    account_id: 'integer',
+    integration_id: 'integer',
+    trigger: 'text',
+    jobs_json: 'text',
+    created_at: 'integer',
+    resync: 'integer default',
+  },
+  dwh_features: {
+    account_id: 'integer',
+    enabled: 'integer default',
+    updated_at: 'integer',
+  },
+} as const satisfies TableDescriptions;

@@ -1,0 +1,42 @@
+import type { TableDescriptions } from './kinds';
+
+/** The tables of the jobs feature (scripts/tables.mjs lists each table's owner). */
+export const jobsTables = {
+  jobs: {
+    id: 'integer default',
+    account_id: 'integer',
+    user_id: 'integer null',
+    type: 'text',
+    database_name: 'text null',
+    query: 'text null',
+    params_json: 'text null',
+    status: 'text',
+    priority: 'integer default',
+    retry_limit: 'integer default',
+    domain_key: 'text null',
+    created_at: 'integer',
+    updated_at: 'integer',
+    start_at: 'integer null',
+    end_at: 'integer null',
+    cpu_time: 'integer null',
+    result_path: 'text null',
+    result_size: 'integer null',
+    num_records: 'integer null',
+    hive_result_schema: 'text null',
+    cmdout: 'text null',
+    stderr: 'text null',
+    runner: 'text null',
+    kill_requested_at: 'integer null',
+    schedule_id: 'integer null',
+    schedule_name: 'text null',
+    scheduled_at: 'integer null',
+    result_url: 'text null',
+  },
+  job_results: {
+    account_id: 'integer',
+    job_id: 'integer',
+    format: 'text',
+    part: 'integer',
+    bytes: 'blob',
+  },
+} as const satisfies TableDescriptions;
