@@ -34,14 +34,9 @@ const ALLOWED = {
     "a SQLite file's lock queues: one process serves the file, and two storages of one file must share them",
   // Not moved yet (decision 0051 "What is left"): state per node or per app, to become services.
   'platform/storage/locks.ts:perNode': 'to move: lock queues per PostgreSQL storage',
-  'platform/apiKeys.ts:touched': 'to move: last use written per key, per node',
-  'platform/apiKeys.ts:verifiedByNode': 'to move: verified keys per node',
   'platform/mail.ts:transports': 'to move: SMTP transports per settings',
   'journey-engine/movers.ts:seenByStorage': 'to move: memberships seen per node',
-  'data/postgresPlane.ts:knownSchemas': 'to move: customer schemas seen per node',
   'data/dataFiles.ts:open': 'to move: open SQLite data files per app (bare-deps tests open them too)',
-  'data/sqlitePlane.ts:kyselys': 'to move: the Kysely of an open data file',
-  'data/catalogCache.ts:byNode': 'to move: databases ingestion wrote to, per node',
 };
 
 const isTestCode = (path) => /\.test\.ts$/.test(path) || path.split('/').includes('testing');

@@ -2,6 +2,7 @@ import { segmentFolderEntries } from './audiences';
 import { GroupCommitter } from './ingest/groupCommit';
 import { variantRuleMembers, versionHandover } from './journey-engine';
 import { journeyFolderEntries, journeySegmentUsage } from './journeys';
+import { keyMemory } from './platform/apiKeys';
 import type { AppDeps, Services } from './platform/context';
 import type { BackgroundWork } from './platform/work';
 
@@ -14,7 +15,10 @@ export function nodeServices(deps: AppDeps, work: BackgroundWork | null): Servic
     work,
     startup: [],
     badKeys: new Map(),
+    keys: keyMemory(),
     groupCommit: new GroupCommitter(deps),
+    catalogCache: new Map(),
+    knownSchemas: new Set(),
     // What `GET /entities/by-folder/:id` lists besides folders, by entry type.
     folderEntries: new Map([
       ['segment', segmentFolderEntries(deps)],

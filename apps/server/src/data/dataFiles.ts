@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { type Db, openSqlite } from '../platform/db';
 import { type DatabaseRow, databaseFile } from './catalog';
@@ -17,6 +18,8 @@ export interface DataFile {
   db: Db;
   file: string;
   statements: Map<string, Database.Statement>;
+  /** The Kysely instance on `db` that opens transactions (sqlitePlane.ts), made on first use. */
+  kysely?: Kysely<unknown>;
 }
 
 const open = new WeakMap<AppDeps, Map<string, DataFile>>();

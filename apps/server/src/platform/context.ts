@@ -1,3 +1,4 @@
+import type { KeyMemory } from './apiKeys';
 import type { Principal } from './auth';
 import type { Clock } from './clock';
 import type { Config } from './config';
@@ -31,6 +32,8 @@ export interface Services {
   startup: Promise<unknown>[];
   /** Recent bad API keys per client address (platform/keyThrottle.ts). */
   badKeys: Map<string, number[]>;
+  /** API keys this node verified lately, and when it last stamped each key's use (platform/apiKeys.ts). */
+  keys: KeyMemory;
 }
 
 export interface AppEnv {
