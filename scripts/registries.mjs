@@ -34,7 +34,6 @@ const ALLOWED = {
     "a SQLite file's lock queues: one process serves the file, and two storages of one file must share them",
   // Not moved yet (decision 0051 "What is left"): state per node or per app, to become services.
   'platform/storage/locks.ts:perNode': 'to move: lock queues per PostgreSQL storage',
-  'platform/mail.ts:transports': 'to move: SMTP transports per settings',
   'journey-engine/movers.ts:seenByStorage': 'to move: memberships seen per node',
   'data/dataFiles.ts:open': 'to move: open SQLite data files per app (bare-deps tests open them too)',
 };

@@ -66,12 +66,16 @@ export function composeApp(deps: AppDeps, options: AppOptions) {
       journeyEngine.start();
       schedules.start();
     },
-    /** Stops timers and jobs at once (the bulk loads' timer with their job kind); ends when the workers have. */
+    /**
+     * Stops timers and jobs at once (the bulk loads' timer with their job kind), closes the data files and the
+     * mailer; ends when the workers have.
+     */
     stop(): Promise<void> {
       journeyEngine.stop();
       schedules.stop();
       jobs.stop();
       closeDataFiles(deps);
+      deps.services?.mail?.close();
       return workers.close();
     },
   };

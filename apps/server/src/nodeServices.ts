@@ -4,6 +4,7 @@ import { variantRuleMembers, versionHandover } from './journey-engine';
 import { journeyFolderEntries, journeySegmentUsage } from './journeys';
 import { keyMemory } from './platform/apiKeys';
 import type { AppDeps, Services } from './platform/context';
+import { smtpMailer } from './platform/mail';
 import type { BackgroundWork } from './platform/work';
 
 /**
@@ -16,6 +17,7 @@ export function nodeServices(deps: AppDeps, work: BackgroundWork | null): Servic
     startup: [],
     badKeys: new Map(),
     keys: keyMemory(),
+    mail: deps.config.smtp ? smtpMailer(deps.config.smtp) : null,
     groupCommit: new GroupCommitter(deps),
     catalogCache: new Map(),
     knownSchemas: new Set(),

@@ -3,6 +3,7 @@ import type { Principal } from './auth';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import type { Mailer } from './mail';
 import type { Storage } from './storage';
 import type { BackgroundWork } from './work';
 
@@ -34,6 +35,8 @@ export interface Services {
   badKeys: Map<string, number[]>;
   /** API keys this node verified lately, and when it last stamped each key's use (platform/apiKeys.ts). */
   keys: KeyMemory;
+  /** Outgoing e-mail through the operator's SMTP server (`config.smtp`); null without one. */
+  mail: Mailer | null;
 }
 
 export interface AppEnv {
