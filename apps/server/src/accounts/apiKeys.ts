@@ -144,5 +144,5 @@ export async function revokeKey(deps: AppDeps, principal: Principal, row: KeyRow
     await auditAction(deps, principal, 'api_key.revoke', { target: ownerEmail, details }, tx);
   });
   // This node stops trusting the key at once (others within VERIFIED_KEY_MS).
-  forgetVerifiedKeys(deps.storage);
+  forgetVerifiedKeys(deps);
 }

@@ -181,7 +181,7 @@ export async function removeUser(
     throw err;
   }
   // Their keys stop working on this node at once (on others within VERIFIED_KEY_MS).
-  forgetVerifiedKeys(deps.storage);
+  forgetVerifiedKeys(deps);
 }
 
 export interface UserChange {
@@ -249,7 +249,7 @@ export async function updateUser(
     throw err;
   }
   // Keys act with the user's role: this node sees the change at once (others within VERIFIED_KEY_MS).
-  if (roleChanged) forgetVerifiedKeys(deps.storage);
+  if (roleChanged) forgetVerifiedKeys(deps);
   return { user: await getUser(db, target.account_id, target.id), roleChanged };
 }
 
@@ -289,7 +289,7 @@ export async function changeEmail(deps: AppDeps, user: UserRow, email: string): 
     throw err;
   }
   // Keys carry the user's e-mail (the audit log's actor): this node sees the change at once.
-  forgetVerifiedKeys(deps.storage);
+  forgetVerifiedKeys(deps);
   return getUser(db, user.account_id, user.id);
 }
 

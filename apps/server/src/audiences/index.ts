@@ -12,8 +12,8 @@ export {
   missingSegments,
   parentSegmentSizes,
   profileRows,
-  registerFolderEntries,
-  registerSegmentUsage,
-  registerVariantMembers,
+  type SegmentUsageProvider,
+  segmentFolderEntries,
   segmentProfileKeys,
+  type VariantMembersProvider,
 } from './lookup';

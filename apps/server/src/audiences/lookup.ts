@@ -1,11 +1,12 @@
-import type { AudienceColumnType, SegmentRule } from '@svc/contracts';
+import type { AudienceColumnType, FolderEntry, SegmentRule } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
 import { type Executor, many, sql } from '../platform/storage';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule } from './rules/parse';
-import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow } from './store';
+import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow, segmentsInFolders } from './store';
+import { segmentEntry } from './wire';
 
 /**
  * The audiences feature's interface for other features (journeys API, journey engine, folder permissions),
@@ -14,10 +15,9 @@ import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow } from '
  * layer, so each is async and works on both backends.
  */
 
-export { registerFolderEntries } from '../folders';
 export type { ProfileView } from './evaluate';
-export { registerSegmentUsage } from './usage';
-export { registerVariantMembers } from './variantMembers';
+export type { SegmentUsageProvider } from './usage';
+export type { VariantMembersProvider } from './variantMembers';
 
 export interface ParentSegmentInfo {
   id: string;
@@ -127,4 +127,10 @@ export function parentSegmentSizes(
     ex,
     sql`SELECT id, name, population FROM parent_segments WHERE account_id = ${accountId} ORDER BY population DESC, id`,
   );
+}
+
+/** The segments in some folders of an account, as folder entries (the folders feature lists them). */
+export function segmentFolderEntries(deps: AppDeps) {
+  return async (accountId: number, folderIds: number[]): Promise<FolderEntry[]> =>
+    (await segmentsInFolders(deps.storage.db, accountId, folderIds)).map(segmentEntry);
 }

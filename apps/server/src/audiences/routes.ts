@@ -1,7 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parentSegmentInput } from '@svc/contracts';
 import { creatorGetsFullControl } from '../folder-permissions';
-import { registerFolderEntries } from '../folders';
 import type { JobRunner } from '../jobs';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
@@ -23,9 +22,9 @@ import {
 import { parseRule } from './rules/parse';
 import { segmentRoutes } from './segmentRoutes';
 import * as service from './service';
-import { listParentSegments, requireParentSegment, segmentsInFolders } from './store';
+import { listParentSegments, requireParentSegment } from './store';
 import { countInWorker, sampleInWorker } from './tasks';
-import { segmentEntry, toWireParentSegment } from './wire';
+import { toWireParentSegment } from './wire';
 
 const id = z.string().openapi({ description: 'Parent segment id', example: '12' });
 const SCHEDULE_TEXT =
@@ -152,9 +151,6 @@ function routes(deps: AppDeps) {
 /** `/audiences` and `/audiences/:id/segments/*`: master keys or the console session. */
 export function audienceRoutes(deps: AppDeps, jobs: JobRunner) {
   jobs.register(audienceBuildJobKind(deps));
-  registerFolderEntries(deps, 'segment', async (accountId, folderIds) =>
-    (await segmentsInFolders(deps.storage.db, accountId, folderIds)).map(segmentEntry),
-  );
   const r = routes(deps);
   const parent = (c: Parameters<typeof principalOf>[0], raw: string) =>
     requireParentSegment(deps.storage.db, principalOf(c).accountId, raw);

@@ -3,7 +3,7 @@ import type { AppDeps } from '../platform/context';
 import { listSegments, type ParentSegmentRow } from './store';
 
 /**
- * Who uses a segment: other segments' rules, and whatever features register (journeys name segments in
+ * Who uses a segment: other segments' rules, and the providers the composition root hands over (journeys name segments in
  * entry, exit, milestone, decision and goal criteria). Deleting a used segment is refused.
  */
 
@@ -14,10 +14,11 @@ export type SegmentUsageProvider = (
   segmentId: number,
 ) => string[] | Promise<string[]>;
 
-const providers = new WeakMap<AppDeps, SegmentUsageProvider[]>();
-
-export function registerSegmentUsage(deps: AppDeps, provider: SegmentUsageProvider): void {
-  providers.set(deps, [...(providers.get(deps) ?? []), provider]);
+declare module '../platform/context' {
+  interface Services {
+    /** What other features say uses a segment (wired by compose.ts). */
+    segmentUsage: SegmentUsageProvider[];
+  }
 }
 
 /** Ids of the segments a rule includes or excludes, at any depth. */
@@ -35,7 +36,7 @@ export async function segmentUsers(deps: AppDeps, parent: ParentSegmentRow, segm
   const users = (await listSegments(deps.storage.db, parent.account_id, parent.id))
     .filter((s) => s.id !== segmentId && referencedSegments(JSON.parse(s.rule_json) as SegmentRule).includes(segmentId))
     .map((s) => `segment ${s.id} ("${s.name}")`);
-  for (const provider of providers.get(deps) ?? []) {
+  for (const provider of deps.services?.segmentUsage ?? []) {
     users.push(...(await provider(parent.account_id, parent.id, segmentId)));
   }
   return users;

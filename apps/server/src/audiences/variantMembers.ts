@@ -3,7 +3,7 @@ import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 
 /**
- * Who knows the profiles of an A/B variant (spec rule 7): the journey engine registers itself here, so
+ * Who knows the profiles of an A/B variant (spec rule 7): the composition root hands the journey engine's in, so
  * segment rules can count them without audiences importing journeys. The provider throws a 400 naming an
  * unknown journey, stage or variant, or a journey of another parent segment.
  */
@@ -13,16 +13,17 @@ export type VariantMembersProvider = (
   ref: JourneyVariantRef,
 ) => string[] | Promise<string[]>;
 
-const providers = new WeakMap<AppDeps, VariantMembersProvider>();
-
-export function registerVariantMembers(deps: AppDeps, provider: VariantMembersProvider): void {
-  providers.set(deps, provider);
+declare module '../platform/context' {
+  interface Services {
+    /** The journey engine's answer to rule 7 conditions, handed over by compose.ts; null where none runs. */
+    variantMembers: VariantMembersProvider | null;
+  }
 }
 
 /** The profile keys of the variant a rule 7 condition names, for one parent segment. */
 export function variantMembersFor(deps: AppDeps, accountId: number, parentSegmentId: number) {
   return async (ref: JourneyVariantRef): Promise<string[]> => {
-    const provider = providers.get(deps);
+    const provider = deps.services?.variantMembers;
     if (!provider)
       throw badRequest('Journey variant conditions need the journey engine, which this server does not run.');
     return provider(accountId, parentSegmentId, ref);

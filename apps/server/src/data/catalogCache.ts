@@ -3,7 +3,7 @@ import { notFound } from '../platform/errors';
 import { type DatabaseRow, findDatabase } from './catalog';
 
 /**
- * The databases that ingestion (postback, records API) wrote to lately, per node, by account and name: those
+ * The databases that ingestion (postback, records API) wrote to lately, per node (its services), by account and name: those
  * routes would otherwise read the same catalog row on every request. Only ingestion reads here, and its group
  * commit checks that the database still exists before every write (ingest/groupCommit.ts), so a stale entry can
  * never write into a deleted database. A deletion on this node forgets its entry at once; a database deleted and
@@ -18,15 +18,19 @@ interface Entry {
   until: number;
 }
 
-const byNode = new WeakMap<object, Map<string, Entry>>();
+/** The node's entries by `<account id>/<name>`; built by the composition root. */
+export type CatalogCache = Map<string, Entry>;
 
-function entriesOf(deps: AppDeps): Map<string, Entry> {
-  let m = byNode.get(deps.storage);
-  if (!m) {
-    m = new Map();
-    byNode.set(deps.storage, m);
+declare module '../platform/context' {
+  interface Services {
+    /** The databases ingestion wrote to lately (data/catalogCache.ts). */
+    catalogCache: CatalogCache;
   }
-  return m;
+}
+
+/** The app's cache; deps without services (no app) get an empty one, so every lookup reads the catalog. */
+function entriesOf(deps: AppDeps): CatalogCache {
+  return deps.services?.catalogCache ?? new Map();
 }
 
 /** The account's database of that name for a write, from the cache when fresh; 404 when there is none. */

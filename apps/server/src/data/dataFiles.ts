@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { type Db, openSqlite } from '../platform/db';
+import type { DataTables } from '../platform/storage';
 import { type DatabaseRow, databaseFile } from './catalog';
 
 /**
@@ -17,6 +19,8 @@ export interface DataFile {
   db: Db;
   file: string;
   statements: Map<string, Database.Statement>;
+  /** The Kysely instance on `db` that opens transactions (sqlitePlane.ts), made on first use. */
+  kysely?: Kysely<DataTables>;
 }
 
 const open = new WeakMap<AppDeps, Map<string, DataFile>>();

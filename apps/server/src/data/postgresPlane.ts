@@ -228,21 +228,22 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   };
 }
 
-/**
- * Schemas seen to exist, per storage, so a write does not ask again each time. A schema is named from its
- * database's id, which PostgreSQL never hands out twice, so once there it stays until a delete drops it; a
- * database deleted by another node takes no more writes (every writer finds it in the catalog first).
- */
-const knownSchemas = new WeakMap<object, Set<string>>();
+declare module '../platform/context' {
+  interface Services {
+    /**
+     * Customer schemas seen to exist on this node, so a write does not ask again each time. A schema is named
+     * from its database's id, which PostgreSQL never hands out twice, so once there it stays until a delete
+     * drops it; a database deleted by another node takes no more writes (every writer finds it in the catalog
+     * first).
+     */
+    knownSchemas: Set<string>;
+  }
+}
 
 export function postgresPlane(deps: AppDeps): DataPlane {
   const db = deps.storage.db;
-  let known = knownSchemas.get(deps.storage);
-  if (!known) {
-    known = new Set();
-    knownSchemas.set(deps.storage, known);
-  }
-  const seen = known;
+  // Deps without services (no app) remember nothing: each write asks.
+  const seen = deps.services?.knownSchemas ?? new Set<string>();
   const exists = async (schema: string) => {
     if (seen.has(schema)) return true;
     const found = await one<{ r: string | null }>(

@@ -36,15 +36,10 @@ import { RowInserter } from './sqliteInsert';
  * can add their own statements (`DataTx.ex`) in it and await between steps.
  */
 
-const kyselys = new WeakMap<DataFile, Kysely<DataTables>>();
-
+/** The Kysely instance on a data file's connection, made on first use and kept with the open file. */
 function kyselyOf(f: DataFile): Kysely<DataTables> {
-  let k = kyselys.get(f);
-  if (!k) {
-    k = new Kysely({ dialect: new SqliteDialect({ database: f.db }) });
-    kyselys.set(f, k);
-  }
-  return k;
+  f.kysely ??= new Kysely({ dialect: new SqliteDialect({ database: f.db }) });
+  return f.kysely;
 }
 
 /** Writes prepared records into one table inside the caller's transaction; returns the figures. */

@@ -4,30 +4,33 @@ import { isoTime } from '../platform/time';
 import { descendants, type FolderRow } from './store';
 
 /**
- * What `GET /entities/by-folder/:folderId` lists besides folders comes from providers that features
- * register per app (segments from audiences, journeys from journeys), so this feature imports none of them.
+ * What `GET /entities/by-folder/:folderId` lists besides folders comes from providers of other features that
+ * the composition root hands to each app (segments from audiences, journeys from journeys), so this feature
+ * imports none of them.
  * A provider returns the entries whose parent folder is one of `folderIds` (all of the account); each
  * entry's `relationships.parentFolder.data.id` names its folder.
  */
 export type FolderEntriesProvider = (accountId: number, folderIds: number[]) => FolderEntry[] | Promise<FolderEntry[]>;
 
-const registries = new WeakMap<AppDeps, Map<string, FolderEntriesProvider>>();
+declare module '../platform/context' {
+  interface Services {
+    /** The providers of folder entries by entry type, e.g. `journey` (wired by compose.ts). */
+    folderEntries: Map<string, FolderEntriesProvider>;
+  }
+}
 
 /** Adds (or replaces) the provider of one entry type, e.g. `journey`, for this app. */
 export function registerFolderEntries(deps: AppDeps, kind: string, provider: FolderEntriesProvider): void {
-  let byKind = registries.get(deps);
-  if (!byKind) {
-    byKind = new Map();
-    registries.set(deps, byKind);
-  }
-  byKind.set(kind, provider);
+  if (!deps.services) throw new Error('Folder entries belong to an app: these deps have no services.');
+  deps.services.folderEntries.set(kind, provider);
 }
 
 /** Entries of every registered kind inside the given folders. */
 export async function entriesIn(deps: AppDeps, accountId: number, folderIds: number[]): Promise<FolderEntry[]> {
   if (folderIds.length === 0) return [];
   const out: FolderEntry[] = [];
-  for (const provider of registries.get(deps)?.values() ?? []) out.push(...(await provider(accountId, folderIds)));
+  for (const provider of deps.services?.folderEntries.values() ?? [])
+    out.push(...(await provider(accountId, folderIds)));
   return out;
 }
 

@@ -3,7 +3,7 @@
  * permissions look folders up. Rows and lookups, the entries each feature registers, the Full Control check.
  */
 export { requireFolderControl } from './access';
-export { entriesIn, folderRef, registerFolderEntries } from './entries';
+export { entriesIn, folderRef } from './entries';
 export { type FolderInfo, findFolder } from './lookup';
 export {
   deleteParentSegmentFolders,

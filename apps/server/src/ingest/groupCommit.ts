@@ -35,7 +35,14 @@ interface Queue {
   writing: boolean;
 }
 
-class GroupCommitter {
+declare module '../platform/context' {
+  interface Services {
+    /** The app's group commit of ingested records (built by compose.ts). */
+    groupCommit: GroupCommitter;
+  }
+}
+
+export class GroupCommitter {
   private queues = new Map<number, Queue>();
 
   constructor(private readonly deps: AppDeps) {}
@@ -109,8 +116,6 @@ class GroupCommitter {
   }
 }
 
-const committers = new WeakMap<AppDeps, GroupCommitter>();
-
 /** Queues records for the next group commit; resolves once they are durable in the database's file. */
 export function commitRecords(
   deps: AppDeps,
@@ -118,10 +123,6 @@ export function commitRecords(
   table: string,
   records: PreparedRecord[],
 ): Promise<void> {
-  let committer = committers.get(deps);
-  if (!committer) {
-    committer = new GroupCommitter(deps);
-    committers.set(deps, committer);
-  }
-  return committer.submit(database, table, records);
+  if (!deps.services) throw new Error('Group commit belongs to an app: these deps have no services.');
+  return deps.services.groupCommit.submit(database, table, records);
 }

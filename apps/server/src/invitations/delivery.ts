@@ -1,6 +1,6 @@
 import type { SentLink } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
-import { sendMail } from '../platform/mail';
+import { smtpMailer } from '../platform/mail';
 import { type LinkKind, type LinkRow, markEmailed } from './links';
 
 /** The console pages a link opens; the token rides in the fragment, which browsers never send to a server. */
@@ -53,7 +53,9 @@ export async function deliver(
   const { smtp } = deps.config;
   if (!smtp) return { emailed: false };
   try {
-    await sendMail(smtp, { to: row.email, ...message(row, url, accountName) });
+    // The app's mailer; deps without services (no app) send through one of their own.
+    const mailer = deps.services?.mail ?? smtpMailer(smtp);
+    await mailer.send({ to: row.email, ...message(row, url, accountName) });
   } catch (err) {
     const problem = err instanceof Error ? err.message : String(err);
     deps.logger.warn('link e-mail not sent', { account: row.account_id, link: row.id, kind: row.kind, problem });

@@ -48,8 +48,7 @@ import {
 } from './schemas';
 import { simulateJourney } from './simulation';
 import { estimateInWorker, runJourneyInWorker, statisticsInWorker } from './tasks';
-import { registerVariantRules } from './variants';
-import { HANDOVER_RULE, previewHandover, registerVersions } from './versions';
+import { HANDOVER_RULE, previewHandover } from './versions';
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -190,8 +189,6 @@ const simulationParams = z.object({
 
 /** `/entities/journeys/:journeyId/{run,statistics,customers,simulation}`: the journey engine's API. */
 export function journeyEngineRoutes(deps: AppDeps) {
-  registerVariantRules(deps);
-  registerVersions(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.run, async (c) => {

@@ -9,9 +9,6 @@ import { type RunSummary, runJourneyNow } from './runner';
 import { statisticsOf } from './statistics';
 import { windowOf } from './window';
 
-/** The worker threads register the variant rules too (workers/worker.ts); it reaches this feature only here. */
-export { registerVariantRules } from './variants';
-
 /** Journey engine runs go to a background worker: reading states, moving profiles and saving the outcome. */
 
 interface RunArgs {

@@ -1,5 +1,5 @@
 import { findVariantByLocation } from '@svc/journey-engine';
-import { registerVariantMembers } from '../audiences';
+import type { VariantMembersProvider } from '../audiences';
 import { findJourneyRow, type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
@@ -52,8 +52,6 @@ export async function variantProfileKeys(
 }
 
 /** Lets segment rules of any parent segment count variant members (audiences/variantMembers.ts). */
-export function registerVariantRules(deps: AppDeps): void {
-  registerVariantMembers(deps, (accountId, parentSegmentId, ref) =>
-    variantProfileKeys(deps, accountId, ref, parentSegmentId),
-  );
+export function variantRuleMembers(deps: AppDeps): VariantMembersProvider {
+  return (accountId, parentSegmentId, ref) => variantProfileKeys(deps, accountId, ref, parentSegmentId);
 }

@@ -3,7 +3,7 @@ import {
   type Handover,
   type JourneyRow,
   pendingVersionPlan,
-  registerVersionHandover,
+  type VersionHandover,
   type VersionPlan,
 } from '../journeys';
 import type { AppDeps } from '../platform/context';
@@ -104,6 +104,5 @@ async function handOver(_deps: AppDeps, tx: Executor, h: Handover): Promise<void
   }
 }
 
-export function registerVersions(deps: AppDeps): void {
-  registerVersionHandover(deps, handOver);
-}
+/** How launching a version moves profiles (journeys' launch calls it; compose.ts hands it over). */
+export const versionHandover: VersionHandover = handOver;

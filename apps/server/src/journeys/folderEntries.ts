@@ -1,6 +1,6 @@
 import type { FolderEntry, JourneySummary } from '@svc/contracts';
 import { segmentReferences } from '@svc/journey';
-import { registerFolderEntries, registerSegmentUsage } from '../audiences';
+import type { SegmentUsageProvider } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import { type Executor, many, sql } from '../platform/storage';
 import { type JourneyListRow, type JourneyRow, journeysInFolders } from './store';
@@ -56,13 +56,15 @@ async function journeysUsingSegment(
   return usersOf(await journeysOfParentSegment(deps.storage.db, accountId, String(parentSegmentId)), segmentId);
 }
 
-export function registerJourneyProviders(deps: AppDeps): void {
-  registerFolderEntries(deps, 'journey', async (accountId, folderIds) =>
+/** The journeys in some folders of an account, as folder entries (the folders feature lists them). */
+export function journeyFolderEntries(deps: AppDeps) {
+  return async (accountId: number, folderIds: number[]): Promise<FolderEntry[]> =>
     (await journeysInFolders(deps.storage.db, accountId, folderIds.map(String))).map(
       (row): FolderEntry => journeySummaryOf(row),
-    ),
-  );
-  registerSegmentUsage(deps, (accountId, parentSegmentId, segmentId) =>
-    journeysUsingSegment(deps, accountId, parentSegmentId, segmentId),
-  );
+    );
+}
+
+/** The journeys that name a segment (audiences refuses to delete a segment in use). */
+export function journeySegmentUsage(deps: AppDeps): SegmentUsageProvider {
+  return (accountId, parentSegmentId, segmentId) => journeysUsingSegment(deps, accountId, parentSegmentId, segmentId);
 }

@@ -7,6 +7,7 @@ export { requireJourneyControl } from './access';
 export { type ActivationRow, activationsOf, getActivationRow, paramsOf } from './activationStore';
 export { testWebhookSettings } from './activations';
 export { renderTemplate } from './bodyTemplate';
+export { journeyFolderEntries, journeySegmentUsage } from './folderEntries';
 export { PAUSE_PERIOD } from './lifecycle';
 export { activationIdParams, errorResponses, journeyIdParam, jsonBody, jsonResponse } from './openapi';
 export {
@@ -18,6 +19,6 @@ export {
   runningJourneyRows,
 } from './store';
 export type { VersionPlan } from './versionPlan';
-export { type Handover, pendingVersionPlan, registerVersionHandover } from './versions';
+export { type Handover, pendingVersionPlan, type VersionHandover } from './versions';
 export { type WebhookSettings, webhookSettingsOf } from './webhookConfig';
 export { journeyOfRow } from './wire';

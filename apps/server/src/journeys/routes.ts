@@ -11,7 +11,7 @@ import { restSecurity } from '../accounts';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { createAbTest } from './abTest';
-import { journeySummaryOf, registerJourneyProviders } from './folderEntries';
+import { journeySummaryOf } from './folderEntries';
 import { duplicateJourney, pauseJourney, resumeJourney } from './lifecycle';
 import {
   errorResponses,
@@ -140,7 +140,6 @@ function routes(deps: AppDeps) {
 
 /** `/entities/journeys*`: journey documents and their states (spec, Journeys and related). */
 export function journeyRoutes(deps: AppDeps) {
-  registerJourneyProviders(deps);
   const r = routes(deps);
   return new OpenAPIHono<AppEnv>()
     .openapi(r.list, async (c) => {

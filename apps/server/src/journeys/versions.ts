@@ -13,7 +13,8 @@ import { journeyOfRow } from './wire';
  * Versions of a launched journey (docs/decisions/0029-journey-versions.md): a draft copy that, once
  * launched, replaces its source. The source is paused for good (`replaced_by`), and its profiles carry
  * over where the version kept their place (versionPlan.ts). Moving the engine's profile states is the
- * journey engine's: it registers how (`registerVersionHandover`), as this feature may not import it.
+ * journey engine's: the composition root hands its way over (`Services.versionHandover`), as this feature may
+ * not import it.
  */
 
 const REPLACED = 'replaced';
@@ -30,10 +31,11 @@ export interface Handover {
 
 export type VersionHandover = (deps: AppDeps, tx: Executor, handover: Handover) => Promise<void>;
 
-const handovers = new WeakMap<AppDeps, VersionHandover>();
-
-export function registerVersionHandover(deps: AppDeps, handover: VersionHandover): void {
-  handovers.set(deps, handover);
+declare module '../platform/context' {
+  interface Services {
+    /** How the journey engine moves profiles to a launched version (handed over by compose.ts). */
+    versionHandover: VersionHandover | null;
+  }
 }
 
 const VERSION_SUFFIX = ' (new version)';
@@ -116,8 +118,8 @@ export async function launchVersion(
   tx: Executor,
   v: { source: JourneyRow; of: VersionOf; version: Journey; versionId: number; at: number; userId: number },
 ): Promise<void> {
-  const handover = handovers.get(deps);
-  if (!handover) throw new Error('The journey engine has not registered how versions take over profiles.');
+  const handover = deps.services?.versionHandover;
+  if (!handover) throw new Error('The journey engine has not been handed over how versions take over profiles.');
   const plan = versionPlan(journeyOfRow(v.source), v.version, v.of);
   await handover(deps, tx, { source: v.source, versionId: v.versionId, version: v.version, of: v.of, plan, at: v.at });
   await run(

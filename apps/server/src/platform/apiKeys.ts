@@ -1,3 +1,4 @@
+import type { AppDeps } from './context';
 import { hmac, sameBytes } from './secrets';
 import { type Executor, one, run, sql } from './storage';
 
@@ -45,19 +46,17 @@ export async function findLiveKey(db: Executor, secret: string, fullKey: string)
 
 /** How stale `last_used_at` may get: a key in steady use is written once a minute, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
-const touched = new WeakMap<object, Map<number, number>>();
 
-/** Records that a key was used; at most once a minute per key, so a busy key does not write on every call. */
-export async function touchKey(db: Executor, id: number, now: number): Promise<void> {
-  let seen = touched.get(db);
-  if (!seen) {
-    seen = new Map();
-    touched.set(db, seen);
-  }
-  const last = seen.get(id);
+/**
+ * Records that a key was used; at most once a minute per key on this node (its `deps.services.keys`), so a busy
+ * key does not write on every call. Deps without services remember nothing and write every time.
+ */
+export async function touchKey(deps: AppDeps, id: number, now: number): Promise<void> {
+  const seen = deps.services?.keys.touched;
+  const last = seen?.get(id);
   if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
-  seen.set(id, now);
-  await run(db, sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`);
+  seen?.set(id, now);
+  await run(deps.storage.db, sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`);
 }
 
 /**
@@ -77,21 +76,17 @@ interface Verified {
   until: number;
 }
 
-interface VerifiedKeys {
+/** What a node remembers of keys (`deps.services.keys`, built by the composition root). */
+export interface KeyMemory {
   byId: Map<number, Verified>;
   /** Bumped by every `forgetVerifiedKeys`: a verification that started before it is not remembered. */
   generation: number;
+  /** When each key's `last_used_at` was last written from this node. */
+  touched: Map<number, number>;
 }
 
-const verifiedByNode = new WeakMap<object, VerifiedKeys>();
-
-function verifiedOf(node: object): VerifiedKeys {
-  let v = verifiedByNode.get(node);
-  if (!v) {
-    v = { byId: new Map(), generation: 0 };
-    verifiedByNode.set(node, v);
-  }
-  return v;
+export function keyMemory(): KeyMemory {
+  return { byId: new Map(), generation: 0, touched: new Map() };
 }
 
 /** Equal texts, compared in time that does not depend on where they differ (both have the key's shape). */
@@ -102,13 +97,13 @@ function sameKey(a: string, b: string): boolean {
 }
 
 /**
- * What `rememberKey` stored for this exact key on this node (`node`: the app's storage) while it is fresh; else
+ * What `rememberKey` stored for this exact key on this node (the app's services) while it is fresh; else
  * undefined (then verify it and remember). Never answers for a key that was not verified.
  */
-export function recallKey<T>(node: object, fullKey: string, now: number): T | undefined {
+export function recallKey<T>(deps: AppDeps, fullKey: string, now: number): T | undefined {
   const m = KEY_SHAPE.exec(fullKey);
   if (!m) return undefined;
-  const found = verifiedOf(node).byId.get(Number(m[1]));
+  const found = deps.services?.keys.byId.get(Number(m[1]));
   if (!found || now >= found.until || now < found.until - VERIFIED_KEY_MS || !sameKey(found.key, fullKey)) {
     return undefined;
   }
@@ -116,22 +111,22 @@ export function recallKey<T>(node: object, fullKey: string, now: number): T | un
 }
 
 /** The generation to pass to `rememberKey`: read it before reading the key's rows. */
-export function verifiedGeneration(node: object): number {
-  return verifiedOf(node).generation;
+export function verifiedGeneration(deps: AppDeps): number {
+  return deps.services?.keys.generation ?? 0;
 }
 
 /** Remembers a key verified against its rows read after `generation` was taken (see VERIFIED_KEY_MS). */
 export function rememberKey(
-  node: object,
+  deps: AppDeps,
   fullKey: string,
   id: number,
   value: unknown,
   now: number,
   generation: number,
 ) {
-  const v = verifiedOf(node);
+  const v = deps.services?.keys;
   // Something changed keys or users on this node while they were read: what was read may be stale.
-  if (v.generation !== generation) return;
+  if (!v || v.generation !== generation) return;
   v.byId.delete(id);
   if (v.byId.size >= MAX_VERIFIED_KEYS) v.byId.delete(v.byId.keys().next().value as number);
   v.byId.set(id, { key: fullKey, value, until: now + VERIFIED_KEY_MS });
@@ -141,8 +136,9 @@ export function rememberKey(
  * Forgets every key this node verified: call it after revoking a key, removing a user or changing what a
  * user may do, so this node honours the change at once (other nodes within VERIFIED_KEY_MS).
  */
-export function forgetVerifiedKeys(node: object): void {
-  const v = verifiedOf(node);
+export function forgetVerifiedKeys(deps: AppDeps): void {
+  const v = deps.services?.keys;
+  if (!v) return;
   v.byId.clear();
   v.generation++;
 }

@@ -53,8 +53,8 @@ interface KeyAndUser {
 async function principalForKey(deps: AppDeps, key: string): Promise<Principal | null> {
   const db = deps.storage.db;
   const now = deps.clock.now().getTime();
-  const known = recallKey<KeyAndUser>(deps.storage, key, now);
-  const generation = verifiedGeneration(deps.storage);
+  const known = recallKey<KeyAndUser>(deps, key, now);
+  const generation = verifiedGeneration(deps);
   const row = known?.row ?? (await findLiveKey(db, deps.config.secret, key));
   if (!row) return null;
   if (row.expires_at !== null && row.expires_at <= now) {
@@ -69,8 +69,8 @@ async function principalForKey(deps: AppDeps, key: string): Promise<Principal | 
       sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
     ));
   if (!user) return null;
-  if (!known) rememberKey(deps.storage, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
-  await touchKey(db, row.id, now);
+  if (!known) rememberKey(deps, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
+  await touchKey(deps, row.id, now);
   return {
     accountId: row.account_id,
     userId: row.user_id,

@@ -9,7 +9,7 @@ import { tooManyRequests } from './errors';
  * those failures leaves the window. Valid keys are never throttled (`platform/auth.ts`): guessing one of
  * 160 random bits is hopeless anyway, and clients behind one NAT, proxy or postback sender must not lose
  * their requests to another client's stale key.
- * Failures are kept in memory per app (a restart forgets them); at most `MAX_ADDRESSES` addresses are
+ * Failures are kept in memory per app (its services) (a restart forgets them); at most `MAX_ADDRESSES` addresses are
  * tracked, the longest-quiet ones forgotten first.
  */
 
@@ -17,15 +17,10 @@ export const BAD_KEYS = 20;
 export const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 10_000;
 
-const failuresByApp = new WeakMap<AppDeps, Map<string, number[]>>();
-
+/** The app's failures by address (its services, built by compose.ts). */
 function failuresOf(deps: AppDeps): Map<string, number[]> {
-  let map = failuresByApp.get(deps);
-  if (!map) {
-    map = new Map();
-    failuresByApp.set(deps, map);
-  }
-  return map;
+  if (!deps.services) throw new Error('Key throttling belongs to an app: these deps have no services.');
+  return deps.services.badKeys;
 }
 
 function recent(deps: AppDeps, address: string, now: number): number[] {

@@ -19,34 +19,40 @@ export interface Mail {
 }
 
 const SEND_TIMEOUT_MS = 15_000;
-const transports = new WeakMap<SmtpSettings, Transporter>();
 
-function transportFor(smtp: SmtpSettings): Transporter {
-  let transport = transports.get(smtp);
-  if (!transport) {
-    const url = new URL(smtp.url);
-    transport = createTransport({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-      secure: url.protocol === 'smtps:',
-      ...(url.username
-        ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
-        : {}),
-      connectionTimeout: SEND_TIMEOUT_MS,
-      greetingTimeout: SEND_TIMEOUT_MS,
-      socketTimeout: SEND_TIMEOUT_MS,
-      // Messages carry one-time links: nodemailer's own logging stays off.
-      logger: false,
-      debug: false,
-    });
-    transports.set(smtp, transport);
-  }
-  return transport;
+/** Sends through one SMTP server; the composition root makes the app's (`deps.services.mail`) and closes it. */
+export interface Mailer {
+  /** Sends one plain-text message; rejects with the SMTP server's refusal (never with the message's text). */
+  send(mail: Mail): Promise<void>;
+  close(): void;
 }
 
-/** Sends one plain-text message; rejects with the SMTP server's refusal (never with the message's text). */
-export async function sendMail(smtp: SmtpSettings, mail: Mail): Promise<void> {
-  await transportFor(smtp).sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
+export function smtpMailer(smtp: SmtpSettings): Mailer {
+  const transport = transportFor(smtp);
+  return {
+    send: async (mail) => {
+      await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+    close: () => transport.close(),
+  };
+}
+
+function transportFor(smtp: SmtpSettings): Transporter {
+  const url = new URL(smtp.url);
+  return createTransport({
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    secure: url.protocol === 'smtps:',
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+    connectionTimeout: SEND_TIMEOUT_MS,
+    greetingTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: SEND_TIMEOUT_MS,
+    // Messages carry one-time links: nodemailer's own logging stays off.
+    logger: false,
+    debug: false,
+  });
 }
 
 /** `SVC_SMTP_URL` and `SVC_SMTP_FROM` from the environment; a bad value stops the start, naming it. */

@@ -23,37 +23,25 @@ export interface BackgroundWork<M = TaskMap> {
   close(): Promise<void>;
 }
 
-/**
- * The app's background worker pool, found from its dependencies. `createApp` attaches it; features reach
- * it here rather than through a global, so tests run as many apps as they like.
- */
-const pools = new WeakMap<AppDeps, BackgroundWork>();
-
-export function attachWork(deps: AppDeps, pool: BackgroundWork): void {
-  pools.set(deps, pool);
-}
-
+/** The app's background worker pool (its services, built by compose.ts). */
 export function work(deps: AppDeps): BackgroundWork {
-  const pool = pools.get(deps);
+  const pool = deps.services?.work;
   if (!pool) throw new Error('No background worker pool: heavy work runs from the server, not inside a worker.');
   return pool;
 }
 
 /** The app's pool, or null inside a worker thread (whose deps have none): there, the task is the owner. */
 export function workIfAny(deps: AppDeps): BackgroundWork | null {
-  return pools.get(deps) ?? null;
+  return deps.services?.work ?? null;
 }
-
-const startup = new WeakMap<AppDeps, Promise<unknown>[]>();
 
 /** Start-up work (recovery after a crash) the app's `ready` waits for. */
 export function atStartup(deps: AppDeps, promise: Promise<unknown>): void {
-  const list = startup.get(deps) ?? [];
-  list.push(promise);
-  startup.set(deps, list);
+  if (!deps.services) throw new Error('Start-up work belongs to an app: these deps have no services.');
+  deps.services.startup.push(promise);
 }
 
 /** Resolves when every start-up work registered so far has ended (each logs its own failure). */
 export async function startupDone(deps: AppDeps): Promise<void> {
-  await Promise.allSettled(startup.get(deps) ?? []);
+  await Promise.allSettled(deps.services?.startup ?? []);
 }
