@@ -1,5 +1,5 @@
 import type { DatabaseRow, SchemaEntry, TableRow } from '../data';
-import { dataPlane, dataTaskOptions, findTable, type PreparedRecord, refreshCatalog } from '../data';
+import { dataPlane, dataTaskOptions, findTable, type PreparedRecord, readTableSchema, refreshCatalog } from '../data';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
 import { work } from '../platform/work';
@@ -111,7 +111,7 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
         await t.changeSchema({ ...table, schema_json: '[]' }, l.schema, 'replace');
         table = { ...table, schema_json: JSON.stringify(l.schema) };
       } else {
-        const have = new Set((JSON.parse(table.schema_json) as SchemaEntry[]).map(([n]) => n));
+        const have = new Set(readTableSchema(table.schema_json).map(([n]) => n));
         const missing = l.schema.filter(([n]) => !have.has(n));
         if (missing.length > 0) await t.changeSchema(table, missing, 'append');
       }

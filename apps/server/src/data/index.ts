@@ -20,7 +20,15 @@ export {
   tablesIfDatabaseCurrent,
 } from './catalog';
 export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
-export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
+export {
+  checkSchemaColumnName,
+  columnNameForKey,
+  inferType,
+  readAs,
+  readMetaSchema,
+  readTableSchema,
+  type SchemaEntry,
+} from './columns';
 export { closeDataFiles, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady, dataTaskOptions, duckOwner, onDuck } from './dataPlane';
 export {
