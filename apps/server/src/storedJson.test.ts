@@ -73,4 +73,13 @@ describe('stored JSON that does not match its schema', () => {
     );
     await refused(h.call('GET', `/audiences/${parent.id}`), 'parent_segments.definition_json');
   });
+
+  it("an audit entry's details (audit_events.details)", async () => {
+    await run(
+      h.deps.storage.db,
+      sql`INSERT INTO audit_events (account_id, at, actor_user_id, actor, action, target, outcome, reason, details)
+          VALUES (${accountId}, ${h.clock.now().getTime()}, NULL, 'someone', 'user.sign_in', NULL, 'success', NULL, '[1]')`,
+    );
+    await refused(h.call('GET', '/v3/account/audit_log'), 'audit_events.details');
+  });
 });
