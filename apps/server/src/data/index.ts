@@ -46,7 +46,7 @@ export { duckThreadPoolShortfall } from './duckThreads';
 export { appendRowsInWorker, createDataTableInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';
-export { type ColumnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
+export { type ColumnSummary, columnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
 export { schemaGrowth } from './rows';
 export {
   appendRows,
