@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { JobKind, JobRow, JobRunner } from '../jobs';
 import type { AppDeps } from '../platform/context';
+import { parseStored } from '../platform/storedJson';
 import { definitionOf, type ParentSegmentRow, parentSegmentRow, setBuildJob } from './store';
 import { buildInWorker } from './tasks';
 
@@ -9,7 +11,8 @@ import { buildInWorker } from './tasks';
  */
 const AUDIENCE_BUILD_JOB = 'audience_build';
 
-const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as { parent_segment_id: number };
+const buildParams = z.object({ parent_segment_id: z.number() });
+const paramsOf = (job: JobRow) => parseStored(buildParams, job.params_json ?? '{}', 'jobs.params_json');
 
 export function audienceBuildJobKind(deps: AppDeps): JobKind {
   return {

@@ -1,8 +1,15 @@
-import type { AttributeInput, AudienceColumnType, BehaviorInput, parentSegmentInput } from '@svc/contracts';
-import type { z } from 'zod';
-import { findDatabase, findTable } from '../data';
+import {
+  type AttributeInput,
+  type AudienceColumnType,
+  audienceColumnType,
+  type BehaviorInput,
+  type parentSegmentInput,
+} from '@svc/contracts';
+import { z } from 'zod';
+import { findDatabase, findTable, readTableSchema } from '../data';
 import { badRequest } from '../platform/errors';
 import type { Executor } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * The definition of a parent segment as stored (`definition_json`): master, attributes and behaviors with
@@ -11,45 +18,49 @@ import type { Executor } from '../platform/storage';
  * only long columns holding Unix time may be time-filtered).
  */
 
-export interface StoredAttribute {
-  id: number;
-  name: string;
-  type: AudienceColumnType;
-  database: string;
-  table: string;
-  column: string;
+const storedAttribute = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: audienceColumnType,
+  database: z.string(),
+  table: z.string(),
+  column: z.string(),
   /** Master column the attribute joins on. */
-  parentKey: string;
+  parentKey: z.string(),
   /** Column of the attribute's table that matches `parentKey`; null for master columns. */
-  foreignKey: string | null;
-}
+  foreignKey: z.string().nullable(),
+});
+export type StoredAttribute = z.infer<typeof storedAttribute>;
 
-export interface StoredBehaviorColumn {
-  name: string;
-  type: AudienceColumnType;
-  column: string;
-}
+const storedBehaviorColumn = z.object({ name: z.string(), type: audienceColumnType, column: z.string() });
+export type StoredBehaviorColumn = z.infer<typeof storedBehaviorColumn>;
 
-export interface StoredBehavior {
-  id: number;
-  name: string;
-  database: string;
-  table: string;
-  parentKey: string;
-  foreignKey: string;
-  allColumns: boolean;
-  scheduleType: string;
-  scheduleOption: string | null;
-  columns: StoredBehaviorColumn[];
-}
+const storedBehavior = z.object({
+  id: z.number(),
+  name: z.string(),
+  database: z.string(),
+  table: z.string(),
+  parentKey: z.string(),
+  foreignKey: z.string(),
+  allColumns: z.boolean(),
+  scheduleType: z.string(),
+  scheduleOption: z.string().nullable(),
+  columns: z.array(storedBehaviorColumn),
+});
+export type StoredBehavior = z.infer<typeof storedBehavior>;
 
-export interface Definition {
-  master: { database: string; table: string; key: string };
-  attributes: StoredAttribute[];
-  behaviors: StoredBehavior[];
+const definition = z.object({
+  master: z.object({ database: z.string(), table: z.string(), key: z.string() }),
+  attributes: z.array(storedAttribute),
+  behaviors: z.array(storedBehavior),
   /** Next id for a new attribute or behavior (ids are never reused). */
-  nextId: number;
-}
+  nextId: z.number(),
+});
+export type Definition = z.infer<typeof definition>;
+
+/** A parent segment's definition as stored in `column` (`definition_json`, or `built_json` of its last build). */
+export const readDefinition = (text: string, column: 'definition_json' | 'built_json'): Definition =>
+  parseStored(definition, text, `parent_segments.${column}`);
 
 type Input = z.output<typeof parentSegmentInput>;
 type SourceTable = { database: string; table: string; columns: Map<string, string> };
@@ -61,9 +72,7 @@ async function sourceTable(ex: Executor, accountId: number, database: string, ta
   const tableRow = await findTable(ex, accountId, dbRow.id, table);
   if (!tableRow) throw badRequest(`The table "${table}" does not exist in the database "${database}".`);
   const columns = new Map<string, string>([['time', 'long']]);
-  for (const entry of JSON.parse(tableRow.schema_json) as string[][]) {
-    columns.set(entry[0] as string, (entry[1] as string).toLowerCase());
-  }
+  for (const [name, type] of readTableSchema(tableRow.schema_json)) columns.set(name, type.toLowerCase());
   return { database, table, columns };
 }
 

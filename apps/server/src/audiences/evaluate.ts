@@ -6,6 +6,7 @@ import { type DataExecutor, isInvalidRegexp, many, one, type RawBuilder, sql } f
 import type { Definition } from './definition';
 import { attributeColumn, profileSet } from './matrix';
 import { type CompileContext, compileRule } from './rules/compile';
+import { readRule } from './rules/parse';
 import { builtOf, definitionOf, listSegments, type ParentSegmentRow } from './store';
 import { variantMembersFor } from './variantMembers';
 
@@ -49,7 +50,7 @@ export async function ruleContext(
 ): Promise<CompileContext> {
   const segments = new Map<number, SegmentRule>();
   for (const s of await listSegments(deps.storage.db, parent.account_id, parent.id)) {
-    segments.set(s.id, s.id === self ? rule : (JSON.parse(s.rule_json) as SegmentRule));
+    segments.set(s.id, s.id === self ? rule : readRule(s.rule_json));
   }
   if (self !== null) segments.set(self, rule);
   const members = variantMembersFor(deps, parent.account_id, parent.id);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { SegmentRule } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { parseId } from '../platform/ids';
 import { ruleContext } from './evaluate';
 import { type CompileContext, compileRule } from './rules/compile';
+import { readRule } from './rules/parse';
 import { builtOf, listSegments, parentSegmentRow } from './store';
 
 /**
@@ -37,7 +37,7 @@ export async function membershipInputs(
     const ruleJson = id === null ? undefined : rules.get(id);
     if (id === null || ruleJson === undefined) return null;
     read.set(id, ruleJson);
-    const rule = JSON.parse(ruleJson) as SegmentRule;
+    const rule = readRule(ruleJson);
     const ctx = await ruleContext(deps, parent, rule, at, built);
     let moving = false;
     const watched: CompileContext = {

@@ -4,7 +4,7 @@ import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
 import { type Executor, many, sql } from '../platform/storage';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
-import { parseRule } from './rules/parse';
+import { parseRule, readRule } from './rules/parse';
 import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow, segmentsInFolders } from './store';
 import { segmentEntry } from './wire';
 
@@ -100,7 +100,7 @@ export async function segmentProfileKeys(
     const s = parseId(segment);
     const row = s === null ? null : await segmentRow(deps.storage.db, accountId, parent.id, s);
     if (!row) throw notFound('segment');
-    rule = JSON.parse(row.rule_json) as SegmentRule;
+    rule = readRule(row.rule_json);
   }
   return matchingKeys(deps, parent, rule, at);
 }

@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { SegmentRule } from '@svc/contracts';
 import type { Context } from 'hono';
 import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { input } from '../platform/params';
 import { body, errors, json, population, profileSample, security, segmentDoc, segmentInputDoc } from './openapi';
+import { readRule } from './rules/parse';
 import * as service from './service';
 import { listSegments, requireParentSegment, requireSegment } from './store';
 import { countInWorker, sampleInWorker } from './tasks';
@@ -123,14 +123,14 @@ export function segmentRoutes(deps: AppDeps) {
     .openapi(r.population, async (c) => {
       const { p, s } = await pair(c, c.req.valid('param'));
       const at = deps.clock.now();
-      const n = await countInWorker(deps, p, JSON.parse(s.rule_json) as SegmentRule, at);
+      const n = await countInWorker(deps, p, readRule(s.rule_json), at);
       return c.json({ population: n, at: at.toISOString() }, 200);
     })
     .openapi(r.sample, async (c) => {
       const { p, s } = await pair(c, c.req.valid('param'));
       const limit = sampleLimit(c.req.valid('query').limit);
       const at = deps.clock.now();
-      const rule = JSON.parse(s.rule_json) as SegmentRule;
+      const rule = readRule(s.rule_json);
       return c.json(await sampleInWorker(deps, p, rule, at, limit), 200);
     });
 }

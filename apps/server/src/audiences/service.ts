@@ -23,7 +23,7 @@ import { buildDefinition, type Definition } from './definition';
 import { ruleContext } from './evaluate';
 import { removeProfiles } from './matrix';
 import { compileRule } from './rules/compile';
-import { parseRule } from './rules/parse';
+import { parseRule, readRule } from './rules/parse';
 import * as store from './store';
 import { segmentUsers } from './usage';
 
@@ -199,7 +199,7 @@ async function checkRule(
 async function checkSegmentsStillValid(deps: AppDeps, parent: store.ParentSegmentRow): Promise<void> {
   for (const s of await store.listSegments(deps.storage.db, parent.account_id, parent.id)) {
     try {
-      await checkRule(deps, parent, JSON.parse(s.rule_json) as SegmentRule, s.id);
+      await checkRule(deps, parent, readRule(s.rule_json), s.id);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       throw conflict(

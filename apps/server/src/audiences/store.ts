@@ -4,7 +4,7 @@ import { jobColumnOf } from '../jobs';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
 import { dialectOf, type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
-import type { Definition } from './definition';
+import { type Definition, readDefinition } from './definition';
 
 /** SQL of parent segments and segments, always scoped by account. Times are Unix milliseconds. */
 
@@ -60,11 +60,11 @@ const SEGMENT = sql`SELECT s.*, ${userColumnOf('name', 's.created_by')} AS creat
 /** A path or body id as a number; anything that is not a positive integer is null (answered as 404). */
 
 export function definitionOf(row: ParentSegmentRow): Definition {
-  return JSON.parse(row.definition_json) as Definition;
+  return readDefinition(row.definition_json, 'definition_json');
 }
 
 export function builtOf(row: ParentSegmentRow): Definition | null {
-  return row.built_json ? (JSON.parse(row.built_json) as Definition) : null;
+  return row.built_json ? readDefinition(row.built_json, 'built_json') : null;
 }
 
 export async function parentSegmentRow(ex: Executor, accountId: number, id: number): Promise<ParentSegmentRow | null> {

@@ -1,5 +1,6 @@
 import type { RuleCondition, SegmentRule } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
+import { readRule } from './rules/parse';
 import { listSegments, type ParentSegmentRow } from './store';
 
 /**
@@ -34,7 +35,7 @@ function referencedSegments(rule: SegmentRule): number[] {
 
 export async function segmentUsers(deps: AppDeps, parent: ParentSegmentRow, segmentId: number): Promise<string[]> {
   const users = (await listSegments(deps.storage.db, parent.account_id, parent.id))
-    .filter((s) => s.id !== segmentId && referencedSegments(JSON.parse(s.rule_json) as SegmentRule).includes(segmentId))
+    .filter((s) => s.id !== segmentId && referencedSegments(readRule(s.rule_json)).includes(segmentId))
     .map((s) => `segment ${s.id} ("${s.name}")`);
   for (const provider of deps.services?.segmentUsage ?? []) {
     users.push(...(await provider(parent.account_id, parent.id, segmentId)));

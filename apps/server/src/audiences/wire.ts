@@ -1,13 +1,21 @@
-import type { FolderEntry, ParentSegment, Segment, SegmentRule } from '@svc/contracts';
+import type { FolderEntry, ParentSegment, Segment } from '@svc/contracts';
 import { folderRef } from '../folders';
 import { isoTime } from '../platform/time';
 import { attributeColumn, behaviorColumnName, behaviorTable } from './matrix';
+import { readRule } from './rules/parse';
 import { definitionOf, type ParentSegmentRow, type SegmentRow } from './store';
 
 /** Rows as the wire shows them (packages/contracts/src/audiences.ts). */
 
 const iso = (ms: number | null) => (ms === null ? null : isoTime(new Date(ms)));
 const user = (id: number | null, name: string | null) => (id === null ? null : { id: String(id), name: name ?? '' });
+/** When and by whom a parent segment or segment was created and last changed. */
+const stamps = (row: ParentSegmentRow | SegmentRow) => ({
+  createdAt: isoTime(new Date(row.created_at)),
+  updatedAt: isoTime(new Date(row.updated_at)),
+  createdBy: user(row.created_by, row.created_by_name),
+  updatedBy: user(row.updated_by, row.updated_by_name),
+});
 const BUILD_STATUSES = new Set(['queued', 'running', 'success', 'error', 'killed']);
 
 export function toWireParentSegment(row: ParentSegmentRow): ParentSegment {
@@ -20,10 +28,7 @@ export function toWireParentSegment(row: ParentSegmentRow): ParentSegment {
     scheduleType: row.schedule_type,
     scheduleOption: row.schedule_option,
     timezone: row.timezone,
-    createdAt: isoTime(new Date(row.created_at)),
-    updatedAt: isoTime(new Date(row.updated_at)),
-    createdBy: user(row.created_by, row.created_by_name),
-    updatedBy: user(row.updated_by, row.updated_by_name),
+    ...stamps(row),
     matrixUpdatedAt: iso(row.matrix_updated_at),
     workflowHiveOnly: false,
     hiveEngineVersion: 'stable',
@@ -79,11 +84,8 @@ export function toWireSegment(row: SegmentRow): Segment {
     name: row.name,
     description: row.description,
     folderId: String(row.folder_id),
-    rule: JSON.parse(row.rule_json) as SegmentRule,
-    createdAt: isoTime(new Date(row.created_at)),
-    updatedAt: isoTime(new Date(row.updated_at)),
-    createdBy: user(row.created_by, row.created_by_name),
-    updatedBy: user(row.updated_by, row.updated_by_name),
+    rule: readRule(row.rule_json),
+    ...stamps(row),
   };
 }
 

@@ -1,8 +1,13 @@
 import type { AuditAction, AuditEvent } from '@svc/contracts';
+import { z } from 'zod';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { type Executor, many, run, sql } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 import { isoTime } from '../platform/time';
+
+/** An entry's details as stored: an object of what the action changed or concerned. */
+const details = z.record(z.string(), z.unknown());
 
 /**
  * The account's audit log: every administrative and security event. It is append-only: this module has
@@ -108,7 +113,7 @@ function toEvent(r: AuditRow): AuditEvent {
     target: r.target,
     outcome: r.outcome,
     reason: r.reason,
-    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+    details: r.details ? parseStored(details, r.details, 'audit_events.details') : null,
   };
 }
 

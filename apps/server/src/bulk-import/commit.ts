@@ -17,7 +17,7 @@ import { performFiles } from './files';
 import { RecordRules } from './records';
 import type { SessionRow } from './sessions';
 import { type LocalCopy, localCopy } from './sharedFiles';
-import { type Manifest, readBlocks } from './staged';
+import { type Manifest, readBlocks, readManifest } from './staged';
 
 /**
  * Which performs have landed, kept in the customer database's own data and written in the same
@@ -113,7 +113,7 @@ async function stagedRows(deps: AppDeps, session: SessionRow, token: string, lim
   const manifestFile = await localCopy(deps, session.account_id, files.manifest);
   let manifest: Manifest | null = null;
   try {
-    manifest = JSON.parse(await readFile(manifestFile.path, 'utf8')) as Manifest;
+    manifest = readManifest(await readFile(manifestFile.path, 'utf8'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   } finally {

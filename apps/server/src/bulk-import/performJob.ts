@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { JobKind, JobRow } from '../jobs';
+import { parseStored } from '../platform/storedJson';
 import { type BulkImportDeps, bulkImportOptions } from './options';
 import type { PerformProgress } from './perform';
 import { type SessionRow, sessionById, updateSession } from './sessions';
@@ -8,11 +10,8 @@ import { performInWorker } from './tasks';
 export const BULK_IMPORT_JOB = 'bulk_import';
 
 /** What a perform job records in `jobs.params_json`. */
-export interface PerformParams {
-  session_id: number;
-  session: string;
-  token: string;
-}
+const performParams = z.object({ session_id: z.number(), session: z.string(), token: z.string() });
+export type PerformParams = z.infer<typeof performParams>;
 
 /**
  * The progress line a perform appends to its job's `debug.cmdout` (the console reads the last one):
@@ -40,7 +39,7 @@ export function throttledProgress(log: (line: string) => void, everyMs: number, 
   };
 }
 
-const paramsOf = (job: JobRow) => JSON.parse(job.params_json ?? '{}') as PerformParams;
+const paramsOf = (job: JobRow) => parseStored(performParams, job.params_json ?? '{}', 'jobs.params_json');
 
 /** Removes every perform folder of the session except the one of `keep` (the published perform). */
 async function removeStalePerforms(deps: BulkImportDeps, session: SessionRow, keep: string | null) {

@@ -1,7 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeValues } from '@svc/bulk-format';
 import { Packr, Unpackr } from 'msgpackr';
-import type { ColumnSummary, RowBlock } from '../data';
+import { z } from 'zod';
+import { columnSummary, type RowBlock } from '../data';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * The staged rows of a perform (decision 0027): each part's valid records laid out by column in blocks
@@ -12,13 +14,17 @@ import type { ColumnSummary, RowBlock } from '../data';
  */
 
 /** What a perform staged: its files in order and what their rows need of the table's schema. */
-export interface Manifest {
-  format: 1;
+const manifest = z.object({
+  format: z.literal(1),
   /** Staged files, relative to the perform's folder, in part order. */
-  files: string[];
-  columns: ColumnSummary;
-  records: number;
-}
+  files: z.array(z.string()),
+  columns: columnSummary,
+  records: z.number(),
+});
+export type Manifest = z.infer<typeof manifest>;
+
+/** A perform's `manifest.json`, read back by the commit. */
+export const readManifest = (text: string): Manifest => parseStored(manifest, text, "the perform's manifest.json");
 
 const header = new Packr({ useRecords: false });
 const readHeader = new Unpackr({ useRecords: false });

@@ -1,7 +1,20 @@
+import { z } from 'zod';
 import { checkSchemaColumnName } from '../data';
 import { ApiError, badRequest } from '../platform/errors';
+import { parseStored } from '../platform/storedJson';
 
 /** Checks and masking of bulk load session settings. */
+
+/**
+ * A session's settings as stored (`{in, out, exec, filters}` with sealed credentials), or its config diff: an
+ * object whose parts each source and filter reads and checks for itself.
+ */
+const part = z.record(z.string(), z.unknown());
+const storedConfig = z.looseObject({ in: part.optional(), out: part.optional() });
+export type StoredConfig = z.infer<typeof storedConfig>;
+
+/** Reads stored settings; `where` names the column, e.g. `bulk_loads.config_json`. */
+export const readConfig = (text: string, where: string): StoredConfig => parseStored(storedConfig, text, where);
 
 export const MASK = '***';
 

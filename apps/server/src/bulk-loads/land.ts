@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import type { DatabaseRow, SchemaEntry, TableRow } from '../data';
-import { dataPlane, dataTaskOptions, findTable, type PreparedRecord, refreshCatalog } from '../data';
+import { dataPlane, dataTaskOptions, findTable, type PreparedRecord, readTableSchema, refreshCatalog } from '../data';
 import type { AppDeps } from '../platform/context';
 import { one, run, sql } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 import { work } from '../platform/work';
 import { readStage } from './staging';
 
@@ -15,6 +17,8 @@ import { readStage } from './staging';
 
 /** Incremental state kept next to the rows; `$` cannot appear in a table name, so nothing collides. */
 const STATE = '_svc$bulk_load_state';
+/** A session's incremental state (its source's `in` diff) as the target's file keeps it beside the rows. */
+const landedStateJson = z.record(z.string(), z.unknown());
 const STATE_COLUMNS = `bulk_load_id BIGINT PRIMARY KEY, session_created_at BIGINT NOT NULL, table_name TEXT NOT NULL,
   job_id BIGINT NOT NULL, state_json TEXT NOT NULL`;
 
@@ -82,7 +86,9 @@ export async function landedStateHere(
       sql`SELECT job_id, state_json FROM ${t.table(STATE)} WHERE bulk_load_id = ${session.id} AND session_created_at = ${session.created_at}`,
     );
   });
-  return row ? { jobId: Number(row.job_id), state: JSON.parse(row.state_json) as Record<string, unknown> } : null;
+  return row
+    ? { jobId: Number(row.job_id), state: parseStored(landedStateJson, row.state_json, `${STATE}.state_json`) }
+    : null;
 }
 
 export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: number; replaced: number }> {
@@ -111,7 +117,7 @@ export async function land(deps: AppDeps, l: Landing): Promise<{ inserted: numbe
         await t.changeSchema({ ...table, schema_json: '[]' }, l.schema, 'replace');
         table = { ...table, schema_json: JSON.stringify(l.schema) };
       } else {
-        const have = new Set((JSON.parse(table.schema_json) as SchemaEntry[]).map(([n]) => n));
+        const have = new Set(readTableSchema(table.schema_json).map(([n]) => n));
         const missing = l.schema.filter(([n]) => !have.has(n));
         if (missing.length > 0) await t.changeSchema(table, missing, 'append');
       }

@@ -22,6 +22,7 @@ import {
   checkTimezone,
   keepMaskedCredentials,
   parseStartAt,
+  readConfig,
 } from './config';
 import { sealCredentials } from './secrets';
 import {
@@ -79,7 +80,7 @@ async function toValues(
   await requireTable(deps.storage.db, accountId, db.id, table);
   const timezone = checkTimezone(s.timezone ?? before?.timezone ?? 'UTC');
   const cron = checkCron(s.cron === undefined ? (before?.cron ?? null) : s.cron, timezone);
-  const stored = before ? JSON.parse(before.config_json) : undefined;
+  const stored = before ? readConfig(before.config_json, 'bulk_loads.config_json') : undefined;
   const parsed = bulkLoadConfig.safeParse(s.config ? keepMaskedCredentials(s.config, stored) : stored);
   if (!parsed.success) throw badRequest(describeIssues(parsed.error).replace(/^"/, '"config.'));
   checkSourceOptions(parsed.data.in, 'config.in');

@@ -1,13 +1,15 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { columnNameForKey, findTable, requireDatabase, type SchemaEntry } from '../data';
 import { type JobKind, type JobOutcome, type JobRow, setJobParams } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { makeDir } from '../platform/fileModes';
 import { run, sql, transaction } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 import { isoSeconds } from '../platform/time';
-import { maskConfig } from './config';
+import { maskConfig, readConfig } from './config';
 import { landedState, landInWorker } from './land';
 import { openCredentials } from './secrets';
 import { type BulkLoadSource, SourceError } from './source';
@@ -72,18 +74,23 @@ export interface BulkLoadKindOptions {
  * A one-off job's own settings (`POST /v3/job/issue/bulkload/:db`, adhoc.ts): its config with credentials
  * sealed, kept in the job's params only until the job ends.
  */
-export interface OneOffRun {
-  config_json: string;
-  database_name: string;
-  table_name: string;
-  time_column: string | null;
-}
+const oneOffRun = z.object({
+  config_json: z.string(),
+  database_name: z.string(),
+  table_name: z.string(),
+  time_column: z.string().nullable(),
+});
+export type OneOffRun = z.infer<typeof oneOffRun>;
+
+/** What a `bulkload` job's `jobs.params_json` says it runs: a session's id, or a one-off's settings. */
+const runParams = z.looseObject({ bulk_load_id: z.number().optional(), oneoff: oneOffRun.optional() });
+const runParamsOf = (job: JobRow) => parseStored(runParams, job.params_json ?? '{}', 'jobs.params_json');
 
 /** What a run reads and where it lands: a session's settings, or a one-off job's (then `session` is null). */
 type RunTarget = OneOffRun & { session: BulkLoadRow | null };
 
 async function runTarget(deps: AppDeps, job: JobRow): Promise<RunTarget> {
-  const params = JSON.parse(job.params_json ?? '{}') as { bulk_load_id?: number; oneoff?: OneOffRun };
+  const params = runParamsOf(job);
   if (params.oneoff) return { ...params.oneoff, session: null };
   const row = await bulkLoadById(deps.storage.db, job.account_id, Number(params.bulk_load_id));
   if (!row) throw new Error('The bulk load session of this job was deleted.');
@@ -92,7 +99,7 @@ async function runTarget(deps: AppDeps, job: JobRow): Promise<RunTarget> {
 
 async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: BulkLoadKindOptions) {
   const row = await runTarget(deps, job);
-  const config = JSON.parse(row.config_json) as Record<string, unknown>;
+  const config = readConfig(row.config_json, row.session ? 'bulk_loads.config_json' : 'jobs.params_json');
   const input = openCredentials(deps.config.secret, (config.in ?? {}) as Record<string, unknown>);
   const source = options.sources.get(String(input.type));
   if (!source) {
@@ -106,7 +113,7 @@ async function runOne(deps: AppDeps, job: JobRow, signal: AbortSignal, options: 
   const filters = readFilters(config);
   const { mode, mergeKeys } = outputMode(config);
   const session = row.session;
-  const stored = JSON.parse(session?.config_diff_json ?? '{}') as { in?: Record<string, unknown> };
+  const stored = readConfig(session?.config_diff_json ?? '{}', 'bulk_loads.config_diff_json');
   const landed = session ? await landedState(deps, database, session) : null;
   // A re-sync from scratch reads every row and replaces the table, whatever the mode.
   const resync = session !== null && session.resync_requested_at !== null;
@@ -212,7 +219,7 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
 
 /** A one-off job that did not land forgets its sealed credentials; its record keeps the masked config. */
 async function forgetOneOff(deps: AppDeps, job: JobRow): Promise<void> {
-  const params = JSON.parse(job.params_json ?? '{}') as { oneoff?: OneOffRun };
+  const params = runParamsOf(job);
   if (!params.oneoff) return;
   const { oneoff, ...rest } = params;
   await setJobParams(deps.storage.db, job, rest);

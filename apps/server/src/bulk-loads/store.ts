@@ -1,11 +1,13 @@
 import type { BulkLoadJob, BulkLoadSession, BulkLoadWireConfig } from '@svc/contracts';
+import { z } from 'zod';
 import { findDatabase, findTable } from '../data';
 import { type KindJobsQuery, kindJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { dialectOf, type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 import { isoSeconds } from '../platform/time';
-import { MASK, maskConfig } from './config';
+import { MASK, maskConfig, readConfig, type StoredConfig } from './config';
 
 /** The control database's bulk load sessions, and the jobs they ran. Every query is scoped by account. */
 
@@ -66,7 +68,9 @@ function addTimeTarget(filters: unknown): string | null {
  * or the `add_time` filter's target when the time is the upload time.
  */
 export function wireConfig(row: BulkLoadRow): BulkLoadWireConfig {
-  const config = withAuthenticationMasked(maskConfig(JSON.parse(row.config_json)) as Record<string, unknown>);
+  const config = withAuthenticationMasked(
+    maskConfig(readConfig(row.config_json, 'bulk_loads.config_json')) as StoredConfig,
+  );
   const input = (config.in ?? {}) as Record<string, unknown>;
   const out = (config.out ?? {}) as Record<string, unknown>;
   const exec = config.exec && typeof config.exec === 'object' && !Array.isArray(config.exec) ? config.exec : {};
@@ -90,7 +94,7 @@ export function wireConfig(row: BulkLoadRow): BulkLoadWireConfig {
 }
 
 export function toWireSession(row: BulkLoadRow): BulkLoadSession {
-  const diff = maskConfig(JSON.parse(row.config_diff_json)) as Record<string, unknown>;
+  const diff = maskConfig(readConfig(row.config_diff_json, 'bulk_loads.config_diff_json')) as StoredConfig;
   return {
     id: row.id,
     name: row.name,
@@ -227,13 +231,15 @@ export function bulkLoadJobs(
  * bulk loads): the session's id, the target's ids and names, the configuration it ran with and the
  * schema it wrote as `[name, type, source name]` triples.
  */
-export interface BulkLoadJobParams {
-  bulk_load_id: number;
-  database?: { id: number; name: string };
-  table?: { id: number; name: string };
-  config?: Record<string, unknown>;
-  schema?: string[][];
-}
+const target = z.object({ id: z.number(), name: z.string() });
+const bulkLoadJobParams = z.object({
+  bulk_load_id: z.number(),
+  database: target.optional(),
+  table: target.optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  schema: z.array(z.array(z.string())).optional(),
+});
+export type BulkLoadJobParams = z.infer<typeof bulkLoadJobParams>;
 
 /** The session's queued or running job, if any: a session runs one job at a time. */
 export async function inFlightJob(
@@ -270,7 +276,7 @@ export async function listBulkLoadJobs(deps: AppDeps, row: BulkLoadRow): Promise
   // Not before the session was created: ids reused before migration 15 could name an older session's jobs.
   const jobs = await bulkLoadJobs(ex, row.account_id, [row.id], { createdSince: row.created_at });
   // Jobs recorded before queued jobs kept their facts: fill in what is known now.
-  const parsed = jobs.map((job) => JSON.parse(job.params_json ?? '{}') as BulkLoadJobParams);
+  const parsed = jobs.map((job) => parseStored(bulkLoadJobParams, job.params_json ?? '{}', 'jobs.params_json'));
   const known = parsed.some((p) => !p.database || !p.table || !p.config) ? await queuedJobParams(deps, row) : null;
   const fallback = (): Partial<BulkLoadJobParams> => known ?? {};
   return jobs.map((job, i) => {

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { badRequest } from '../platform/errors';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * Columns of customer tables: how record keys become column names, how values get a type, and how a
@@ -6,7 +8,16 @@ import { badRequest } from '../platform/errors';
  */
 
 /** One entry of a table's wire `schema`: `[name, type]` or `[name, type, alias]`. */
-export type SchemaEntry = [string, string] | [string, string, string];
+const schemaEntry = z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), z.string()])]);
+export type SchemaEntry = z.infer<typeof schemaEntry>;
+const tableSchema = z.array(schemaEntry);
+
+/** A table's schema as the control database keeps it (`tables.schema_json`). */
+export const readTableSchema = (text: string): SchemaEntry[] => parseStored(tableSchema, text, 'tables.schema_json');
+
+/** A table's schema as its data file (or PostgreSQL schema) keeps it, in its own `_svc$tables` list. */
+export const readMetaSchema = (text: string): SchemaEntry[] =>
+  parseStored(tableSchema, text, "the data file's _svc$tables.schema_json");
 
 /** A column name after mapping: lowercase letters, digits and underscores, not starting with a digit. */
 const COLUMN_RULE = /^[a-z_][a-z0-9_]{0,127}$/;

@@ -1,5 +1,5 @@
 import type { TableRow } from './catalog';
-import { readAs, type SchemaEntry, sqliteType, storeAs } from './columns';
+import { readAs, readMetaSchema, readTableSchema, type SchemaEntry, sqliteType, storeAs } from './columns';
 import { type DataFile, META_TABLE, statement } from './dataFiles';
 import type { Meta } from './plane';
 import { planSchema } from './rows';
@@ -27,7 +27,7 @@ export function readMeta(f: DataFile, name: string): Meta | null {
 export function ensureDataTable(f: DataFile, table: TableRow): Meta {
   const existing = readMeta(f, table.name);
   if (existing) return existing;
-  const schema = JSON.parse(table.schema_json) as SchemaEntry[];
+  const schema = readTableSchema(table.schema_json);
   const columns = schema.map(([name, type]) => `, ${q(name)} ${sqliteType(type)}`).join('');
   f.db.exec(`DROP TABLE IF EXISTS ${q(table.name)}`);
   f.db.exec(`CREATE TABLE ${q(table.name)} (time INTEGER NOT NULL${columns})`);
@@ -101,7 +101,7 @@ function dropKeyIndexes(f: DataFile, table: string): void {
  * converted, and with `dropMissing` columns not listed dropped with their data.
  */
 export function applySchema(f: DataFile, meta: Meta, schema: SchemaEntry[], dropMissing: boolean): SchemaEntry[] {
-  const plan = planSchema(JSON.parse(meta.schema_json) as SchemaEntry[], schema, dropMissing, tableLimits.maxColumns);
+  const plan = planSchema(readMetaSchema(meta.schema_json), schema, dropMissing, tableLimits.maxColumns);
   if (plan.convert.length > 0 || plan.drop.length > 0) dropKeyIndexes(f, meta.name);
   for (const [name, type] of plan.add)
     f.db.exec(`ALTER TABLE ${q(meta.name)} ADD COLUMN ${q(name)} ${sqliteType(type)}`);

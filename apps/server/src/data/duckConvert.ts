@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { DuckDBBlobValue, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import type { Logger } from '../platform/logger';
-import type { SchemaEntry, Stored } from './columns';
+import type { Stored } from './columns';
+import { readMetaSchema } from './columns';
 import { DuckRowAppender } from './duckAppend';
 import { DUCK_META_TABLE, META_DDL } from './duckFiles';
 import { duckRows } from './duckKysely';
@@ -44,7 +45,7 @@ function sqliteTables(db: Database.Database): Meta[] {
 
 /** Copies one table; returns its row count and the checksum of the SQLite rows. */
 async function copyTable(db: Database.Database, conn: DuckDBConnection, meta: Meta) {
-  const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const schema = readMetaSchema(meta.schema_json);
   const names = ['time', ...schema.map(([name]) => name)];
   const ddl = ['time BIGINT NOT NULL', ...schema.map(([name, type]) => `${dq(name)} ${duckType(type)}`)];
   await conn.run(`CREATE TABLE ${dq(meta.name)} (${ddl.join(', ')})`);

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../platform/context';
 import { workIfAny } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
-import { type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
+import { readMetaSchema, type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
 import { tableLimits } from './dataTables';
 import { DuckRowAppender } from './duckAppend';
 import { DUCK_META_TABLE, deleteDuckFile, duckFile, exclusive, inDuckTransaction, withDuck } from './duckFiles';
@@ -33,13 +33,13 @@ import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows }
 const typesOf = (schema: SchemaEntry[]) => ['long', ...schema.map(([, type]) => type)];
 
 async function growFor(tx: DuckTxState, meta: Meta, growth: SchemaEntry[]): Promise<SchemaEntry[]> {
-  const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const schema = readMetaSchema(meta.schema_json);
   return growth.length > 0 ? applyDuckSchema(tx, meta, growth, false, tableLimits.maxColumns) : schema;
 }
 
 /** Appends prepared records to one table inside the transaction; returns the figures. */
 async function writeRecords(tx: DuckTxState, meta: Meta, records: PreparedRecord[], now: number): Promise<Meta> {
-  const schema = await growFor(tx, meta, schemaGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], records));
+  const schema = await growFor(tx, meta, schemaGrowth(readMetaSchema(meta.schema_json), records));
   const out = await DuckRowAppender.open(tx.conn, meta.name, typesOf(schema));
   let figures: { bytes: number; maxTime: number | null };
   try {
@@ -63,7 +63,7 @@ async function writeBlocks(
   blocks: Iterable<RowBlock>,
   now: number,
 ): Promise<Meta> {
-  const schema = await growFor(tx, meta, summaryGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], summary));
+  const schema = await growFor(tx, meta, summaryGrowth(readMetaSchema(meta.schema_json), summary));
   const at = new Map(schema.map(([name], i) => [name, i + 1]));
   const types = typesOf(schema);
   const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
@@ -118,7 +118,7 @@ async function mergeRecords(
   now: number,
 ): Promise<MergeResult> {
   const meta = await ensureDuckTable(tx.conn, table);
-  const schema = await growFor(tx, meta, schemaGrowth(JSON.parse(meta.schema_json) as SchemaEntry[], records));
+  const schema = await growFor(tx, meta, schemaGrowth(readMetaSchema(meta.schema_json), records));
   const keyed = lastPerKey(table.name, schema, records, key);
   const types = new Map(schema.map(([name, type]) => [name, type]));
   const keyTypes = key.map((k) => types.get(k) ?? 'string');

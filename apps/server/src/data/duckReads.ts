@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AppDeps } from '../platform/context';
 import { workIfAny } from '../platform/work';
 import type { DatabaseRow } from './catalog';
-import type { SchemaEntry } from './columns';
+import { readMetaSchema } from './columns';
 import { DUCK_META_TABLE, duckFile, duckFileExists, withDuck } from './duckFiles';
 import { duckRows } from './duckKysely';
 import { dq, readDuckMeta } from './duckTables';
@@ -40,7 +40,7 @@ export async function readDuckHere(dataDir: string, database: DatabaseRow, what:
       return read(path, null, async (conn) => {
         const meta = await readDuckMeta(conn, what.table);
         if (!meta) return null;
-        const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+        const schema = readMetaSchema(meta.schema_json);
         const columns = ['time', ...schema.map(([name]) => name)].map(dq).join(', ');
         const rows = await duckRows(
           conn,

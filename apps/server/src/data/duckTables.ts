@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRow } from './catalog';
-import { readAs, type SchemaEntry, storeAs } from './columns';
+import { readAs, readMetaSchema, readTableSchema, type SchemaEntry, storeAs } from './columns';
 import { DuckRowAppender } from './duckAppend';
 import { DUCK_META_TABLE } from './duckFiles';
 import { duckRows } from './duckKysely';
@@ -62,7 +62,7 @@ const columnsDdl = (schema: SchemaEntry[]) =>
 export async function ensureDuckTable(conn: DuckDBConnection, table: TableRow): Promise<Meta> {
   const existing = await readDuckMeta(conn, table.name);
   if (existing) return existing;
-  const schema = JSON.parse(table.schema_json) as SchemaEntry[];
+  const schema = readTableSchema(table.schema_json);
   await conn.run(`DROP TABLE IF EXISTS ${dq(table.name)}`);
   await conn.run(`CREATE TABLE ${dq(table.name)} (${columnsDdl(schema)})`);
   await duckRows(
@@ -145,7 +145,7 @@ export async function applyDuckSchema(
   dropMissing: boolean,
   maxColumns: number,
 ): Promise<SchemaEntry[]> {
-  const current = JSON.parse(meta.schema_json) as SchemaEntry[];
+  const current = readMetaSchema(meta.schema_json);
   const plan = planSchema(current, schema, dropMissing, maxColumns);
   const order = (s: SchemaEntry[]) => s.map(([name]) => name).join('\u0000');
   const appendOnly =

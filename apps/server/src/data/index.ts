@@ -20,7 +20,15 @@ export {
   tablesIfDatabaseCurrent,
 } from './catalog';
 export { CATALOG_CACHE_MS, databaseForWrite, forgetDatabase } from './catalogCache';
-export { checkSchemaColumnName, columnNameForKey, inferType, readAs, type SchemaEntry } from './columns';
+export {
+  checkSchemaColumnName,
+  columnNameForKey,
+  inferType,
+  readAs,
+  readMetaSchema,
+  readTableSchema,
+  type SchemaEntry,
+} from './columns';
 export { closeDataFiles, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady, dataTaskOptions, duckOwner, onDuck } from './dataPlane';
 export {
@@ -38,7 +46,7 @@ export { duckThreadPoolShortfall } from './duckThreads';
 export { appendRowsInWorker, createDataTableInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';
-export { type ColumnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
+export { type ColumnSummary, columnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
 export { schemaGrowth } from './rows';
 export {
   appendRows,

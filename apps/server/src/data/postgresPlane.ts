@@ -12,7 +12,7 @@ import {
 } from '../platform/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
-import { readAs, type SchemaEntry, type Stored, storeAs } from './columns';
+import { readAs, readMetaSchema, readTableSchema, type SchemaEntry, type Stored, storeAs } from './columns';
 import { SWAP_NAME, tableLimits } from './dataTables';
 import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
 import { FIGURES, figuresDdl, pgValue, postgresType, quote, renameTable } from './postgresTables';
@@ -63,7 +63,7 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
     await lockTable(table.name);
     const existing = await readMeta(table.name);
     if (existing) return existing;
-    const schema = JSON.parse(table.schema_json) as SchemaEntry[];
+    const schema = readTableSchema(table.schema_json);
     const columns = schema.map(([name, type]) => `, ${col(name)} ${postgresType(type)}`).join('');
     await sql.raw(`DROP TABLE IF EXISTS ${tableSql(table.name)}`).execute(ex);
     await sql.raw(`CREATE TABLE ${tableSql(table.name)} (time BIGINT NOT NULL${columns})`).execute(ex);
@@ -110,7 +110,7 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   }
 
   async function applySchema(meta: Meta, schema: SchemaEntry[], dropMissing: boolean): Promise<SchemaEntry[]> {
-    const plan = planSchema(JSON.parse(meta.schema_json) as SchemaEntry[], schema, dropMissing, tableLimits.maxColumns);
+    const plan = planSchema(readMetaSchema(meta.schema_json), schema, dropMissing, tableLimits.maxColumns);
     const target = tableSql(meta.name);
     if (plan.add.length > 0) {
       const adds = plan.add.map(([name, type]) => `ADD COLUMN ${col(name)} ${postgresType(type)}`).join(', ');
@@ -126,7 +126,7 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
 
   /** The schema once the records' new columns are added (and whole-number columns widened). */
   async function grown(meta: Meta, records: PreparedRecord[]): Promise<SchemaEntry[]> {
-    const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+    const schema = readMetaSchema(meta.schema_json);
     const growth = schemaGrowth(schema, records);
     return growth.length > 0 ? applySchema(meta, growth, false) : schema;
   }
@@ -147,7 +147,7 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
    * laid out as COPY text while PostgreSQL reads the text before (no round trip per block).
    */
   async function insertBlocks(meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number) {
-    let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+    let schema = readMetaSchema(meta.schema_json);
     const growth = summaryGrowth(schema, summary);
     if (growth.length > 0) schema = await applySchema(meta, growth, false);
     const figures: BlockFigures = { rows: 0, bytes: 0, maxTime: null };
@@ -291,7 +291,7 @@ export function postgresPlane(deps: AppDeps): DataPlane {
         sql`SELECT * FROM ${sql.raw(`${quote(schema)}.${quote(FIGURES)}`)} WHERE name = ${table}`,
       );
       if (!meta) return null;
-      const names = ['time', ...(JSON.parse(meta.schema_json) as SchemaEntry[]).map(([name]) => name)];
+      const names = ['time', ...readMetaSchema(meta.schema_json).map(([name]) => name)];
       // Positional aliases: an alias is an identifier too, and would be cut at 63 bytes.
       const list = sql.raw(names.map((n, i) => `${quote(pgIdentifier(n))} AS c${i}`).join(', '));
       const raw = await many<Record<string, unknown>>(

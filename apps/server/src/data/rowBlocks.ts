@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SchemaEntry, Stored } from './columns';
 import { storeAs, storedBytes } from './columns';
 
@@ -23,7 +24,9 @@ export interface RowBlock {
  * appeared (rows in order, a row's columns in order), with the type of that first value and whether any value of
  * the column is a number with a fraction (which widens a whole-number column to `double`).
  */
-export type ColumnSummary = [column: string, firstType: string, fraction: boolean][];
+export const columnSummary = z.array(z.tuple([z.string(), z.string(), z.boolean()]));
+/** `[column, firstType, fraction]` per column. */
+export type ColumnSummary = z.infer<typeof columnSummary>;
 
 /** The summary of rows of `first` followed by rows of `then` (parts performed apart, then put in order). */
 export function mergeSummaries(first: ColumnSummary, then: ColumnSummary): ColumnSummary {

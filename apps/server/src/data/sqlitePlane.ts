@@ -4,6 +4,7 @@ import type { AppDeps } from '../platform/context';
 import type { DataExecutor, DataTables } from '../platform/storage';
 import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
+import { readMetaSchema } from './columns';
 import {
   closeDataFile,
   type DataFile,
@@ -44,7 +45,7 @@ function kyselyOf(f: DataFile): Kysely<DataTables> {
 
 /** Writes prepared records into one table inside the caller's transaction; returns the figures. */
 function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: number): Meta {
-  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  let schema = readMetaSchema(meta.schema_json);
   const growth = schemaGrowth(schema, records);
   if (growth.length > 0) schema = applySchema(f, meta, growth, false);
   const insert = new RowInserter(
@@ -61,7 +62,7 @@ function writeRecords(f: DataFile, meta: Meta, records: PreparedRecord[], now: n
 
 /** Writes staged blocks into one table inside the caller's transaction (plane.ts `appendBlocks`). */
 function writeBlocks(f: DataFile, meta: Meta, summary: ColumnSummary, blocks: Iterable<RowBlock>, now: number): Meta {
-  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  let schema = readMetaSchema(meta.schema_json);
   const growth = summaryGrowth(schema, summary);
   if (growth.length > 0) schema = applySchema(f, meta, growth, false);
   const figures = { rows: 0, bytes: 0, maxTime: null as number | null };
@@ -101,7 +102,7 @@ function mergeRecords(
   now: number,
 ): MergeResult {
   const meta = ensureDataTable(f, table);
-  let schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+  let schema = readMetaSchema(meta.schema_json);
   const growth = schemaGrowth(schema, records);
   if (growth.length > 0) schema = applySchema(f, meta, growth, false);
   const keyed = lastPerKey(table.name, schema, records, key);
@@ -206,7 +207,7 @@ export function sqlitePlane(deps: AppDeps): DataPlane {
       const f = dataFile(deps, database);
       const meta = readMeta(f, table);
       if (!meta) return null;
-      const schema = JSON.parse(meta.schema_json) as SchemaEntry[];
+      const schema = readMetaSchema(meta.schema_json);
       const columns = ['time', ...schema.map(([name]) => name)].map(q).join(', ');
       const rows = f.db
         .prepare(`SELECT ${columns} FROM ${q(table)} ORDER BY time DESC, rowid DESC LIMIT ?`)

@@ -4,7 +4,7 @@ import { many, run, sql } from '../platform/storage';
 import { workIfAny } from '../platform/work';
 import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
-import { columnNameForKey, readAs, type SchemaEntry } from './columns';
+import { columnNameForKey, readAs, readMetaSchema, type SchemaEntry } from './columns';
 import { dataPlane, onDuck } from './dataPlane';
 import { fromSafe, tableLimits } from './dataTables';
 import { appendRowsInWorker } from './fileWrites';
@@ -226,7 +226,7 @@ export async function tailRows(
 ): Promise<Record<string, unknown>[]> {
   const found = await dataPlane(deps).tail(database, table.name, count);
   if (!found) return [];
-  const types = new Map((JSON.parse(found.meta.schema_json) as SchemaEntry[]).map(([name, type]) => [name, type]));
+  const types = new Map(readMetaSchema(found.meta.schema_json).map(([name, type]) => [name, type]));
   return found.rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(row)) {

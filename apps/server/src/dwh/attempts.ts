@@ -1,10 +1,12 @@
 import type { AttemptTable, SessionAttempt, WorkflowRun } from '@svc/contracts';
+import { z } from 'zod';
 import type { BulkLoadService } from '../bulk-loads';
 import { inFlightJob, lockBulkLoad, requestResync } from '../bulk-loads';
 import { jobsByIds } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 import { isoTime } from '../platform/time';
 import { type IntegrationRow, integrationSessions } from './integrations';
 
@@ -20,11 +22,9 @@ interface AttemptRow {
   created_at: number;
 }
 
-interface AttemptJob {
-  bulk_load_name: string;
-  target_table: string;
-  job_id: number;
-}
+/** One table's job of an attempt, as `dwh_attempts.jobs_json` lists them. */
+const attemptJobs = z.array(z.object({ bulk_load_name: z.string(), target_table: z.string(), job_id: z.number() }));
+type AttemptJob = z.infer<typeof attemptJobs>[number];
 
 /** A table left out of a run because its previous run is still queued or running. */
 export interface BusyTable {
@@ -87,7 +87,7 @@ export async function startAttempt(
 }
 
 async function describe(deps: AppDeps, a: AttemptRow): Promise<SessionAttempt> {
-  const jobs = JSON.parse(a.jobs_json) as AttemptJob[];
+  const jobs = parseStored(attemptJobs, a.jobs_json, 'dwh_attempts.jobs_json');
   const ids = jobs.map((j) => j.job_id);
   const found = ids.length === 0 ? [] : await jobsByIds(deps.storage.db, a.account_id, ids);
   const byId = new Map(found.map((f) => [Number(f.id), f]));

@@ -1,13 +1,14 @@
 import type { Authentication, AuthenticationCreate, authenticationUpdate } from '@svc/contracts';
 import type { z } from 'zod';
 import { userColumnOf } from '../accounts';
-import { listBulkLoads, setBulkLoadConfig } from '../bulk-loads';
+import { listBulkLoads, readConfig, setBulkLoadConfig } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { decryptSecret, encryptSecret } from '../platform/secretCipher';
 import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
+import { readConfigs } from './storedConfigs';
 
 type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 
@@ -102,8 +103,8 @@ type Json = Record<string, unknown>;
 /** The sessions that read through the authentication (their `config.in.svc_authentication_id`). */
 async function sessionsUsing(ex: Executor, row: AuthRow): Promise<{ id: number; config: Json }[]> {
   return (await listBulkLoads(ex, row.account_id))
-    .map((r) => ({ id: Number(r.id), config: JSON.parse(r.config_json) as Json }))
-    .filter((r) => Number((r.config.in as Json | undefined)?.svc_authentication_id) === row.id);
+    .map((r) => ({ id: Number(r.id), config: readConfig(r.config_json, 'bulk_loads.config_json') }))
+    .filter((r) => Number(r.config.in?.svc_authentication_id) === row.id);
 }
 
 /**
@@ -172,13 +173,18 @@ async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<Authentic
         WHERE i.account_id = ${row.account_id} ORDER BY i.name`,
   );
   const sessions = await listBulkLoads(deps.storage.db, row.account_id);
-  const uses = (json: string, part: 'basic_configs' | 'in') =>
-    Number(((JSON.parse(json) as Json)[part] as Json | undefined)?.svc_authentication_id) === row.id;
+  const uses = (id: unknown) => Number(id) === row.id;
   return {
     integrations: integrations
-      .filter((i) => uses(i.config_json, 'basic_configs'))
+      .filter((i) => uses(readConfigs(i.config_json).basic_configs.svc_authentication_id))
       .map((i) => ({ id: Number(i.id), name: i.name, owner: i.email })),
-    bulk_loads: sessions.filter((s) => s.integration_id === null && uses(s.config_json, 'in')).map((s) => s.name),
+    bulk_loads: sessions
+      .filter(
+        (s) =>
+          s.integration_id === null &&
+          uses(readConfig(s.config_json, 'bulk_loads.config_json').in?.svc_authentication_id),
+      )
+      .map((s) => s.name),
   };
 }
 

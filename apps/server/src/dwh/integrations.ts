@@ -16,7 +16,8 @@ import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transa
 import { isoTime } from '../platform/time';
 import { type AuthRow, requireAuthentication } from './authentications';
 import { scheduleCron } from './schedule';
-import { type Configs, type Create, checkConfigs, needsResync, sessionConfig } from './tableConfigs';
+import { type Configs, readConfigs } from './storedConfigs';
+import { type Create, checkConfigs, needsResync, sessionConfig } from './tableConfigs';
 
 /** Integrations and the bulk load session each of their tables is. */
 
@@ -58,7 +59,7 @@ export function toWireIntegration(row: IntegrationRow): Integration {
 }
 
 export function toWireConfigs(row: IntegrationRow): IntegrationConfigs {
-  const c = JSON.parse(row.config_json) as Configs;
+  const c = readConfigs(row.config_json);
   return {
     id: row.id,
     config_digest: row.config_digest,
@@ -227,7 +228,7 @@ export async function updateIntegration(
   input: Partial<Create>,
   record: (tx: Executor, next: IntegrationRow) => Promise<void> = async () => {},
 ): Promise<IntegrationRow> {
-  const before = JSON.parse(row.config_json) as Configs;
+  const before = readConfigs(row.config_json);
   const c = await checkConfigs(deps, row.account_id, {
     basic_configs: input.basic_configs ?? before.basic_configs,
     advanced_configs: input.advanced_configs ?? before.advanced_configs,
@@ -270,7 +271,7 @@ export async function updateIntegration(
 
 /** The integration's target tables (database and names), as its configs say. */
 export function targetTables(row: IntegrationRow): { database: string; tables: string[] } {
-  const c = JSON.parse(row.config_json) as Configs;
+  const c = readConfigs(row.config_json);
   return { database: c.output_config.database, tables: c.advanced_configs.map((a) => a.target_table) };
 }
 

@@ -5,6 +5,7 @@ import { columnNameForKey } from '../data';
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { type AuthRow, requireAuthentication, sourceFields } from './authentications';
+import type { Configs } from './storedConfigs';
 
 /**
  * An integration's configs: their checks, and the bulk load session config each table becomes. A table's
@@ -13,10 +14,6 @@ import { type AuthRow, requireAuthentication, sourceFields } from './authenticat
  */
 
 export type Create = z.infer<typeof integrationCreate>;
-
-export type Configs = Pick<Create, 'basic_configs' | 'advanced_configs' | 'output_config'> & {
-  filter_configs: NonNullable<Create['filter_configs']>;
-};
 
 /** The column a source column lands in; `time` is the table's own, so a source `time` becomes `source_time`. */
 export function landedName(source: string): string {

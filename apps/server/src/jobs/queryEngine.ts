@@ -1,5 +1,5 @@
 import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile, listTables, onDuck } from '../data';
+import { type DatabaseRow, databaseFile, listTables, onDuck, readTableSchema } from '../data';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type PostgresStorage } from '../platform/storage';
 import { tokenize, translate } from './query/dialect';
@@ -113,10 +113,7 @@ function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngi
       const tableTypes = new Map(
         tables.map((t) => [
           t.name,
-          new Map([
-            ['time', 'long'],
-            ...(JSON.parse(t.schema_json) as [string, string][]).map(([n, ty]) => [n, ty] as [string, string]),
-          ]),
+          new Map([['time', 'long'], ...readTableSchema(t.schema_json).map(([n, ty]) => [n, ty] as [string, string])]),
         ]),
       );
       const writer = new ResultWriter(target.msgpackPath, target.maxResultBytes);

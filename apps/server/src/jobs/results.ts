@@ -1,10 +1,15 @@
 import { Readable } from 'node:stream';
 import type { ResultFormat } from '@svc/contracts';
 import { UnpackrStream } from 'msgpackr';
+import { z } from 'zod';
 import { csvQuote } from '../platform/csv';
 import { ApiError, errorBody } from '../platform/errors';
+import { parseStored } from '../platform/storedJson';
 import type { JobView } from './jobStore';
 import type { ResultStore, StoredResult } from './resultStore';
+
+/** A query's result columns as its job records them: `[name, type]` pairs. */
+const resultSchema = z.array(z.tuple([z.string(), z.string()]));
 
 /**
  * GET /v3/job/result bodies (wire-compat §2.3). The stored results (resultStore.ts) serve `msgpack` (concatenated arrays)
@@ -142,7 +147,7 @@ export async function resultResponse(
   const stored = await storedResult(store, job, format);
   if (format === 'msgpack' || format === 'msgpack.gz') return fileResponse(job, stored, format, requestHeaders);
   const names = header
-    ? (JSON.parse(job.hive_result_schema ?? '[]') as [string, string][]).map(([name]) => name)
+    ? parseStored(resultSchema, job.hive_result_schema ?? '[]', 'jobs.hive_result_schema').map(([name]) => name)
     : null;
   const body = Readable.toWeb(Readable.from(lines(stored, format, names))) as unknown as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPES[format] } });

@@ -4,7 +4,7 @@ import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '
 import { badRequest } from '../platform/errors';
 import { type Executor, many, one, sql } from '../platform/storage';
 import { cursorOf, cursorValue } from './cursor';
-import type { StateRow } from './store';
+import { readChoices, type StateRow } from './store';
 
 export const MAX_PER_PAGE = 1000;
 
@@ -96,13 +96,13 @@ export async function listCustomers(
     const stage = compiled.stageById.get(r.stage_id);
     const step = r.step_id === null ? undefined : stage?.steps[r.step_id];
     const waitingUntil = r.status === 'active' && step ? (waitDueAt(known, step, r.step_entered_at) ?? null) : null;
-    const branches = Object.entries(JSON.parse(r.branches) as Record<string, string>).map(([stepId, branchId]) => {
+    const branches = Object.entries(readChoices(r.branches, 'branches')).map(([stepId, branchId]) => {
       const point = stage?.steps[stepId];
       const index = point?.type === 'DecisionPoint' ? point.branches.findIndex((b) => b.id === branchId) : -1;
       const branch = point?.type === 'DecisionPoint' ? point.branches[index] : undefined;
       return { stepId, branchId, name: branch ? branchLabel(branch, index) : null };
     });
-    const variants = Object.entries(JSON.parse(r.variants) as Record<string, string>).map(([stepId, variantId]) => {
+    const variants = Object.entries(readChoices(r.variants, 'variants')).map(([stepId, variantId]) => {
       const test = compiled.stages.map((s) => s.steps[stepId]).find((s) => s?.type === 'ABTest');
       const index = test?.type === 'ABTest' ? test.variants.findIndex((v) => v.id === variantId) : -1;
       const variant = test?.type === 'ABTest' ? test.variants[index] : undefined;

@@ -17,6 +17,7 @@ import { apiKeyAuth, principalOf } from '../platform/auth';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { input } from '../platform/params';
+import { parseStored } from '../platform/storedJson';
 import { listResults } from '../results';
 import { cursorOf, cursorValue } from './cursor';
 import { type CustomersQuery, cursorKey, listCustomers, MAX_PER_PAGE } from './customers';
@@ -49,6 +50,9 @@ import {
 import { simulateJourney } from './simulation';
 import { estimateInWorker, runJourneyInWorker, statisticsInWorker } from './tasks';
 import { HANDOVER_RULE, previewHandover } from './versions';
+
+/** A notification's recipients as stored: the e-mail addresses it went to. */
+const recipientList = z.array(z.string());
 
 function routes(deps: AppDeps) {
   const base = { security: restSecurity, middleware: [apiKeyAuth(deps)], tags: ['Journey engine'] };
@@ -322,7 +326,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
         activationId: n.activation_id,
         deliveryId: n.delivery_id === null ? null : String(n.delivery_id),
         createdAt: new Date(n.created_at).toISOString(),
-        recipients: JSON.parse(n.recipients) as string[],
+        recipients: parseStored(recipientList, n.recipients, 'journey_notifications.recipients'),
         subject: n.subject,
         body: n.body,
       }));

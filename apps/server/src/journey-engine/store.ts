@@ -1,4 +1,5 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
+import { z } from 'zod';
 import {
   type ColumnKind,
   type Executor,
@@ -10,6 +11,7 @@ import {
   sql,
   transaction,
 } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -37,7 +39,11 @@ export interface StateRow {
   wake_at: number | null;
 }
 
-const map = (text: string) => (text === '{}' ? {} : (JSON.parse(text) as Record<string, string>));
+const choices = z.record(z.string(), z.string());
+
+/** A profile's choices as stored: `variants` (variant by A/B test step) or `branches` (branch by decision point). */
+export const readChoices = (text: string, column: 'variants' | 'branches'): Record<string, string> =>
+  text === '{}' ? {} : parseStored(choices, text, `journey_profile_states.${column}`);
 
 export function stateOf(r: StateRow): ProfileState {
   return {
@@ -51,8 +57,8 @@ export function stateOf(r: StateRow): ProfileState {
     entries: r.entries,
     leftAt: r.left_at,
     leftReason: r.left_reason as LeaveReason | null,
-    variants: map(r.variants),
-    branches: map(r.branches),
+    variants: readChoices(r.variants, 'variants'),
+    branches: readChoices(r.branches, 'branches'),
     held: r.held === 1,
     lastRunAt: r.last_run_at,
   };

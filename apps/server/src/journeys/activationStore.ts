@@ -1,6 +1,7 @@
-import type { SyndicationParams } from '@svc/contracts';
+import { type SyndicationParams, syndicationParams } from '@svc/contracts';
 import { notFound } from '../platform/errors';
 import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 
 /** SQL of journey activations (journeyActivationSteps). Scoped by account and journey. */
 
@@ -75,5 +76,5 @@ export async function deleteActivationRow(ex: Executor, row: ActivationRow): Pro
 }
 
 export function paramsOf(row: ActivationRow): SyndicationParams {
-  return JSON.parse(row.params) as SyndicationParams;
+  return parseStored(syndicationParams, row.params, 'journey_activations.params');
 }

@@ -1,7 +1,9 @@
-import type { Journey } from '@svc/journey';
+import { type Journey, journeySchema } from '@svc/journey';
+import type { z } from 'zod';
 import { userColumnOf } from '../accounts';
 import { notFound } from '../platform/errors';
 import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * SQL of journeys, their stage ids and their events. Every query is scoped by account; a journey of
@@ -31,7 +33,11 @@ export interface JourneyRow {
 }
 
 /** What a journey's `document` column holds: the attributes the columns do not. */
-export type JourneyBody = Pick<Journey, 'description' | 'goal' | 'allowReentry' | 'journeyStages'>;
+const journeyBody = journeySchema.pick({ description: true, goal: true, allowReentry: true, journeyStages: true });
+export type JourneyBody = z.output<typeof journeyBody>;
+
+/** A journey's `document` column read back through its schema. */
+export const readJourneyBody = (text: string): JourneyBody => parseStored(journeyBody, text, 'journeys.document');
 
 export function bodyOf(journey: Journey): JourneyBody {
   return {

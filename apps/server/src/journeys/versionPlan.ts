@@ -1,4 +1,6 @@
 import { type Journey, mapActivationIds, type Step } from '@svc/journey';
+import { z } from 'zod';
+import { parseStored } from '../platform/storedJson';
 
 /**
  * Where a profile of a launched journey stands in a new version of it (docs/decisions/0029-journey-versions.md).
@@ -9,16 +11,17 @@ import { type Journey, mapActivationIds, type Step } from '@svc/journey';
  */
 
 /** What a version draft records of its source (the `version_of` column). */
-export interface VersionOf {
-  journeyId: string;
+const versionOf = z.object({
+  journeyId: z.string(),
   /** Old stage id by new stage id. */
-  stages: Record<string, string>;
+  stages: z.record(z.string(), z.string()),
   /** New activation id by old activation id. */
-  activations: Record<string, string>;
-}
+  activations: z.record(z.string(), z.string()),
+});
+export type VersionOf = z.infer<typeof versionOf>;
 
 export function versionOfText(text: string | null): VersionOf | null {
-  return text ? (JSON.parse(text) as VersionOf) : null;
+  return text ? parseStored(versionOf, text, 'journeys.version_of') : null;
 }
 
 export interface VersionPlan {

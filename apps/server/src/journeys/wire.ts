@@ -2,7 +2,7 @@ import type { ActivationResource, JourneyMeta, SyndicationParams } from '@svc/co
 import { type Journey, journeyDocument, type WireJourneyDocument } from '@svc/journey';
 import { isoSeconds } from '../platform/time';
 import { type ActivationRow, paramsOf } from './activationStore';
-import type { JourneyBody, JourneyRow } from './store';
+import { type JourneyBody, type JourneyRow, readJourneyBody } from './store';
 import { maskedConnectorConfig } from './webhookConfig';
 
 /** Journeys and activations as the wire shows them: JSON:API style, camelCase, ISO 8601 UTC. */
@@ -11,7 +11,7 @@ const iso = (ms: number | null) => (ms === null ? null : isoSeconds(new Date(ms)
 const userRef = (id: number | null) => ({ data: id === null ? null : { id: String(id), type: 'user' as const } });
 
 export function bodyOfRow(row: JourneyRow): JourneyBody {
-  return JSON.parse(row.document) as JourneyBody;
+  return readJourneyBody(row.document);
 }
 
 /** The journey's attributes in their camelCase form (schema order), from its row. */

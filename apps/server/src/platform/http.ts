@@ -5,6 +5,7 @@ import type { AppDeps, AppEnv } from './context';
 import { ApiError, errorBody, NOT_FOUND_HEADER, notFoundHeader, payloadTooLarge } from './errors';
 import { limits } from './limits';
 import { isStorageUnavailable } from './storage';
+import { isStoredJsonError } from './storedJson';
 
 /**
  * Logs one line per request: method, path without its query string (which may carry a key), status and
@@ -45,6 +46,10 @@ export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
         'The database is not reachable right now, so this request was not completed. Try it again in a moment.',
       );
       c.header('Retry-After', '5');
+    } else if (isStoredJsonError(err)) {
+      // Data this server stored is not what it expects (a bug or a hand edit): say where, keep the stack in the log.
+      deps.logger.error('stored data unreadable', { id: c.get('requestId'), error: err.message, stack: err.stack });
+      apiError = new ApiError(500, 'Internal Server Error', `${err.message} The error has been logged.`);
     } else {
       deps.logger.error('unhandled error', {
         id: c.get('requestId'),

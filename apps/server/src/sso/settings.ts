@@ -7,6 +7,7 @@ import {
   type SsoSettingInput,
   ssoLastTest,
 } from '@svc/contracts';
+import { z } from 'zod';
 import { ssoEnforcedEmails } from '../accounts';
 import { auditAction } from '../audit';
 import { classifyAddress, literalAddress } from '../platform/addressPolicy';
@@ -64,10 +65,13 @@ export function certificatesSeen(existing: SettingRow | null, certs: ParsedCerti
   return JSON.stringify(seen);
 }
 
+/** `cert_seen`: when each certificate (by SHA-256 fingerprint) was first seen, in ms; anything else reads as none. */
+const seenTimes = z.record(z.string(), z.number());
+
 function readSeen(text: string | null | undefined): Record<string, number> {
   if (!text) return {};
-  const parsed = JSON.parse(text) as unknown;
-  return parsed && typeof parsed === 'object' ? (parsed as Record<string, number>) : {};
+  const parsed = seenTimes.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : {};
 }
 
 /** A rollover: several certificates first seen at different times; the one seen last is the new one. */

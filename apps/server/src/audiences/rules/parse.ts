@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import { badRequest } from '../../platform/errors';
 import { describeIssues } from '../../platform/params';
+import { parseStored } from '../../platform/storedJson';
 
 /**
  * Reads a rule sent by a client. Condition and operator types are checked first, so an unknown operator
@@ -67,6 +68,9 @@ function visit(node: unknown, where: string, depth: number): void {
     });
   }
 }
+
+/** A segment's rule as stored (`segments.rule_json`): written by parseRule, read back through the same schema. */
+export const readRule = (text: string): SegmentRule => parseStored(segmentRule, text, 'segments.rule_json');
 
 export function parseRule(raw: unknown, where = 'rule'): SegmentRule {
   if (typeOf(raw) !== 'And' && typeOf(raw) !== 'Or') {

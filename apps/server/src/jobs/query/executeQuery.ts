@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { META_TABLE, readAs } from '../../data';
+import { META_TABLE, readAs, readMetaSchema } from '../../data';
 import { type Db, openSqlite } from '../../platform/db';
 import { checkPrepared } from './guard';
 import { ResultWriter } from './resultWriter';
@@ -72,7 +72,7 @@ function tableSchemas(db: Db): Map<string, Map<string, string>> {
     }[];
     for (const row of rows) {
       const columns = new Map<string, string>([['time', 'long']]);
-      for (const [name, type] of JSON.parse(row.schema_json) as [string, string][]) columns.set(name, type);
+      for (const [name, type] of readMetaSchema(row.schema_json)) columns.set(name, type);
       out.set(row.name, columns);
     }
   } catch {

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { readMetaSchema } from '../../../data';
 import { checkSandboxed } from '../../../platform/duckSettings';
 import type { QueryOutcome } from '../executeQuery';
 import { checkQueryText } from '../guard';
@@ -62,7 +63,9 @@ async function tableTypes(connection: DuckDBConnection): Promise<Map<string, Map
   try {
     const reader = await connection.runAndReadAll('SELECT name, schema_json FROM "_svc$tables"');
     for (const [name, json] of reader.getRows() as [string, string][]) {
-      out.set(name.toLowerCase(), new Map([['time', 'long'], ...(JSON.parse(json) as [string, string][])]));
+      const columns = new Map([['time', 'long']]);
+      for (const [column, type] of readMetaSchema(json)) columns.set(column, type);
+      out.set(name.toLowerCase(), columns);
     }
   } catch {
     // A file without the figures table has no typed columns.
