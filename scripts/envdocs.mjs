@@ -1,22 +1,12 @@
 // `pnpm run envdocs`: every setting the server reads from the environment (`SVC_…`, outside tests and test
 // helpers) has a row in the README's "Configure" table, so the table cannot fall behind the code.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { productSources } from './productSources.mjs';
 import { root } from './setup.mjs';
 
-const SOURCE = join(root, 'apps/server/src');
-const isTestCode = (path) => /\.test\.ts$/.test(path) || path.split('/').includes('testing');
-
-function* sources(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith('.ts') && !isTestCode(relative(SOURCE, path))) yield path;
-  }
-}
-
 const read = new Map();
-for (const file of sources(SOURCE)) {
+for (const file of productSources()) {
   for (const [name] of readFileSync(file, 'utf8').matchAll(/\bSVC_[A-Z0-9_]+\b/g)) {
     if (!read.has(name)) read.set(name, relative(root, file));
   }

@@ -3,11 +3,9 @@
 // module level: a `WeakMap`/`WeakSet` (state hung on another object, an app's or a node's), a `Map`/`Set` made
 // empty to be filled at run time, or a module-level `let` holding one. Constant tables (`new Set(['a', 'b'])`)
 // are fine. The few exceptions are listed below, each with the reason it is not a service.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { root } from './setup.mjs';
-
-const SOURCE = join(root, 'apps/server/src');
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { productSources, SOURCE } from './productSources.mjs';
 
 /** The composition root itself: it builds the services. */
 const ROOT = new Set(['compose.ts', 'nodeServices.ts']);
@@ -38,16 +36,6 @@ const ALLOWED = {
   'data/dataFiles.ts:open': 'to move: open SQLite data files per app (bare-deps tests open them too)',
 };
 
-const isTestCode = (path) => /\.test\.ts$/.test(path) || path.split('/').includes('testing');
-
-function* sources(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith('.ts') && !isTestCode(relative(SOURCE, path))) yield path;
-  }
-}
-
 // At column 0 only: module level (a function's locals are indented).
 const HELD = [
   /^(?:export )?(?:const|let) (\w+)\b[^=]*= new Weak(?:Map|Set)\b/,
@@ -58,7 +46,7 @@ const HELD = [
 const problems = [];
 const found = new Set();
 let files = 0;
-for (const file of sources(SOURCE)) {
+for (const file of productSources()) {
   const path = relative(SOURCE, file);
   if (ROOT.has(path)) continue;
   files++;

@@ -4,9 +4,7 @@
 // aside) that names another feature's table is refused with its file and line.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { root } from './setup.mjs';
-
-const SOURCE = join(root, 'apps/server/src');
+import { isTestCode, productSources, SOURCE } from './productSources.mjs';
 
 /** Each feature's tables. `platform` holds what the storage layer itself keeps (firings, the secret's print). */
 const OWNERS = {
@@ -48,7 +46,6 @@ const OWNERS = {
 const AUTHENTICATION = { 'platform/auth.ts': ['users'], 'platform/apiKeys.ts': ['api_keys'] };
 
 const owner = new Map(Object.entries(OWNERS).flatMap(([feature, tables]) => tables.map((t) => [t, feature])));
-const isTestCode = (path) => /\.test\.ts$/.test(path) || path.split('/').includes('testing');
 const problems = [];
 
 // Every table the migrations leave has an owner (tables made only to rebuild another, `x_new`, are renamed).
@@ -67,18 +64,10 @@ for (const table of owner.keys()) {
   if (!created.has(table)) problems.push(`table ${table} is listed in scripts/tables.mjs but no migration creates it`);
 }
 
-function* sources(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith('.ts') && !isTestCode(relative(SOURCE, path))) yield path;
-  }
-}
-
 // SQL keywords are written in capitals in this code base, so prose in comments ("read from users") is not SQL.
 const STATEMENT = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|DELETE FROM)\s+"?([a-z_]+)"?/g;
 let files = 0;
-for (const file of sources(SOURCE)) {
+for (const file of productSources()) {
   const path = relative(SOURCE, file);
   const feature = path.includes('/') ? path.split('/')[0] : null;
   // The migrations make every table; the composition root (src/*.ts) owns none and names none.

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { DatabaseRow, TableRow } from '../src/data/catalog';
 import { closeDataFiles } from '../src/data/dataFiles';
 import { closeDuckFiles, duckFile } from '../src/data/duckFiles';

@@ -1,5 +1,5 @@
 import { LOAD_WIRE } from './clientWireLoads';
-import { type Encoding, RB_PY, type WireFact } from './wireFact';
+import { RB_PY, type WireFact } from './wireFact';
 
 /**
  * What td-client-ruby 3.0.0 (`rb:`), td-client-python 1.7.0 (`py:`) and the td CLI 0.19.1 (`cli:`, on top of

@@ -1,4 +1,4 @@
-import { type Encoding, RB_PY, type WireFact } from './wireFact';
+import { RB_PY, type WireFact } from './wireFact';
 
 /** Bulk imports, result connections, bulk load sessions and the calls not offered (clientWire.ts says how to read a fact). */
 export const LOAD_WIRE: WireFact[] = [
