@@ -24,6 +24,7 @@ const OWNERS = {
     'journey_runs',
     'journey_profile_states',
     'journey_profile_events',
+    'journey_positions',
     'journey_deliveries',
     'journey_delivery_files',
     'journey_activation_queue',

@@ -2,7 +2,7 @@ import type { Journey, Step } from '@svc/journey';
 import { branchLabel, stepKinds, variantLabel } from '@svc/journey';
 import { compileJourney, normalizePauses, type PauseInterval, waitDueAt } from '@svc/journey-engine';
 import { badRequest } from '../platform/errors';
-import { type Executor, many, one, sql } from '../platform/storage';
+import { type Executor, many, sql } from '../platform/storage';
 import { cursorOf, cursorValue } from './cursor';
 import { readChoices, type StateRow } from './store';
 
@@ -56,6 +56,20 @@ function checkFilters(journey: Journey, journeyId: string, q: CustomersQuery) {
   return compiled;
 }
 
+/** How many profiles the list's filters match, from the journey's position counts (migration 45). */
+async function positionTotal(ex: Executor, accountId: number, journeyId: number, q: CustomersQuery) {
+  let query = ex
+    .selectFrom('journey_positions')
+    .select((e) => e.fn.sum<number | string | null>('profiles').as('total'))
+    .where('journey_id', '=', journeyId)
+    .where('account_id', '=', accountId);
+  if (q.status !== 'all') query = query.where('status', '=', q.status);
+  if (q.stage !== undefined) query = query.where('stage_id', '=', q.stage);
+  if (q.step !== undefined) query = query.where('step_id', '=', q.step);
+  const row = await query.executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
 /**
  * A page of the profiles in the journey (by default those still in it) with their stage, step, times,
  * branches and variants, in profile key order.
@@ -74,11 +88,7 @@ export async function listCustomers(
   if (q.stage !== undefined) where.push(sql`stage_id = ${q.stage}`);
   if (q.step !== undefined) where.push(sql`step_id = ${q.step}`);
   const clause = sql.join(where, sql` AND `);
-  const counted = await one<{ total: number }>(
-    ex,
-    sql`SELECT COUNT(*) AS total FROM journey_profile_states WHERE ${clause}`,
-  );
-  const total = Number(counted?.total ?? 0);
+  const total = await positionTotal(ex, accountId, journeyId, q);
   // One row more than the page says whether a next page exists.
   const found = await many<Row>(
     ex,

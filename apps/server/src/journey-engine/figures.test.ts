@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../packages/journey/src/testing/prng';
 import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
-import { insertId, type OpenedStorage, sql } from '../platform/storage';
+import { insertId, many, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import { eventsBetween } from './eventLog';
 import { statisticsTally } from './figures';
@@ -66,6 +66,32 @@ async function both(w: World, window: StatisticsWindow) {
   expect(journeyStatistics(String(journeyId), w.journey, w.events, w.states.values(), window)).toEqual(reference);
   return { counted, reference };
 }
+
+type Position = { status: string; stage_id: string; step_id: string; profiles: number };
+const positions = (rows: Array<Omit<Position, 'profiles'> & { profiles: number | string }>) =>
+  rows.map((r) => ({ ...r, profiles: Number(r.profiles) }));
+
+/** The journey's position counts as the runs kept them (journey_positions, migration 45). */
+const positionsKept = async () =>
+  positions(
+    await many(
+      storage.db,
+      sql`SELECT status, stage_id, step_id, profiles FROM journey_positions
+          WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND profiles <> 0
+          ORDER BY status, stage_id, step_id`,
+    ),
+  );
+
+/** The same, counted over the states. */
+const positionsOfStates = async () =>
+  positions(
+    await many(
+      storage.db,
+      sql`SELECT status, stage_id, COALESCE(step_id, '') AS step_id, COUNT(*) AS profiles FROM journey_profile_states
+          WHERE account_id = ${accountId} AND journey_id = ${journeyId}
+          GROUP BY status, stage_id, COALESCE(step_id, '') ORDER BY status, stage_id, COALESCE(step_id, '')`,
+    ),
+  );
 
 const KEYS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
 
@@ -154,6 +180,8 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
         const { counted, reference } = await both(w, window);
         expect(counted, `seed ${seed}, window ${JSON.stringify(window)}`).toEqual(reference);
       }
+      // The position counts the runs kept are a count over the states, for those who left too.
+      expect(await positionsKept(), `seed ${seed}`).toEqual(await positionsOfStates());
     }
     // The schedules reached the rare paths: the 20-day exit, re-entries keeping their A/B arm, goals.
     expect(seen.exitAfter).toBeGreaterThan(0);

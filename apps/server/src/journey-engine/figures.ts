@@ -4,7 +4,7 @@ import { type Executor, many, sql } from '../platform/storage';
 /**
  * The statistics of a window counted by the database (decision 0033): each figure is a COUNT(DISTINCT) over
  * one event type's range of the index on (journey_id, type, at), the A/B tallies one grouped query, and the
- * "in the journey now" counts are grouped from the states' position index. Nothing is loaded into memory but
+ * "in the journey now" counts are read from the position counts the runs keep (migration 45). Nothing is loaded into memory but
  * the figures themselves, however many profiles the journey has. The rules are those of journeyStatistics
  * (the engine package), which the parity tests hold this to.
  */
@@ -22,12 +22,6 @@ interface VariantRow {
   variant_id: string;
   n: number | string;
   goal: number | string | null;
-}
-
-interface CurrentRow {
-  stage_id: string;
-  step_id: string | null;
-  n: number | string;
 }
 
 export async function statisticsTally(
@@ -108,22 +102,24 @@ async function variantTally(ex: Executor, inWindow: ReturnType<typeof sql>): Pro
   return out;
 }
 
-/** The profiles in the journey now, per stage and step, from the states' position index. */
+/** The profiles in the journey now, per stage and step, from the journey's position counts (migration 45). */
 async function currentTally(ex: Executor, accountId: number, journeyId: number) {
-  const rows = await many<CurrentRow>(
-    ex,
-    sql`SELECT stage_id, step_id, COUNT(*) AS n FROM journey_profile_states
-        WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND status = 'active'
-        GROUP BY stage_id, step_id`,
-  );
+  const rows = await ex
+    .selectFrom('journey_positions')
+    .select(['stage_id', 'step_id', 'profiles'])
+    .where('journey_id', '=', journeyId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .where('profiles', '<>', 0)
+    .execute();
   const currentStage = new Map<string, number>();
   const currentStep = new Map<string, number>();
   let current = 0;
   for (const r of rows) {
-    const n = Number(r.n);
+    const n = Number(r.profiles);
     current += n;
     currentStage.set(r.stage_id, (currentStage.get(r.stage_id) ?? 0) + n);
-    if (r.step_id !== null) currentStep.set(r.step_id, (currentStep.get(r.step_id) ?? 0) + n);
+    if (r.step_id !== '') currentStep.set(r.step_id, (currentStep.get(r.step_id) ?? 0) + n);
   }
   return { current, currentStage, currentStep };
 }

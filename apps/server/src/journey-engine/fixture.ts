@@ -1,4 +1,5 @@
 import type { Harness } from '../testing/harness';
+import { recountPositions } from './store';
 
 /**
  * Test set-up through the real HTTP API: customer data by postback, a parent segment built by its job,
@@ -199,4 +200,12 @@ export async function launchOverOneProfile(h: Harness): Promise<LaunchedIds> {
     { customer_id: 'p1', vip: 0, engaged_at: 0, bought_at: 0, unsub_at: 0 },
   ]);
   return launchScenario(h, parentId, await seedSegments(h, parentId));
+}
+
+/**
+ * After a test wrote a journey's states straight into the table (a journey of a size a run would take the
+ * test's time for): the position counts a run keeps with the states it writes.
+ */
+export function countPositions(h: Harness, ids: LaunchedIds): Promise<void> {
+  return recountPositions(h.deps.storage.db, h.admin.accountId, Number(ids.journeyId));
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { testBackend } from '../testing/storage';
-import { json, type LaunchedIds, launchOverOneProfile } from './fixture';
+import { countPositions, json, type LaunchedIds, launchOverOneProfile } from './fixture';
 
 /**
  * The statistics of a large journey are counted off the request loop (a worker thread, decision 0033): the
@@ -43,6 +43,8 @@ describe(`statistics of a large journey (${testBackend()})`, () => {
             ${at}, 1, NULL, NULL, '{}', '{}', 0, ${at}
           FROM n`,
     );
+    // The position counts a run keeps with the states it writes.
+    await countPositions(h, ids);
   }, 60_000);
   afterEach(() => h.close());
 

@@ -224,8 +224,48 @@ export async function finishRun(
   );
 }
 
+/** Keys per statement of movePositions (bound values, within both backends' limits). */
+const KEYS_PER_STATEMENT = 500;
+
+/**
+ * Adds (`+`) or takes away (`-`) the given profiles' current positions, as their states stand now, from the
+ * journey's position counts (`journey_positions`, migration 45): called before the states change and after.
+ */
+async function movePositions(ex: Executor, accountId: number, journeyId: number, keys: string[], sign: '+' | '-') {
+  for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+    const part = keys.slice(at, at + KEYS_PER_STATEMENT);
+    await run(
+      ex,
+      sql`INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
+          SELECT account_id, journey_id, status, stage_id, COALESCE(step_id, ''), ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
+          FROM journey_profile_states
+          WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND profile_key IN (${sql.join(part)})
+          GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')
+          ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
+          DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`,
+    );
+  }
+}
+
+/**
+ * Counts the journey's positions again from its states (tests that write states straight into the table; a
+ * repair). Call inside a transaction.
+ */
+export async function recountPositions(ex: Executor, accountId: number, journeyId: number): Promise<void> {
+  await run(ex, sql`DELETE FROM journey_positions WHERE journey_id = ${journeyId} AND account_id = ${accountId}`);
+  await run(
+    ex,
+    sql`INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
+        SELECT account_id, journey_id, status, stage_id, COALESCE(step_id, ''), COUNT(*)
+        FROM journey_profile_states WHERE journey_id = ${journeyId} AND account_id = ${accountId}
+        GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')`,
+  );
+}
+
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
+  const moved = [...out.changed.keys()];
+  await movePositions(ex, accountId, journeyId, moved, '-');
   await insertMany(
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
@@ -261,6 +301,11 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
         ];
       }
     })(),
+  );
+  await movePositions(ex, accountId, journeyId, moved, '+');
+  await run(
+    ex,
+    sql`DELETE FROM journey_positions WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND profiles = 0`,
   );
   await insertMany(
     ex,

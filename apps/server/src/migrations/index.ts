@@ -28,6 +28,7 @@ import { ingestDays } from './0039-ingest-days';
 import { journeyWakeTimes } from './0040-journey-wake-times';
 import { oneTimeLinks } from './0043-one-time-links';
 import { ssoMetadataUrl } from './0044-sso-metadata-url';
+import { journeyPositions } from './0045-journey-positions';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -60,4 +61,5 @@ export const migrations: readonly Migration[] = [
   journeyWakeTimes,
   oneTimeLinks,
   ssoMetadataUrl,
+  journeyPositions,
 ];

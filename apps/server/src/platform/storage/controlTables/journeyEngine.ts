@@ -36,6 +36,14 @@ export const journeyEngineTables = {
     last_run_at: 'integer',
     wake_at: 'integer null',
   },
+  journey_positions: {
+    account_id: 'integer',
+    journey_id: 'integer',
+    status: 'text',
+    stage_id: 'text',
+    step_id: 'text',
+    profiles: 'integer',
+  },
   journey_profile_events: {
     id: 'integer default',
     account_id: 'integer',
