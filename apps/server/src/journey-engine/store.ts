@@ -234,13 +234,17 @@ const KEYS_PER_STATEMENT = 500;
 async function movePositions(ex: Executor, accountId: number, journeyId: number, keys: string[], sign: '+' | '-') {
   for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
     const part = keys.slice(at, at + KEYS_PER_STATEMENT);
+    // Keys first, each state then found by its primary key (`CROSS JOIN` keeps that order on SQLite, whose
+    // planner would otherwise scan the journey's whole position index for an IN list).
     await run(
       ex,
-      sql`INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
-          SELECT account_id, journey_id, status, stage_id, COALESCE(step_id, ''), ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
-          FROM journey_profile_states
-          WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND profile_key IN (${sql.join(part)})
-          GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')
+      sql`WITH k(profile_key) AS (VALUES ${sql.join(part.map((key) => sql`(${key})`))})
+          INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
+          SELECT s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, ''),
+            ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
+          FROM k CROSS JOIN journey_profile_states s
+          WHERE s.journey_id = ${journeyId} AND s.profile_key = k.profile_key AND s.account_id = ${accountId}
+          GROUP BY s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, '')
           ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
           DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`,
     );
