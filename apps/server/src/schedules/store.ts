@@ -1,6 +1,6 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, many, one, type Row, sql } from '../platform/storage';
 
 /** The SQL of the `schedules` table (migration 16). Every read for a caller is scoped by account. */
 
@@ -133,7 +133,7 @@ export async function saveSchedule(
 }
 
 export async function deleteSchedule(ex: Executor, row: ScheduleRow): Promise<void> {
-  await run(ex, sql`DELETE FROM schedules WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await ex.deleteFrom('schedules').where('id', '=', row.id).where('account_id', '=', row.account_id).execute();
 }
 
 /** Every account's schedules that have a cron and are not paused (the scheduler's scan). */
@@ -160,10 +160,12 @@ export async function scheduleById(ex: Executor, accountId: number, id: number):
 
 /** Records that the slot fired; false when it was not ahead of the last one (another firing got there). */
 export async function markFired(ex: Executor, row: ScheduleRow, slot: number): Promise<boolean> {
-  const changed = await run(
-    ex,
-    sql`UPDATE schedules SET fired_through = ${slot}
-        WHERE id = ${row.id} AND account_id = ${row.account_id} AND fired_through < ${slot}`,
-  );
-  return changed === 1;
+  const { numUpdatedRows } = await ex
+    .updateTable('schedules')
+    .set({ fired_through: slot })
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .where('fired_through', '<', slot)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) === 1;
 }
