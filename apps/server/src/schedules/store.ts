@@ -1,6 +1,6 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, one, type Row, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, type Row } from '../platform/storage';
 
 /** The SQL of the `schedules` table (migration 16). Every read for a caller is scoped by account. */
 
@@ -46,19 +46,22 @@ const settingsOf = (s: ScheduleSettings): ScheduleSettings => ({
   engine_version: s.engine_version,
 });
 
-const VIEW = sql`SELECT schedules.*, ${userColumnOf('name', 'schedules.user_id', 'schedules.account_id')} AS user_name
-  FROM schedules`;
+/** Schedules with their creator's name, for reads the wire shows. */
+const view = (ex: Executor) =>
+  ex
+    .selectFrom('schedules')
+    .selectAll('schedules')
+    .select(userColumnOf('name', 'schedules.user_id', 'schedules.account_id').$castTo<string | null>().as('user_name'));
 
 const taken = (name: string) =>
   conflict(`A schedule named "${name}" already exists. Choose another name, or update that schedule.`);
 
 async function findSchedule(ex: Executor, accountId: number, name: string): Promise<ScheduleView | null> {
-  return (
-    (await one<ScheduleView>(
-      ex,
-      sql`${VIEW} WHERE schedules.account_id = ${accountId} AND schedules.name = ${name}`,
-    )) ?? null
-  );
+  const row = await view(ex)
+    .where('schedules.account_id', '=', accountId)
+    .where('schedules.name', '=', name)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** The account's schedule of that name; anything else (missing, another account's) is the same 404. */
@@ -69,7 +72,7 @@ export async function requireSchedule(ex: Executor, accountId: number, name: str
 }
 
 export function listSchedules(ex: Executor, accountId: number): Promise<ScheduleView[]> {
-  return many<ScheduleView>(ex, sql`${VIEW} WHERE schedules.account_id = ${accountId} ORDER BY schedules.name`);
+  return view(ex).where('schedules.account_id', '=', accountId).orderBy('schedules.name').execute();
 }
 
 export async function countSchedules(ex: Executor, accountId: number): Promise<number> {
