@@ -2,7 +2,7 @@ import { type Journey, journeySchema } from '@svc/journey';
 import type { z } from 'zod';
 import { userColumnOf } from '../accounts';
 import { notFound } from '../platform/errors';
-import { type Executor, many, type Row, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 
 /**
@@ -150,8 +150,12 @@ export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<v
 /** A journey in lists, with the name of the user who created it (null once that user is removed). */
 export type JourneyListRow = JourneyRow & { created_by_name: string | null };
 
-const LISTED = sql`SELECT j.*, ${userColumnOf('name', 'j.created_by', 'j.account_id')} AS created_by_name
-  FROM journeys j`;
+const listed = (ex: Executor) =>
+  ex
+    .selectFrom('journeys as j')
+    .selectAll('j')
+    .select(userColumnOf('name', 'j.created_by', 'j.account_id').$castTo<string | null>().as('created_by_name'))
+    .$narrowType<Stated>();
 
 /** Journeys whose folder is one of `folderIds`, oldest first. */
 export async function journeysInFolders(
@@ -160,10 +164,11 @@ export async function journeysInFolders(
   folderIds: ReadonlyArray<string>,
 ): Promise<JourneyListRow[]> {
   if (folderIds.length === 0) return [];
-  return many<JourneyListRow>(
-    ex,
-    sql`${LISTED} WHERE j.account_id = ${accountId} AND j.folder_id IN (${sql.join([...folderIds])}) ORDER BY j.id`,
-  );
+  return listed(ex)
+    .where('j.account_id', '=', accountId)
+    .where('j.folder_id', 'in', folderIds)
+    .orderBy('j.id')
+    .execute();
 }
 
 /** The account's journeys, optionally of one parent segment and/or one folder, oldest first. */
@@ -172,10 +177,13 @@ export function listJourneyRows(
   accountId: number,
   filter: { parentSegmentId?: string | undefined; folderId?: string | undefined },
 ): Promise<JourneyListRow[]> {
-  const where = [sql`j.account_id = ${accountId}`];
-  if (filter.parentSegmentId !== undefined) where.push(sql`j.parent_segment_id = ${filter.parentSegmentId}`);
-  if (filter.folderId !== undefined) where.push(sql`j.folder_id = ${filter.folderId}`);
-  return many<JourneyListRow>(ex, sql`${LISTED} WHERE ${sql.join(where, sql` AND `)} ORDER BY j.id`);
+  const { parentSegmentId, folderId } = filter;
+  return listed(ex)
+    .where('j.account_id', '=', accountId)
+    .$if(parentSegmentId !== undefined, (q) => q.where('j.parent_segment_id', '=', parentSegmentId ?? ''))
+    .$if(folderId !== undefined, (q) => q.where('j.folder_id', '=', folderId ?? ''))
+    .orderBy('j.id')
+    .execute();
 }
 
 /**
