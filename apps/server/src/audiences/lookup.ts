@@ -2,10 +2,17 @@ import type { AudienceColumnType, FolderEntry, SegmentRule } from '@svc/contract
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
-import { type Executor, many, sql } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule, readRule } from './rules/parse';
-import { definitionOf, existingSegmentIds, parentSegmentRow, segmentRow, segmentsInFolders } from './store';
+import {
+  definitionOf,
+  existingSegmentIds,
+  type ParentSegmentRow,
+  parentSegmentRow,
+  segmentRow,
+  segmentsInFolders,
+} from './store';
 import { segmentEntry } from './wire';
 
 /**
@@ -122,11 +129,14 @@ export async function profileRows(
 export function parentSegmentSizes(
   ex: Executor,
   accountId: number,
-): Promise<{ id: number; name: string; population: number }[]> {
-  return many(
-    ex,
-    sql`SELECT id, name, population FROM parent_segments WHERE account_id = ${accountId} ORDER BY population DESC, id`,
-  );
+): Promise<Pick<ParentSegmentRow, 'id' | 'name' | 'population'>[]> {
+  return ex
+    .selectFrom('parent_segments')
+    .select(['id', 'name', 'population'])
+    .where('account_id', '=', accountId)
+    .orderBy('population', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
 /** The segments in some folders of an account, as folder entries (the folders feature lists them). */

@@ -3,50 +3,28 @@ import { deleteParentSegmentFolders } from '../folders';
 import { jobColumnOf } from '../jobs';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
-import { dialectOf, type Executor, insertId, many, one, run, sql, transaction } from '../platform/storage';
+import { dialectOf, type Executor, many, one, type Row, sql, transaction } from '../platform/storage';
 import { type Definition, readDefinition } from './definition';
 
 /** SQL of parent segments and segments, always scoped by account. Times are Unix milliseconds. */
 
-export interface ParentSegmentRow {
-  id: number;
-  account_id: number;
-  name: string;
-  description: string;
-  schedule_type: string;
-  schedule_option: string | null;
-  timezone: string;
-  definition_json: string;
-  root_folder_id: number;
-  population: number;
-  matrix_updated_at: number | null;
-  /** The definition the current profile file was built from; null before the first build. */
-  built_json: string | null;
-  build_job_id: number | null;
-  created_by: number | null;
-  updated_by: number | null;
-  created_at: number;
-  updated_at: number;
+/** Who made and last changed a row, by name (null once that user is removed), as the views read them. */
+interface ByNames {
   created_by_name: string | null;
   updated_by_name: string | null;
-  build_status: string | null;
 }
 
-export interface SegmentRow {
-  id: number;
-  account_id: number;
-  parent_segment_id: number;
-  folder_id: number;
-  name: string;
-  description: string;
-  rule_json: string;
-  created_by: number | null;
-  updated_by: number | null;
-  created_at: number;
-  updated_at: number;
-  created_by_name: string | null;
-  updated_by_name: string | null;
-}
+/**
+ * A row of `parent_segments` (platform/storage/controlTables/audiences.ts) as PARENT reads it. `root_folder_id`
+ * is set in the transaction that inserts the row, so a read never sees it null; `built_json` is the definition
+ * the current profile file was built from, null before the first build; `build_status` the build job's status.
+ */
+export type ParentSegmentRow = Omit<Row<'parent_segments'>, 'root_folder_id'> & { root_folder_id: number } & ByNames & {
+    build_status: string | null;
+  };
+
+/** A row of `segments` as SEGMENT reads it. */
+export type SegmentRow = Row<'segments'> & ByNames;
 
 const PARENT = sql`SELECT p.*, ${userColumnOf('name', 'p.created_by')} AS created_by_name,
     ${userColumnOf('name', 'p.updated_by')} AS updated_by_name,
@@ -96,29 +74,46 @@ export interface ParentSegmentFields {
   definition: Definition;
 }
 
+/** The fields' columns alone (`f` may carry more), the definition as stored. */
+const parentColumnsOf = (f: ParentSegmentFields) => ({
+  name: f.name,
+  description: f.description,
+  schedule_type: f.schedule_type,
+  schedule_option: f.schedule_option,
+  timezone: f.timezone,
+  definition_json: JSON.stringify(f.definition),
+});
+
 /** Inserts the row without its root folder; the caller sets that in the same transaction. */
-export function insertParentSegment(
+export async function insertParentSegment(
   ex: Executor,
   accountId: number,
   userId: number,
   f: ParentSegmentFields,
   now: number,
 ): Promise<number> {
-  return insertId(
-    ex,
-    sql`INSERT INTO parent_segments (account_id, name, description, schedule_type, schedule_option, timezone,
-          definition_json, created_by, updated_by, created_at, updated_at)
-        VALUES (${accountId}, ${f.name}, ${f.description}, ${f.schedule_type}, ${f.schedule_option}, ${f.timezone},
-          ${JSON.stringify(f.definition)}, ${userId}, ${userId}, ${now}, ${now})
-        RETURNING id`,
-  );
+  const { id } = await ex
+    .insertInto('parent_segments')
+    .values({
+      ...parentColumnsOf(f),
+      account_id: accountId,
+      created_by: userId,
+      updated_by: userId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export async function setRootFolder(ex: Executor, accountId: number, id: number, folderId: number): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE parent_segments SET root_folder_id = ${folderId} WHERE account_id = ${accountId} AND id = ${id}`,
-  );
+  await ex
+    .updateTable('parent_segments')
+    .set({ root_folder_id: folderId })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function updateParentSegment(
@@ -128,29 +123,30 @@ export async function updateParentSegment(
   f: ParentSegmentFields,
   now: number,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE parent_segments SET name = ${f.name}, description = ${f.description}, schedule_type = ${f.schedule_type},
-          schedule_option = ${f.schedule_option}, timezone = ${f.timezone},
-          definition_json = ${JSON.stringify(f.definition)}, updated_by = ${userId}, updated_at = ${now}
-        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('parent_segments')
+    .set({ ...parentColumnsOf(f), updated_by: userId, updated_at: now })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export function deleteParentSegmentRow(ex: Executor, row: ParentSegmentRow): Promise<void> {
   const { account_id: accountId, id } = row;
   return transaction(ex, async (tx) => {
-    await run(tx, sql`DELETE FROM segments WHERE account_id = ${accountId} AND parent_segment_id = ${id}`);
+    await tx.deleteFrom('segments').where('account_id', '=', accountId).where('parent_segment_id', '=', id).execute();
     await deleteParentSegmentFolders(tx, accountId, id);
-    await run(tx, sql`DELETE FROM parent_segments WHERE account_id = ${accountId} AND id = ${id}`);
+    await tx.deleteFrom('parent_segments').where('account_id', '=', accountId).where('id', '=', id).execute();
   });
 }
 
 export async function setBuildJob(ex: Executor, row: { account_id: number; id: number }, jobId: number): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE parent_segments SET build_job_id = ${jobId} WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('parent_segments')
+    .set({ build_job_id: jobId })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 /**
@@ -163,13 +159,14 @@ export async function publishBuild(
   row: { account_id: number; id: number },
   build: { jobId: number; population: number; at: number; definition: Definition },
 ): Promise<boolean> {
-  const changed = await run(
-    ex,
-    sql`UPDATE parent_segments SET population = ${build.population}, matrix_updated_at = ${build.at},
-          built_json = ${JSON.stringify(build.definition)}
-        WHERE account_id = ${row.account_id} AND id = ${row.id} AND build_job_id = ${build.jobId}`,
-  );
-  return changed > 0;
+  const { numUpdatedRows } = await ex
+    .updateTable('parent_segments')
+    .set({ population: build.population, matrix_updated_at: build.at, built_json: JSON.stringify(build.definition) })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .where('build_job_id', '=', build.jobId)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) > 0;
 }
 
 // ---- segments ----
@@ -195,7 +192,7 @@ export async function existingSegmentIds(
   ids: readonly number[],
 ): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await many<{ id: number }>(
+  const rows = await many<Pick<SegmentRow, 'id'>>(
     ex,
     sql`SELECT id FROM segments WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}
           AND id IN (${dialectOf(ex).listValues(ids, 'bigint')})`,
@@ -236,32 +233,46 @@ export interface SegmentFields {
   rule_json: string;
 }
 
-export function insertSegment(
+/** The fields' columns alone (`f` may carry more). */
+const segmentColumnsOf = (f: SegmentFields): SegmentFields => ({
+  folder_id: f.folder_id,
+  name: f.name,
+  description: f.description,
+  rule_json: f.rule_json,
+});
+
+export async function insertSegment(
   ex: Executor,
   parent: ParentSegmentRow,
   userId: number,
   f: SegmentFields,
   now: number,
 ): Promise<number> {
-  return insertId(
-    ex,
-    sql`INSERT INTO segments (account_id, parent_segment_id, folder_id, name, description, rule_json, created_by,
-          updated_by, created_at, updated_at)
-        VALUES (${parent.account_id}, ${parent.id}, ${f.folder_id}, ${f.name}, ${f.description}, ${f.rule_json},
-          ${userId}, ${userId}, ${now}, ${now})
-        RETURNING id`,
-  );
+  const { id } = await ex
+    .insertInto('segments')
+    .values({
+      ...segmentColumnsOf(f),
+      account_id: parent.account_id,
+      parent_segment_id: parent.id,
+      created_by: userId,
+      updated_by: userId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export async function updateSegment(ex: Executor, row: SegmentRow, userId: number, f: SegmentFields, now: number) {
-  await run(
-    ex,
-    sql`UPDATE segments SET folder_id = ${f.folder_id}, name = ${f.name}, description = ${f.description},
-          rule_json = ${f.rule_json}, updated_by = ${userId}, updated_at = ${now}
-        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('segments')
+    .set({ ...segmentColumnsOf(f), updated_by: userId, updated_at: now })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export async function deleteSegmentRow(ex: Executor, row: SegmentRow): Promise<void> {
-  await run(ex, sql`DELETE FROM segments WHERE account_id = ${row.account_id} AND id = ${row.id}`);
+  await ex.deleteFrom('segments').where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
 }

@@ -1,4 +1,4 @@
-import { type Executor, many, sql } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 
 /**
  * Figures of an account's data from what the control database keeps (the catalog's figures and `ingest_days`,
@@ -16,10 +16,12 @@ export async function ingestedByDay(
 ): Promise<{ day: string; records: number }[]> {
   const last = Math.floor(now / DAY_MS);
   const first = last - days + 1;
-  const rows = await many<{ day: number | string; records: number | string }>(
-    ex,
-    sql`SELECT day, records FROM ingest_days WHERE account_id = ${accountId} AND day BETWEEN ${first} AND ${last}`,
-  );
+  const rows = await ex
+    .selectFrom('ingest_days')
+    .select(['day', 'records'])
+    .where('account_id', '=', accountId)
+    .where((w) => w.between('day', first, last))
+    .execute();
   const byDay = new Map(rows.map((r) => [Number(r.day), Number(r.records)]));
   return Array.from({ length: days }, (_, i) => ({
     day: new Date((first + i) * DAY_MS).toISOString().slice(0, 10),
@@ -33,12 +35,18 @@ export async function biggestTables(
   accountId: number,
   limit: number,
 ): Promise<{ database: string; table: string; records: number; bytes: number }[]> {
-  const rows = await many<{ database: string; name: string; count: number | string; size: number | string }>(
-    ex,
-    sql`SELECT d.name AS database, t.name, t.count, t.estimated_storage_size AS size
-        FROM tables t JOIN databases d ON d.account_id = t.account_id AND d.id = t.database_id
-        WHERE t.account_id = ${accountId}
-        ORDER BY t.estimated_storage_size DESC, t.count DESC, d.name, t.name LIMIT ${limit}`,
-  );
+  const rows = await ex
+    .selectFrom('tables as t')
+    .innerJoin('databases as d', (j) =>
+      j.onRef('d.account_id', '=', 't.account_id').onRef('d.id', '=', 't.database_id'),
+    )
+    .select(['d.name as database', 't.name', 't.count', 't.estimated_storage_size as size'])
+    .where('t.account_id', '=', accountId)
+    .orderBy('t.estimated_storage_size', 'desc')
+    .orderBy('t.count', 'desc')
+    .orderBy('d.name')
+    .orderBy('t.name')
+    .limit(limit)
+    .execute();
   return rows.map((r) => ({ database: r.database, table: r.name, records: Number(r.count), bytes: Number(r.size) }));
 }

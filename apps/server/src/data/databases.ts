@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { conflict, forbidden } from '../platform/errors';
-import { isForeignKeyViolation, many, one, run, sql, transaction } from '../platform/storage';
+import { isForeignKeyViolation, transaction } from '../platform/storage';
 import { checkNewName, type DatabaseRow, listTables } from './catalog';
 import { forgetDatabase } from './catalogCache';
 import { createDataDatabase, deleteDataDatabase } from './fileWrites';
@@ -10,13 +10,12 @@ import { createDataDatabase, deleteDataDatabase } from './fileWrites';
 export async function createDatabase(deps: AppDeps, accountId: number, name: string): Promise<DatabaseRow> {
   checkNewName(name, 'database');
   const now = deps.clock.now().getTime();
-  const row = await one<DatabaseRow>(
-    deps.storage.db,
-    sql`INSERT INTO databases (account_id, name, delete_protected, created_at, updated_at)
-        VALUES (${accountId}, ${name}, 0, ${now}, ${now})
-        ON CONFLICT (account_id, name) DO NOTHING
-        RETURNING *`,
-  );
+  const row = await deps.storage.db
+    .insertInto('databases')
+    .values({ account_id: accountId, name, delete_protected: 0, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
   if (!row) throw conflict(`Database ${name} already exists.`);
   // The data exists from the start (file or schema), so a query job can read it before any table has rows.
   await createDataDatabase(deps, row);
@@ -24,12 +23,13 @@ export async function createDatabase(deps: AppDeps, accountId: number, name: str
 }
 
 export async function setDeleteProtected(deps: AppDeps, database: DatabaseRow, on: boolean): Promise<DatabaseRow> {
-  const row = await one<DatabaseRow>(
-    deps.storage.db,
-    sql`UPDATE databases SET delete_protected = ${on ? 1 : 0}, updated_at = ${deps.clock.now().getTime()}
-        WHERE id = ${database.id} AND account_id = ${database.account_id}
-        RETURNING *`,
-  );
+  const row = await deps.storage.db
+    .updateTable('databases')
+    .set({ delete_protected: on ? 1 : 0, updated_at: deps.clock.now().getTime() })
+    .where('id', '=', database.id)
+    .where('account_id', '=', database.account_id)
+    .returningAll()
+    .executeTakeFirst();
   return row ?? database;
 }
 
@@ -45,8 +45,16 @@ export async function deleteDatabase(deps: AppDeps, database: DatabaseRow): Prom
   }
   try {
     await transaction(deps.storage, async (tx) => {
-      await run(tx, sql`DELETE FROM tables WHERE account_id = ${database.account_id} AND database_id = ${database.id}`);
-      await run(tx, sql`DELETE FROM databases WHERE id = ${database.id} AND account_id = ${database.account_id}`);
+      await tx
+        .deleteFrom('tables')
+        .where('account_id', '=', database.account_id)
+        .where('database_id', '=', database.id)
+        .execute();
+      await tx
+        .deleteFrom('databases')
+        .where('id', '=', database.id)
+        .where('account_id', '=', database.account_id)
+        .execute();
     });
   } catch (err) {
     if (isForeignKeyViolation(err)) {
@@ -68,9 +76,11 @@ export async function recordCount(deps: AppDeps, database: DatabaseRow): Promise
 
 /** Record counts of every database of the account, by database id. */
 export async function recordCounts(deps: AppDeps, accountId: number): Promise<Map<number, number>> {
-  const rows = await many<{ database_id: number; n: number | null }>(
-    deps.storage.db,
-    sql`SELECT database_id, SUM(count) AS n FROM tables WHERE account_id = ${accountId} GROUP BY database_id`,
-  );
+  const rows = await deps.storage.db
+    .selectFrom('tables')
+    .select((s) => ['database_id', s.fn.sum<number | null>('count').as('n')])
+    .where('account_id', '=', accountId)
+    .groupBy('database_id')
+    .execute();
   return new Map(rows.map((r) => [r.database_id, Number(r.n ?? 0)]));
 }

@@ -5,7 +5,6 @@ import type { AppDeps, AppEnv } from '../platform/context';
 import { badRequest, unprocessable } from '../platform/errors';
 import { errorResponsesFrom } from '../platform/openapi';
 import { input } from '../platform/params';
-import { run, sql } from '../platform/storage';
 import { findTable, requireDatabase, requireTable } from './catalog';
 import { swapTablesInWorker } from './fileWrites';
 import { jsonResponse, wireParams } from './openapi';
@@ -146,11 +145,12 @@ export function tableChangeRoutes(deps: AppDeps) {
       }
       const expireDays = body.expire_days === undefined ? row.expire_days : body.expire_days;
       const includeV = body.include_v === undefined ? row.include_v : body.include_v ? 1 : 0;
-      await run(
-        store,
-        sql`UPDATE tables SET expire_days = ${expireDays}, include_v = ${includeV}, updated_at = ${deps.clock.now().getTime()}
-            WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-      );
+      await store
+        .updateTable('tables')
+        .set({ expire_days: expireDays, include_v: includeV, updated_at: deps.clock.now().getTime() })
+        .where('id', '=', row.id)
+        .where('account_id', '=', row.account_id)
+        .execute();
       return c.json({ database: database.name, table: row.name, type: 'log' as const }, 200);
     })
     .openapi(r.move, async (c) => {

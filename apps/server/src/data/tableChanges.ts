@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
-import { type Executor, isUniqueViolation, run, sql, transaction } from '../platform/storage';
+import { type Executor, isUniqueViolation, transaction } from '../platform/storage';
 import { type DatabaseRow, findTable, type TableRow } from './catalog';
 import { dataPlane, onDuck } from './dataPlane';
 import { SWAP_NAME } from './dataTables';
@@ -27,10 +27,12 @@ export async function swapTables(deps: AppDeps, database: DatabaseRow, a: TableR
         [b, a.name],
         [a, b.name],
       ] as const) {
-        await run(
-          tx,
-          sql`UPDATE tables SET name = ${name}, updated_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-        );
+        await tx
+          .updateTable('tables')
+          .set({ name, updated_at: now })
+          .where('id', '=', row.id)
+          .where('account_id', '=', row.account_id)
+          .execute();
       }
     }),
   );
@@ -43,12 +45,14 @@ export async function moveTable(deps: AppDeps, from: DatabaseRow, to: DatabaseRo
   const now = deps.clock.now().getTime();
   const move = async (control: Executor) => {
     try {
-      const moved = await run(
-        control,
-        sql`UPDATE tables SET database_id = ${to.id}, updated_at = ${now}
-            WHERE id = ${table.id} AND account_id = ${table.account_id} AND database_id = ${from.id}`,
-      );
-      if (moved !== 1) throw new Error(`The table "${table.name}" changed while it was being moved.`);
+      const { numUpdatedRows } = await control
+        .updateTable('tables')
+        .set({ database_id: to.id, updated_at: now })
+        .where('id', '=', table.id)
+        .where('account_id', '=', table.account_id)
+        .where('database_id', '=', from.id)
+        .executeTakeFirst();
+      if (Number(numUpdatedRows) !== 1) throw new Error(`The table "${table.name}" changed while it was being moved.`);
     } catch (err) {
       if (isUniqueViolation(err)) throw taken(to, table.name);
       throw err;

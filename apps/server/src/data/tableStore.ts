@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
-import { many, run, sql } from '../platform/storage';
+import { run } from '../platform/storage';
 import { workIfAny } from '../platform/work';
 import { createTableRow, type DatabaseRow, findTable, type TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
@@ -99,7 +99,7 @@ export async function refreshCatalog(deps: AppDeps, database: DatabaseRow): Prom
  * catalog update never shows stale counts. SQLite files are closed again; writes reopen them.
  */
 export async function reconcileCatalog(deps: AppDeps): Promise<void> {
-  const databases = await many<DatabaseRow>(deps.storage.db, sql`SELECT * FROM databases ORDER BY id`);
+  const databases = await deps.storage.db.selectFrom('databases').selectAll().orderBy('id').execute();
   const plane = dataPlane(deps);
   for (const database of databases) {
     await refreshCatalog(deps, database);
@@ -200,11 +200,12 @@ export async function changeSchema(
   mode: 'replace' | 'append',
 ): Promise<void> {
   const meta = await dataPlane(deps).transaction(database, (t) => t.changeSchema(table, schema, mode));
-  await run(
-    deps.storage.db,
-    sql`UPDATE tables SET schema_json = ${meta.schema_json}, updated_at = ${deps.clock.now().getTime()}
-        WHERE id = ${table.id} AND account_id = ${table.account_id}`,
-  );
+  await deps.storage.db
+    .updateTable('tables')
+    .set({ schema_json: meta.schema_json, updated_at: deps.clock.now().getTime() })
+    .where('id', '=', table.id)
+    .where('account_id', '=', table.account_id)
+    .execute();
 }
 
 /** Creates a new table's data at once, so queries see it (and its schema) before any write. */

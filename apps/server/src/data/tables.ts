@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
-import { isForeignKeyViolation, run, sql, transaction } from '../platform/storage';
+import { isForeignKeyViolation, transaction } from '../platform/storage';
 import { createTableRow, type DatabaseRow, type TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { createDataTableInWorker, dropDataTableInWorker } from './fileWrites';
@@ -16,11 +16,12 @@ export async function createTable(
   const row = await transaction(deps.storage, async (tx) => {
     const created = await createTableRow(deps, database, name, opts.schema, tx);
     const includeV = opts.includeV ? 1 : 0;
-    await run(
-      tx,
-      sql`UPDATE tables SET expire_days = ${opts.expireDays}, include_v = ${includeV}
-          WHERE id = ${created.id} AND account_id = ${created.account_id}`,
-    );
+    await tx
+      .updateTable('tables')
+      .set({ expire_days: opts.expireDays, include_v: includeV })
+      .where('id', '=', created.id)
+      .where('account_id', '=', created.account_id)
+      .execute();
     return { ...created, expire_days: opts.expireDays, include_v: includeV };
   });
   // The catalog row first: a crash before this line only delays the data table to the first write.
@@ -31,7 +32,11 @@ export async function createTable(
 /** Removes the catalog row first, then the rows: a crash in between leaves only data no one can see. */
 export async function deleteTable(deps: AppDeps, database: DatabaseRow, table: TableRow): Promise<void> {
   try {
-    await run(deps.storage.db, sql`DELETE FROM tables WHERE id = ${table.id} AND account_id = ${table.account_id}`);
+    await deps.storage.db
+      .deleteFrom('tables')
+      .where('id', '=', table.id)
+      .where('account_id', '=', table.account_id)
+      .execute();
   } catch (err) {
     if (isForeignKeyViolation(err)) {
       throw conflict(`Table ${table.name} is still used by bulk imports or jobs; delete those first.`);

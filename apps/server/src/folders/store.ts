@@ -1,5 +1,5 @@
 import { conflict } from '../platform/errors';
-import { type Executor, many, type Row, run, sql } from '../platform/storage';
+import { type Executor, many, type Row, sql } from '../platform/storage';
 
 /**
  * Folders of parent segments: a tree per parent segment whose root is made with the parent segment.
@@ -24,7 +24,7 @@ export async function folderRow(db: Executor, accountId: number, id: number): Pr
 
 /** Ids of the folder's ancestors, root first, not including the folder itself. */
 export async function ancestorIds(db: Executor, accountId: number, id: number): Promise<number[]> {
-  const rows = await many<{ id: number }>(
+  const rows = await many<Pick<FolderRow, 'id'>>(
     db,
     sql`WITH RECURSIVE up(id, parent_id, n) AS (
           SELECT id, parent_id, 0 FROM folders WHERE account_id = ${accountId} AND id = ${id}
@@ -108,14 +108,20 @@ export async function renameFolderRow(db: Executor, folder: FolderRow, name: str
 }
 
 export async function deleteFolderRow(db: Executor, folder: FolderRow): Promise<void> {
-  await run(db, sql`DELETE FROM folders WHERE account_id = ${folder.account_id} AND id = ${folder.id}`);
+  await db.deleteFrom('folders').where('account_id', '=', folder.account_id).where('id', '=', folder.id).execute();
 }
 
 /** Removes a parent segment's whole folder tree (its folders are unlinked first, so no parent is left dangling). */
 export async function deleteParentSegmentFolders(db: Executor, accountId: number, parentSegmentId: number) {
-  await run(
-    db,
-    sql`UPDATE folders SET parent_id = NULL WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}`,
-  );
-  await run(db, sql`DELETE FROM folders WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId}`);
+  await db
+    .updateTable('folders')
+    .set({ parent_id: null })
+    .where('account_id', '=', accountId)
+    .where('parent_segment_id', '=', parentSegmentId)
+    .execute();
+  await db
+    .deleteFrom('folders')
+    .where('account_id', '=', accountId)
+    .where('parent_segment_id', '=', parentSegmentId)
+    .execute();
 }

@@ -9,7 +9,7 @@ import {
 } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { scheduleDue } from '../platform/schedule';
-import { type Executor, insertId, many, one, run, sql, transaction, tryLock } from '../platform/storage';
+import { type Executor, one, type Row, sql, transaction, tryLock } from '../platform/storage';
 import { listResults } from '../results';
 import { type Outcome, send } from './deliveryTargets';
 
@@ -27,41 +27,36 @@ const FIRST_RETRY_MS = 60_000;
 const MARK_SLICE = 1000;
 const MAX_RETRY_MS = 3_600_000;
 
-export interface DeliveryRow {
-  id: number;
-  activation_id: string;
-  at: number;
-  status: 'success' | 'error';
-  profiles: number;
-  target: string | null;
-  error: string | null;
-  response_code: number | null;
-}
+/** Narrows a delivery's `status` to the two it takes (`$narrowType`; nothing is checked at run time). */
+type Statused = { status: 'success' | 'error' };
 
-interface Pending {
-  id: number;
-  profile_key: string;
-  queued_at: number;
-}
+/** A `journey_deliveries` row without its account and journey, its status narrowed. */
+export type DeliveryRow = Omit<Row<'journey_deliveries'>, 'account_id' | 'journey_id' | 'status'> & Statused;
 
-function pendingOf(ex: Executor, row: JourneyRow, activationId: string): Promise<Pending[]> {
-  return many<Pending>(
-    ex,
-    sql`SELECT id, profile_key, queued_at FROM journey_activation_queue
-        WHERE account_id = ${row.account_id} AND journey_id = ${row.id} AND activation_id = ${activationId}
-          AND delivery_id IS NULL
-        ORDER BY id`,
-  );
+function pendingOf(ex: Executor, row: JourneyRow, activationId: string) {
+  return ex
+    .selectFrom('journey_activation_queue')
+    .select(['id', 'profile_key', 'queued_at'])
+    .where('account_id', '=', row.account_id)
+    .where('journey_id', '=', row.id)
+    .where('activation_id', '=', activationId)
+    .where('delivery_id', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 /** Failures since the last success, newest first. */
 async function recentFailures(ex: Executor, row: JourneyRow, activationId: string): Promise<DeliveryRow[]> {
-  const rows = await many<DeliveryRow>(
-    ex,
-    sql`SELECT * FROM journey_deliveries
-        WHERE account_id = ${row.account_id} AND journey_id = ${row.id} AND activation_id = ${activationId}
-        ORDER BY id DESC LIMIT 20`,
-  );
+  const rows = await ex
+    .selectFrom('journey_deliveries')
+    .selectAll()
+    .where('account_id', '=', row.account_id)
+    .where('journey_id', '=', row.id)
+    .where('activation_id', '=', activationId)
+    .orderBy('id', 'desc')
+    .limit(20)
+    .$narrowType<Statused>()
+    .execute();
   const failures: DeliveryRow[] = [];
   for (const r of rows) {
     if (r.status !== 'error') break;
@@ -109,13 +104,19 @@ async function notify(
   const body = failed
     ? `Delivery ${deliveryId} to ${outcome.target} failed: ${outcome.error} It will be tried again.`
     : `Delivery ${deliveryId} sent ${count} profiles to ${outcome.target}.`;
-  await run(
-    ex,
-    sql`INSERT INTO journey_notifications (account_id, journey_id, activation_id, delivery_id, created_at,
-          recipients, subject, body)
-        VALUES (${row.account_id}, ${row.id}, ${String(activation.id)}, ${deliveryId}, ${delivery.at},
-          ${JSON.stringify(params.emailRecipients)}, ${subject}, ${body})`,
-  );
+  await ex
+    .insertInto('journey_notifications')
+    .values({
+      account_id: row.account_id,
+      journey_id: row.id,
+      activation_id: String(activation.id),
+      delivery_id: deliveryId,
+      created_at: delivery.at,
+      recipients: JSON.stringify(params.emailRecipients),
+      subject,
+      body,
+    })
+    .execute();
 }
 
 /** The activation's webhook settings with header values opened, or why they cannot be. */
@@ -172,31 +173,39 @@ async function deliverOnce(
       ? { target: new URL(connection.url).origin, error: webhook }
       : await send(env, connection.url, await rowsFor(deps, row, activation, keys, at), webhook);
   return transaction(deps.storage, async (tx) => {
-    const id = await insertId(
-      tx,
-      sql`INSERT INTO journey_deliveries (account_id, journey_id, activation_id, at, status, profiles, target, error,
-            response_code)
-          VALUES (${row.account_id}, ${row.id}, ${activationId}, ${at}, ${outcome.error === null ? 'success' : 'error'},
-            ${keys.length}, ${outcome.target || null}, ${outcome.error}, ${outcome.responseCode ?? null})
-          RETURNING id`,
-    );
+    const { id } = await tx
+      .insertInto('journey_deliveries')
+      .values({
+        account_id: row.account_id,
+        journey_id: row.id,
+        activation_id: activationId,
+        at,
+        status: outcome.error === null ? 'success' : 'error',
+        profiles: keys.length,
+        target: outcome.target || null,
+        error: outcome.error,
+        response_code: outcome.responseCode ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     if (outcome.error === null) {
       // In slices, so no statement binds more parameters than either backend takes.
       for (let i = 0; i < pending.length; i += MARK_SLICE) {
         const ids = pending.slice(i, i + MARK_SLICE).map((p) => p.id);
-        await run(
-          tx,
-          sql`UPDATE journey_activation_queue SET delivery_id = ${id}
-              WHERE account_id = ${row.account_id} AND id IN (${sql.join(ids)})`,
-        );
+        await tx
+          .updateTable('journey_activation_queue')
+          .set({ delivery_id: id })
+          .where('account_id', '=', row.account_id)
+          .where('id', 'in', ids)
+          .execute();
       }
     }
     if (outcome.file) {
-      await run(
-        tx,
-        sql`INSERT INTO journey_delivery_files (delivery_id, account_id, content_type, body)
-            VALUES (${id}, ${row.account_id}, ${outcome.file.contentType}, ${outcome.file.body})`,
-      );
+      const { contentType, body } = outcome.file;
+      await tx
+        .insertInto('journey_delivery_files')
+        .values({ delivery_id: id, account_id: row.account_id, content_type: contentType, body })
+        .execute();
     }
     await notify(tx, row, activation, { id, at, count: keys.length }, outcome);
     return id;
@@ -260,13 +269,16 @@ export async function deliverAfterRun(deps: AppDeps, row: JourneyRow, at: number
   const ids = await deliverDue(deps, row, at);
   const db = deps.storage.db;
   const made = ids.length
-    ? await many<{ status: string; profiles: number; error: string | null }>(
-        db,
-        sql`SELECT status, profiles, error FROM journey_deliveries
-            WHERE account_id = ${row.account_id} AND id IN (${sql.join(ids)}) ORDER BY id`,
-      )
+    ? await db
+        .selectFrom('journey_deliveries')
+        .select(['status', 'profiles', 'error'])
+        .where('account_id', '=', row.account_id)
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .execute()
     : [];
   const sum = (status: string) => made.filter((d) => d.status === status).reduce((n, d) => n + d.profiles, 0);
+  // `||` joins text on both backends; the builder has no word for it.
   const counted = await one<{ n: number }>(
     db,
     sql`SELECT COUNT(DISTINCT activation_id || ':' || profile_key) AS n FROM journey_activation_queue
@@ -303,41 +315,43 @@ export async function deliveriesOf(
   activationId: string,
   page: DeliveriesPage,
 ): Promise<{ rows: DeliveryRow[]; more: boolean }> {
-  const before = page.beforeId === undefined ? sql`` : sql`AND id < ${page.beforeId}`;
-  const status = page.status === undefined ? sql`` : sql`AND status = ${page.status}`;
-  const rows = await many<DeliveryRow>(
-    ex,
-    sql`SELECT id, activation_id, at, status, profiles, target, error, response_code FROM journey_deliveries
-        WHERE journey_id = ${journeyId} AND activation_id = ${activationId} AND account_id = ${accountId}
-          ${before} ${status}
-        ORDER BY id DESC LIMIT ${page.limit + 1}`,
-  );
+  const { beforeId, status } = page;
+  const rows = await ex
+    .selectFrom('journey_deliveries')
+    .select(['id', 'activation_id', 'at', 'status', 'profiles', 'target', 'error', 'response_code'])
+    .where('journey_id', '=', journeyId)
+    .where('activation_id', '=', activationId)
+    .where('account_id', '=', accountId)
+    .$if(beforeId !== undefined, (q) => q.where('id', '<', beforeId ?? 0))
+    .$if(status !== undefined, (q) => q.where('status', '=', status ?? ''))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .$narrowType<Statused>()
+    .execute();
   return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
 
 export async function deliveryFile(ex: Executor, accountId: number, journeyId: number, deliveryId: number) {
-  return (
-    (await one<{ content_type: string; body: string }>(
-      ex,
-      sql`SELECT f.content_type, f.body FROM journey_delivery_files f
-          JOIN journey_deliveries d ON d.account_id = f.account_id AND d.id = f.delivery_id
-          WHERE f.account_id = ${accountId} AND d.journey_id = ${journeyId} AND f.delivery_id = ${deliveryId}`,
-    )) ?? null
-  );
+  const file = await ex
+    .selectFrom('journey_delivery_files as f')
+    .innerJoin('journey_deliveries as d', (j) =>
+      j.onRef('d.account_id', '=', 'f.account_id').onRef('d.id', '=', 'f.delivery_id'),
+    )
+    .select(['f.content_type', 'f.body'])
+    .where('f.account_id', '=', accountId)
+    .where('d.journey_id', '=', journeyId)
+    .where('f.delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  return file ?? null;
 }
 
 export function notificationsOf(ex: Executor, accountId: number, journeyId: number, limit = 100) {
-  return many<{
-    id: number;
-    activation_id: string;
-    delivery_id: number | null;
-    created_at: number;
-    recipients: string;
-    subject: string;
-    body: string;
-  }>(
-    ex,
-    sql`SELECT id, activation_id, delivery_id, created_at, recipients, subject, body FROM journey_notifications
-        WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id DESC LIMIT ${limit}`,
-  );
+  return ex
+    .selectFrom('journey_notifications')
+    .select(['id', 'activation_id', 'delivery_id', 'created_at', 'recipients', 'subject', 'body'])
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -1,24 +1,12 @@
 import type { EngineEvent } from '@svc/journey-engine';
-import { type Executor, many, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 
 /** The journey's profile event log (`journey_profile_events`), read back as the engine's events. */
 
-interface EventRow {
-  at: number;
-  profile_key: string;
+/** The columns of a `journey_profile_events` row the log reads, its type narrowed to the engine's. */
+type EventRow = Omit<Row<'journey_profile_events'>, 'account_id' | 'journey_id' | 'run_id' | 'type'> & {
   type: EngineEvent['type'];
-  stage_id: string | null;
-  step_id: string | null;
-  branch_id: string | null;
-  variant_id: string | null;
-  activation_id: string | null;
-  segment_id: string | null;
-  reason: string | null;
-  criterion_index: number | null;
-  bucket: number | null;
-  kept: number | null;
-  due_at: number | null;
-}
+};
 
 function eventOf(r: EventRow): EngineEvent {
   const e: EngineEvent = { at: r.at, profileKey: r.profile_key, type: r.type };
@@ -43,15 +31,33 @@ const EVENT_PAGE = 10_000;
 export async function eventsBetween(ex: Executor, accountId: number, journeyId: number, from: number, to: number) {
   const events: EngineEvent[] = [];
   for (let after = 0; ; ) {
-    const rows = await many<EventRow & { id: number }>(
-      ex,
-      sql`SELECT id, at, profile_key, type, stage_id, step_id, branch_id, variant_id, activation_id, segment_id,
-            reason, criterion_index, bucket, kept, due_at
-          FROM journey_profile_events
-          WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${from} AND ${to}
-            AND id > ${after}
-          ORDER BY id LIMIT ${EVENT_PAGE}`,
-    );
+    const rows = await ex
+      .selectFrom('journey_profile_events')
+      .select([
+        'id',
+        'at',
+        'profile_key',
+        'type',
+        'stage_id',
+        'step_id',
+        'branch_id',
+        'variant_id',
+        'activation_id',
+        'segment_id',
+        'reason',
+        'criterion_index',
+        'bucket',
+        'kept',
+        'due_at',
+      ])
+      .where('account_id', '=', accountId)
+      .where('journey_id', '=', journeyId)
+      .where((w) => w.between('at', from, to))
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(EVENT_PAGE)
+      .$narrowType<Pick<EventRow, 'type'>>()
+      .execute();
     for (const r of rows) events.push(eventOf(r));
     const last = rows[rows.length - 1];
     if (!last || rows.length < EVENT_PAGE) return events;

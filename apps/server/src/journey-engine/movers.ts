@@ -12,7 +12,7 @@ import {
   type RunResult,
   wakesAfterRun,
 } from '@svc/journey-engine';
-import { type Executor, many, one, sql } from '../platform/storage';
+import { type Executor, many, sql } from '../platform/storage';
 import { type StateRow, stateOf } from './store';
 
 /**
@@ -76,23 +76,28 @@ async function stateRows(ex: Executor, accountId: number, journeyId: number, key
 
 /** Keys of the journey's profiles whose wake time is at or before `at`, read from the wake index. */
 async function dueKeys(ex: Executor, accountId: number, journeyId: number, at: number): Promise<string[]> {
-  const rows = await many<{ profile_key: string }>(
-    ex,
-    sql`SELECT profile_key FROM journey_profile_states
-        WHERE journey_id = ${journeyId} AND wake_at <= ${at} AND account_id = ${accountId}`,
-  );
+  const rows = await ex
+    .selectFrom('journey_profile_states')
+    .select('profile_key')
+    .where('journey_id', '=', journeyId)
+    .where('wake_at', '<=', at)
+    .where('account_id', '=', accountId)
+    .execute();
   return rows.map((r) => r.profile_key);
 }
 
 /** The id of the journey's last run that was not skipped (a skipped run moves nobody). */
 async function lastMovingRun(ex: Executor, accountId: number, journeyId: number): Promise<number | null> {
-  const row = await one<{ id: number }>(
-    ex,
-    sql`SELECT id FROM journey_runs WHERE account_id = ${accountId} AND journey_id = ${journeyId}
-          AND status <> 'skipped'
-        ORDER BY id DESC LIMIT 1`,
-  );
-  return row ? Number(row.id) : null;
+  const row = await ex
+    .selectFrom('journey_runs')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .where('status', '<>', 'skipped')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? row.id : null;
 }
 
 /**

@@ -1,16 +1,6 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
 import { z } from 'zod';
-import {
-  type ColumnKind,
-  type Executor,
-  insertId,
-  insertRows,
-  many,
-  one,
-  run,
-  sql,
-  transaction,
-} from '../platform/storage';
+import { type ColumnKind, type Executor, insertRows, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 
 /**
@@ -20,24 +10,11 @@ import { parseStored } from '../platform/storedJson';
  * the run or untouched (it moves at the next run), and the control database is never locked for long.
  */
 
-/** A row of `journey_profile_states`. */
-export interface StateRow {
-  profile_key: string;
-  status: 'active' | 'left';
-  stage_id: string;
-  step_id: string | null;
-  journey_entered_at: number;
-  stage_entered_at: number;
-  step_entered_at: number;
-  entries: number;
-  left_at: number | null;
-  left_reason: string | null;
-  variants: string;
-  branches: string;
-  held: number;
-  last_run_at: number;
-  wake_at: number | null;
-}
+/** Narrows a profile state's `status` (`$narrowType`; nothing is checked at run time). */
+type Statused = { status: 'active' | 'left' };
+
+/** A row of `journey_profile_states` without its account and journey, its status narrowed. */
+export type StateRow = Omit<Row<'journey_profile_states'>, 'account_id' | 'journey_id' | 'status'> & Statused;
 
 const choices = z.record(z.string(), z.string());
 
@@ -65,19 +42,25 @@ export function stateOf(r: StateRow): ProfileState {
 }
 
 export async function loadStates(ex: Executor, accountId: number, journeyId: number) {
-  const rows = await many<StateRow>(
-    ex,
-    sql`SELECT * FROM journey_profile_states WHERE account_id = ${accountId} AND journey_id = ${journeyId}`,
-  );
+  const rows = await ex
+    .selectFrom('journey_profile_states')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .$narrowType<Statused>()
+    .execute();
   return new Map<string, ProfileState>(rows.map((r) => [r.profile_key, stateOf(r)]));
 }
 
 export async function loadState(ex: Executor, accountId: number, journeyId: number, key: string) {
-  const row = await one<StateRow>(
-    ex,
-    sql`SELECT * FROM journey_profile_states
-        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND profile_key = ${key}`,
-  );
+  const row = await ex
+    .selectFrom('journey_profile_states')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .where('profile_key', '=', key)
+    .$narrowType<Statused>()
+    .executeTakeFirst();
   return row ? stateOf(row) : null;
 }
 
@@ -96,23 +79,35 @@ export interface RunRecord {
   error?: string | null;
 }
 
-export function insertRun(ex: Executor, r: RunRecord): Promise<number> {
-  return insertId(
-    ex,
-    sql`INSERT INTO journey_runs (account_id, journey_id, at, trigger, status, skipped, profiles, changed, events,
-          queued, duration_ms, error)
-        VALUES (${r.accountId}, ${r.journeyId}, ${r.at}, ${r.trigger}, ${r.status}, ${r.skipped ?? null},
-          ${r.profiles ?? 0}, ${r.changed ?? 0}, ${r.events ?? 0}, ${r.queued ?? 0}, ${Math.round(r.durationMs ?? 0)},
-          ${r.error ?? null})
-        RETURNING id`,
-  );
+export async function insertRun(ex: Executor, r: RunRecord): Promise<number> {
+  const { id } = await ex
+    .insertInto('journey_runs')
+    .values({
+      account_id: r.accountId,
+      journey_id: r.journeyId,
+      at: r.at,
+      trigger: r.trigger,
+      status: r.status,
+      skipped: r.skipped ?? null,
+      profiles: r.profiles ?? 0,
+      changed: r.changed ?? 0,
+      events: r.events ?? 0,
+      queued: r.queued ?? 0,
+      duration_ms: Math.round(r.durationMs ?? 0),
+      error: r.error ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export async function setRunDuration(ex: Executor, accountId: number, runId: number, durationMs: number) {
-  await run(
-    ex,
-    sql`UPDATE journey_runs SET duration_ms = ${Math.round(durationMs)} WHERE account_id = ${accountId} AND id = ${runId}`,
-  );
+  await ex
+    .updateTable('journey_runs')
+    .set({ duration_ms: Math.round(durationMs) })
+    .where('account_id', '=', accountId)
+    .where('id', '=', runId)
+    .execute();
 }
 
 export interface RunOutcome {
@@ -217,11 +212,12 @@ export async function finishRun(
   runId: number,
   r: Pick<RunRecord, 'status' | 'skipped'>,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE journey_runs SET status = ${r.status}, skipped = ${r.skipped ?? null}, error = NULL
-        WHERE account_id = ${accountId} AND id = ${runId}`,
-  );
+  await ex
+    .updateTable('journey_runs')
+    .set({ status: r.status, skipped: r.skipped ?? null, error: null })
+    .where('account_id', '=', accountId)
+    .where('id', '=', runId)
+    .execute();
 }
 
 /** Keys per statement of movePositions (bound values, within both backends' limits). */
@@ -367,28 +363,19 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
   );
 }
 
-export interface RunRow {
-  id: number;
-  at: number;
-  trigger: string;
-  status: string;
-  skipped: string | null;
-  profiles: number;
-  changed: number;
-  events: number;
-  queued: number;
-  duration_ms: number;
-  error: string | null;
-}
+/** A row of `journey_runs` without its account and journey. */
+export type RunRow = Omit<Row<'journey_runs'>, 'account_id' | 'journey_id'>;
 
 export async function lastRun(ex: Executor, accountId: number, journeyId: number): Promise<RunRow | null> {
-  return (
-    (await one<RunRow>(
-      ex,
-      sql`SELECT * FROM journey_runs WHERE account_id = ${accountId} AND journey_id = ${journeyId}
-          ORDER BY id DESC LIMIT 1`,
-    )) ?? null
-  );
+  const row = await ex
+    .selectFrom('journey_runs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Keys of the profiles in an A/B variant (spec rule 7 segments). */
@@ -399,12 +386,14 @@ export async function variantMembers(
   stepId: string,
   variantId: string,
 ): Promise<string[]> {
-  const rows = await many<{ profile_key: string }>(
-    ex,
-    sql`SELECT profile_key FROM journey_ab_assignments
-        WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND step_id = ${stepId}
-          AND variant_id = ${variantId}
-        ORDER BY profile_key`,
-  );
+  const rows = await ex
+    .selectFrom('journey_ab_assignments')
+    .select('profile_key')
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .where('step_id', '=', stepId)
+    .where('variant_id', '=', variantId)
+    .orderBy('profile_key')
+    .execute();
   return rows.map((r) => r.profile_key);
 }

@@ -95,12 +95,14 @@ async function handOver(_deps: AppDeps, tx: Executor, h: Handover): Promise<void
     );
   }
   for (const [oldId, newId] of Object.entries(h.of.activations)) {
-    await run(
-      tx,
-      sql`UPDATE journey_activation_queue SET journey_id = ${h.versionId}, activation_id = ${newId}
-          WHERE account_id = ${accountId} AND journey_id = ${h.source.id} AND activation_id = ${oldId}
-            AND delivery_id IS NULL`,
-    );
+    await tx
+      .updateTable('journey_activation_queue')
+      .set({ journey_id: h.versionId, activation_id: newId })
+      .where('account_id', '=', accountId)
+      .where('journey_id', '=', h.source.id)
+      .where('activation_id', '=', oldId)
+      .where('delivery_id', 'is', null)
+      .execute();
   }
 }
 

@@ -1,27 +1,21 @@
 import { type SyndicationParams, syndicationParams } from '@svc/contracts';
 import { notFound } from '../platform/errors';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 
 /** SQL of journey activations (journeyActivationSteps). Scoped by account and journey. */
 
-export interface ActivationRow {
-  id: number;
-  account_id: number;
-  journey_id: number;
-  /** SyndicationParams as JSON. */
-  params: string;
-  created_by: number | null;
-  updated_by: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `journey_activations`; `params` is SyndicationParams as JSON (paramsOf). */
+export type ActivationRow = Row<'journey_activations'>;
 
 export function activationsOf(ex: Executor, accountId: number, journeyId: number): Promise<ActivationRow[]> {
-  return many<ActivationRow>(
-    ex,
-    sql`SELECT * FROM journey_activations WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id`,
-  );
+  return ex
+    .selectFrom('journey_activations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .orderBy('id')
+    .execute();
 }
 
 export async function getActivationRow(
@@ -33,28 +27,36 @@ export async function getActivationRow(
   const n = Number(id);
   const row =
     Number.isSafeInteger(n) && n > 0
-      ? await one<ActivationRow>(
-          ex,
-          sql`SELECT * FROM journey_activations WHERE account_id = ${accountId} AND journey_id = ${journeyId}
-              AND id = ${n}`,
-        )
+      ? await ex
+          .selectFrom('journey_activations')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('journey_id', '=', journeyId)
+          .where('id', '=', n)
+          .executeTakeFirst()
       : undefined;
   if (!row) throw notFound('activation');
   return row;
 }
 
-export function insertActivationRow(
+export async function insertActivationRow(
   ex: Executor,
   a: { accountId: number; journeyId: number; params: SyndicationParams; userId: number; now: number },
 ): Promise<number> {
-  return insertId(
-    ex,
-    sql`INSERT INTO journey_activations (account_id, journey_id, params, created_by, updated_by, created_at,
-          updated_at)
-        VALUES (${a.accountId}, ${a.journeyId}, ${JSON.stringify(a.params)}, ${a.userId}, ${a.userId}, ${a.now},
-          ${a.now})
-        RETURNING id`,
-  );
+  const { id } = await ex
+    .insertInto('journey_activations')
+    .values({
+      account_id: a.accountId,
+      journey_id: a.journeyId,
+      params: JSON.stringify(a.params),
+      created_by: a.userId,
+      updated_by: a.userId,
+      created_at: a.now,
+      updated_at: a.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export async function updateActivationRow(
@@ -64,15 +66,20 @@ export async function updateActivationRow(
   userId: number,
   now: number,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE journey_activations SET params = ${JSON.stringify(params)}, updated_by = ${userId}, updated_at = ${now}
-        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('journey_activations')
+    .set({ params: JSON.stringify(params), updated_by: userId, updated_at: now })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export async function deleteActivationRow(ex: Executor, row: ActivationRow): Promise<void> {
-  await run(ex, sql`DELETE FROM journey_activations WHERE account_id = ${row.account_id} AND id = ${row.id}`);
+  await ex
+    .deleteFrom('journey_activations')
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export function paramsOf(row: ActivationRow): SyndicationParams {

@@ -2,7 +2,7 @@ import type { FolderEntry, JourneySummary } from '@svc/contracts';
 import { segmentReferences } from '@svc/journey';
 import type { SegmentUsageProvider } from '../audiences';
 import type { AppDeps } from '../platform/context';
-import { type Executor, many, sql } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 import { type JourneyListRow, type JourneyRow, journeysInFolders } from './store';
 import { journeyOfRow } from './wire';
 
@@ -33,10 +33,14 @@ export function journeySummaryOf(row: JourneyListRow): JourneySummary {
 }
 
 function journeysOfParentSegment(ex: Executor, accountId: number, parentSegmentId: string): Promise<JourneyRow[]> {
-  return many<JourneyRow>(
-    ex,
-    sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND parent_segment_id = ${parentSegmentId} ORDER BY id`,
-  );
+  return ex
+    .selectFrom('journeys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('parent_segment_id', '=', parentSegmentId)
+    .orderBy('id')
+    .$narrowType<Pick<JourneyRow, 'state'>>()
+    .execute();
 }
 
 /** Who among `rows` names the segment, described for the refusal to delete it, e.g. `journey 12 ("Welcome")`. */

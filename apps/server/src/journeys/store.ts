@@ -2,7 +2,7 @@ import { type Journey, journeySchema } from '@svc/journey';
 import type { z } from 'zod';
 import { userColumnOf } from '../accounts';
 import { notFound } from '../platform/errors';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 
 /**
@@ -10,27 +10,18 @@ import { parseStored } from '../platform/storedJson';
  * another account is not told apart from a missing one. Times are Unix milliseconds.
  */
 
-export interface JourneyRow {
-  id: number;
-  account_id: number;
-  parent_segment_id: string;
-  folder_id: string;
-  name: string;
-  state: 'draft' | 'launched';
-  paused: number;
-  /** The journey's attributes (camelCase, as normalised), without the columns below. */
-  document: string;
-  created_by: number | null;
-  updated_by: number | null;
-  created_at: number;
-  updated_at: number;
-  launched_at: number | null;
-  paused_at: number | null;
-  /** JSON (versionPlan.ts `VersionOf`) on a draft made to replace a launched journey. */
-  version_of: string | null;
-  /** On a journey a launched version replaced: the version's id. */
-  replaced_by: number | null;
-}
+export type JourneyState = 'draft' | 'launched';
+
+/** Narrows `state` to the values a journey takes (the builder's `$narrowType`; nothing is checked at run time). */
+type Stated = { state: JourneyState };
+
+/**
+ * A row of `journeys` (platform/storage/controlTables/journeys.ts), its state narrowed. `document` holds the
+ * journey's attributes (camelCase, as normalised) without the columns; `version_of` JSON (versionPlan.ts
+ * `VersionOf`) on a draft made to replace a launched journey; `replaced_by` on a journey a launched version
+ * replaced, the version's id.
+ */
+export type JourneyRow = Omit<Row<'journeys'>, 'state'> & Stated;
 
 /** What a journey's `document` column holds: the attributes the columns do not. */
 const journeyBody = journeySchema.pick({ description: true, goal: true, allowReentry: true, journeyStages: true });
@@ -51,7 +42,14 @@ export function bodyOf(journey: Journey): JourneyBody {
 export async function findJourneyRow(ex: Executor, accountId: number, id: string | number): Promise<JourneyRow | null> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return null;
-  return (await one<JourneyRow>(ex, sql`SELECT * FROM journeys WHERE account_id = ${accountId} AND id = ${n}`)) ?? null;
+  const row = await ex
+    .selectFrom('journeys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', n)
+    .$narrowType<Stated>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function getJourneyRow(ex: Executor, accountId: number, id: string | number): Promise<JourneyRow> {
@@ -65,28 +63,39 @@ export interface NewJourneyRow {
   parentSegmentId: string;
   folderId: string;
   name: string;
-  state: 'draft' | 'launched';
+  state: JourneyState;
   body: JourneyBody;
   userId: number;
   now: number;
 }
 
-export function insertJourneyRow(ex: Executor, j: NewJourneyRow): Promise<number> {
-  return insertId(
-    ex,
-    sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document,
-          created_by, updated_by, created_at, updated_at, launched_at, paused_at)
-        VALUES (${j.accountId}, ${j.parentSegmentId}, ${j.folderId}, ${j.name}, ${j.state}, 0,
-          ${JSON.stringify(j.body)}, ${j.userId}, ${j.userId}, ${j.now}, ${j.now},
-          ${j.state === 'launched' ? j.now : null}, NULL)
-        RETURNING id`,
-  );
+export async function insertJourneyRow(ex: Executor, j: NewJourneyRow): Promise<number> {
+  const { id } = await ex
+    .insertInto('journeys')
+    .values({
+      account_id: j.accountId,
+      parent_segment_id: j.parentSegmentId,
+      folder_id: j.folderId,
+      name: j.name,
+      state: j.state,
+      paused: 0,
+      document: JSON.stringify(j.body),
+      created_by: j.userId,
+      updated_by: j.userId,
+      created_at: j.now,
+      updated_at: j.now,
+      launched_at: j.state === 'launched' ? j.now : null,
+      paused_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export interface JourneyUpdate {
   folderId: string;
   name: string;
-  state: 'draft' | 'launched';
+  state: JourneyState;
   body: JourneyBody;
   userId: number;
   now: number;
@@ -94,20 +103,29 @@ export interface JourneyUpdate {
 }
 
 export async function updateJourneyRow(ex: Executor, row: JourneyRow, u: JourneyUpdate): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE journeys SET folder_id = ${u.folderId}, name = ${u.name}, state = ${u.state},
-          document = ${JSON.stringify(u.body)}, updated_by = ${u.userId}, updated_at = ${u.now},
-          launched_at = ${u.launchedAt}
-        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('journeys')
+    .set({
+      folder_id: u.folderId,
+      name: u.name,
+      state: u.state,
+      document: JSON.stringify(u.body),
+      updated_by: u.userId,
+      updated_at: u.now,
+      launched_at: u.launchedAt,
+    })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export async function setJourneyBody(ex: Executor, accountId: number, id: number, body: JourneyBody): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE journeys SET document = ${JSON.stringify(body)} WHERE account_id = ${accountId} AND id = ${id}`,
-  );
+  await ex
+    .updateTable('journeys')
+    .set({ document: JSON.stringify(body) })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setPaused(
@@ -117,23 +135,27 @@ export async function setPaused(
   userId: number,
   now: number,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE journeys SET paused = ${paused ? 1 : 0}, paused_at = ${paused ? now : null}, updated_by = ${userId},
-          updated_at = ${now}
-        WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await ex
+    .updateTable('journeys')
+    .set({ paused: paused ? 1 : 0, paused_at: paused ? now : null, updated_by: userId, updated_at: now })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<void> {
-  await run(ex, sql`DELETE FROM journeys WHERE account_id = ${row.account_id} AND id = ${row.id}`);
+  await ex.deleteFrom('journeys').where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
 }
 
 /** A journey in lists, with the name of the user who created it (null once that user is removed). */
 export type JourneyListRow = JourneyRow & { created_by_name: string | null };
 
-const LISTED = sql`SELECT j.*, ${userColumnOf('name', 'j.created_by', 'j.account_id')} AS created_by_name
-  FROM journeys j`;
+const listed = (ex: Executor) =>
+  ex
+    .selectFrom('journeys as j')
+    .selectAll('j')
+    .select(userColumnOf('name', 'j.created_by', 'j.account_id').$castTo<string | null>().as('created_by_name'))
+    .$narrowType<Stated>();
 
 /** Journeys whose folder is one of `folderIds`, oldest first. */
 export async function journeysInFolders(
@@ -142,10 +164,11 @@ export async function journeysInFolders(
   folderIds: ReadonlyArray<string>,
 ): Promise<JourneyListRow[]> {
   if (folderIds.length === 0) return [];
-  return many<JourneyListRow>(
-    ex,
-    sql`${LISTED} WHERE j.account_id = ${accountId} AND j.folder_id IN (${sql.join([...folderIds])}) ORDER BY j.id`,
-  );
+  return listed(ex)
+    .where('j.account_id', '=', accountId)
+    .where('j.folder_id', 'in', folderIds)
+    .orderBy('j.id')
+    .execute();
 }
 
 /** The account's journeys, optionally of one parent segment and/or one folder, oldest first. */
@@ -154,10 +177,13 @@ export function listJourneyRows(
   accountId: number,
   filter: { parentSegmentId?: string | undefined; folderId?: string | undefined },
 ): Promise<JourneyListRow[]> {
-  const where = [sql`j.account_id = ${accountId}`];
-  if (filter.parentSegmentId !== undefined) where.push(sql`j.parent_segment_id = ${filter.parentSegmentId}`);
-  if (filter.folderId !== undefined) where.push(sql`j.folder_id = ${filter.folderId}`);
-  return many<JourneyListRow>(ex, sql`${LISTED} WHERE ${sql.join(where, sql` AND `)} ORDER BY j.id`);
+  const { parentSegmentId, folderId } = filter;
+  return listed(ex)
+    .where('j.account_id', '=', accountId)
+    .$if(parentSegmentId !== undefined, (q) => q.where('j.parent_segment_id', '=', parentSegmentId ?? ''))
+    .$if(folderId !== undefined, (q) => q.where('j.folder_id', '=', folderId ?? ''))
+    .orderBy('j.id')
+    .execute();
 }
 
 /**
@@ -165,19 +191,27 @@ export function listJourneyRows(
  * The one query that looks across accounts; each run is then scoped by its journey's account.
  */
 export function runningJourneyRows(ex: Executor): Promise<JourneyRow[]> {
-  return many<JourneyRow>(
-    ex,
-    sql`SELECT * FROM journeys WHERE state = 'launched' AND paused = 0 ORDER BY account_id, id`,
-  );
+  return ex
+    .selectFrom('journeys')
+    .selectAll()
+    .where('state', '=', 'launched')
+    .where('paused', '=', 0)
+    .orderBy('account_id')
+    .orderBy('id')
+    .$narrowType<Stated>()
+    .execute();
 }
 
 // Stage ids: integers allocated per stage (segment rules name stages by integer id).
 
 export async function stageIdsOf(ex: Executor, accountId: number, journeyId: number): Promise<string[]> {
-  const rows = await many<{ id: number }>(
-    ex,
-    sql`SELECT id FROM journey_stages WHERE account_id = ${accountId} AND journey_id = ${journeyId} ORDER BY id`,
-  );
+  const rows = await ex
+    .selectFrom('journey_stages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => String(r.id));
 }
 
@@ -194,10 +228,11 @@ export async function assignStageIds(
       stages.push(stage);
       continue;
     }
-    const id = await insertId(
-      ex,
-      sql`INSERT INTO journey_stages (account_id, journey_id) VALUES (${accountId}, ${journeyId}) RETURNING id`,
-    );
+    const { id } = await ex
+      .insertInto('journey_stages')
+      .values({ account_id: accountId, journey_id: journeyId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     stages.push({ ...stage, id: String(id) });
   }
   return { ...body, journeyStages: stages };
@@ -208,22 +243,13 @@ export async function pruneStageIds(ex: Executor, accountId: number, journeyId: 
   const kept = new Set(body.journeyStages.map((s) => s.id));
   const gone = (await stageIdsOf(ex, accountId, journeyId)).filter((id) => !kept.has(id)).map(Number);
   if (gone.length === 0) return;
-  await run(ex, sql`DELETE FROM journey_stages WHERE account_id = ${accountId} AND id IN (${sql.join(gone)})`);
+  await ex.deleteFrom('journey_stages').where('account_id', '=', accountId).where('id', 'in', gone).execute();
 }
 
 // Events
 
-export interface JourneyEventRow {
-  id: number;
-  account_id: number;
-  journey_id: number;
-  kind: string;
-  at: number;
-  user_id: number | null;
-  started_at: number | null;
-  ended_at: number | null;
-  details: string | null;
-}
+/** A row of `journey_events`. */
+type JourneyEventRow = Row<'journey_events'>;
 
 export async function insertEvent(
   ex: Executor,
@@ -237,30 +263,46 @@ export async function insertEvent(
     endedAt?: number;
   },
 ): Promise<void> {
-  await run(
-    ex,
-    sql`INSERT INTO journey_events (account_id, journey_id, kind, at, user_id, started_at, ended_at)
-        VALUES (${e.accountId}, ${e.journeyId}, ${e.kind}, ${e.at}, ${e.userId}, ${e.startedAt ?? null},
-          ${e.endedAt ?? null})`,
-  );
+  await ex
+    .insertInto('journey_events')
+    .values({
+      account_id: e.accountId,
+      journey_id: e.journeyId,
+      kind: e.kind,
+      at: e.at,
+      user_id: e.userId,
+      started_at: e.startedAt ?? null,
+      ended_at: e.endedAt ?? null,
+    })
+    .execute();
 }
 
-export function eventsOf(ex: Executor, accountId: number, journeyId: number, kind?: string) {
-  const ofKind = kind === undefined ? sql`` : sql` AND kind = ${kind}`;
-  return many<JourneyEventRow>(
-    ex,
-    sql`SELECT * FROM journey_events WHERE account_id = ${accountId} AND journey_id = ${journeyId}${ofKind}
-        ORDER BY id`,
-  );
+export function eventsOf(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  kind?: string,
+): Promise<JourneyEventRow[]> {
+  return ex
+    .selectFrom('journey_events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .$if(kind !== undefined, (q) => q.where('kind', '=', kind ?? ''))
+    .orderBy('id')
+    .execute();
 }
 
 /** The account's launched journeys, without their documents (the overview). */
 export function launchedJourneys(
   ex: Executor,
   accountId: number,
-): Promise<{ id: number; name: string; paused: number }[]> {
-  return many(
-    ex,
-    sql`SELECT id, name, paused FROM journeys WHERE account_id = ${accountId} AND state = 'launched' ORDER BY id`,
-  );
+): Promise<Pick<JourneyRow, 'id' | 'name' | 'paused'>[]> {
+  return ex
+    .selectFrom('journeys')
+    .select(['id', 'name', 'paused'])
+    .where('account_id', '=', accountId)
+    .where('state', '=', 'launched')
+    .orderBy('id')
+    .execute();
 }

@@ -2,7 +2,7 @@ import type { Journey } from '@svc/journey';
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
-import { type Executor, run, sql } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 import { requireJourneyControl } from './access';
 import { type Duplicate, duplicateJourney } from './lifecycle';
 import { findJourneyRow, getJourneyRow, insertEvent, type JourneyRow } from './store';
@@ -83,11 +83,12 @@ export async function createVersion(
       }
     }
   });
-  await run(
-    deps.storage.db,
-    sql`UPDATE journeys SET version_of = ${JSON.stringify(of)} WHERE account_id = ${source.account_id}
-        AND id = ${made.row.id}`,
-  );
+  await deps.storage.db
+    .updateTable('journeys')
+    .set({ version_of: JSON.stringify(of) })
+    .where('account_id', '=', source.account_id)
+    .where('id', '=', made.row.id)
+    .execute();
   return { ...made, row: await getJourneyRow(deps.storage.db, principal.accountId, made.row.id) };
 }
 
@@ -122,12 +123,17 @@ export async function launchVersion(
   if (!handover) throw new Error('The journey engine has not been handed over how versions take over profiles.');
   const plan = versionPlan(journeyOfRow(v.source), v.version, v.of);
   await handover(deps, tx, { source: v.source, versionId: v.versionId, version: v.version, of: v.of, plan, at: v.at });
-  await run(
-    tx,
-    sql`UPDATE journeys SET paused = 1, paused_at = COALESCE(paused_at, ${v.at}), replaced_by = ${v.versionId},
-          updated_at = ${v.at}
-        WHERE account_id = ${v.source.account_id} AND id = ${v.source.id}`,
-  );
+  await tx
+    .updateTable('journeys')
+    .set((eb) => ({
+      paused: 1,
+      paused_at: eb.fn.coalesce('paused_at', eb.val(v.at)),
+      replaced_by: v.versionId,
+      updated_at: v.at,
+    }))
+    .where('account_id', '=', v.source.account_id)
+    .where('id', '=', v.source.id)
+    .execute();
   await insertEvent(tx, {
     accountId: v.source.account_id,
     journeyId: v.source.id,

@@ -1,29 +1,26 @@
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, one, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, type Row } from '../platform/storage';
 
 /** The control database's result connections. Every query is scoped by account. */
 
-export interface ResultRow {
-  id: number;
-  account_id: number;
-  name: string;
-  /** As given, credentials included; never sent to a client unmasked. */
-  url: string;
-  created_at: number;
-  updated_at: number;
-}
+/**
+ * A row of `result_connections` (platform/storage/controlTables/results.ts). `url` is as given, credentials
+ * included; never sent to a client unmasked.
+ */
+export type ResultRow = Row<'result_connections'>;
 
 export function listResults(db: Executor, accountId: number): Promise<ResultRow[]> {
-  return many<ResultRow>(db, sql`SELECT * FROM result_connections WHERE account_id = ${accountId} ORDER BY name`);
+  return db.selectFrom('result_connections').selectAll().where('account_id', '=', accountId).orderBy('name').execute();
 }
 
 export async function findResult(db: Executor, accountId: number, name: string): Promise<ResultRow | null> {
-  return (
-    (await one<ResultRow>(
-      db,
-      sql`SELECT * FROM result_connections WHERE account_id = ${accountId} AND name = ${name}`,
-    )) ?? null
-  );
+  const row = await db
+    .selectFrom('result_connections')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function insertResult(
@@ -34,11 +31,10 @@ export async function insertResult(
   now: number,
 ): Promise<void> {
   try {
-    await run(
-      db,
-      sql`INSERT INTO result_connections (account_id, name, url, created_at, updated_at)
-          VALUES (${accountId}, ${name}, ${url}, ${now}, ${now})`,
-    );
+    await db
+      .insertInto('result_connections')
+      .values({ account_id: accountId, name, url, created_at: now, updated_at: now })
+      .execute();
   } catch (err) {
     if (isUniqueViolation(err)) {
       throw conflict(`A result connection named "${name}" already exists. Delete it first or choose another name.`);
@@ -48,6 +44,10 @@ export async function insertResult(
 }
 
 export async function deleteResult(db: Executor, accountId: number, name: string): Promise<void> {
-  const changed = await run(db, sql`DELETE FROM result_connections WHERE account_id = ${accountId} AND name = ${name}`);
-  if (changed === 0) throw notFound('result connection');
+  const { numDeletedRows } = await db
+    .deleteFrom('result_connections')
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (Number(numDeletedRows) === 0) throw notFound('result connection');
 }

@@ -1,30 +1,28 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, insertId, isUniqueViolation, many, one, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, many, one, type Row, sql } from '../platform/storage';
 
 /** The SQL of the `saved_queries` table (migration 36). Every read and write is scoped by account. */
 
-export interface SavedQueryRow {
-  id: number;
-  account_id: number;
-  /** The owner; null once that user is removed. */
-  user_id: number | null;
-  name: string;
-  description: string;
-  /** presto or hive. */
-  type: string;
-  database_name: string;
-  query: string;
-  last_job_id: number | null;
-  last_run_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/**
+ * A row of `saved_queries` (platform/storage/controlTables/savedQueries.ts). `user_id` is the owner, null once
+ * that user is removed; `type` is presto or hive.
+ */
+export type SavedQueryRow = Row<'saved_queries'>;
 
 /** A saved query with its owner's name, as the wire shows it. */
 export type SavedQueryView = SavedQueryRow & { owner_name: string | null };
 
 export type SavedQueryFields = Pick<SavedQueryRow, 'name' | 'description' | 'type' | 'database_name' | 'query'>;
+
+/** The fields' columns alone: `f` may be a whole row, whose other columns an INSERT or UPDATE must not take. */
+const fieldsOf = (f: SavedQueryFields): SavedQueryFields => ({
+  name: f.name,
+  description: f.description,
+  type: f.type,
+  database_name: f.database_name,
+  query: f.query,
+});
 
 const VIEW = sql`SELECT saved_queries.*,
     ${userColumnOf('name', 'saved_queries.user_id', 'saved_queries.account_id')} AS owner_name
@@ -62,11 +60,12 @@ export function listSavedQueries(ex: Executor, accountId: number, search: string
 }
 
 export async function countSavedQueries(ex: Executor, accountId: number): Promise<number> {
-  const row = await one<{ n: number }>(
-    ex,
-    sql`SELECT COUNT(*) AS n FROM saved_queries WHERE account_id = ${accountId}`,
-  );
-  return Number(row?.n ?? 0);
+  const { n } = await ex
+    .selectFrom('saved_queries')
+    .where('account_id', '=', accountId)
+    .select((s) => s.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 export async function insertSavedQuery(
@@ -77,12 +76,12 @@ export async function insertSavedQuery(
   now: number,
 ): Promise<number> {
   try {
-    return await insertId(
-      ex,
-      sql`INSERT INTO saved_queries (account_id, user_id, name, description, type, database_name, query, created_at, updated_at)
-          VALUES (${accountId}, ${userId}, ${f.name}, ${f.description}, ${f.type}, ${f.database_name}, ${f.query}, ${now}, ${now})
-          RETURNING id`,
-    );
+    const { id } = await ex
+      .insertInto('saved_queries')
+      .values({ ...fieldsOf(f), account_id: accountId, user_id: userId, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(id);
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(f.name);
     throw err;
@@ -96,12 +95,12 @@ export async function saveSavedQuery(
   now: number,
 ): Promise<void> {
   try {
-    await run(
-      ex,
-      sql`UPDATE saved_queries SET name = ${f.name}, description = ${f.description}, type = ${f.type},
-            database_name = ${f.database_name}, query = ${f.query}, updated_at = ${now}
-          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await ex
+      .updateTable('saved_queries')
+      .set({ ...fieldsOf(f), updated_at: now })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(f.name);
     throw err;
@@ -109,13 +108,14 @@ export async function saveSavedQuery(
 }
 
 export async function recordRun(ex: Executor, row: SavedQueryRow, jobId: number, at: number): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE saved_queries SET last_job_id = ${jobId}, last_run_at = ${at}
-        WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-  );
+  await ex
+    .updateTable('saved_queries')
+    .set({ last_job_id: jobId, last_run_at: at })
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .execute();
 }
 
 export async function deleteSavedQuery(ex: Executor, row: SavedQueryRow): Promise<void> {
-  await run(ex, sql`DELETE FROM saved_queries WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await ex.deleteFrom('saved_queries').where('id', '=', row.id).where('account_id', '=', row.account_id).execute();
 }

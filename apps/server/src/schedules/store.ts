@@ -1,6 +1,6 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
+import { type Executor, isUniqueViolation, type Row } from '../platform/storage';
 
 /** The SQL of the `schedules` table (migration 16). Every read for a caller is scoped by account. */
 
@@ -46,19 +46,22 @@ const settingsOf = (s: ScheduleSettings): ScheduleSettings => ({
   engine_version: s.engine_version,
 });
 
-const VIEW = sql`SELECT schedules.*, ${userColumnOf('name', 'schedules.user_id', 'schedules.account_id')} AS user_name
-  FROM schedules`;
+/** Schedules with their creator's name, for reads the wire shows. */
+const view = (ex: Executor) =>
+  ex
+    .selectFrom('schedules')
+    .selectAll('schedules')
+    .select(userColumnOf('name', 'schedules.user_id', 'schedules.account_id').$castTo<string | null>().as('user_name'));
 
 const taken = (name: string) =>
   conflict(`A schedule named "${name}" already exists. Choose another name, or update that schedule.`);
 
 async function findSchedule(ex: Executor, accountId: number, name: string): Promise<ScheduleView | null> {
-  return (
-    (await one<ScheduleView>(
-      ex,
-      sql`${VIEW} WHERE schedules.account_id = ${accountId} AND schedules.name = ${name}`,
-    )) ?? null
-  );
+  const row = await view(ex)
+    .where('schedules.account_id', '=', accountId)
+    .where('schedules.name', '=', name)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** The account's schedule of that name; anything else (missing, another account's) is the same 404. */
@@ -69,7 +72,7 @@ export async function requireSchedule(ex: Executor, accountId: number, name: str
 }
 
 export function listSchedules(ex: Executor, accountId: number): Promise<ScheduleView[]> {
-  return many<ScheduleView>(ex, sql`${VIEW} WHERE schedules.account_id = ${accountId} ORDER BY schedules.name`);
+  return view(ex).where('schedules.account_id', '=', accountId).orderBy('schedules.name').execute();
 }
 
 export async function countSchedules(ex: Executor, accountId: number): Promise<number> {
@@ -133,7 +136,7 @@ export async function saveSchedule(
 }
 
 export async function deleteSchedule(ex: Executor, row: ScheduleRow): Promise<void> {
-  await run(ex, sql`DELETE FROM schedules WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await ex.deleteFrom('schedules').where('id', '=', row.id).where('account_id', '=', row.account_id).execute();
 }
 
 /** Every account's schedules that have a cron and are not paused (the scheduler's scan). */
@@ -160,10 +163,12 @@ export async function scheduleById(ex: Executor, accountId: number, id: number):
 
 /** Records that the slot fired; false when it was not ahead of the last one (another firing got there). */
 export async function markFired(ex: Executor, row: ScheduleRow, slot: number): Promise<boolean> {
-  const changed = await run(
-    ex,
-    sql`UPDATE schedules SET fired_through = ${slot}
-        WHERE id = ${row.id} AND account_id = ${row.account_id} AND fired_through < ${slot}`,
-  );
-  return changed === 1;
+  const { numUpdatedRows } = await ex
+    .updateTable('schedules')
+    .set({ fired_through: slot })
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .where('fired_through', '<', slot)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) === 1;
 }

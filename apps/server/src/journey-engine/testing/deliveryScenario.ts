@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { getJourneyRow } from '../../journeys';
-import { many, sql } from '../../platform/storage';
 import { createHarness, type Harness } from '../../testing/harness';
 import { DAY_MS, type LaunchedIds, launchScenario, type Person, seedParentSegment, seedSegments } from '../fixture';
 import { runJourneyNow } from '../runner';
@@ -41,10 +40,11 @@ export async function queueOffers({ h, T, ids }: DeliveryScenario): Promise<stri
   await runAt(T);
   await runAt(T + 3 * DAY_MS);
   const queued = (
-    await many<{ profile_key: string }>(
-      h.deps.storage.db,
-      sql`SELECT profile_key FROM journey_activation_queue ORDER BY profile_key`,
-    )
+    await h.deps.storage.db
+      .selectFrom('journey_activation_queue')
+      .select('profile_key')
+      .orderBy('profile_key')
+      .execute()
   ).map((r) => r.profile_key);
   expect(queued.length).toBeGreaterThan(0);
   return queued;
