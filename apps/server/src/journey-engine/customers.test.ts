@@ -3,7 +3,7 @@ import { run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { testBackend } from '../testing/storage';
 import { json, type LaunchedIds, launchOverOneProfile } from './fixture';
-import { recountPositions } from './store';
+import { recountPositions } from './positions';
 
 /**
  * The Profiles list pages by key (`after`, the cursor in meta.next) as well as by number, with its filters;

@@ -1,5 +1,5 @@
 import type { Harness } from '../testing/harness';
-import { recountPositions } from './store';
+import { recountPositions } from './positions';
 
 /**
  * Test set-up through the real HTTP API: customer data by postback, a parent segment built by its job,

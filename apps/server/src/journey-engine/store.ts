@@ -2,6 +2,7 @@ import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@
 import { z } from 'zod';
 import { type ColumnKind, type Executor, insertRows, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
+import { movePositions } from './positions';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -220,48 +221,6 @@ export async function finishRun(
     .execute();
 }
 
-/** Keys per statement of movePositions (bound values, within both backends' limits). */
-const KEYS_PER_STATEMENT = 500;
-
-/**
- * Adds (`+`) or takes away (`-`) the given profiles' current positions, as their states stand now, from the
- * journey's position counts (`journey_positions`, migration 45): called before the states change and after.
- */
-async function movePositions(ex: Executor, accountId: number, journeyId: number, keys: string[], sign: '+' | '-') {
-  for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
-    const part = keys.slice(at, at + KEYS_PER_STATEMENT);
-    // Keys first, each state then found by its primary key (`CROSS JOIN` keeps that order on SQLite, whose
-    // planner would otherwise scan the journey's whole position index for an IN list).
-    await run(
-      ex,
-      sql`WITH k(profile_key) AS (VALUES ${sql.join(part.map((key) => sql`(${key})`))})
-          INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
-          SELECT s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, ''),
-            ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
-          FROM k CROSS JOIN journey_profile_states s
-          WHERE s.journey_id = ${journeyId} AND s.profile_key = k.profile_key AND s.account_id = ${accountId}
-          GROUP BY s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, '')
-          ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
-          DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`,
-    );
-  }
-}
-
-/**
- * Counts the journey's positions again from its states (tests that write states straight into the table; a
- * repair). Call inside a transaction.
- */
-export async function recountPositions(ex: Executor, accountId: number, journeyId: number): Promise<void> {
-  await run(ex, sql`DELETE FROM journey_positions WHERE journey_id = ${journeyId} AND account_id = ${accountId}`);
-  await run(
-    ex,
-    sql`INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
-        SELECT account_id, journey_id, status, stage_id, COALESCE(step_id, ''), COUNT(*)
-        FROM journey_profile_states WHERE journey_id = ${journeyId} AND account_id = ${accountId}
-        GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')`,
-  );
-}
-
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
   const moved = [...out.changed.keys()];
@@ -303,10 +262,6 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     })(),
   );
   await movePositions(ex, accountId, journeyId, moved, '+');
-  await run(
-    ex,
-    sql`DELETE FROM journey_positions WHERE journey_id = ${journeyId} AND account_id = ${accountId} AND profiles = 0`,
-  );
   await insertMany(
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,

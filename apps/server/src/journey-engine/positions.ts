@@ -1,0 +1,68 @@
+import { type Executor, run, sql } from '../platform/storage';
+
+/**
+ * A journey's position counts (`journey_positions`, migration 45, decision 0052): how many profiles stand at each
+ * status, stage and step, kept by the run in the transaction that writes their states (store.ts `saveRun`).
+ */
+
+/** Keys per statement of movePositions (bound values, within both backends' limits). */
+const KEYS_PER_STATEMENT = 500;
+
+/**
+ * Adds (`+`) or takes away (`-`) the given profiles' current positions, as their states stand now, from the
+ * journey's position counts: called before the states change (`-`) and after (`+`, which also drops emptied
+ * positions).
+ */
+export async function movePositions(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  keys: string[],
+  sign: '+' | '-',
+) {
+  for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+    const part = keys.slice(at, at + KEYS_PER_STATEMENT);
+    // Keys first, each state then found by its primary key (`CROSS JOIN` keeps that order on SQLite, whose
+    // planner would otherwise scan the journey's whole position index for an IN list).
+    await run(
+      ex,
+      sql`WITH k(profile_key) AS (VALUES ${sql.join(part.map((key) => sql`(${key})`))})
+          INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
+          SELECT s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, ''),
+            ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
+          FROM k CROSS JOIN journey_profile_states s
+          WHERE s.journey_id = ${journeyId} AND s.profile_key = k.profile_key AND s.account_id = ${accountId}
+          GROUP BY s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, '')
+          ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
+          DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`,
+    );
+  }
+  // Positions left empty go (a few rows of the journey's).
+  if (sign === '+') {
+    await ex
+      .deleteFrom('journey_positions')
+      .where('journey_id', '=', journeyId)
+      .where('account_id', '=', accountId)
+      .where('profiles', '=', 0)
+      .execute();
+  }
+}
+
+/**
+ * Counts the journey's positions again from its states (tests that write states straight into the table; a
+ * repair). Call inside a transaction.
+ */
+export async function recountPositions(ex: Executor, accountId: number, journeyId: number): Promise<void> {
+  await ex
+    .deleteFrom('journey_positions')
+    .where('journey_id', '=', journeyId)
+    .where('account_id', '=', accountId)
+    .execute();
+  await run(
+    ex,
+    sql`INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
+        SELECT account_id, journey_id, status, stage_id, COALESCE(step_id, ''), COUNT(*)
+        FROM journey_profile_states WHERE journey_id = ${journeyId} AND account_id = ${accountId}
+        GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')`,
+  );
+}
