@@ -180,12 +180,15 @@ export async function runningCounts(
   ex: Executor,
   accountId?: number,
 ): Promise<{ account_id: number; user_id: number | null; n: number }[]> {
-  const where = accountId === undefined ? sql`` : sql` AND account_id = ${accountId}`;
-  const rows = await many<{ account_id: number; user_id: number | null; n: number }>(
-    ex,
-    sql`SELECT account_id, user_id, COUNT(*) AS n FROM jobs WHERE status = 'running'${where}
-        GROUP BY account_id, user_id ORDER BY account_id, user_id`,
-  );
+  const rows = await ex
+    .selectFrom('jobs')
+    .select((s) => ['account_id', 'user_id', s.fn.countAll().as('n')])
+    .where('status', '=', 'running')
+    .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId as number))
+    .groupBy(['account_id', 'user_id'])
+    .orderBy('account_id')
+    .orderBy('user_id')
+    .execute();
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
 
@@ -340,10 +343,14 @@ export async function jobCountsByState(
   accountId: number,
   since: number,
 ): Promise<{ status: JobStatus; jobs: number }[]> {
-  const rows = await many<{ status: JobStatus; n: number | string }>(
-    ex,
-    sql`SELECT status, count(*) AS n FROM jobs WHERE account_id = ${accountId} AND created_at >= ${since}
-        GROUP BY status ORDER BY status`,
-  );
+  const rows = await ex
+    .selectFrom('jobs')
+    .select((s) => ['status', s.fn.countAll().as('n')])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .groupBy('status')
+    .orderBy('status')
+    .$narrowType<Statused>()
+    .execute();
   return rows.map((r) => ({ status: r.status, jobs: Number(r.n) }));
 }
