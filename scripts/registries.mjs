@@ -30,10 +30,6 @@ const ALLOWED = {
     "this thread's open DuckDB files: DuckDB allows one instance per file per process, whichever app asks",
   'platform/storage/locks.ts:perFile':
     "a SQLite file's lock queues: one process serves the file, and two storages of one file must share them",
-  // Not moved yet (decision 0051 "What is left"): state per node or per app, to become services.
-  'platform/storage/locks.ts:perNode': 'to move: lock queues per PostgreSQL storage',
-  'journey-engine/movers.ts:seenByStorage': 'to move: memberships seen per node',
-  'data/dataFiles.ts:open': 'to move: open SQLite data files per app (bare-deps tests open them too)',
 };
 
 // At column 0 only: module level (a function's locals are indented).

@@ -16,7 +16,7 @@ import { SEG, scenarioJourney } from '../../../packages/journey-engine/src/testi
 import { listCustomers } from '../src/journey-engine/customers';
 import { statisticsTally } from '../src/journey-engine/figures';
 import { moveAndSave } from '../src/journey-engine/move';
-import { evaluatedPopulation, keptPopulation, type RunPopulation } from '../src/journey-engine/movers';
+import { evaluatedPopulation, type KeptRuns, keptPopulation, type RunPopulation } from '../src/journey-engine/movers';
 import { insertId, sql } from '../src/platform/storage';
 import { benchBackend, benchStorage } from './common';
 
@@ -42,6 +42,8 @@ const segments = new Map<string, Set<string>>([
 const isMember = (segmentId: string, key: string) => segments.get(segmentId)?.has(key) ?? false;
 
 const INPUTS = 'bench-inputs';
+/** What the runs keep from one to the next, as a node's services would (`deps.services.keptRuns`). */
+const kept: KeptRuns = new Map();
 const columns = async (ks: string[]) => ks.map((key) => ({ key, columns: { customer_id: `C${key}` } }));
 /**
  * The memberships evaluated for the run (`inputs`: what they were evaluated from, null when not known, so the
@@ -49,9 +51,9 @@ const columns = async (ks: string[]) => ks.map((key) => ({ key, columns: { custo
  */
 function population(how: 'kept' | string | null): RunPopulation {
   if (how !== 'kept') return evaluatedPopulation({ profiles, members: segments, isMember }, how);
-  const kept = keptPopulation(storage, journeyId, journey, INPUTS, columns);
-  if (!kept) throw new Error('The last run kept no memberships.');
-  return kept;
+  const fromKept = keptPopulation(kept, journeyId, journey, INPUTS, columns);
+  if (!fromKept) throw new Error('The last run kept no memberships.');
+  return fromKept;
 }
 
 async function timedRun(label: string, at: number, how: 'kept' | string | null) {
@@ -64,6 +66,7 @@ async function timedRun(label: string, at: number, how: 'kept' | string | null) 
     population: population(how),
     at,
     trigger: 'schedule' as const,
+    kept,
   };
   const moved = await moveAndSave(storage, input);
   return {

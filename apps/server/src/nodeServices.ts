@@ -21,6 +21,7 @@ export function nodeServices(deps: AppDeps, work: BackgroundWork | null): Servic
     groupCommit: new GroupCommitter(deps),
     catalogCache: new Map(),
     knownSchemas: new Set(),
+    dataFiles: new Map(),
     // What `GET /entities/by-folder/:id` lists besides folders, by entry type.
     folderEntries: new Map([
       ['segment', segmentFolderEntries(deps)],
@@ -32,6 +33,8 @@ export function nodeServices(deps: AppDeps, work: BackgroundWork | null): Servic
     variantMembers: variantRuleMembers(deps),
     // Launching a journey version moves the engine's profile states.
     versionHandover,
+    // What each journey's last run on this node saw, so the next run moves only who may move.
+    keptRuns: new Map(),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, forbidden, notFound } from '../platform/errors';
 import { hmac, sameBytes } from '../platform/secrets';
-import { type Executor, many, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, transaction } from '../platform/storage';
 import { parseIsoInstant } from '../platform/time';
 import { createKey, KEY_SHAPE, type KeyRow, type KeyType, maskKey } from './keys';
 import type { UserRow } from './users';
@@ -30,15 +30,19 @@ export function listKeys(
   accountId: number,
   only: { userId?: number | undefined; keyId?: number | undefined } = {},
 ): Promise<OwnedKeyRow[]> {
-  return many<OwnedKeyRow>(
-    db,
-    sql`SELECT k.*, u.email AS owner_email FROM api_keys k
-          JOIN users u ON u.id = k.user_id AND u.account_id = k.account_id
-         WHERE k.account_id = ${accountId} AND k.revoked_at IS NULL
-           ${only.userId === undefined ? sql`` : sql`AND k.user_id = ${only.userId}`}
-           ${only.keyId === undefined ? sql`` : sql`AND k.id = ${only.keyId}`}
-         ORDER BY k.id`,
-  );
+  const { userId, keyId } = only;
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 'k.user_id').onRef('u.account_id', '=', 'k.account_id'))
+    .selectAll('k')
+    .select('u.email as owner_email')
+    .where('k.account_id', '=', accountId)
+    .where('k.revoked_at', 'is', null)
+    .$if(userId !== undefined, (q) => q.where('k.user_id', '=', userId as number))
+    .$if(keyId !== undefined, (q) => q.where('k.id', '=', keyId as number))
+    .orderBy('k.id')
+    .$narrowType<Pick<KeyRow, 'type'>>()
+    .execute();
 }
 
 export interface NewKey {
@@ -112,11 +116,15 @@ export async function findOwnedKey(deps: AppDeps, owner: UserRow, ref: string): 
   const row =
     id === null
       ? undefined
-      : await one<KeyRow>(
-          deps.storage.db,
-          sql`SELECT * FROM api_keys
-               WHERE id = ${id} AND account_id = ${owner.account_id} AND user_id = ${owner.id} AND revoked_at IS NULL`,
-        );
+      : await deps.storage.db
+          .selectFrom('api_keys')
+          .selectAll()
+          .where('id', '=', id)
+          .where('account_id', '=', owner.account_id)
+          .where('user_id', '=', owner.id)
+          .where('revoked_at', 'is', null)
+          .$narrowType<Pick<KeyRow, 'type'>>()
+          .executeTakeFirst();
   if (!row) throw notFound('api key');
   if (full && !sameBytes(row.secret_hash, hmac(deps.config.secret, text))) throw notFound('api key');
   if (masked && masked[2] !== row.hint) throw notFound('api key');
@@ -133,13 +141,15 @@ export async function findAccountKey(deps: AppDeps, accountId: number, id: numbe
 /** Revokes a key, recorded in the audit log with the key's id and name. */
 export async function revokeKey(deps: AppDeps, principal: Principal, row: KeyRow, ownerEmail: string): Promise<void> {
   await transaction(deps.storage, async (tx) => {
-    const changed = await run(
-      tx,
-      sql`UPDATE api_keys SET revoked_at = ${deps.clock.now().getTime()}
-           WHERE id = ${row.id} AND account_id = ${row.account_id} AND revoked_at IS NULL`,
-    );
+    const { numUpdatedRows } = await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: deps.clock.now().getTime() })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     // Two revocations at once: the second finds nothing left to do and records nothing.
-    if (changed === 0) return;
+    if (Number(numUpdatedRows) === 0) return;
     const details = { key_id: row.id, key: maskKey(row), name: row.name, type: row.type };
     await auditAction(deps, principal, 'api_key.revoke', { target: ownerEmail, details }, tx);
   });

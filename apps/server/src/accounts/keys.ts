@@ -1,6 +1,6 @@
 import { KEY_SHAPE, type KeyRow, type KeyType } from '../platform/apiKeys';
 import { hmac, randomHex } from '../platform/secrets';
-import { type Executor, insertId, one, run, sql, syncIdentity, transaction } from '../platform/storage';
+import { type Executor, syncIdentity, transaction } from '../platform/storage';
 
 export { KEY_SHAPE, type KeyRow, type KeyType };
 
@@ -31,6 +31,17 @@ export async function createKey(
   return transaction(db, async (tx) => {
     let id: number;
     let hex: string;
+    // The secret's hash and hint are written once the id, part of the key, is known.
+    const fields = {
+      account_id: opts.accountId,
+      user_id: opts.userId,
+      type: opts.type,
+      name: opts.name,
+      secret_hash: Buffer.alloc(0),
+      hint: '',
+      created_at: opts.now,
+      expires_at: opts.expiresAt ?? null,
+    };
     if (opts.fullKey) {
       const m = KEY_SHAPE.exec(opts.fullKey);
       if (!m)
@@ -39,28 +50,28 @@ export async function createKey(
         );
       id = Number(m[1]);
       hex = m[2] as string;
-      await run(
-        tx,
-        sql`INSERT INTO api_keys (id, account_id, user_id, type, name, secret_hash, hint, created_at, expires_at)
-            VALUES (${id}, ${opts.accountId}, ${opts.userId}, ${opts.type}, ${opts.name}, ${Buffer.alloc(0)}, '',
-                    ${opts.now}, ${opts.expiresAt ?? null})`,
-      );
+      await tx
+        .insertInto('api_keys')
+        .values({ id, ...fields })
+        .execute();
       await syncIdentity(tx, 'api_keys');
     } else {
       hex = randomHex(20);
-      id = await insertId(
-        tx,
-        sql`INSERT INTO api_keys (account_id, user_id, type, name, secret_hash, hint, created_at, expires_at)
-            VALUES (${opts.accountId}, ${opts.userId}, ${opts.type}, ${opts.name}, ${Buffer.alloc(0)}, '',
-                    ${opts.now}, ${opts.expiresAt ?? null}) RETURNING id`,
-      );
+      const inserted = await tx.insertInto('api_keys').values(fields).returning('id').executeTakeFirstOrThrow();
+      id = Number(inserted.id);
     }
     const key = `${id}/${hex}`;
-    await run(
-      tx,
-      sql`UPDATE api_keys SET secret_hash = ${hmac(secret, key)}, hint = ${hex.slice(-4)} WHERE id = ${id}`,
-    );
-    const row = (await one<KeyRow>(tx, sql`SELECT * FROM api_keys WHERE id = ${id}`)) as KeyRow;
+    await tx
+      .updateTable('api_keys')
+      .set({ secret_hash: hmac(secret, key), hint: hex.slice(-4) })
+      .where('id', '=', id)
+      .execute();
+    const row = (await tx
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', id)
+      .$narrowType<Pick<KeyRow, 'type'>>()
+      .executeTakeFirst()) as KeyRow;
     return { key, row };
   });
 }

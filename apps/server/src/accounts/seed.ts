@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/context';
 import { hashPassword, randomPassword } from '../platform/secrets';
-import { insertId, one, sql, transaction } from '../platform/storage';
+import { transaction } from '../platform/storage';
 import { createKey } from './keys';
 
 export interface NewAccount {
@@ -21,16 +21,28 @@ export async function createAccountWithAdmin(
   const passwordHash = await hashPassword(opts.password);
   const now = clock.now().getTime();
   return transaction(deps.storage, async (tx) => {
-    const accountId = await insertId(
-      tx,
-      sql`INSERT INTO accounts (name, created_at) VALUES (${opts.accountName}, ${now}) RETURNING id`,
-    );
-    const userId = await insertId(
-      tx,
-      sql`INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash, created_at, updated_at)
-          VALUES (${accountId}, ${opts.userName ?? 'admin'}, ${opts.email}, 'Admin', 1, 1, ${passwordHash}, ${now}, ${now})
-          RETURNING id`,
-    );
+    const account = await tx
+      .insertInto('accounts')
+      .values({ name: opts.accountName, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const accountId = Number(account.id);
+    const user = await tx
+      .insertInto('users')
+      .values({
+        account_id: accountId,
+        name: opts.userName ?? 'admin',
+        email: opts.email,
+        first_name: 'Admin',
+        administrator: 1,
+        account_owner: 1,
+        password_hash: passwordHash,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const userId = Number(user.id);
     const master = await createKey(tx, config.secret, {
       accountId,
       userId,
@@ -62,7 +74,10 @@ export async function createAccountWithAdmin(
  * generated ones. Returns what was created (to be shown once), or null when an account exists.
  */
 export async function seedFirstAccount(deps: AppDeps): Promise<NewAccount | null> {
-  const existing = await one<{ n: number }>(deps.storage.db, sql`SELECT COUNT(*) AS n FROM accounts`);
+  const existing = await deps.storage.db
+    .selectFrom('accounts')
+    .select((s) => s.fn.countAll().as('n'))
+    .executeTakeFirst();
   if (Number(existing?.n) > 0) return null;
   const { seed } = deps.config;
   return createAccountWithAdmin(deps, {

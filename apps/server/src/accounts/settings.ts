@@ -3,7 +3,7 @@ import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
-import { type Executor, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, transaction } from '../platform/storage';
 
 /**
  * Settings of the account that administrators change in the console. `default_folder_permission` is what
@@ -12,10 +12,12 @@ import { type Executor, one, run, sql, transaction } from '../platform/storage';
  */
 
 export async function defaultFolderPermission(db: Executor, accountId: number): Promise<FolderPermission> {
-  const row = await one<{ default_folder_permission: FolderPermission }>(
-    db,
-    sql`SELECT default_folder_permission FROM accounts WHERE id = ${accountId}`,
-  );
+  const row = await db
+    .selectFrom('accounts')
+    .select('default_folder_permission')
+    .where('id', '=', accountId)
+    .$narrowType<{ default_folder_permission: FolderPermission }>()
+    .executeTakeFirst();
   if (!row) throw notFound('account');
   return row.default_folder_permission;
 }
@@ -36,7 +38,7 @@ export async function changeAccountSettings(
   const next = change.defaultFolderPermission;
   if (next !== undefined && next !== before.defaultFolderPermission) {
     await transaction(deps.storage, async (tx) => {
-      await run(tx, sql`UPDATE accounts SET default_folder_permission = ${next} WHERE id = ${p.accountId}`);
+      await tx.updateTable('accounts').set({ default_folder_permission: next }).where('id', '=', p.accountId).execute();
       const details = { setting: 'default_folder_permission', from: before.defaultFolderPermission, to: next };
       await auditAction(deps, p, 'account.settings_change', { details }, tx);
     });

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, many, one, sql } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 import { lockAccountRow } from './columns';
 import type { UserRow } from './users';
 
@@ -23,6 +23,9 @@ function canSignIn(u: SignInState, ssoProven: boolean): boolean {
   return byPassword || bySso;
 }
 
+/** Whole rows of `users`, their SSO mode narrowed as UserRow has it. */
+const usersIn = (ex: Executor) => ex.selectFrom('users').selectAll().$narrowType<Pick<UserRow, 'sso_mode'>>();
+
 /**
  * The user as they are now, with the account locked until the transaction ends: the guard's count and the
  * change it allows then happen in one transaction, never between another's. 404 when the user has gone.
@@ -33,10 +36,10 @@ export async function lockedUser(tx: Executor, target: UserRow): Promise<UserRow
   // would otherwise both count two administrators and leave none. `FOR UPDATE` on PostgreSQL (across nodes);
   // SQLite's transactions already run one at a time.
   await lockAccountRow(tx, target.account_id);
-  const fresh = await one<UserRow>(
-    tx,
-    sql`SELECT * FROM users WHERE id = ${target.id} AND account_id = ${target.account_id}`,
-  );
+  const fresh = await usersIn(tx)
+    .where('id', '=', target.id)
+    .where('account_id', '=', target.account_id)
+    .executeTakeFirst();
   if (!fresh) throw notFound('user');
   return fresh;
 }
@@ -52,10 +55,11 @@ export async function assertAdminsRemain(
   ssoProven: boolean,
 ): Promise<void> {
   if (target.administrator !== 1) return;
-  const admins = await many<UserRow>(
-    db,
-    sql`SELECT * FROM users WHERE account_id = ${target.account_id} AND administrator = 1 ORDER BY id`,
-  );
+  const admins = await usersIn(db)
+    .where('account_id', '=', target.account_id)
+    .where('administrator', '=', 1)
+    .orderBy('id')
+    .execute();
   const remaining = admins.map((a) => (a.id === target.id ? after : a)).filter((a) => a !== null);
   if (remaining.some((a) => a.administrator === 1 && canSignIn(a, ssoProven))) return;
   const why =

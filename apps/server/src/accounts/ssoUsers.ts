@@ -1,5 +1,5 @@
 import type { SsoMode } from '@svc/contracts';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import { type Executor, one, sql } from '../platform/storage';
 import type { UserRow } from './users';
 
 /**
@@ -7,11 +7,12 @@ import type { UserRow } from './users';
  * and this module, the owner of `users`, reads and writes the rows. Every query is scoped by account.
  */
 
+/** Whole rows of `users`, their SSO mode narrowed as UserRow has it. */
+const usersIn = (ex: Executor) => ex.selectFrom('users').selectAll().$narrowType<Pick<UserRow, 'sso_mode'>>();
+
 /** The account's user with the address; null if none. */
 export async function userByEmail(db: Executor, accountId: number, email: string): Promise<UserRow | null> {
-  return (
-    (await one<UserRow>(db, sql`SELECT * FROM users WHERE account_id = ${accountId} AND email = ${email}`)) ?? null
-  );
+  return (await usersIn(db).where('account_id', '=', accountId).where('email', '=', email).executeTakeFirst()) ?? null;
 }
 
 /** The account's user an SSO identifier names (the first, should two share it); null if none. */
@@ -20,12 +21,13 @@ export async function userBySsoIdentifier(
   accountId: number,
   identifier: string,
 ): Promise<UserRow | null> {
-  return (
-    (await one<UserRow>(
-      db,
-      sql`SELECT * FROM users WHERE account_id = ${accountId} AND sso_identifier = ${identifier} ORDER BY id LIMIT 1`,
-    )) ?? null
-  );
+  const row = await usersIn(db)
+    .where('account_id', '=', accountId)
+    .where('sso_identifier', '=', identifier)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Whether a user of the account has the name. */
@@ -41,15 +43,24 @@ export async function insertSsoUser(
   accountId: number,
   input: { email: string; firstName: string; identifier: string; now: number },
 ): Promise<UserRow> {
-  const id = await insertId(
-    db,
-    sql`INSERT INTO users (account_id, name, email, first_name, administrator, account_owner, password_hash,
-          created_at, updated_at, sso_mode, sso_identifier)
-        VALUES (${accountId}, ${input.email}, ${input.email}, ${input.firstName}, 0, 0, NULL, ${input.now},
-          ${input.now}, 'enforced', ${input.identifier})
-        RETURNING id`,
-  );
-  return (await one<UserRow>(db, sql`SELECT * FROM users WHERE id = ${id}`)) as UserRow;
+  const { id } = await db
+    .insertInto('users')
+    .values({
+      account_id: accountId,
+      name: input.email,
+      email: input.email,
+      first_name: input.firstName,
+      administrator: 0,
+      account_owner: 0,
+      password_hash: null,
+      created_at: input.now,
+      updated_at: input.now,
+      sso_mode: 'enforced',
+      sso_identifier: input.identifier,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return (await usersIn(db).where('id', '=', Number(id)).executeTakeFirst()) as UserRow;
 }
 
 /** Sets a user's SSO mode and identifier. */
@@ -58,19 +69,24 @@ export async function setSsoMode(
   user: Pick<UserRow, 'id' | 'account_id'>,
   change: { mode: SsoMode; identifier: string | null; now: number },
 ): Promise<void> {
-  await run(
-    tx,
-    sql`UPDATE users SET sso_mode = ${change.mode}, sso_identifier = ${change.identifier}, updated_at = ${change.now}
-         WHERE id = ${user.id} AND account_id = ${user.account_id}`,
-  );
+  await tx
+    .updateTable('users')
+    .set({ sso_mode: change.mode, sso_identifier: change.identifier, updated_at: change.now })
+    .where('id', '=', user.id)
+    .where('account_id', '=', user.account_id)
+    .execute();
 }
 
 /** Up to `limit` addresses of the account's users who sign in with SSO only. */
 export async function ssoEnforcedEmails(db: Executor, accountId: number, limit: number): Promise<string[]> {
-  const rows = await many<{ email: string }>(
-    db,
-    sql`SELECT email FROM users WHERE account_id = ${accountId} AND sso_mode = 'enforced' ORDER BY id LIMIT ${limit}`,
-  );
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('account_id', '=', accountId)
+    .where('sso_mode', '=', 'enforced')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((u) => u.email);
 }
 

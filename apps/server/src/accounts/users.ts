@@ -6,12 +6,10 @@ import { ApiError, conflict, forbidden, notFound } from '../platform/errors';
 import { hashPassword } from '../platform/secrets';
 import {
   type Executor,
-  insertId,
   isForeignKeyViolation,
   isUniqueViolation,
   one,
   type Row,
-  run,
   sql,
   transaction,
 } from '../platform/storage';
@@ -101,13 +99,21 @@ export async function addUser(deps: AppDeps, principal: Principal, input: NewUse
   let id: number;
   try {
     id = await transaction(deps.storage, async (tx) => {
-      const newId = await insertId(
-        tx,
-        sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at, updated_at)
-            VALUES (${principal.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
-                    ${passwordHash}, ${now}, ${now})
-            RETURNING id`,
-      );
+      const inserted = await tx
+        .insertInto('users')
+        .values({
+          account_id: principal.accountId,
+          name: input.name,
+          email: input.email,
+          administrator: input.administrator ? 1 : 0,
+          account_owner: 0,
+          password_hash: passwordHash,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const newId = Number(inserted.id);
       const details = { user_id: newId, name: input.name, role: roleOf(input.administrator) };
       await auditAction(deps, principal, 'user.create', { target: input.email, details }, tx);
       return newId;
@@ -165,7 +171,7 @@ export async function removeUser(
     await transaction(deps.storage, async (tx) => {
       const now = await lockedUser(tx, target);
       await assertAdminsRemain(tx, now, null, await ssoProven(tx, principal.accountId));
-      await run(tx, sql`DELETE FROM users WHERE id = ${target.id} AND account_id = ${principal.accountId}`);
+      await tx.deleteFrom('users').where('id', '=', target.id).where('account_id', '=', principal.accountId).execute();
       const details = { user_id: target.id, name: target.name, role: roleOf(target.administrator) };
       await auditAction(deps, principal, 'user.remove', { target: target.email, details }, tx);
     });
@@ -223,11 +229,12 @@ export async function updateUser(
         const current = await lockedUser(tx, target);
         await assertAdminsRemain(tx, current, { ...current, administrator }, await ssoProven(tx, principal.accountId));
       }
-      await run(
-        tx,
-        sql`UPDATE users SET name = ${name}, administrator = ${administrator}, updated_at = ${now}
-             WHERE id = ${target.id} AND account_id = ${target.account_id}`,
-      );
+      await tx
+        .updateTable('users')
+        .set({ name, administrator, updated_at: now })
+        .where('id', '=', target.id)
+        .where('account_id', '=', target.account_id)
+        .execute();
       const who = { target: target.email };
       if (renamed) {
         await auditAction(
@@ -256,11 +263,12 @@ export async function updateUser(
 /** Sets a new password; the caller decides what happens to sessions (see session/routes.ts). */
 export async function setPassword(deps: AppDeps, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  await run(
-    deps.storage.db,
-    sql`UPDATE users SET password_hash = ${hash}, updated_at = ${deps.clock.now().getTime()}
-         WHERE id = ${user.id} AND account_id = ${user.account_id}`,
-  );
+  await deps.storage.db
+    .updateTable('users')
+    .set({ password_hash: hash, updated_at: deps.clock.now().getTime() })
+    .where('id', '=', user.id)
+    .where('account_id', '=', user.account_id)
+    .execute();
 }
 
 /**
@@ -278,11 +286,12 @@ export async function changeEmail(deps: AppDeps, user: UserRow, email: string): 
     .executeTakeFirst();
   if (other && Number(other.id) !== user.id) throw taken();
   try {
-    await run(
-      db,
-      sql`UPDATE users SET email = ${email}, updated_at = ${deps.clock.now().getTime()}
-           WHERE id = ${user.id} AND account_id = ${user.account_id}`,
-    );
+    await db
+      .updateTable('users')
+      .set({ email, updated_at: deps.clock.now().getTime() })
+      .where('id', '=', user.id)
+      .where('account_id', '=', user.account_id)
+      .execute();
   } catch (err) {
     // Another request (perhaps on another node) took the address between the check and the write.
     if (isUniqueViolation(err)) throw taken();
@@ -322,14 +331,23 @@ export async function addInvitedUser(deps: AppDeps, tx: Executor, input: Invited
   const now = deps.clock.now().getTime();
   let id: number;
   try {
-    id = await insertId(
-      tx,
-      sql`INSERT INTO users (account_id, name, email, administrator, account_owner, password_hash, created_at,
-            updated_at, sso_mode, sso_identifier)
-          VALUES (${input.accountId}, ${input.name}, ${input.email}, ${input.administrator ? 1 : 0}, 0,
-            ${input.passwordHash}, ${now}, ${now}, ${sso ? 'enforced' : 'disabled'}, ${sso ? input.email : null})
-          RETURNING id`,
-    );
+    const inserted = await tx
+      .insertInto('users')
+      .values({
+        account_id: input.accountId,
+        name: input.name,
+        email: input.email,
+        administrator: input.administrator ? 1 : 0,
+        account_owner: 0,
+        password_hash: input.passwordHash,
+        created_at: now,
+        updated_at: now,
+        sso_mode: sso ? 'enforced' : 'disabled',
+        sso_identifier: sso ? input.email : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = Number(inserted.id);
   } catch (err) {
     if (isUniqueViolation(err)) await assertFree(deps.storage.db, input.accountId, { ...input, password: '' });
     throw err;

@@ -3,7 +3,7 @@ import { findDatabase, refreshCatalog, requireDatabase, requireTable } from '../
 import type { JobRunner } from '../jobs';
 import type { Principal } from '../platform/auth';
 import { ApiError, conflict, notFound, serviceUnavailable, unprocessable } from '../platform/errors';
-import { isStorageUnavailable, run, sql, transaction } from '../platform/storage';
+import { isStorageUnavailable, transaction } from '../platform/storage';
 import { WorkerCrashed } from '../platform/workerPool';
 import { newPartFile, performFiles, writePartFile } from './files';
 import { type BulkImportDeps, bulkImportOptions } from './options';
@@ -157,10 +157,12 @@ export async function perform(
       },
       tx,
     );
-    await run(
-      tx,
-      sql`UPDATE bulk_import_sessions SET job_id = ${job.id} WHERE id = ${session.id} AND account_id = ${session.account_id}`,
-    );
+    await tx
+      .updateTable('bulk_import_sessions')
+      .set({ job_id: job.id })
+      .where('id', '=', session.id)
+      .where('account_id', '=', session.account_id)
+      .execute();
     return job.id;
   });
 }

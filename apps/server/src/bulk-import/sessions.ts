@@ -151,7 +151,11 @@ export async function updateSession(
 }
 
 export async function deleteSessionRow(ex: Executor, row: SessionRow): Promise<void> {
-  await run(ex, sql`DELETE FROM bulk_import_sessions WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await ex
+    .deleteFrom('bulk_import_sessions')
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .execute();
 }
 
 export function listParts(ex: Executor, session: SessionRow): Promise<PartRow[]> {
@@ -186,23 +190,37 @@ export function putPart(
     assertTakesUploads(current);
     const old = await findPart(tx, session, part.name);
     if (!old) {
-      const count = await one<{ n: number }>(
-        tx,
-        sql`SELECT COUNT(*) AS n FROM bulk_import_parts WHERE session_id = ${session.id}`,
-      );
+      const count = await tx
+        .selectFrom('bulk_import_parts')
+        .select((s) => s.fn.countAll().as('n'))
+        .where('session_id', '=', session.id)
+        .executeTakeFirst();
       if (Number(count?.n ?? 0) >= maxParts) {
         throw unprocessable(
           `The bulk import session "${session.name}" already has ${maxParts} parts, the most one session takes (SVC_BULK_IMPORT_MAX_PARTS). Upload larger parts (up to 256 MiB each), replace a part of the same name, or import the rest in another session.`,
         );
       }
     }
-    await run(
-      tx,
-      sql`INSERT INTO bulk_import_parts (account_id, session_id, name, file, bytes, records, created_at)
-          VALUES (${session.account_id}, ${session.id}, ${part.name}, ${part.file}, ${part.bytes}, ${part.records}, ${part.now})
-          ON CONFLICT (session_id, name) DO UPDATE SET file = excluded.file, bytes = excluded.bytes,
-            records = excluded.records, created_at = excluded.created_at`,
-    );
+    await tx
+      .insertInto('bulk_import_parts')
+      .values({
+        account_id: session.account_id,
+        session_id: session.id,
+        name: part.name,
+        file: part.file,
+        bytes: part.bytes,
+        records: part.records,
+        created_at: part.now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['session_id', 'name']).doUpdateSet((eb) => ({
+          file: eb.ref('excluded.file'),
+          bytes: eb.ref('excluded.bytes'),
+          records: eb.ref('excluded.records'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
+      )
+      .execute();
     return old?.file ?? null;
   });
 }
@@ -222,5 +240,9 @@ export function assertTakesUploads(session: SessionRow): void {
 }
 
 export async function deletePartRow(ex: Executor, part: PartRow): Promise<void> {
-  await run(ex, sql`DELETE FROM bulk_import_parts WHERE id = ${part.id} AND account_id = ${part.account_id}`);
+  await ex
+    .deleteFrom('bulk_import_parts')
+    .where('id', '=', part.id)
+    .where('account_id', '=', part.account_id)
+    .execute();
 }

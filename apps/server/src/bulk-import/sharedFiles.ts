@@ -39,7 +39,7 @@ export async function keepFiles(deps: AppDeps, accountId: number, rels: string[]
   await transaction(deps.storage, async (tx) => {
     for (const rel of rels) {
       // A file kept again (a retried call) replaces what was there.
-      await run(tx, sql`DELETE FROM bulk_import_files WHERE account_id = ${accountId} AND path = ${rel}`);
+      await tx.deleteFrom('bulk_import_files').where('account_id', '=', accountId).where('path', '=', rel).execute();
       const handle = await open(local(deps, rel), 'r');
       try {
         const buffer = Buffer.alloc(PART_BYTES);
@@ -78,10 +78,13 @@ export async function openFile(deps: AppDeps, accountId: number, rel: string): P
     // One part in memory at a time, however large the file.
     read: async function* () {
       for (let part = 0; part < parts; part++) {
-        const row = await one<{ bytes: Uint8Array }>(
-          deps.storage.db,
-          sql`SELECT bytes FROM bulk_import_files WHERE account_id = ${accountId} AND path = ${rel} AND part = ${part}`,
-        );
+        const row = await deps.storage.db
+          .selectFrom('bulk_import_files')
+          .select('bytes')
+          .where('account_id', '=', accountId)
+          .where('path', '=', rel)
+          .where('part', '=', part)
+          .executeTakeFirst();
         if (!row) throw new Error(`The bulk import file ${rel} changed while it was read.`);
         yield Buffer.from(row.bytes);
       }
@@ -120,7 +123,11 @@ export async function removeFile(deps: AppDeps, accountId: number, rel: string |
   if (!rel) return;
   await rm(local(deps, rel), { force: true });
   if (shared(deps)) {
-    await run(deps.storage.db, sql`DELETE FROM bulk_import_files WHERE account_id = ${accountId} AND path = ${rel}`);
+    await deps.storage.db
+      .deleteFrom('bulk_import_files')
+      .where('account_id', '=', accountId)
+      .where('path', '=', rel)
+      .execute();
   }
 }
 

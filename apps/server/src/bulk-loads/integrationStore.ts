@@ -1,4 +1,4 @@
-import { type Executor, many, run, sql } from '../platform/storage';
+import { type Executor, run, sql } from '../platform/storage';
 import type { BulkLoadRow } from './store';
 
 /**
@@ -8,10 +8,13 @@ import type { BulkLoadRow } from './store';
 
 /** The sessions an integration made, by id. */
 export function bulkLoadsOfIntegration(ex: Executor, accountId: number, integrationId: number): Promise<BulkLoadRow[]> {
-  return many<BulkLoadRow>(
-    ex,
-    sql`SELECT * FROM bulk_loads WHERE account_id = ${accountId} AND integration_id = ${integrationId} ORDER BY id`,
-  );
+  return ex
+    .selectFrom('bulk_loads')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('integration_id', '=', integrationId)
+    .orderBy('id')
+    .execute();
 }
 
 /** Replaces a session's stored configuration (its connection settings changed with their authentication). */
@@ -20,11 +23,12 @@ export async function setBulkLoadConfig(
   session: Pick<BulkLoadRow, 'id' | 'account_id'>,
   config: Record<string, unknown>,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE bulk_loads SET config_json = ${JSON.stringify(config)}
-        WHERE id = ${session.id} AND account_id = ${session.account_id}`,
-  );
+  await ex
+    .updateTable('bulk_loads')
+    .set({ config_json: JSON.stringify(config) })
+    .where('id', '=', session.id)
+    .where('account_id', '=', session.account_id)
+    .execute();
 }
 
 /** Asks for the session's next run to load from scratch (cleared by the run that does it). */

@@ -6,7 +6,7 @@ import { type JobKind, type JobOutcome, type JobRow, setJobParams } from '../job
 import type { AppDeps } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { makeDir } from '../platform/fileModes';
-import { run, sql, transaction } from '../platform/storage';
+import { transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { isoSeconds } from '../platform/time';
 import { maskConfig, readConfig } from './config';
@@ -201,18 +201,21 @@ async function record(deps: AppDeps, job: JobRow, r: Awaited<ReturnType<typeof r
   await transaction(deps.storage, async (tx) => {
     await setJobParams(tx, job, params);
     if (!session) return;
-    await run(
-      tx,
-      sql`UPDATE bulk_loads SET config_diff_json = ${diff}, updated_at = ${now.getTime()}
-          WHERE id = ${session.id} AND account_id = ${session.account_id}`,
-    );
+    await tx
+      .updateTable('bulk_loads')
+      .set({ config_diff_json: diff, updated_at: now.getTime() })
+      .where('id', '=', session.id)
+      .where('account_id', '=', session.account_id)
+      .execute();
     // The re-sync this run did is done; one asked for while it ran stays for the next run.
     if (session.resync_requested_at !== null) {
-      await run(
-        tx,
-        sql`UPDATE bulk_loads SET resync_requested_at = NULL
-            WHERE id = ${session.id} AND account_id = ${session.account_id} AND resync_requested_at = ${session.resync_requested_at}`,
-      );
+      await tx
+        .updateTable('bulk_loads')
+        .set({ resync_requested_at: null })
+        .where('id', '=', session.id)
+        .where('account_id', '=', session.account_id)
+        .where('resync_requested_at', '=', session.resync_requested_at)
+        .execute();
     }
   });
 }

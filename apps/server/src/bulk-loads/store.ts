@@ -4,7 +4,7 @@ import { findDatabase, findTable } from '../data';
 import { type KindJobsQuery, kindJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { dialectOf, type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
+import { dialectOf, type Executor, isUniqueViolation, one, type Row, sql } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { isoSeconds } from '../platform/time';
 import { MASK, maskConfig, readConfig, type StoredConfig } from './config';
@@ -24,6 +24,19 @@ export type BulkLoadValues = Pick<
   BulkLoadRow,
   'name' | 'database_name' | 'table_name' | 'cron' | 'timezone' | 'delay' | 'start_at' | 'time_column' | 'config_json'
 >;
+
+/** The values' columns alone: `v` may be a whole row, whose other columns an INSERT or UPDATE must not take. */
+const valuesOf = (v: BulkLoadValues): BulkLoadValues => ({
+  name: v.name,
+  database_name: v.database_name,
+  table_name: v.table_name,
+  cron: v.cron,
+  timezone: v.timezone,
+  delay: v.delay,
+  start_at: v.start_at,
+  time_column: v.time_column,
+  config_json: v.config_json,
+});
 
 /** A source that takes its credentials from a stored authentication shows them masked too. */
 function withAuthenticationMasked(config: Record<string, unknown>): Record<string, unknown> {
@@ -134,10 +147,13 @@ const taken = (name: string) =>
 
 /** Whether the account has another session of that name (checked first: a failed write would end a transaction). */
 async function nameTaken(ex: Executor, accountId: number, name: string, except: number | null): Promise<boolean> {
-  const row = await one<{ id: number }>(
-    ex,
-    sql`SELECT id FROM bulk_loads WHERE account_id = ${accountId} AND name = ${name} AND id <> ${except ?? 0}`,
-  );
+  const row = await ex
+    .selectFrom('bulk_loads')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .where('id', '<>', except ?? 0)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -150,14 +166,17 @@ export async function insertBulkLoad(
 ): Promise<BulkLoadRow> {
   if (await nameTaken(ex, accountId, v.name, null)) throw taken(v.name);
   try {
-    await run(
-      ex,
-      sql`INSERT INTO bulk_loads (account_id, name, database_name, table_name, cron, timezone, delay, start_at, time_column,
-            config_json, created_at, updated_at, user_id, integration_id)
-          VALUES (${accountId}, ${v.name}, ${v.database_name}, ${v.table_name}, ${v.cron}, ${v.timezone}, ${v.delay},
-            ${v.start_at}, ${v.time_column}, ${v.config_json}, ${now}, ${now}, ${owner.userId ?? null},
-            ${owner.integrationId ?? null})`,
-    );
+    await ex
+      .insertInto('bulk_loads')
+      .values({
+        account_id: accountId,
+        ...valuesOf(v),
+        created_at: now,
+        updated_at: now,
+        user_id: owner.userId ?? null,
+        integration_id: owner.integrationId ?? null,
+      })
+      .execute();
   } catch (err) {
     // Another request took the name between the check and the write.
     if (isUniqueViolation(err)) throw taken(v.name);
@@ -174,13 +193,12 @@ export async function updateBulkLoad(
 ): Promise<BulkLoadRow> {
   if (await nameTaken(ex, row.account_id, v.name, row.id)) throw taken(v.name);
   try {
-    await run(
-      ex,
-      sql`UPDATE bulk_loads SET name = ${v.name}, database_name = ${v.database_name}, table_name = ${v.table_name},
-            cron = ${v.cron}, timezone = ${v.timezone}, delay = ${v.delay}, start_at = ${v.start_at},
-            time_column = ${v.time_column}, config_json = ${v.config_json}, updated_at = ${now}
-          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await ex
+      .updateTable('bulk_loads')
+      .set({ ...valuesOf(v), updated_at: now })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(v.name);
     throw err;
@@ -189,7 +207,7 @@ export async function updateBulkLoad(
 }
 
 export async function deleteBulkLoad(ex: Executor, row: Pick<BulkLoadRow, 'id' | 'account_id'>): Promise<void> {
-  await run(ex, sql`DELETE FROM bulk_loads WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await ex.deleteFrom('bulk_loads').where('id', '=', row.id).where('account_id', '=', row.account_id).execute();
 }
 
 /** Locks the session's row until the transaction ends, so its runs are queued one at a time across nodes. */
@@ -202,18 +220,24 @@ export async function lockBulkLoad(ex: Executor, row: Pick<BulkLoadRow, 'id' | '
 
 /** Records when the session's cron last queued a run. */
 export async function markFired(ex: Executor, row: Pick<BulkLoadRow, 'id' | 'account_id'>, now: number): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE bulk_loads SET last_fired_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-  );
+  await ex
+    .updateTable('bulk_loads')
+    .set({ last_fired_at: now })
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .execute();
 }
 
 /** Sessions with a schedule of their own (not an integration's), over every account: the scheduler's view. */
 export async function scheduledBulkLoads(ex: Executor): Promise<BulkLoadRow[]> {
-  return many<BulkLoadRow>(
-    ex,
-    sql`SELECT * FROM bulk_loads WHERE cron IS NOT NULL AND integration_id IS NULL AND user_id IS NOT NULL ORDER BY id`,
-  );
+  return ex
+    .selectFrom('bulk_loads')
+    .selectAll()
+    .where('cron', 'is not', null)
+    .where('integration_id', 'is', null)
+    .where('user_id', 'is not', null)
+    .orderBy('id')
+    .execute();
 }
 
 /** The bulk load jobs of these sessions (`params_json.bulk_load_id`), newest first, as `kindJobs` reads them. */

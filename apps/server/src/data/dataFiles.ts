@@ -23,15 +23,25 @@ export interface DataFile {
   kysely?: Kysely<DataTables>;
 }
 
-const open = new WeakMap<AppDeps, Map<string, DataFile>>();
+/** Open data files by file; the app's are built by the composition root (`deps.services.dataFiles`). */
+export type OpenDataFiles = Map<string, DataFile>;
 
-function filesOf(deps: AppDeps): Map<string, DataFile> {
-  let files = open.get(deps);
-  if (!files) {
-    files = new Map();
-    open.set(deps, files);
+declare module '../platform/context' {
+  interface Services {
+    /** The app's (or worker thread's) open data files, by file (data/dataFiles.ts); closed on stop. */
+    dataFiles: OpenDataFiles;
   }
-  return files;
+  interface AppDeps {
+    /** The open data files of deps no app was built from (a test's bare storage), kept on the deps themselves. */
+    bareDataFiles?: OpenDataFiles;
+  }
+}
+
+/** The app's open files; deps without services (no app) keep theirs on themselves until `closeDataFiles`. */
+function filesOf(deps: AppDeps): OpenDataFiles {
+  if (deps.services) return deps.services.dataFiles;
+  deps.bareDataFiles ??= new Map();
+  return deps.bareDataFiles;
 }
 
 /** A new connection to a database's file (created if missing) with its figures table; the caller closes it. */
@@ -98,9 +108,10 @@ export function closeDataFile(deps: AppDeps, database: DatabaseRow): void {
 
 /** Closes every data connection of an app: on shutdown, and after each test. */
 export function closeDataFiles(deps: AppDeps): void {
-  const files = filesOf(deps);
-  for (const f of files.values()) f.db.close();
-  files.clear();
+  for (const files of [deps.services?.dataFiles, deps.bareDataFiles]) {
+    for (const f of files?.values() ?? []) f.db.close();
+    files?.clear();
+  }
 }
 
 /** Closes and deletes a database's file with its WAL and shared-memory companions. */

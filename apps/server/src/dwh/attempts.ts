@@ -5,22 +5,19 @@ import { inFlightJob, lockBulkLoad, requestResync } from '../bulk-loads';
 import { jobsByIds } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { claimSlot, insertId, many, one, run, sql, transaction } from '../platform/storage';
+import { claimSlot, type Executor, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { isoTime } from '../platform/time';
-import { type IntegrationRow, integrationSessions } from './integrations';
+import { type IntegrationRow, integrationRows, integrationSessions } from './integrations';
 
 /** Runs of an integration (session attempts): one bulk load job per table, the status derived from them. */
 
-interface AttemptRow {
-  id: number;
-  account_id: number;
-  integration_id: number;
-  trigger: 'manual' | 'schedule';
-  resync: number;
-  jobs_json: string;
-  created_at: number;
-}
+type Triggered = { trigger: 'manual' | 'schedule' };
+
+/** A row of `dwh_attempts`, its trigger narrowed. */
+type AttemptRow = Omit<Row<'dwh_attempts'>, 'trigger'> & Triggered;
+
+const attemptRows = (ex: Executor) => ex.selectFrom('dwh_attempts').selectAll().$narrowType<Triggered>();
 
 /** One table's job of an attempt, as `dwh_attempts.jobs_json` lists them. */
 const attemptJobs = z.array(z.object({ bulk_load_name: z.string(), target_table: z.string(), job_id: z.number() }));
@@ -73,14 +70,20 @@ export async function startAttempt(
         { already_running: busy },
       );
     }
-    const id = await insertId(
-      tx,
-      sql`INSERT INTO dwh_attempts (account_id, integration_id, trigger, resync, jobs_json, created_at)
-          VALUES (${row.account_id}, ${row.id}, ${trigger}, ${options.resync ? 1 : 0}, ${JSON.stringify(jobs)}, ${now})
-          RETURNING id`,
-    );
+    const { id } = await tx
+      .insertInto('dwh_attempts')
+      .values({
+        account_id: row.account_id,
+        integration_id: row.id,
+        trigger,
+        resync: options.resync ? 1 : 0,
+        jobs_json: JSON.stringify(jobs),
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
-      attempt: (await one<AttemptRow>(tx, sql`SELECT * FROM dwh_attempts WHERE id = ${id}`)) as AttemptRow,
+      attempt: (await attemptRows(tx).where('id', '=', id).executeTakeFirst()) as AttemptRow,
       busy,
     };
   });
@@ -144,21 +147,23 @@ const seconds = (ms: number) => Math.max(0, Math.round(ms / 100) / 10);
 export async function getAttempt(deps: AppDeps, row: IntegrationRow, attemptId: unknown): Promise<SessionAttempt> {
   const n = Number(attemptId);
   const a = Number.isSafeInteger(n)
-    ? await one<AttemptRow>(
-        deps.storage.db,
-        sql`SELECT * FROM dwh_attempts WHERE account_id = ${row.account_id} AND integration_id = ${row.id} AND id = ${n}`,
-      )
+    ? await attemptRows(deps.storage.db)
+        .where('account_id', '=', row.account_id)
+        .where('integration_id', '=', row.id)
+        .where('id', '=', n)
+        .executeTakeFirst()
     : undefined;
   if (!a) throw notFound('run');
   return describe(deps, a);
 }
 
 export async function listAttempts(deps: AppDeps, row: IntegrationRow, limit = 100): Promise<SessionAttempt[]> {
-  const rows = await many<AttemptRow>(
-    deps.storage.db,
-    sql`SELECT * FROM dwh_attempts WHERE account_id = ${row.account_id} AND integration_id = ${row.id}
-        ORDER BY id DESC LIMIT ${limit}`,
-  );
+  const rows = await attemptRows(deps.storage.db)
+    .where('account_id', '=', row.account_id)
+    .where('integration_id', '=', row.id)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   const out: SessionAttempt[] = [];
   for (const a of rows) out.push(await describe(deps, a));
   return out;
@@ -192,20 +197,24 @@ export async function runDueIntegrations(
   next: (cron: string, tz: string, after: number) => number | null,
 ): Promise<number> {
   const db = deps.storage.db;
-  const due = await many<IntegrationRow>(
-    db,
-    sql`SELECT * FROM dwh_integrations WHERE cron IS NOT NULL AND user_id IS NOT NULL AND paused_at IS NULL ORDER BY id`,
-  );
+  const due = await integrationRows(db)
+    .where('cron', 'is not', null)
+    .where('user_id', 'is not', null)
+    .where('paused_at', 'is', null)
+    .orderBy('id')
+    .execute();
   let queued = 0;
   for (const row of due) {
     const fire = next(row.cron as string, row.timezone, row.last_fired_at ?? row.created_at);
     if (fire === null || fire > now) continue;
     // Every node sees the firing come due; the one that claims its slot runs it.
     if (!(await claimSlot(db, `dwh_integration:${row.id}:${row.created_at}`, fire, now))) continue;
-    await run(
-      db,
-      sql`UPDATE dwh_integrations SET last_fired_at = ${now} WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await db
+      .updateTable('dwh_integrations')
+      .set({ last_fired_at: now })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
     if ((await startAttempt(deps, service, row, row.user_id as number, 'schedule')).attempt) queued++;
   }
   return queued;

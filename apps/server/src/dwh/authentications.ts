@@ -5,7 +5,7 @@ import { listBulkLoads, readConfig, setBulkLoadConfig } from '../bulk-loads';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
 import { decryptSecret, encryptSecret } from '../platform/secretCipher';
-import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, isUniqueViolation, many, type Row, sql, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import type { ConnectionSpec } from './connection';
 import { readConfigs } from './storedConfigs';
@@ -14,19 +14,24 @@ type AuthenticationUpdate = z.infer<typeof authenticationUpdate>;
 
 /** Stored warehouse authentications, scoped by account; the password only as ciphertext. */
 
-export interface AuthRow {
-  id: number;
-  account_id: number;
-  name: string;
-  host: string;
-  port: number;
-  database_name: string;
-  user_name: string;
-  ssl_mode: ConnectionSpec['ssl_mode'];
-  secret_enc: string;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dwh_authentications` as the feature reads it; the password only as ciphertext (`secret_enc`). */
+export type AuthRow = Pick<
+  Row<'dwh_authentications'>,
+  | 'id'
+  | 'account_id'
+  | 'name'
+  | 'host'
+  | 'port'
+  | 'database_name'
+  | 'user_name'
+  | 'secret_enc'
+  | 'created_at'
+  | 'updated_at'
+> & { ssl_mode: ConnectionSpec['ssl_mode'] };
+
+/** Whole rows of `dwh_authentications`, their SSL mode narrowed. */
+const authRows = (ex: Executor) =>
+  ex.selectFrom('dwh_authentications').selectAll().$narrowType<{ ssl_mode: ConnectionSpec['ssl_mode'] }>();
 
 export function toWireAuthentication(row: AuthRow): Authentication {
   return {
@@ -46,19 +51,13 @@ export function toWireAuthentication(row: AuthRow): Authentication {
 }
 
 export async function listAuthentications(deps: AppDeps, accountId: number): Promise<AuthRow[]> {
-  return many<AuthRow>(
-    deps.storage.db,
-    sql`SELECT * FROM dwh_authentications WHERE account_id = ${accountId} ORDER BY name`,
-  );
+  return authRows(deps.storage.db).where('account_id', '=', accountId).orderBy('name').execute();
 }
 
 export async function requireAuthentication(deps: AppDeps, accountId: number, id: unknown): Promise<AuthRow> {
   const n = Number(id);
   const row = Number.isSafeInteger(n)
-    ? await one<AuthRow>(
-        deps.storage.db,
-        sql`SELECT * FROM dwh_authentications WHERE account_id = ${accountId} AND id = ${n}`,
-      )
+    ? await authRows(deps.storage.db).where('account_id', '=', accountId).where('id', '=', n).executeTakeFirst()
     : undefined;
   if (!row) throw notFound('authentication');
   return row;
@@ -80,14 +79,25 @@ export async function insertAuthentication(
   try {
     // `record` writes the audit entry in the same transaction: both happen, or neither.
     id = await transaction(deps.storage, async (tx) => {
-      const newId = await insertId(
-        tx,
-        sql`INSERT INTO dwh_authentications (account_id, user_id, name, host, port, database_name, user_name, ssl_mode,
-              secret_enc, created_at, updated_at)
-            VALUES (${accountId}, ${userId}, ${v.name}, ${v.host}, ${v.port ?? 5432}, ${v.database}, ${v.user},
-              ${v.ssl_mode ?? 'prefer'}, ${secret}, ${now}, ${now})
-            RETURNING id`,
-      );
+      const inserted = await tx
+        .insertInto('dwh_authentications')
+        .values({
+          account_id: accountId,
+          user_id: userId,
+          name: v.name,
+          host: v.host,
+          // The route parsed the body: a number by then (the contract's input type, before coercion, says unknown).
+          port: (v.port as number | undefined) ?? 5432,
+          database_name: v.database,
+          user_name: v.user,
+          ssl_mode: v.ssl_mode ?? 'prefer',
+          secret_enc: secret,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const newId = Number(inserted.id);
       await record(tx, newId);
       return newId;
     });
@@ -133,13 +143,21 @@ export async function updateAuthentication(
   };
   try {
     await transaction(deps.storage, async (tx) => {
-      await run(
-        tx,
-        sql`UPDATE dwh_authentications SET name = ${next.name}, host = ${next.host}, port = ${next.port},
-              database_name = ${next.database_name}, user_name = ${next.user_name}, ssl_mode = ${next.ssl_mode},
-              secret_enc = ${secret}, updated_at = ${now}
-            WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-      );
+      await tx
+        .updateTable('dwh_authentications')
+        .set({
+          name: next.name,
+          host: next.host,
+          port: next.port,
+          database_name: next.database_name,
+          user_name: next.user_name,
+          ssl_mode: next.ssl_mode,
+          secret_enc: secret,
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('account_id', '=', row.account_id)
+        .execute();
       // Sessions show the connection they read from: keep their copy in step (a database chosen apart stays).
       for (const session of await sessionsUsing(tx, row)) {
         const input = session.config.in as Json;
@@ -166,7 +184,9 @@ export interface AuthenticationUse {
 }
 
 async function authenticationUse(deps: AppDeps, row: AuthRow): Promise<AuthenticationUse> {
-  const integrations = await many<{ id: number; name: string; config_json: string; email: string | null }>(
+  const integrations = await many<
+    Pick<Row<'dwh_integrations'>, 'id' | 'name' | 'config_json'> & { email: string | null }
+  >(
     deps.storage.db,
     sql`SELECT i.id, i.name, i.config_json, ${userColumnOf('email', 'i.user_id', 'i.account_id')} AS email
         FROM dwh_integrations i
@@ -207,7 +227,11 @@ export async function deleteAuthentication(
     );
   }
   await transaction(deps.storage, async (tx) => {
-    await run(tx, sql`DELETE FROM dwh_authentications WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+    await tx
+      .deleteFrom('dwh_authentications')
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
     await record(tx);
   });
 }

@@ -1,14 +1,15 @@
 import type { AppDeps } from '../platform/context';
 import { forbidden } from '../platform/errors';
-import { type Executor, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, transaction } from '../platform/storage';
 
 /** The beta switch: off for every account until an administrator turns it on (PUT /v1/dwh/feature). */
 
 export async function featureEnabled(deps: AppDeps, accountId: number): Promise<boolean> {
-  const row = await one<{ enabled: number }>(
-    deps.storage.db,
-    sql`SELECT enabled FROM dwh_features WHERE account_id = ${accountId}`,
-  );
+  const row = await deps.storage.db
+    .selectFrom('dwh_features')
+    .select('enabled')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return Number(row?.enabled) === 1;
 }
 
@@ -20,11 +21,16 @@ export async function setFeature(
   record: (tx: Executor) => Promise<void> = async () => {},
 ): Promise<void> {
   await transaction(deps.storage, async (tx) => {
-    await run(
-      tx,
-      sql`INSERT INTO dwh_features (account_id, enabled, updated_at) VALUES (${accountId}, ${enabled ? 1 : 0}, ${deps.clock.now().getTime()})
-          ON CONFLICT (account_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
-    );
+    await tx
+      .insertInto('dwh_features')
+      .values({ account_id: accountId, enabled: enabled ? 1 : 0, updated_at: deps.clock.now().getTime() })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet((eb) => ({
+          enabled: eb.ref('excluded.enabled'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
     await record(tx);
   });
 }

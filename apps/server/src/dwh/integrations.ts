@@ -12,7 +12,7 @@ import { checkWritableTable, createDataTableInWorker, createTableRow, findDataba
 import type { Principal } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
-import { type Executor, insertId, isUniqueViolation, many, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, isUniqueViolation, type Row, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { type AuthRow, requireAuthentication } from './authentications';
 import { scheduleCron } from './schedule';
@@ -21,24 +21,13 @@ import { type Create, checkConfigs, needsResync, sessionConfig } from './tableCo
 
 /** Integrations and the bulk load session each of their tables is. */
 
-export interface IntegrationRow {
-  id: number;
-  account_id: number;
-  user_id: number | null;
-  name: string;
-  schedule_type: Integration['schedule_type'];
-  schedule_option: string | null;
-  timezone: string;
-  cron: string | null;
-  last_fired_at: number | null;
-  /** When it was paused (its schedule does not run it), or null. */
-  paused_at: number | null;
-  config_json: string;
-  config_digest: string;
-  config_updated_at: number;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dwh_integrations`; `paused_at` is when it was paused (its schedule does not run it), or null. */
+export type IntegrationRow = Omit<Row<'dwh_integrations'>, 'schedule_type'> & Scheduled;
+
+type Scheduled = { schedule_type: Integration['schedule_type'] };
+
+/** Whole rows of `dwh_integrations`, their schedule type narrowed. */
+export const integrationRows = (ex: Executor) => ex.selectFrom('dwh_integrations').selectAll().$narrowType<Scheduled>();
 
 export function toWireIntegration(row: IntegrationRow): Integration {
   return {
@@ -78,11 +67,11 @@ export async function listIntegrations(
   accountId: number,
   userId: number | null,
 ): Promise<IntegrationRow[]> {
-  const mine = userId === null ? sql`` : sql` AND user_id = ${userId}`;
-  return many<IntegrationRow>(
-    deps.storage.db,
-    sql`SELECT * FROM dwh_integrations WHERE account_id = ${accountId}${mine} ORDER BY id DESC`,
-  );
+  return integrationRows(deps.storage.db)
+    .where('account_id', '=', accountId)
+    .$if(userId !== null, (q) => q.where('user_id', '=', userId))
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Running or changing an integration is for the user who created it and for administrators (403 otherwise). */
@@ -101,7 +90,7 @@ export async function requireIntegration(
 ): Promise<IntegrationRow> {
   const n = Number(id);
   const row = Number.isSafeInteger(n)
-    ? await one<IntegrationRow>(ex, sql`SELECT * FROM dwh_integrations WHERE account_id = ${accountId} AND id = ${n}`)
+    ? await integrationRows(ex).where('account_id', '=', accountId).where('id', '=', n).executeTakeFirst()
     : undefined;
   if (!row) throw notFound('integration');
   return row;
@@ -194,21 +183,33 @@ export async function createIntegration(
   await ensureTargets(deps, accountId, c);
   const now = deps.clock.now().getTime();
   // Checked first: on PostgreSQL a refused INSERT would end the transaction.
-  const taken = await one(
-    deps.storage.db,
-    sql`SELECT id FROM dwh_integrations WHERE account_id = ${accountId} AND name = ${input.name}`,
-  );
+  const taken = await deps.storage.db
+    .selectFrom('dwh_integrations')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('name', '=', input.name)
+    .executeTakeFirst();
   if (taken) throw nameTaken(input.name);
   try {
     return await transaction(deps.storage, async (tx) => {
-      const id = await insertId(
-        tx,
-        sql`INSERT INTO dwh_integrations (account_id, user_id, name, schedule_type, schedule_option, timezone, cron,
-              config_json, config_digest, config_updated_at, created_at, updated_at)
-            VALUES (${accountId}, ${userId}, ${input.name}, ${type}, ${input.schedule_option ?? null}, ${timezone},
-              ${cron}, ${JSON.stringify(c)}, ${digestOf(c)}, ${now}, ${now}, ${now})
-            RETURNING id`,
-      );
+      const { id } = await tx
+        .insertInto('dwh_integrations')
+        .values({
+          account_id: accountId,
+          user_id: userId,
+          name: input.name,
+          schedule_type: type,
+          schedule_option: input.schedule_option ?? null,
+          timezone,
+          cron,
+          config_json: JSON.stringify(c),
+          config_digest: digestOf(c),
+          config_updated_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const row = await requireIntegration(deps, accountId, id, tx);
       await syncSessions(deps, tx, auth, row, c);
       // The audit entry, in the same transaction: both happen, or neither.
@@ -244,20 +245,32 @@ export async function updateIntegration(
   const now = deps.clock.now().getTime();
   const digest = digestOf(c);
   const name = input.name ?? row.name;
-  const taken = await one(
-    deps.storage.db,
-    sql`SELECT id FROM dwh_integrations WHERE account_id = ${row.account_id} AND name = ${name} AND id <> ${row.id}`,
-  );
+  const taken = await deps.storage.db
+    .selectFrom('dwh_integrations')
+    .select('id')
+    .where('account_id', '=', row.account_id)
+    .where('name', '=', name)
+    .where('id', '<>', row.id)
+    .executeTakeFirst();
   if (taken) throw nameTaken(name);
   try {
     return await transaction(deps.storage, async (tx) => {
-      await run(
-        tx,
-        sql`UPDATE dwh_integrations SET name = ${name}, schedule_type = ${type}, schedule_option = ${option},
-              timezone = ${timezone}, cron = ${cron}, config_json = ${JSON.stringify(c)}, config_digest = ${digest},
-              config_updated_at = ${digest === row.config_digest ? row.config_updated_at : now}, updated_at = ${now}
-            WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-      );
+      await tx
+        .updateTable('dwh_integrations')
+        .set({
+          name,
+          schedule_type: type,
+          schedule_option: option,
+          timezone,
+          cron,
+          config_json: JSON.stringify(c),
+          config_digest: digest,
+          config_updated_at: digest === row.config_digest ? row.config_updated_at : now,
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('account_id', '=', row.account_id)
+        .execute();
       const next = await requireIntegration(deps, row.account_id, row.id, tx);
       await syncSessions(deps, tx, auth, next, c, before);
       await record(tx, next);
@@ -277,5 +290,9 @@ export function targetTables(row: IntegrationRow): { database: string; tables: s
 
 /** Deletes the integration, its sessions (cascade) and its attempts; jobs stay in the job history. */
 export async function deleteIntegration(deps: AppDeps, row: IntegrationRow): Promise<void> {
-  await run(deps.storage.db, sql`DELETE FROM dwh_integrations WHERE id = ${row.id} AND account_id = ${row.account_id}`);
+  await deps.storage.db
+    .deleteFrom('dwh_integrations')
+    .where('id', '=', row.id)
+    .where('account_id', '=', row.account_id)
+    .execute();
 }

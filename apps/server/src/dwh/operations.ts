@@ -3,7 +3,6 @@ import { bulkLoadJobs, inFlightJob, nextFire } from '../bulk-loads';
 import { deleteTable, findDatabase, findTable } from '../data';
 import type { AppDeps } from '../platform/context';
 import { conflict } from '../platform/errors';
-import { run, sql } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { listAttempts } from './attempts';
 import {
@@ -22,18 +21,20 @@ import {
 export async function setPaused(deps: AppDeps, row: IntegrationRow, paused: boolean): Promise<IntegrationRow> {
   const now = deps.clock.now().getTime();
   if (paused) {
-    await run(
-      deps.storage.db,
-      sql`UPDATE dwh_integrations SET paused_at = COALESCE(paused_at, ${now}), updated_at = ${now}
-          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await deps.storage.db
+      .updateTable('dwh_integrations')
+      .set((eb) => ({ paused_at: eb.fn.coalesce('paused_at', eb.val(now)), updated_at: now }))
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
   } else if (row.paused_at !== null) {
     // The schedule starts again from now: firings missed while paused are not made up at once.
-    await run(
-      deps.storage.db,
-      sql`UPDATE dwh_integrations SET paused_at = NULL, last_fired_at = ${now}, updated_at = ${now}
-          WHERE id = ${row.id} AND account_id = ${row.account_id}`,
-    );
+    await deps.storage.db
+      .updateTable('dwh_integrations')
+      .set({ paused_at: null, last_fired_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .where('account_id', '=', row.account_id)
+      .execute();
   }
   return requireIntegration(deps, row.account_id, row.id);
 }

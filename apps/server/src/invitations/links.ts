@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../platform/context';
 import { ApiError, notFound } from '../platform/errors';
 import { hmac } from '../platform/secrets';
-import { type Executor, insertId, many, one, run, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 
 /**
  * One-time links (decision 0044): invitations and password resets share this store. The token is 32
@@ -18,23 +18,25 @@ const LINK_LIFETIME_MS: Readonly<Record<LinkKind, number>> = {
   password_reset: 60 * 60 * 1000,
 };
 
-export interface LinkRow {
-  id: number;
-  account_id: number;
-  kind: LinkKind;
-  email: string;
-  administrator: number;
-  user_id: number | null;
-  created_by: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-  revoked_at: number | null;
-  emailed_at: number | null;
-}
+/** The columns a link is read with: all but its token's hash. */
+const COLUMNS = [
+  'id',
+  'account_id',
+  'kind',
+  'email',
+  'administrator',
+  'user_id',
+  'created_by',
+  'created_at',
+  'expires_at',
+  'used_at',
+  'revoked_at',
+  'emailed_at',
+] as const;
 
-const COLUMNS = sql`id, account_id, kind, email, administrator, user_id, created_by, created_at, expires_at,
-  used_at, revoked_at, emailed_at`;
+export type LinkRow = Omit<Pick<Row<'one_time_links'>, (typeof COLUMNS)[number]>, 'kind'> & { kind: LinkKind };
+
+const links = (ex: Executor) => ex.selectFrom('one_time_links').select(COLUMNS).$narrowType<{ kind: LinkKind }>();
 
 const tokenHash = (deps: AppDeps, token: string) => hmac(deps.config.secret, `link:${token}`);
 
@@ -51,23 +53,26 @@ export interface NewLink {
 export async function createLink(deps: AppDeps, ex: Executor, link: NewLink): Promise<{ row: LinkRow; token: string }> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now().getTime();
-  const id = await insertId(
-    ex,
-    sql`INSERT INTO one_time_links (account_id, kind, token_hash, email, administrator, user_id, created_by,
-          created_at, expires_at)
-        VALUES (${link.accountId}, ${link.kind}, ${tokenHash(deps, token)}, ${link.email},
-          ${link.administrator ? 1 : 0}, ${link.userId ?? null}, ${link.createdBy}, ${now},
-          ${now + LINK_LIFETIME_MS[link.kind]})
-        RETURNING id`,
-  );
-  return { row: await getLink(ex, link.accountId, id), token };
+  const { id } = await ex
+    .insertInto('one_time_links')
+    .values({
+      account_id: link.accountId,
+      kind: link.kind,
+      token_hash: tokenHash(deps, token),
+      email: link.email,
+      administrator: link.administrator ? 1 : 0,
+      user_id: link.userId ?? null,
+      created_by: link.createdBy,
+      created_at: now,
+      expires_at: now + LINK_LIFETIME_MS[link.kind],
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { row: await getLink(ex, link.accountId, Number(id)), token };
 }
 
 export async function getLink(ex: Executor, accountId: number, id: number): Promise<LinkRow> {
-  const row = await one<LinkRow>(
-    ex,
-    sql`SELECT ${COLUMNS} FROM one_time_links WHERE account_id = ${accountId} AND id = ${id}`,
-  );
+  const row = await links(ex).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('invitation');
   return row;
 }
@@ -84,10 +89,7 @@ export const linkGone = (kind: LinkKind | null) =>
 
 /** The live link a token opens, of the kind asked for, or 410 saying what to do (one answer for every cause). */
 export async function liveLink(deps: AppDeps, ex: Executor, token: string, kind?: LinkKind): Promise<LinkRow> {
-  const row = await one<LinkRow>(
-    ex,
-    sql`SELECT ${COLUMNS} FROM one_time_links WHERE token_hash = ${tokenHash(deps, token)}`,
-  );
+  const row = await links(ex).where('token_hash', '=', tokenHash(deps, token)).executeTakeFirst();
   const now = deps.clock.now().getTime();
   if (!row || row.used_at !== null || row.revoked_at !== null || row.expires_at <= now) throw linkGone(kind ?? null);
   if (kind !== undefined && row.kind !== kind) throw linkGone(kind);
@@ -97,51 +99,64 @@ export async function liveLink(deps: AppDeps, ex: Executor, token: string, kind?
 /** Marks the link used; false when another request used (or revoked) it first. */
 export async function useLink(deps: AppDeps, ex: Executor, row: LinkRow): Promise<boolean> {
   const now = deps.clock.now().getTime();
-  const changed = await run(
-    ex,
-    sql`UPDATE one_time_links SET used_at = ${now}
-         WHERE account_id = ${row.account_id} AND id = ${row.id} AND used_at IS NULL AND revoked_at IS NULL
-           AND expires_at > ${now}`,
-  );
-  return changed === 1;
+  const { numUpdatedRows } = await ex
+    .updateTable('one_time_links')
+    .set({ used_at: now })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) === 1;
 }
 
 /** Revokes a live link; false when it was already used or revoked. */
 export async function revokeLink(deps: AppDeps, ex: Executor, row: LinkRow): Promise<boolean> {
-  const changed = await run(
-    ex,
-    sql`UPDATE one_time_links SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${row.account_id} AND id = ${row.id} AND used_at IS NULL AND revoked_at IS NULL`,
-  );
-  return changed === 1;
+  const { numUpdatedRows } = await ex
+    .updateTable('one_time_links')
+    .set({ revoked_at: deps.clock.now().getTime() })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) === 1;
 }
 
 /** Revokes every live reset link of a user: a newer link, or a reset, replaces the older ones. */
 export async function revokeUserResets(deps: AppDeps, ex: Executor, accountId: number, userId: number) {
-  await run(
-    ex,
-    sql`UPDATE one_time_links SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${accountId} AND user_id = ${userId} AND kind = 'password_reset'
-           AND used_at IS NULL AND revoked_at IS NULL`,
-  );
+  await ex
+    .updateTable('one_time_links')
+    .set({ revoked_at: deps.clock.now().getTime() })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'password_reset')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function markEmailed(deps: AppDeps, row: LinkRow): Promise<void> {
-  await run(
-    deps.storage.db,
-    sql`UPDATE one_time_links SET emailed_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${row.account_id} AND id = ${row.id}`,
-  );
+  await deps.storage.db
+    .updateTable('one_time_links')
+    .set({ emailed_at: deps.clock.now().getTime() })
+    .where('account_id', '=', row.account_id)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 /** Invitations neither accepted nor revoked (expired ones too, so they can be sent again), newest first. */
 export function openInvitations(ex: Executor, accountId: number): Promise<LinkRow[]> {
-  return many<LinkRow>(
-    ex,
-    sql`SELECT ${COLUMNS} FROM one_time_links
-         WHERE account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL
-         ORDER BY created_at DESC, id DESC LIMIT ${MAX_OPEN_INVITATIONS}`,
-  );
+  return links(ex)
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'invitation')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MAX_OPEN_INVITATIONS)
+    .execute();
 }
 
 /** At most this many invitations of an account are open (pending or expired) at once. */

@@ -1,16 +1,6 @@
 import { userColumnOf, userIdsNamed } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import {
-  dialectOf,
-  type Executor,
-  insertId,
-  isUniqueViolation,
-  many,
-  one,
-  type Row,
-  run,
-  sql,
-} from '../platform/storage';
+import { dialectOf, type Executor, isUniqueViolation, many, one, type Row, run, sql } from '../platform/storage';
 import type { QueuedJob } from './fairQueue';
 
 /** The SQL of the `jobs` table. Reads for callers are scoped by account; the runner works by job id. */
@@ -68,16 +58,29 @@ export async function insertJob(ex: Executor, job: NewJob, now: number): Promise
   }
   let id: number;
   try {
-    id = await insertId(
-      ex,
-      sql`INSERT INTO jobs (account_id, user_id, type, database_name, query, params_json, status, priority, retry_limit,
-            domain_key, schedule_id, schedule_name, scheduled_at, result_url, created_at, updated_at)
-          VALUES (${job.accountId}, ${job.userId}, ${job.type}, ${job.database}, ${job.query},
-            ${job.params ? JSON.stringify(job.params) : null}, 'queued', ${job.priority ?? 0}, ${job.retryLimit ?? 0},
-            ${job.domainKey || null}, ${job.schedule?.id ?? null}, ${job.schedule?.name ?? null},
-            ${job.schedule?.scheduledAt ?? null}, ${job.resultUrl || null}, ${now}, ${now})
-          RETURNING id`,
-    );
+    const inserted = await ex
+      .insertInto('jobs')
+      .values({
+        account_id: job.accountId,
+        user_id: job.userId,
+        type: job.type,
+        database_name: job.database,
+        query: job.query,
+        params_json: job.params ? JSON.stringify(job.params) : null,
+        status: 'queued',
+        priority: job.priority ?? 0,
+        retry_limit: job.retryLimit ?? 0,
+        domain_key: job.domainKey || null,
+        schedule_id: job.schedule?.id ?? null,
+        schedule_name: job.schedule?.name ?? null,
+        scheduled_at: job.schedule?.scheduledAt ?? null,
+        result_url: job.resultUrl || null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = Number(inserted.id);
   } catch (err) {
     // Another request took the domain key between the check and the insert.
     if (job.domainKey && isUniqueViolation(err) && !ex.isTransaction) {
@@ -177,12 +180,15 @@ export async function runningCounts(
   ex: Executor,
   accountId?: number,
 ): Promise<{ account_id: number; user_id: number | null; n: number }[]> {
-  const where = accountId === undefined ? sql`` : sql` AND account_id = ${accountId}`;
-  const rows = await many<{ account_id: number; user_id: number | null; n: number }>(
-    ex,
-    sql`SELECT account_id, user_id, COUNT(*) AS n FROM jobs WHERE status = 'running'${where}
-        GROUP BY account_id, user_id ORDER BY account_id, user_id`,
-  );
+  const rows = await ex
+    .selectFrom('jobs')
+    .select((s) => ['account_id', 'user_id', s.fn.countAll().as('n')])
+    .where('status', '=', 'running')
+    .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId as number))
+    .groupBy(['account_id', 'user_id'])
+    .orderBy('account_id')
+    .orderBy('user_id')
+    .execute();
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
 
@@ -257,12 +263,14 @@ export async function appendCmdout(
 
 /** Asks the node running a job to kill it (it polls, runner.ts); false when the job is not running. */
 export async function requestKill(ex: Executor, id: number, now: number): Promise<boolean> {
-  return (
-    (await run(
-      ex,
-      sql`UPDATE jobs SET kill_requested_at = ${now} WHERE id = ${id} AND status = 'running' AND kill_requested_at IS NULL`,
-    )) === 1
-  );
+  const { numUpdatedRows } = await ex
+    .updateTable('jobs')
+    .set({ kill_requested_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('kill_requested_at', 'is', null)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) === 1;
 }
 
 /**
@@ -335,10 +343,14 @@ export async function jobCountsByState(
   accountId: number,
   since: number,
 ): Promise<{ status: JobStatus; jobs: number }[]> {
-  const rows = await many<{ status: JobStatus; n: number | string }>(
-    ex,
-    sql`SELECT status, count(*) AS n FROM jobs WHERE account_id = ${accountId} AND created_at >= ${since}
-        GROUP BY status ORDER BY status`,
-  );
+  const rows = await ex
+    .selectFrom('jobs')
+    .select((s) => ['status', s.fn.countAll().as('n')])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .groupBy('status')
+    .orderBy('status')
+    .$narrowType<Statused>()
+    .execute();
   return rows.map((r) => ({ status: r.status, jobs: Number(r.n) }));
 }

@@ -1,4 +1,4 @@
-import { dialectOf, type Executor, many, run, sql } from '../platform/storage';
+import { dialectOf, type Executor, many, sql } from '../platform/storage';
 import type { JobRow, JobStatus } from './jobStore';
 
 /**
@@ -36,10 +36,14 @@ export async function kindJobs(ex: Executor, q: KindJobsQuery): Promise<JobRow[]
 /** The account's jobs of these ids, oldest first. */
 export async function jobsByIds(ex: Executor, accountId: number, ids: number[]): Promise<JobRow[]> {
   if (ids.length === 0) return [];
-  return many<JobRow>(
-    ex,
-    sql`SELECT * FROM jobs WHERE account_id = ${accountId} AND id IN (${sql.join(ids)}) ORDER BY id`,
-  );
+  return ex
+    .selectFrom('jobs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$narrowType<Pick<JobRow, 'status'>>()
+    .execute();
 }
 
 /** Replaces a job's kind-specific parameters (what a job records of its run, e.g. a bulk load's target). */
@@ -48,10 +52,12 @@ export async function setJobParams(
   job: Pick<JobRow, 'id' | 'account_id'>,
   params: object,
 ): Promise<void> {
-  await run(
-    ex,
-    sql`UPDATE jobs SET params_json = ${JSON.stringify(params)} WHERE id = ${job.id} AND account_id = ${job.account_id}`,
-  );
+  await ex
+    .updateTable('jobs')
+    .set({ params_json: JSON.stringify(params) })
+    .where('id', '=', job.id)
+    .where('account_id', '=', job.account_id)
+    .execute();
 }
 
 /** A job's column by id, as a scalar subquery of another feature's statement (a parent segment's build). */

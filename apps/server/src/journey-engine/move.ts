@@ -1,7 +1,7 @@
 import type { Journey } from '@svc/journey';
 import { type PauseInterval, runJourney } from '@svc/journey-engine';
 import type { Executor } from '../platform/storage';
-import { planRun, type RunPopulation, rememberRun, statesToWrite } from './movers';
+import { type KeptRuns, planRun, type RunPopulation, rememberRun, statesToWrite } from './movers';
 import { finishRun, insertRun, type RunRecord, saveRunInChunks } from './store';
 
 const INTERRUPTED =
@@ -13,6 +13,8 @@ export interface MoveInput {
   journey: Journey;
   pauses: PauseInterval[];
   population: RunPopulation;
+  /** The memberships this node keeps from each journey's last run (`deps.services`); none: nothing is kept. */
+  kept?: KeptRuns;
   at: number;
   trigger: RunRecord['trigger'];
   /** Called between two parts of the save (see saveRunInChunks). */
@@ -27,7 +29,7 @@ export interface MoveInput {
  */
 export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
   const { accountId, journeyId, journey, pauses, population, at } = m;
-  const plan = await planRun(storage, accountId, journeyId, journey, population, at);
+  const plan = await planRun(storage.db, m.kept, accountId, journeyId, journey, population, at);
   const result = runJourney({
     journeyId: String(journeyId),
     journey,
@@ -56,6 +58,6 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
     (tx) => finishRun(tx, accountId, runId, { status, skipped: result.skipped || null }),
     m.between,
   );
-  if (!result.skipped) rememberRun(storage, journeyId, runId, plan);
+  if (!result.skipped) rememberRun(m.kept, journeyId, runId, plan);
   return { runId, counts, looked: plan.profiles.length, skipped: result.skipped, kept: population.kept };
 }

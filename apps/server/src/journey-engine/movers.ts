@@ -17,7 +17,8 @@ import { type StateRow, stateOf } from './store';
 
 /**
  * Which profiles a run loads and moves (decision 0040; the rule is the engine package's movers.ts). The
- * memberships a run saw are kept in memory, per storage and journey, with the id of that run. The next run
+ * memberships a run saw are kept in memory, per node (`deps.services.keptRuns`) and journey, with the id of that
+ * run (a run without services keeps nothing). The next run
  * of the journey in this process compares today's memberships with them and adds the profiles whose wake
  * time has come (an index of `journey_profile_states`): only those are read from the database and moved.
  * When the memberships kept are not those of the journey's last run (none kept yet, the process restarted,
@@ -33,20 +34,14 @@ interface Seen {
   inputs: string | null;
 }
 
-/** The storage a run reads and writes (`deps.storage`); what is kept is kept per storage. */
-interface RunStorage {
-  db: Executor;
-}
+/** The memberships the last run of each journey on this node saw, by journey id (`deps.services.keptRuns`). */
+export type KeptRuns = Map<number, Seen>;
 
-const seenByStorage = new WeakMap<RunStorage, Map<number, Seen>>();
-
-function seenOf(storage: RunStorage): Map<number, Seen> {
-  let map = seenByStorage.get(storage);
-  if (!map) {
-    map = new Map();
-    seenByStorage.set(storage, map);
+declare module '../platform/context' {
+  interface Services {
+    /** Memberships seen by this node's last run of each journey (journey-engine/movers.ts). */
+    keptRuns: KeptRuns;
   }
-  return map;
 }
 
 /** Keys per `IN (…)` list: well within both backends' limits of bound values. */
@@ -140,13 +135,13 @@ export function evaluatedPopulation(
  * hash (only for the profiles the run moves). Null otherwise: the run evaluates them.
  */
 export function keptPopulation(
-  storage: RunStorage,
+  kept: KeptRuns | undefined,
   journeyId: number,
   journey: Journey,
   inputs: string | null,
   columns: (keys: string[]) => Promise<EngineProfile[]>,
 ): RunPopulation | null {
-  const seen = seenOf(storage).get(journeyId);
+  const seen = kept?.get(journeyId);
   if (!seen || inputs === null || seen.inputs !== inputs || seen.definition !== definitionKey(journey)) return null;
   const { membership } = seen;
   return {
@@ -183,17 +178,17 @@ export interface RunPlan {
  * index), and the cost of a run where nobody moves does not grow with the audience.
  */
 export async function planRun(
-  storage: RunStorage,
+  db: Executor,
+  kept: KeptRuns | undefined,
   accountId: number,
   journeyId: number,
   journey: Journey,
   population: RunPopulation,
   at: number,
 ): Promise<RunPlan> {
-  const db = storage.db;
   const { membership, inputs } = population;
   const definition = definitionKey(journey);
-  const seen = seenOf(storage).get(journeyId);
+  const seen = kept?.get(journeyId);
   const usable =
     seen !== undefined &&
     seen.definition === definition &&
@@ -246,8 +241,8 @@ export function statesToWrite(
 }
 
 /** Keeps the memberships the run saw, for the journey's next run in this process. */
-export function rememberRun(storage: RunStorage, journeyId: number, runId: number, plan: RunPlan): void {
-  seenOf(storage).set(journeyId, {
+export function rememberRun(kept: KeptRuns | undefined, journeyId: number, runId: number, plan: RunPlan): void {
+  kept?.set(journeyId, {
     runId,
     definition: plan.definition,
     membership: plan.membership,

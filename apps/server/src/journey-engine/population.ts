@@ -102,7 +102,7 @@ export async function runPopulationFor(
 ): Promise<RunPopulation> {
   const parentId = journey.audienceId ?? '';
   const inputs = await membershipInputs(deps, accountId, parentId, [...segmentUses(journey).keys()], at);
-  const kept = keptPopulation(deps.storage, journeyId, journey, inputs, async (keys) => {
+  const kept = keptPopulation(deps.services?.keptRuns, journeyId, journey, inputs, async (keys) => {
     const parent = await findParentSegment(deps, accountId, parentId);
     return parent ? withColumns(deps, accountId, journey, parent, keys) : keys.map((key) => ({ key }));
   });

@@ -96,6 +96,7 @@ export async function runJourneyNow(
       journey,
       pauses,
       population,
+      kept: deps.services?.keptRuns,
       at,
       trigger,
       between: pauseBetweenParts(deps),

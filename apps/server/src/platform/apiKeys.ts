@@ -1,6 +1,6 @@
 import type { AppDeps } from './context';
 import { hmac, sameBytes } from './secrets';
-import { type Executor, one, run, sql } from './storage';
+import type { Executor, Row } from './storage';
 
 /**
  * API keys as authentication reads them (the accounts feature creates, lists and revokes them): the key
@@ -12,20 +12,8 @@ export type KeyType = 'master' | 'write-only';
 /** A full key is `<key id>/<40 hex digits>`; only its HMAC is stored. */
 export const KEY_SHAPE = /^([1-9][0-9]{0,15})\/([0-9a-f]{40})$/;
 
-export interface KeyRow {
-  id: number;
-  account_id: number;
-  user_id: number;
-  name: string;
-  type: KeyType;
-  secret_hash: Buffer;
-  hint: string;
-  created_at: number;
-  last_used_at: number | null;
-  /** Unix ms; null: never expires. Authentication refuses the key from then on. */
-  expires_at: number | null;
-  revoked_at: number | null;
-}
+/** A row of `api_keys`; `expires_at` is Unix ms (null: never expires), refused by authentication from then on. */
+export type KeyRow = Omit<Row<'api_keys'>, 'type'> & { type: KeyType };
 
 /**
  * Finds the unrevoked key a full key string names, comparing the stored HMAC in constant time. Expired keys
@@ -34,7 +22,12 @@ export interface KeyRow {
 export async function findLiveKey(db: Executor, secret: string, fullKey: string): Promise<KeyRow | null> {
   const m = KEY_SHAPE.exec(fullKey);
   if (!m) return null;
-  const row = await one<KeyRow>(db, sql`SELECT * FROM api_keys WHERE id = ${Number(m[1])}`);
+  const row = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', Number(m[1]))
+    .$narrowType<{ type: KeyType }>()
+    .executeTakeFirst();
   const expected = hmac(secret, fullKey);
   if (!row) {
     sameBytes(expected, expected);
@@ -56,7 +49,7 @@ export async function touchKey(deps: AppDeps, id: number, now: number): Promise<
   const last = seen?.get(id);
   if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
   seen?.set(id, now);
-  await run(deps.storage.db, sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`);
+  await deps.storage.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
 }
 
 /**

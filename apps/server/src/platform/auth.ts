@@ -3,7 +3,6 @@ import { findLiveKey, type KeyRow, recallKey, rememberKey, touchKey, verifiedGen
 import type { AppDeps, AppEnv } from './context';
 import { forbidden, unauthorized } from './errors';
 import { checkKeyThrottle, recordBadKey } from './keyThrottle';
-import { one, sql } from './storage';
 
 /** Who is calling, as every feature sees it. */
 export interface Principal {
@@ -64,10 +63,12 @@ async function principalForKey(deps: AppDeps, key: string): Promise<Principal | 
   }
   const user =
     known?.user ??
-    (await one<{ administrator: number; email: string }>(
-      db,
-      sql`SELECT administrator, email FROM users WHERE id = ${row.user_id} AND account_id = ${row.account_id}`,
-    ));
+    (await db
+      .selectFrom('users')
+      .select(['administrator', 'email'])
+      .where('id', '=', row.user_id)
+      .where('account_id', '=', row.account_id)
+      .executeTakeFirst());
   if (!user) return null;
   if (!known) rememberKey(deps, key, row.id, { row, user } satisfies KeyAndUser, now, generation);
   await touchKey(deps, row.id, now);

@@ -1,5 +1,5 @@
 import { hmac } from './secrets';
-import { one, run, type Storage, sql } from './storage';
+import type { Storage } from './storage';
 
 /**
  * Every node, and every restart, must run with the secret the data was set up with: API keys and session ids
@@ -15,14 +15,16 @@ export class SecretMismatch extends Error {
 
 export async function checkSecret(storage: Storage, secret: string): Promise<void> {
   const mine = hmac(secret, 'svc: the secret this data was set up with').toString('hex');
-  await run(
-    storage.db,
-    sql`INSERT INTO service_settings (name, value) VALUES (${FINGERPRINT}, ${mine}) ON CONFLICT DO NOTHING`,
-  );
-  const kept = await one<{ value: string }>(
-    storage.db,
-    sql`SELECT value FROM service_settings WHERE name = ${FINGERPRINT}`,
-  );
+  await storage.db
+    .insertInto('service_settings')
+    .values({ name: FINGERPRINT, value: mine })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const kept = await storage.db
+    .selectFrom('service_settings')
+    .select('value')
+    .where('name', '=', FINGERPRINT)
+    .executeTakeFirst();
   if (kept?.value !== mine) {
     throw new SecretMismatch(
       `The server secret differs from the one this data was set up with (${storage.describe}): keys, sessions and warehouse passwords would not work. Give every node, and every restart, the same SVC_SECRET (or keep <data dir>/secret).`,

@@ -2,7 +2,7 @@ import type { UserRow } from '../accounts';
 import { recordAudit } from '../audit';
 import type { AppDeps } from '../platform/context';
 import { limits } from '../platform/limits';
-import { many, one, run, sql } from '../platform/storage';
+import type { Row } from '../platform/storage';
 
 export { clientAddress } from '../platform/clientAddress';
 
@@ -18,11 +18,14 @@ export { clientAddress } from '../platform/clientAddress';
  */
 
 async function pairFailures(deps: AppDeps, email: string, address: string, now: number): Promise<number[]> {
-  const rows = await many<{ at: number }>(
-    deps.storage.db,
-    sql`SELECT at FROM login_failures
-         WHERE email = ${email} AND address = ${address} AND at > ${now - limits.loginPairWindowMs} ORDER BY at`,
-  );
+  const rows = await deps.storage.db
+    .selectFrom('login_failures')
+    .select('at')
+    .where('email', '=', email)
+    .where('address', '=', address)
+    .where('at', '>', now - limits.loginPairWindowMs)
+    .orderBy('at')
+    .execute();
   return rows.map((r) => Number(r.at));
 }
 
@@ -36,11 +39,15 @@ async function pairWaitMs(deps: AppDeps, email: string, address: string, now: nu
 }
 
 async function addressWaitMs(deps: AppDeps, address: string, now: number): Promise<number> {
-  const row = await one<{ at: number }>(
-    deps.storage.db,
-    sql`SELECT at FROM login_failures WHERE address = ${address} AND at > ${now - limits.loginWindowMs}
-         ORDER BY at DESC LIMIT 1 OFFSET ${limits.loginAddressAttempts - 1}`,
-  );
+  const row = await deps.storage.db
+    .selectFrom('login_failures')
+    .select('at')
+    .where('address', '=', address)
+    .where('at', '>', now - limits.loginWindowMs)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .offset(limits.loginAddressAttempts - 1)
+    .executeTakeFirst();
   return row ? Number(row.at) + limits.loginWindowMs - now : 0;
 }
 
@@ -54,16 +61,20 @@ export async function loginRetryAfterSeconds(deps: AppDeps, email: string, addre
 export async function recordLoginAttempt(deps: AppDeps, email: string, address: string): Promise<void> {
   const now = deps.clock.now().getTime();
   const db = deps.storage.db;
-  await run(
-    db,
-    sql`DELETE FROM login_failures WHERE at <= ${now - Math.max(limits.loginWindowMs, limits.loginPairWindowMs)}`,
-  );
-  await run(db, sql`INSERT INTO login_failures (email, address, at) VALUES (${email}, ${address}, ${now})`);
+  await db
+    .deleteFrom('login_failures')
+    .where('at', '<=', now - Math.max(limits.loginWindowMs, limits.loginPairWindowMs))
+    .execute();
+  await db.insertInto('login_failures').values({ email, address, at: now }).execute();
 }
 
 /** A successful sign-in forgives the failures of that e-mail from that address. */
 export async function forgiveLoginAttempts(deps: AppDeps, email: string, address: string): Promise<void> {
-  await run(deps.storage.db, sql`DELETE FROM login_failures WHERE email = ${email} AND address = ${address}`);
+  await deps.storage.db
+    .deleteFrom('login_failures')
+    .where('email', '=', email)
+    .where('address', '=', address)
+    .execute();
 }
 
 /**
@@ -94,30 +105,27 @@ async function noteThrottled(deps: AppDeps, user: UserRow, address: string, fail
     reason: 'too_many_failed_passwords',
     details: { address, failures },
   });
-  await run(
-    deps.storage.db,
-    sql`INSERT INTO login_notices (account_id, user_id, at, address, failures)
-        VALUES (${user.account_id}, ${user.id}, ${now}, ${address}, ${failures})`,
-  );
+  await deps.storage.db
+    .insertInto('login_notices')
+    .values({ account_id: user.account_id, user_id: user.id, at: now, address, failures })
+    .execute();
 }
 
-export interface LoginNotice {
-  at: number;
-  address: string;
-  failures: number;
-}
+export type LoginNotice = Pick<Row<'login_notices'>, 'at' | 'address' | 'failures'>;
 
 /**
  * The user's notices not yet shown, oldest first; they count as shown from now on. Each notice is taken by
  * one UPDATE … RETURNING, so two sign-ins at once (on two nodes) never both show it.
  */
 export async function takeLoginNotices(deps: AppDeps, accountId: number, userId: number): Promise<LoginNotice[]> {
-  const rows = await many<LoginNotice & { id: number }>(
-    deps.storage.db,
-    sql`UPDATE login_notices SET seen_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${accountId} AND user_id = ${userId} AND seen_at IS NULL
-        RETURNING id, at, address, failures`,
-  );
+  const rows = await deps.storage.db
+    .updateTable('login_notices')
+    .set({ seen_at: deps.clock.now().getTime() })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('seen_at', 'is', null)
+    .returning(['id', 'at', 'address', 'failures'])
+    .execute();
   return rows
     .sort((a, b) => a.at - b.at || a.id - b.id)
     .map(({ at, address, failures }) => ({ at, address, failures }));

@@ -6,7 +6,7 @@ import type { UserRow } from '../accounts';
 import { userColumnOf } from '../accounts';
 import type { AppDeps, AppEnv } from '../platform/context';
 import { hmac } from '../platform/secrets';
-import { one, run, sql, transaction } from '../platform/storage';
+import { one, type Row, sql, transaction } from '../platform/storage';
 
 /** Console sessions: a random id in the cookie, only its HMAC in `console_sessions` (DESIGN §6). */
 
@@ -37,31 +37,43 @@ export async function createSession(deps: AppDeps, user: UserRow, method: Sessio
   const hash = idHash(deps, id);
   await transaction(deps.storage, async (tx) => {
     // The user's ended sessions are of no further use; clearing them here keeps the table small.
-    await run(
-      tx,
-      sql`DELETE FROM console_sessions WHERE account_id = ${user.account_id} AND user_id = ${user.id}
-            AND (revoked_at IS NOT NULL OR last_seen_at <= ${now - deps.config.sessionIdleMs}
-                 OR created_at <= ${now - sessionMaxMs(deps.config)})`,
-    );
-    await run(
-      tx,
-      sql`INSERT INTO console_sessions (id_hash, account_id, user_id, created_at, last_seen_at, method, administrator)
-          VALUES (${hash}, ${user.account_id}, ${user.id}, ${now}, ${now}, ${method}, ${user.administrator})`,
-    );
+    await tx
+      .deleteFrom('console_sessions')
+      .where('account_id', '=', user.account_id)
+      .where('user_id', '=', user.id)
+      .where((w) =>
+        w.or([
+          w('revoked_at', 'is not', null),
+          w('last_seen_at', '<=', now - deps.config.sessionIdleMs),
+          w('created_at', '<=', now - sessionMaxMs(deps.config)),
+        ]),
+      )
+      .execute();
+    await tx
+      .insertInto('console_sessions')
+      .values({
+        id_hash: hash,
+        account_id: user.account_id,
+        user_id: user.id,
+        created_at: now,
+        last_seen_at: now,
+        method,
+        administrator: user.administrator,
+      })
+      .execute();
   });
   return id;
 }
 
-interface SessionLookup {
-  account_id: number;
-  user_id: number;
-  created_at: number;
-  last_seen_at: number;
-  revoked_at: number | null;
-  granted: number | null;
+/** A session's row with the privilege it began with (`granted`) and its user's now (null: no such user). */
+type SessionLookup = Pick<
+  Row<'console_sessions'>,
+  'account_id' | 'user_id' | 'created_at' | 'last_seen_at' | 'revoked_at'
+> & {
+  granted: Row<'console_sessions'>['administrator'];
   administrator: number | null;
   email: string | null;
-}
+};
 
 /**
  * The session an id names if it is neither revoked nor idle for too long; marks it as used. Read from the
@@ -87,10 +99,12 @@ export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSe
   if (now - row.created_at >= sessionMaxMs(deps.config)) return null;
   if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
     // Never moves last_seen_at back when another node touched it later.
-    await run(
-      deps.storage.db,
-      sql`UPDATE console_sessions SET last_seen_at = ${now} WHERE id_hash = ${hash} AND last_seen_at < ${now}`,
-    );
+    await deps.storage.db
+      .updateTable('console_sessions')
+      .set({ last_seen_at: now })
+      .where('id_hash', '=', hash)
+      .where('last_seen_at', '<', now)
+      .execute();
   }
   return {
     accountId: row.account_id,
@@ -100,22 +114,21 @@ export async function findLiveSession(deps: AppDeps, id: string): Promise<LiveSe
   };
 }
 
+/** Revokes now the live sessions the caller's conditions name. */
+const revoke = (deps: AppDeps) =>
+  deps.storage.db
+    .updateTable('console_sessions')
+    .set({ revoked_at: deps.clock.now().getTime() })
+    .where('revoked_at', 'is', null);
+
 export async function revokeSession(deps: AppDeps, id: string): Promise<void> {
   if (!ID_SHAPE.test(id)) return;
-  await run(
-    deps.storage.db,
-    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE id_hash = ${idHash(deps, id)} AND revoked_at IS NULL`,
-  );
+  await revoke(deps).where('id_hash', '=', idHash(deps, id)).execute();
 }
 
 /** Ends every session of a user, e.g. after a password change. */
 export async function revokeUserSessions(deps: AppDeps, accountId: number, userId: number): Promise<void> {
-  await run(
-    deps.storage.db,
-    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${accountId} AND user_id = ${userId} AND revoked_at IS NULL`,
-  );
+  await revoke(deps).where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 }
 
 /**
@@ -138,20 +151,16 @@ export async function revokeUserSessionsByMethod(
   userId: number,
   method: SessionMethod,
 ): Promise<void> {
-  await run(
-    deps.storage.db,
-    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${accountId} AND user_id = ${userId} AND method = ${method} AND revoked_at IS NULL`,
-  );
+  await revoke(deps)
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('method', '=', method)
+    .execute();
 }
 
 /** Ends every SSO session of the account, when its SSO setting is deleted. */
 export async function revokeAccountSsoSessions(deps: AppDeps, accountId: number): Promise<void> {
-  await run(
-    deps.storage.db,
-    sql`UPDATE console_sessions SET revoked_at = ${deps.clock.now().getTime()}
-         WHERE account_id = ${accountId} AND method = 'sso' AND revoked_at IS NULL`,
-  );
+  await revoke(deps).where('account_id', '=', accountId).where('method', '=', 'sso').execute();
 }
 
 export function readSessionCookie(c: Context): string | null {

@@ -1,7 +1,7 @@
 import type { Profile } from '@node-saml/node-saml';
 import type { UserRow } from '../accounts';
 import type { AppDeps } from '../platform/context';
-import { one, run, sql } from '../platform/storage';
+import { sql } from '../platform/storage';
 import { readCertificates, validNow } from './certificates';
 import {
   type ClaimedRequest,
@@ -232,11 +232,12 @@ export async function consumeResponse(
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   const shape = outline(xml);
   const db = deps.storage.db;
-  const seen = await one(
-    db,
-    sql`SELECT 1 AS seen FROM saml_seen_assertions
-         WHERE account_id = ${accountId} AND assertion_id = ${shape.assertionId}`,
-  );
+  const seen = await db
+    .selectFrom('saml_seen_assertions')
+    .select(sql<number>`1`.as('seen'))
+    .where('account_id', '=', accountId)
+    .where('assertion_id', '=', shape.assertionId)
+    .executeTakeFirst();
   if (seen) throw new Refusal('replayed', { assertion_id: shape.assertionId });
 
   const request = await claimRequest(deps, accountId, relayState);
@@ -272,13 +273,12 @@ export async function consumeResponse(
     throw fail('issuer_mismatch', { issuer: profile.issuer });
   }
   // Recorded once: when another node consumed the same assertion meanwhile, this one is the replay.
-  const recorded = await run(
-    db,
-    sql`INSERT INTO saml_seen_assertions (account_id, assertion_id, seen_at)
-        VALUES (${accountId}, ${shape.assertionId}, ${now.getTime()})
-        ON CONFLICT DO NOTHING`,
-  );
-  if (recorded === 0) throw fail('replayed', { assertion_id: shape.assertionId });
+  const recorded = await db
+    .insertInto('saml_seen_assertions')
+    .values({ account_id: accountId, assertion_id: shape.assertionId, seen_at: now.getTime() })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) throw fail('replayed', { assertion_id: shape.assertionId });
 
   const asserted = {
     name_id: profile.nameID,

@@ -4,7 +4,7 @@ import { auditAction } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors';
-import { type Executor, many, one, run, sql } from '../platform/storage';
+import type { Executor, Row } from '../platform/storage';
 import { isoTime } from '../platform/time';
 
 /**
@@ -62,12 +62,7 @@ function domainInput(value: string): string {
   return domain;
 }
 
-interface DomainRow {
-  domain: string;
-  account_id: number;
-  claimed_by: string;
-  created_at: number;
-}
+type DomainRow = Row<'sso_domains'>;
 
 export const toWireDomain = (row: DomainRow): SsoDomain => ({
   domain: row.domain,
@@ -76,7 +71,7 @@ export const toWireDomain = (row: DomainRow): SsoDomain => ({
 });
 
 export function listDomains(db: Executor, accountId: number): Promise<DomainRow[]> {
-  return many<DomainRow>(db, sql`SELECT * FROM sso_domains WHERE account_id = ${accountId} ORDER BY domain`);
+  return db.selectFrom('sso_domains').selectAll().where('account_id', '=', accountId).orderBy('domain').execute();
 }
 
 export async function claimDomain(deps: AppDeps, p: Principal, input: string): Promise<DomainRow> {
@@ -89,15 +84,16 @@ export async function claimDomain(deps: AppDeps, p: Principal, input: string): P
       `You can claim only the domain of your own e-mail address (${own ?? 'none'}): it is how this service knows the domain is yours. An administrator with an address at ${domain} can claim it.`,
     );
   }
-  const existing = await one<DomainRow>(db, sql`SELECT * FROM sso_domains WHERE domain = ${domain}`);
+  const existing = await db.selectFrom('sso_domains').selectAll().where('domain', '=', domain).executeTakeFirst();
   if (existing && Number(existing.account_id) === p.accountId) return existing;
   if (existing) {
     throw conflict(`${domain} is claimed by another account. If it is yours, ask the operator of this service.`);
   }
-  const count = await one<{ n: number }>(
-    db,
-    sql`SELECT COUNT(*) AS n FROM sso_domains WHERE account_id = ${p.accountId}`,
-  );
+  const count = await db
+    .selectFrom('sso_domains')
+    .select((s) => s.fn.countAll().as('n'))
+    .where('account_id', '=', p.accountId)
+    .executeTakeFirst();
   if (Number(count?.n ?? 0) >= MAX_DOMAINS_PER_ACCOUNT) {
     throw badRequest(`An account claims at most ${MAX_DOMAINS_PER_ACCOUNT} domains; release one first.`);
   }
@@ -107,13 +103,13 @@ export async function claimDomain(deps: AppDeps, p: Principal, input: string): P
     claimed_by: p.email,
     created_at: deps.clock.now().getTime(),
   };
-  const added = await run(
-    db,
-    sql`INSERT INTO sso_domains (domain, account_id, claimed_by, created_at)
-        VALUES (${row.domain}, ${row.account_id}, ${row.claimed_by}, ${row.created_at}) ON CONFLICT DO NOTHING`,
-  );
+  const added = await db
+    .insertInto('sso_domains')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   // Another request claimed it meanwhile: answer as the loser of that race would have been answered above.
-  if (added === 0) return claimDomain(deps, p, input);
+  if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return claimDomain(deps, p, input);
   await auditAction(deps, p, 'sso_domain.claim', { target: domain });
   return row;
 }
@@ -121,11 +117,12 @@ export async function claimDomain(deps: AppDeps, p: Principal, input: string): P
 export async function releaseDomain(deps: AppDeps, p: Principal, input: string): Promise<void> {
   requireAdmin(p);
   const domain = input.trim().toLowerCase();
-  const removed = await run(
-    deps.storage.db,
-    sql`DELETE FROM sso_domains WHERE account_id = ${p.accountId} AND domain = ${domain}`,
-  );
-  if (removed === 0) throw notFound('sso_domain');
+  const { numDeletedRows } = await deps.storage.db
+    .deleteFrom('sso_domains')
+    .where('account_id', '=', p.accountId)
+    .where('domain', '=', domain)
+    .executeTakeFirst();
+  if (Number(numDeletedRows) === 0) throw notFound('sso_domain');
   await auditAction(deps, p, 'sso_domain.release', { target: domain });
 }
 
@@ -136,10 +133,11 @@ export async function releaseDomain(deps: AppDeps, p: Principal, input: string):
 export async function ssoAccountForEmail(db: Executor, email: string): Promise<number | null> {
   const domain = domainOfEmail(email);
   if (domain === null) return null;
-  const row = await one<{ account_id: number }>(
-    db,
-    sql`SELECT d.account_id FROM sso_domains d JOIN sso_settings s ON s.account_id = d.account_id
-         WHERE d.domain = ${domain}`,
-  );
+  const row = await db
+    .selectFrom('sso_domains as d')
+    .innerJoin('sso_settings as s', 's.account_id', 'd.account_id')
+    .select('d.account_id')
+    .where('d.domain', '=', domain)
+    .executeTakeFirst();
   return row ? Number(row.account_id) : null;
 }

@@ -3,7 +3,7 @@ import { auditAction, recordAudit } from '../audit';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict, notFound, unprocessable } from '../platform/errors';
-import { claimSlot, many, run, sql } from '../platform/storage';
+import { claimSlot } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { readCertificates } from './certificates';
 import { type IdpMetadata, metadataUrlInput, readMetadataUrl } from './metadataFetch';
@@ -114,11 +114,11 @@ export async function stopFollowing(deps: AppDeps, p: Principal): Promise<void> 
   const row = await findSetting(deps.storage.db, p.accountId);
   if (!row) throw notFound('sso_setting');
   if (!row.metadata_url) return;
-  await run(
-    deps.storage.db,
-    sql`UPDATE sso_settings SET metadata_url = NULL, metadata_checked_at = NULL, metadata_refreshed_at = NULL,
-          metadata_error = NULL WHERE account_id = ${p.accountId}`,
-  );
+  await deps.storage.db
+    .updateTable('sso_settings')
+    .set({ metadata_url: null, metadata_checked_at: null, metadata_refreshed_at: null, metadata_error: null })
+    .where('account_id', '=', p.accountId)
+    .execute();
   await auditAction(deps, p, 'sso_setting.update', { details: { metadata_url: null } });
 }
 
@@ -160,11 +160,12 @@ export async function refreshMetadata(deps: AppDeps, accountId: number, by: Prin
     next = settingFrom(before, accountId, await read(deps, url), url, deps.clock.now());
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    await run(
-      db,
-      sql`UPDATE sso_settings SET metadata_checked_at = ${deps.clock.now().getTime()}, metadata_error = ${err.message}
-           WHERE account_id = ${accountId} AND metadata_url = ${url}`,
-    );
+    await db
+      .updateTable('sso_settings')
+      .set({ metadata_checked_at: deps.clock.now().getTime(), metadata_error: err.message })
+      .where('account_id', '=', accountId)
+      .where('metadata_url', '=', url)
+      .execute();
     throw err;
   }
   // A change saved while the fetch ran wins; this fetch is dropped.
@@ -172,11 +173,11 @@ export async function refreshMetadata(deps: AppDeps, accountId: number, by: Prin
   if (!current || current.updated_at !== before.updated_at || current.metadata_url !== url) return;
   const changes = changesOf(before, next, deps.clock.now());
   if (!changes) {
-    await run(
-      db,
-      sql`UPDATE sso_settings SET metadata_checked_at = ${next.updated_at}, metadata_refreshed_at = ${next.updated_at},
-            metadata_error = NULL WHERE account_id = ${accountId}`,
-    );
+    await db
+      .updateTable('sso_settings')
+      .set({ metadata_checked_at: next.updated_at, metadata_refreshed_at: next.updated_at, metadata_error: null })
+      .where('account_id', '=', accountId)
+      .execute();
     return;
   }
   await storeSetting(db, next);
@@ -201,10 +202,12 @@ export async function refreshMetadata(deps: AppDeps, accountId: number, by: Prin
 export function ssoMetadataTick(deps: AppDeps): (now: number) => Promise<number> {
   return async (now) => {
     // The one look across accounts; each refresh is scoped by its row's account.
-    const rows = await many<SettingRow>(
-      deps.storage.db,
-      sql`SELECT * FROM sso_settings WHERE metadata_url IS NOT NULL`,
-    );
+    const rows = await deps.storage.db
+      .selectFrom('sso_settings')
+      .selectAll()
+      .where('metadata_url', 'is not', null)
+      .$narrowType<{ strategy: 'samlp' }>()
+      .execute();
     for (const row of rows) {
       const due = nextRefresh(deps, row);
       if (due > now) continue;

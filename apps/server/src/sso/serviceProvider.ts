@@ -3,7 +3,6 @@ import { type CacheProvider, SAML, type SamlConfig, ValidateInResponseTo } from 
 import type { SsoServiceProvider } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { hmac } from '../platform/secrets';
-import { one, run, sql } from '../platform/storage';
 import type { SettingRow } from './settings';
 
 /**
@@ -86,13 +85,22 @@ export async function startRequest(
   const store: CacheProvider = {
     saveAsync: async (requestId, value) => {
       const db = deps.storage.db;
-      await run(db, sql`DELETE FROM saml_requests WHERE created_at <= ${now - REQUEST_TTL_MS}`);
-      await run(
-        db,
-        sql`INSERT INTO saml_requests (relay_hash, account_id, request_id, purpose, return_to, actor_user_id, created_at)
-            VALUES (${relayHash(deps, token)}, ${opts.setting.account_id}, ${requestId}, ${opts.purpose},
-                    ${opts.returnTo}, ${opts.actorUserId}, ${now})`,
-      );
+      await db
+        .deleteFrom('saml_requests')
+        .where('created_at', '<=', now - REQUEST_TTL_MS)
+        .execute();
+      await db
+        .insertInto('saml_requests')
+        .values({
+          relay_hash: relayHash(deps, token),
+          account_id: opts.setting.account_id,
+          request_id: requestId,
+          purpose: opts.purpose,
+          return_to: opts.returnTo,
+          actor_user_id: opts.actorUserId,
+          created_at: now,
+        })
+        .execute();
       return { value, createdAt: now };
     },
     getAsync: async () => null,
@@ -117,18 +125,13 @@ export interface ClaimedRequest {
  */
 export async function claimRequest(deps: AppDeps, accountId: number, token: string): Promise<ClaimedRequest | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = await one<{
-    account_id: number;
-    request_id: string;
-    purpose: RequestPurpose;
-    return_to: string;
-    actor_user_id: number | null;
-    created_at: number;
-  }>(
-    deps.storage.db,
-    sql`DELETE FROM saml_requests WHERE account_id = ${accountId} AND relay_hash = ${relayHash(deps, token)}
-        RETURNING account_id, request_id, purpose, return_to, actor_user_id, created_at`,
-  );
+  const row = await deps.storage.db
+    .deleteFrom('saml_requests')
+    .where('account_id', '=', accountId)
+    .where('relay_hash', '=', relayHash(deps, token))
+    .returning(['account_id', 'request_id', 'purpose', 'return_to', 'actor_user_id', 'created_at'])
+    .$narrowType<{ purpose: RequestPurpose }>()
+    .executeTakeFirst();
   if (!row) return null;
   return {
     accountId: row.account_id,

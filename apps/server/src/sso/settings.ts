@@ -14,7 +14,7 @@ import { classifyAddress, literalAddress } from '../platform/addressPolicy';
 import { type Principal, requireAdmin } from '../platform/auth';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { type Executor, one, run, sql, transaction } from '../platform/storage';
+import { type Executor, type Row, transaction } from '../platform/storage';
 import { isoTime } from '../platform/time';
 import { revokeAccountSsoSessions } from '../session';
 import { certificateWarnings, type ParsedCertificate, parseCertificates, readCertificates } from './certificates';
@@ -22,29 +22,32 @@ import { identityProviderName } from './providerName';
 
 /** The account's SSO setting (spec: SSO setting resource). At most one per account. */
 
-export interface SettingRow {
-  account_id: number;
-  cert: string;
-  identity_provider_name: string;
-  idp_entity_id: string | null;
-  sign_in_endpoint: string;
-  sign_out_endpoint: string | null;
-  strategy: 'samlp';
-  tested_at: number | null;
-  updated_at: number;
-  /** JSON of the last Test SSO's details (SsoLastTest). */
-  last_test?: string | null;
-  /** The IdP metadata URL the setting follows (decision 0049), and its last fetch. */
-  metadata_url?: string | null;
-  metadata_checked_at?: number | null;
-  metadata_refreshed_at?: number | null;
-  metadata_error?: string | null;
-  /** JSON `{sha256 fingerprint: ms}`: when each listed certificate was first seen. */
-  cert_seen?: string | null;
-}
+/**
+ * Columns a setting being built may leave out: `last_test` (JSON of the last Test SSO's details, SsoLastTest),
+ * the IdP metadata URL the setting follows (decision 0049) and its last fetch, and `cert_seen` (JSON
+ * `{sha256 fingerprint: ms}`: when each listed certificate was first seen).
+ */
+type LaterColumns =
+  | 'last_test'
+  | 'metadata_url'
+  | 'metadata_checked_at'
+  | 'metadata_refreshed_at'
+  | 'metadata_error'
+  | 'cert_seen';
+
+/** A row of `sso_settings`; its strategy is always SAML. */
+export type SettingRow = Omit<Row<'sso_settings'>, 'strategy' | LaterColumns> & { strategy: 'samlp' } & Partial<
+    Pick<Row<'sso_settings'>, LaterColumns>
+  >;
 
 export async function findSetting(db: Executor, accountId: number): Promise<SettingRow | null> {
-  return (await one<SettingRow>(db, sql`SELECT * FROM sso_settings WHERE account_id = ${accountId}`)) ?? null;
+  const row = await db
+    .selectFrom('sso_settings')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .$narrowType<{ strategy: 'samlp' }>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function getSetting(db: Executor, accountId: number): Promise<SettingRow> {
@@ -241,22 +244,41 @@ export function testedAt(existing: SettingRow | null, pem: string, signIn: strin
 
 /** Writes the whole setting of the row's account, creating it when there is none. */
 export async function storeSetting(db: Executor, row: SettingRow): Promise<void> {
-  await run(
-    db,
-    sql`INSERT INTO sso_settings (account_id, cert, identity_provider_name, idp_entity_id, sign_in_endpoint,
-          sign_out_endpoint, strategy, tested_at, updated_at, metadata_url, metadata_checked_at,
-          metadata_refreshed_at, metadata_error, cert_seen)
-        VALUES (${row.account_id}, ${row.cert}, ${row.identity_provider_name}, ${row.idp_entity_id},
-          ${row.sign_in_endpoint}, ${row.sign_out_endpoint}, ${row.strategy}, ${row.tested_at}, ${row.updated_at},
-          ${row.metadata_url ?? null}, ${row.metadata_checked_at ?? null}, ${row.metadata_refreshed_at ?? null},
-          ${row.metadata_error ?? null}, ${row.cert_seen ?? null})
-        ON CONFLICT (account_id) DO UPDATE SET cert = excluded.cert,
-          identity_provider_name = excluded.identity_provider_name, idp_entity_id = excluded.idp_entity_id,
-          sign_in_endpoint = excluded.sign_in_endpoint, sign_out_endpoint = excluded.sign_out_endpoint,
-          tested_at = excluded.tested_at, updated_at = excluded.updated_at, metadata_url = excluded.metadata_url,
-          metadata_checked_at = excluded.metadata_checked_at, metadata_refreshed_at = excluded.metadata_refreshed_at,
-          metadata_error = excluded.metadata_error, cert_seen = excluded.cert_seen`,
-  );
+  await db
+    .insertInto('sso_settings')
+    .values({
+      account_id: row.account_id,
+      cert: row.cert,
+      identity_provider_name: row.identity_provider_name,
+      idp_entity_id: row.idp_entity_id,
+      sign_in_endpoint: row.sign_in_endpoint,
+      sign_out_endpoint: row.sign_out_endpoint,
+      strategy: row.strategy,
+      tested_at: row.tested_at,
+      updated_at: row.updated_at,
+      metadata_url: row.metadata_url ?? null,
+      metadata_checked_at: row.metadata_checked_at ?? null,
+      metadata_refreshed_at: row.metadata_refreshed_at ?? null,
+      metadata_error: row.metadata_error ?? null,
+      cert_seen: row.cert_seen ?? null,
+    })
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet((eb) => ({
+        cert: eb.ref('excluded.cert'),
+        identity_provider_name: eb.ref('excluded.identity_provider_name'),
+        idp_entity_id: eb.ref('excluded.idp_entity_id'),
+        sign_in_endpoint: eb.ref('excluded.sign_in_endpoint'),
+        sign_out_endpoint: eb.ref('excluded.sign_out_endpoint'),
+        tested_at: eb.ref('excluded.tested_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        metadata_url: eb.ref('excluded.metadata_url'),
+        metadata_checked_at: eb.ref('excluded.metadata_checked_at'),
+        metadata_refreshed_at: eb.ref('excluded.metadata_refreshed_at'),
+        metadata_error: eb.ref('excluded.metadata_error'),
+        cert_seen: eb.ref('excluded.cert_seen'),
+      })),
+    )
+    .execute();
 }
 
 /** Deleting is refused while anyone depends on SSO alone; afterwards every SSO session of the account ends. */
@@ -271,8 +293,8 @@ export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> 
     );
   }
   await transaction(deps.storage, async (tx) => {
-    await run(tx, sql`DELETE FROM sso_settings WHERE account_id = ${p.accountId}`);
-    await run(tx, sql`DELETE FROM saml_requests WHERE account_id = ${p.accountId}`);
+    await tx.deleteFrom('sso_settings').where('account_id', '=', p.accountId).execute();
+    await tx.deleteFrom('saml_requests').where('account_id', '=', p.accountId).execute();
   });
   await revokeAccountSsoSessions(deps, p.accountId);
   await auditAction(deps, p, 'sso_setting.delete');
@@ -282,10 +304,9 @@ export async function deleteSetting(deps: AppDeps, p: Principal): Promise<void> 
 export async function recordTest(deps: AppDeps, accountId: number, test: Omit<SsoLastTest, 'at'>): Promise<void> {
   const now = deps.clock.now();
   const details = JSON.stringify({ ...test, at: isoTime(now) });
-  await run(
-    deps.storage.db,
-    test.outcome === 'passed'
-      ? sql`UPDATE sso_settings SET tested_at = ${now.getTime()}, last_test = ${details} WHERE account_id = ${accountId}`
-      : sql`UPDATE sso_settings SET last_test = ${details} WHERE account_id = ${accountId}`,
-  );
+  await deps.storage.db
+    .updateTable('sso_settings')
+    .set(test.outcome === 'passed' ? { tested_at: now.getTime(), last_test: details } : { last_test: details })
+    .where('account_id', '=', accountId)
+    .execute();
 }

@@ -10,16 +10,15 @@ import type { Storage } from './types';
  */
 
 type Queues = Map<string, Promise<void>>;
-/** Each name's queue (its tail), per PostgreSQL node (its storage) or per SQLite file. */
-const perNode = new WeakMap<Storage, Queues>();
+/** Each name's queue (its tail) per SQLite file; a PostgreSQL node's are on its storage (`lockQueues`). */
 const perFile = new Map<string, Queues>();
 
 function queuesOf(storage: Storage): Queues {
-  let queues = storage.backend === 'postgres' ? perNode.get(storage) : perFile.get(storage.describe);
+  if (storage.backend === 'postgres') return (storage as PostgresStorage).lockQueues;
+  let queues = perFile.get(storage.describe);
   if (!queues) {
     queues = new Map();
-    if (storage.backend === 'postgres') perNode.set(storage, queues);
-    else perFile.set(storage.describe, queues);
+    perFile.set(storage.describe, queues);
   }
   return queues;
 }

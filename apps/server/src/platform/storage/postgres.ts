@@ -58,6 +58,11 @@ const types = {
 export interface PostgresStorage extends Storage {
   readonly backend: 'postgres';
   readonly pool: pg.Pool;
+  /**
+   * The tails of this node's queues of named locks (locks.ts), by name: the holders of a name on this node
+   * queue here before taking its advisory lock, so waiting takes one pooled connection per name.
+   */
+  readonly lockQueues: Map<string, Promise<void>>;
 }
 
 /** Where the URL points, for messages: user, host, port and database, never the password. */
@@ -130,6 +135,7 @@ export async function openPostgresStorage(url: string, options: { max?: number }
     db,
     dialect: postgresDialect,
     pool,
+    lockQueues: new Map(),
     describe: describePostgresUrl(url),
     target: { backend: 'postgres', url },
     close: async () => {

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { one } from './query';
 import type { Executor } from './types';
 
 /**
@@ -9,11 +8,12 @@ import type { Executor } from './types';
  * from the schedule, never from the node's clock). Returns true only for the node that claimed it.
  */
 export async function claimSlot(ex: Executor, key: string, slotAt: number, now: number = Date.now()): Promise<boolean> {
-  const row = await one<{ key: string }>(
-    ex,
-    sql`INSERT INTO schedule_slots (key, slot_at, claimed_at) VALUES (${key}, ${slotAt}, ${now})
-        ON CONFLICT DO NOTHING RETURNING key`,
-  );
+  const row = await ex
+    .insertInto('schedule_slots')
+    .values({ key, slot_at: slotAt, claimed_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
