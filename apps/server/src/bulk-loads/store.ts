@@ -4,7 +4,7 @@ import { findDatabase, findTable } from '../data';
 import { type KindJobsQuery, kindJobs } from '../jobs';
 import type { AppDeps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
-import { dialectOf, type Executor, isUniqueViolation, one, type Row, sql } from '../platform/storage';
+import { dialectOf, type Executor, one, type Row, sql, unlessTaken } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { isoSeconds } from '../platform/time';
 import { MASK, maskConfig, readConfig, type StoredConfig } from './config';
@@ -165,8 +165,9 @@ export async function insertBulkLoad(
   owner: { userId?: number | null; integrationId?: number | null } = {},
 ): Promise<BulkLoadRow> {
   if (await nameTaken(ex, accountId, v.name, null)) throw taken(v.name);
-  try {
-    await ex
+  // Another request may take the name between the check and the write.
+  await unlessTaken(
+    ex
       .insertInto('bulk_loads')
       .values({
         account_id: accountId,
@@ -176,12 +177,9 @@ export async function insertBulkLoad(
         user_id: owner.userId ?? null,
         integration_id: owner.integrationId ?? null,
       })
-      .execute();
-  } catch (err) {
-    // Another request took the name between the check and the write.
-    if (isUniqueViolation(err)) throw taken(v.name);
-    throw err;
-  }
+      .execute(),
+    () => taken(v.name),
+  );
   return requireBulkLoad(ex, accountId, v.name);
 }
 
@@ -192,17 +190,15 @@ export async function updateBulkLoad(
   now: number,
 ): Promise<BulkLoadRow> {
   if (await nameTaken(ex, row.account_id, v.name, row.id)) throw taken(v.name);
-  try {
-    await ex
+  await unlessTaken(
+    ex
       .updateTable('bulk_loads')
       .set({ ...valuesOf(v), updated_at: now })
       .where('id', '=', row.id)
       .where('account_id', '=', row.account_id)
-      .execute();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw taken(v.name);
-    throw err;
-  }
+      .execute(),
+    () => taken(v.name),
+  );
   return requireBulkLoad(ex, row.account_id, v.name);
 }
 

@@ -1,6 +1,6 @@
 import { userColumnOf } from '../accounts';
 import { conflict, notFound } from '../platform/errors';
-import { type Executor, isUniqueViolation, many, one, type Row, sql } from '../platform/storage';
+import { type Executor, many, one, type Row, sql, unlessTaken } from '../platform/storage';
 
 /** The SQL of the `saved_queries` table (migration 36). Every read and write is scoped by account. */
 
@@ -75,17 +75,15 @@ export async function insertSavedQuery(
   f: SavedQueryFields,
   now: number,
 ): Promise<number> {
-  try {
-    const { id } = await ex
+  const { id } = await unlessTaken(
+    ex
       .insertInto('saved_queries')
       .values({ ...fieldsOf(f), account_id: accountId, user_id: userId, created_at: now, updated_at: now })
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(id);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw taken(f.name);
-    throw err;
-  }
+      .executeTakeFirstOrThrow(),
+    () => taken(f.name),
+  );
+  return Number(id);
 }
 
 export async function saveSavedQuery(
@@ -94,17 +92,15 @@ export async function saveSavedQuery(
   f: SavedQueryFields,
   now: number,
 ): Promise<void> {
-  try {
-    await ex
+  await unlessTaken(
+    ex
       .updateTable('saved_queries')
       .set({ ...fieldsOf(f), updated_at: now })
       .where('id', '=', row.id)
       .where('account_id', '=', row.account_id)
-      .execute();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw taken(f.name);
-    throw err;
-  }
+      .execute(),
+    () => taken(f.name),
+  );
 }
 
 export async function recordRun(ex: Executor, row: SavedQueryRow, jobId: number, at: number): Promise<void> {

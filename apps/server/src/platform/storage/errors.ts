@@ -14,6 +14,16 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/** Runs a write; a UNIQUE constraint's refusal (a name taken meanwhile, say) becomes the caller's error. */
+export async function unlessTaken<T>(write: Promise<T>, taken: () => Error): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+}
+
 /** A FOREIGN KEY constraint refused the write (the referenced row is gone, or rows still refer to it). */
 export function isForeignKeyViolation(err: unknown): boolean {
   const code = codeOf(err);

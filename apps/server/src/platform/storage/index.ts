@@ -11,6 +11,7 @@ export {
   isStorageUnavailable,
   isUniqueViolation,
   StorageUnavailable,
+  unlessTaken,
 } from './errors';
 export { tryLock, withLock } from './locks';
 export { type OpenedStorage, openStorage, openWorkerStorage, storageTarget } from './open';
