@@ -106,6 +106,8 @@ test('a person of a claimed e-mail domain is sent to the identity provider from 
   await page.getByLabel('Domain to claim').fill('elsewhere.test');
   await page.getByRole('button', { name: 'Claim domain' }).click();
   await expect(page.getByText('You can claim only the domain of your own e-mail address (e2e.test)')).toBeVisible();
+  await page.getByRole('table', { name: 'Claimed domains' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '../docs/screenshots/sso-claimed-domains.png' });
   await signOut(page);
 
   // An address of a domain nobody claimed: the page says SSO is not set up for it, and asks for the account ID.
@@ -143,6 +145,8 @@ test('Test SSO shows the asserted NameID, the attributes and the user it maps to
   const attributes = page.getByRole('table', { name: 'Asserted attributes' });
   await expect(attributes.getByRole('row', { name: 'groups analysts, admins' })).toBeVisible();
   await expect(attributes.getByRole('row', { name: `email ${SSO_EMAIL}` })).toBeVisible();
+  await details.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '../docs/screenshots/sso-test-details.png' });
 });
 
 test('a certificate about to expire is told in readable dates and in days, alike in the warning and the list', async ({
