@@ -25,6 +25,8 @@ const OWNERS = {
     'journey_profile_states',
     'journey_profile_events',
     'journey_positions',
+    'journey_figure_days',
+    'journey_ab_days',
     'journey_deliveries',
     'journey_delivery_files',
     'journey_activation_queue',

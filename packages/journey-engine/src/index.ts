@@ -13,8 +13,15 @@ export type { Comparison } from './significance';
 export { compareToControl, normalCdf } from './significance';
 export type { SimulationInput, SimulationResult, SimulationStep } from './simulate';
 export { nextDueAt, simulateProfile } from './simulate';
-export type { FigureKind, JourneyStatistics, StatisticsTally, StatisticsWindow, VariantFigures } from './statistics';
-export { defaultWindow, figureKey, journeyStatistics, shapeStatistics } from './statistics';
+export type {
+  FigureKind,
+  FigureOf,
+  JourneyStatistics,
+  StatisticsTally,
+  StatisticsWindow,
+  VariantFigures,
+} from './statistics';
+export { defaultWindow, figureKey, figuresOf, journeyStatistics, shapeStatistics } from './statistics';
 export type { Pauses } from './time';
 export { activeMs, dueAfter, isPausedAt, normalizePauses, unitMs } from './time';
 export * from './types';

@@ -84,6 +84,43 @@ export type FigureKind =
 /** The key of one figure: its kind and the id it is counted for (reason, stage, step, branch; exit: index and stage). */
 export const figureKey = (kind: FigureKind, id = '', sub = '') => `${kind}\u0000${id}\u0000${sub}`;
 
+/** One figure an event counts its profile for: kind, id and sub as figureKey takes them. */
+export type FigureOf = readonly [kind: FigureKind, id: string, sub: string];
+
+/**
+ * The figures an event counts its profile for (none for most types). The one statement of which event makes
+ * which figure: the in-memory statistics below and the server's day counts both count through it.
+ */
+export function figuresOf(
+  e: Pick<EngineEvent, 'type' | 'reason' | 'stageId' | 'stepId' | 'branchId' | 'criterionIndex'>,
+): FigureOf[] {
+  switch (e.type) {
+    case 'journey_entered':
+      return [['entered', '', '']];
+    case 'goal_reached':
+      return [['goal', '', '']];
+    case 'journey_left':
+      return [['left', e.reason ?? '', '']];
+    case 'stage_entered':
+      return [['stage', e.stageId ?? '', '']];
+    case 'stage_left':
+      if (e.reason === 'milestone') return [['next', e.stageId ?? '', '']];
+      if (e.reason === 'goal') return [['toGoal', e.stageId ?? '', '']];
+      if (e.reason === 'exit_segment' || e.reason === 'exit_after') return [['toExit', e.stageId ?? '', '']];
+      return [];
+    case 'milestone_reached':
+      return [['milestone', e.stageId ?? '', '']];
+    case 'exit_matched':
+      return [['exit', e.stageId ?? '', String(e.criterionIndex)]];
+    case 'step_entered':
+      return [['step', e.stepId ?? '', '']];
+    case 'branch_taken':
+      return [['branch', e.branchId ?? '', '']];
+    default:
+      return [];
+  }
+}
+
 function addTo(map: Map<string, Set<string>>, key: string, profile: string) {
   let set = map.get(key);
   if (!set) {
@@ -129,38 +166,11 @@ export function journeyStatistics(
   for (const e of events) {
     if (e.at < window.from || e.at > window.to) continue;
     const p = e.profileKey;
+    for (const [kind, id, sub] of figuresOf(e)) addTo(by, figureKey(kind, id, sub), p);
+    if (e.type === 'journey_entered') entries++;
     switch (e.type) {
-      case 'journey_entered':
-        entries++;
-        addTo(by, figureKey('entered'), p);
-        break;
       case 'goal_reached':
-        addTo(by, figureKey('goal'), p);
         if (!goalAt.has(p) || (goalAt.get(p) ?? 0) < e.at) goalAt.set(p, e.at);
-        break;
-      case 'journey_left':
-        addTo(by, figureKey('left', e.reason ?? ''), p);
-        break;
-      case 'stage_entered':
-        addTo(by, figureKey('stage', e.stageId ?? ''), p);
-        break;
-      case 'stage_left':
-        if (e.reason === 'milestone') addTo(by, figureKey('next', e.stageId ?? ''), p);
-        if (e.reason === 'goal') addTo(by, figureKey('toGoal', e.stageId ?? ''), p);
-        if (e.reason === 'exit_segment' || e.reason === 'exit_after')
-          addTo(by, figureKey('toExit', e.stageId ?? ''), p);
-        break;
-      case 'milestone_reached':
-        addTo(by, figureKey('milestone', e.stageId ?? ''), p);
-        break;
-      case 'exit_matched':
-        addTo(by, figureKey('exit', e.stageId ?? '', String(e.criterionIndex)), p);
-        break;
-      case 'step_entered':
-        addTo(by, figureKey('step', e.stepId ?? ''), p);
-        break;
-      case 'branch_taken':
-        addTo(by, figureKey('branch', e.branchId ?? ''), p);
         break;
       case 'variant_assigned': {
         let forTest = assigned.get(e.stepId ?? '');

@@ -8,8 +8,10 @@ import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/te
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { insertId, many, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
+import { abTally } from './abDays';
 import { eventsBetween } from './eventLog';
-import { statisticsTally } from './figures';
+import { dayTally, recountFigureDays } from './figureDays';
+import { logTally, statisticsTally } from './figures';
 import { insertRun, loadStates, saveRun } from './store';
 
 /**
@@ -66,6 +68,24 @@ async function both(w: World, window: StatisticsWindow) {
   expect(journeyStatistics(String(journeyId), w.journey, w.events, w.states.values(), window)).toEqual(reference);
   return { counted, reference };
 }
+
+const nonZero = (m: ReadonlyMap<string, number>) => new Map([...m].filter(([, n]) => n !== 0));
+
+/**
+ * Whether the day counts the runs kept (figureDays.ts) answer the window; when they do, their figures are those
+ * counted over the log, every one.
+ */
+async function daysAgree(window: StatisticsWindow): Promise<boolean> {
+  const days = await dayTally(storage.db, accountId, journeyId, window);
+  if (!days) return false;
+  const log = await logTally(storage.db, accountId, journeyId, window);
+  expect(nonZero(days.profiles), JSON.stringify(window)).toEqual(nonZero(log.profiles));
+  expect(days.entries).toBe(log.entries);
+  // Whether the A/B tallies came from their day counts too (statisticsTally, compared by `both`), with profiles.
+  if (!days.later && (await abTally(storage.db, accountId, journeyId, days.first, days.last)).size > 0) abAnswers++;
+  return true;
+}
+let abAnswers = 0;
 
 type Position = { status: string; stage_id: string; step_id: string; profiles: number };
 const positions = (rows: Array<Omit<Position, 'profiles'> & { profiles: number | string }>) =>
@@ -128,6 +148,10 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
           const { counted, reference } = await both(w, window);
           expect(counted).toEqual(reference);
         }
+        // Whole days from the first: the day counts answer, unless a re-entry lies in the window.
+        const answered = await daysAgree({ from: day(0), to: day(d + 1) - 1 });
+        if (!allowReentry) expect(answered).toBe(true);
+        await daysAgree({ from: day(d), to: day(d) });
       }
       // The scenario reached every kind of figure, so the comparison above covered each of them.
       const all = (await both(w, { from: day(0), to: day(30) })).counted;
@@ -142,7 +166,7 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
 
   it('match the engine’s over random schedules of runs, pauses and segment changes', async () => {
     const segments = Object.values(SEG);
-    const seen = { exitAfter: 0, keptAssignments: 0, goals: 0 };
+    const seen = { exitAfter: 0, keptAssignments: 0, goals: 0, dayAnswers: 0 };
     for (let seed = 1; seed <= 12; seed++) {
       const { next, pick } = seededRandom(seed);
       const w = new World(scenarioJourney({ allowReentry: seed % 3 !== 0, split: [30, 70] }));
@@ -176,9 +200,31 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
         const b = runs.length > 0 ? pick(runs) : at;
         windows.push({ from: Math.min(a, b) + (next() < 0.5 ? 1 : 0), to: Math.max(a, b) });
       }
+      // Windows of whole days, and whole days up to now (the default window's shape).
+      const lastDay = Math.floor((at - day(0)) / 86_400_000);
+      for (let i = 0; i < 4; i++) {
+        const a = Math.floor(next() * (lastDay + 2)) - 1;
+        const b = Math.floor(next() * (lastDay + 2)) - 1;
+        windows.push({ from: day(Math.min(a, b)), to: day(Math.max(a, b) + 1) - 1 });
+        windows.push({ from: day(Math.min(a, b)), to: at });
+      }
       for (const window of windows) {
         const { counted, reference } = await both(w, window);
         expect(counted, `seed ${seed}, window ${JSON.stringify(window)}`).toEqual(reference);
+        const whole = window.from % 86_400_000 === 0;
+        const answered = await daysAgree(window);
+        if (answered) seen.dayAnswers++;
+        // Without re-entry every window of whole days is answered by the day counts.
+        if (!w.journey.allowReentry && whole) expect(answered, `seed ${seed}`).toBe(true);
+      }
+      // Counted again from the whole log, every figure's previous day is known, re-entries' too: the day counts
+      // then answer every window of whole days.
+      await recountFigureDays(storage.db, accountId, journeyId);
+      for (const window of windows) {
+        const whole = window.from % 86_400_000 === 0;
+        expect(await daysAgree(window), `seed ${seed}, recounted, ${JSON.stringify(window)}`).toBe(whole);
+        const { counted, reference } = await both(w, window);
+        expect(counted, `seed ${seed}, recounted, window ${JSON.stringify(window)}`).toEqual(reference);
       }
       // The position counts the runs kept are a count over the states, for those who left too.
       expect(await positionsKept(), `seed ${seed}`).toEqual(await positionsOfStates());
@@ -187,5 +233,7 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
     expect(seen.exitAfter).toBeGreaterThan(0);
     expect(seen.keptAssignments).toBeGreaterThan(0);
     expect(seen.goals).toBeGreaterThan(0);
+    expect(seen.dayAnswers).toBeGreaterThan(20);
+    expect(abAnswers).toBeGreaterThan(5);
   });
 });

@@ -1,9 +1,12 @@
 import { type FigureKind, figureKey, type StatisticsTally, type StatisticsWindow } from '@svc/journey-engine';
 import { type Executor, many, sql } from '../platform/storage';
+import { abTally } from './abDays';
+import { type DayTally, dayTally } from './figureDays';
 
 /**
- * The statistics of a window counted by the database (decision 0033): each figure is a COUNT(DISTINCT) over
- * one event type's range of the index on (journey_id, type, at), the A/B tallies one grouped query, and the
+ * The statistics of a window counted by the database (decisions 0033, 0054): the figures from the day counts the
+ * runs keep (figureDays.ts) when the window is made of whole days, else each a COUNT(DISTINCT) over one event
+ * type's range of the index on (journey_id, type, at); the A/B tallies one grouped query; and the
  * "in the journey now" counts are read from the position counts the runs keep (migration 45). Nothing is loaded into memory but
  * the figures themselves, however many profiles the journey has. The rules are those of journeyStatistics
  * (the engine package), which the parity tests hold this to.
@@ -30,6 +33,30 @@ export async function statisticsTally(
   journeyId: number,
   window: StatisticsWindow,
 ): Promise<StatisticsTally> {
+  const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
+  const days = await dayTally(ex, accountId, journeyId, window);
+  const { entries, profiles } = days ?? (await logTally(ex, accountId, journeyId, window));
+  return {
+    entries,
+    profiles,
+    variants:
+      days && !days.later
+        ? await abTally(ex, accountId, journeyId, days.first, days.last)
+        : await variantTally(ex, inWindow),
+    ...(await currentTally(ex, accountId, journeyId)),
+  };
+}
+
+/**
+ * The window's entries and distinct profiles per figure counted over the event log: for a window the day
+ * counts cannot answer (figureDays.ts `dayTally`).
+ */
+export async function logTally(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  window: StatisticsWindow,
+): Promise<DayTally> {
   const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
   const distinct = (kind: FigureKind, id: string, sub: string, where: ReturnType<typeof sql>, group = '') =>
     sql`SELECT ${sql.raw(`'${kind}'`)} AS k, ${sql.raw(id)} AS id, ${sql.raw(sub)} AS sub, COUNT(DISTINCT profile_key) AS n,
@@ -63,12 +90,7 @@ export async function statisticsTally(
     profiles.set(figureKey(r.k, r.id ?? '', r.sub ?? ''), Number(r.n));
     if (r.k === 'entered') entries = Number(r.c);
   }
-  return {
-    entries,
-    profiles,
-    variants: await variantTally(ex, inWindow),
-    ...(await currentTally(ex, accountId, journeyId)),
-  };
+  return { entries, profiles };
 }
 
 /**

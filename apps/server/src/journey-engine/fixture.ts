@@ -1,4 +1,5 @@
 import type { Harness } from '../testing/harness';
+import { recountFigureDays } from './figureDays';
 import { recountPositions } from './positions';
 
 /**
@@ -203,9 +204,11 @@ export async function launchOverOneProfile(h: Harness): Promise<LaunchedIds> {
 }
 
 /**
- * After a test wrote a journey's states straight into the table (a journey of a size a run would take the
- * test's time for): the position counts a run keeps with the states it writes.
+ * After a test wrote a journey's states and events straight into their tables (a journey of a size a run would
+ * take the test's time for): the position counts and day counts a run keeps with the states and events it writes.
  */
-export function countPositions(h: Harness, ids: LaunchedIds): Promise<void> {
-  return recountPositions(h.deps.storage.db, h.admin.accountId, Number(ids.journeyId));
+export async function countKept(h: Harness, ids: LaunchedIds): Promise<void> {
+  const db = h.deps.storage.db;
+  await recountPositions(db, h.admin.accountId, Number(ids.journeyId));
+  await recountFigureDays(db, h.admin.accountId, Number(ids.journeyId));
 }

@@ -2,6 +2,8 @@ import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@
 import { z } from 'zod';
 import { type ColumnKind, type Executor, insertRows, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
+import { abDayCounts, addAbDays } from './abDays';
+import { addFigureDays, figureDayCounts } from './figureDays';
 import { movePositions } from './positions';
 
 /**
@@ -291,6 +293,13 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
         ];
       }
     })(),
+  );
+  await addFigureDays(ex, accountId, journeyId, figureDayCounts(out.events, out.changed, false));
+  await addAbDays(
+    ex,
+    accountId,
+    journeyId,
+    await abDayCounts(ex, accountId, journeyId, out.events, out.changed, false),
   );
   await insertMany(
     ex,

@@ -29,6 +29,7 @@ import { journeyWakeTimes } from './0040-journey-wake-times';
 import { oneTimeLinks } from './0043-one-time-links';
 import { ssoMetadataUrl } from './0044-sso-metadata-url';
 import { journeyPositions } from './0045-journey-positions';
+import { journeyFigureDays } from './0046-journey-figure-days';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   oneTimeLinks,
   ssoMetadataUrl,
   journeyPositions,
+  journeyFigureDays,
 ];

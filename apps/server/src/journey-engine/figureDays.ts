@@ -1,0 +1,167 @@
+import {
+  type EngineEvent,
+  type FigureKind,
+  figureKey,
+  figuresOf,
+  type ProfileState,
+  type StatisticsWindow,
+} from '@svc/journey-engine';
+import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
+import { abDayCounts, addAbDays } from './abDays';
+import { dayOf, eventsByEntry } from './entries';
+import { eventsBetween } from './eventLog';
+
+/**
+ * A journey's figures counted per day (`journey_figure_days`, migration 46, decision 0054). Each row says how many
+ * times profiles reached a figure on `day` whose previous time at that figure fell on `prev_day`. For a window of
+ * whole days, a profile is counted once, on its first day in the window: exactly the rows whose previous day lies
+ * before the window. The run that writes the events adds their counts in the same transaction (store.ts `saveRun`).
+ *
+ * The run knows a profile's previous time at a figure without reading its history: a journey has no loops and
+ * stages only move forward, so within one entry each figure is reached at most once; in a first entry there is
+ * no earlier time, and an earlier time in the same run is in hand. Only a later entry's figures have an earlier
+ * time the run does not hold: they are stored with prev_day UNKNOWN, and a window holding such a row is counted
+ * from the event log, as is a window that starts or ends inside a day (figures.ts).
+ */
+
+const DAY_MS = 86_400_000;
+/** `prev_day` of a figure reached for the first time. */
+const NEVER = -1;
+/** `prev_day` of a figure reached in a later entry, whose previous time the run did not read. */
+const UNKNOWN = -2;
+/** The `kind` of a day's count of events of re-entries (not a figure). */
+const LATER = 'later';
+/** Rows per statement (8 bound values each). */
+const ROWS_PER_STATEMENT = 500;
+const KINDS: ColumnKind[] = ['integer', 'integer', 'text', 'text', 'text', 'integer', 'integer', 'integer'];
+
+/**
+ * The day counts of some profiles' events, in log order per profile. `states` are the profiles' states after
+ * these events (their `entries` tell which entry each event belongs to); `wholeHistory` says the events are all
+ * the journey ever logged for them, so a figure not reached before among them was never reached before.
+ */
+export function figureDayCounts(
+  events: ReadonlyArray<EngineEvent>,
+  states: ReadonlyMap<string, ProfileState>,
+  wholeHistory: boolean,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (row: string) => counts.set(row, (counts.get(row) ?? 0) + 1);
+  for (const list of eventsByEntry(events, states, wholeHistory).values()) {
+    const lastAt = new Map<string, number>();
+    for (const { event: e, entry } of list) {
+      // A re-entry's events: its day's A/B tallies are counted from the log (abDays.ts).
+      if (entry > 1) add(`${LATER}\u0000\u0000\u0000${dayOf(e.at)}\u0000${NEVER}`);
+      for (const [kind, id, sub] of figuresOf(e)) {
+        const figure = figureKey(kind, id, sub);
+        const before = lastAt.get(figure);
+        const prevDay = before !== undefined ? dayOf(before) : wholeHistory || entry <= 1 ? NEVER : UNKNOWN;
+        lastAt.set(figure, e.at);
+        add(`${figure}\u0000${dayOf(e.at)}\u0000${prevDay}`);
+      }
+    }
+  }
+  return counts;
+}
+
+/** Adds day counts (figureDayCounts) to the journey's. Call inside the transaction that writes the events. */
+export async function addFigureDays(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  counts: ReadonlyMap<string, number>,
+): Promise<void> {
+  const rows = [...counts].map(([row, n]) => {
+    const [kind, fid, sub, day, prevDay] = row.split('\u0000');
+    return [accountId, journeyId, kind, fid, sub, Number(day), Number(prevDay), n];
+  });
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+    await insertRows(
+      ex,
+      'INSERT INTO journey_figure_days (account_id, journey_id, kind, fid, sub, day, prev_day, n)',
+      KINDS,
+      rows.slice(at, at + ROWS_PER_STATEMENT),
+      `ON CONFLICT (account_id, journey_id, day, kind, fid, sub, prev_day)
+       DO UPDATE SET n = journey_figure_days.n + excluded.n`,
+    );
+  }
+}
+
+/**
+ * Counts the journey's figures and A/B tallies again from its whole event log (tests that write events straight
+ * into the log; a repair). Call inside a transaction.
+ */
+export async function recountFigureDays(ex: Executor, accountId: number, journeyId: number): Promise<void> {
+  for (const table of ['journey_figure_days', 'journey_ab_days'] as const) {
+    await ex.deleteFrom(table).where('journey_id', '=', journeyId).where('account_id', '=', accountId).execute();
+  }
+  const events = await eventsBetween(ex, accountId, journeyId, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  await addFigureDays(ex, accountId, journeyId, figureDayCounts(events, new Map(), true));
+  await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, events, new Map(), true));
+}
+
+/** What the day counts answer for a window: entries and distinct profiles per figure key. */
+export interface DayTally {
+  entries: number;
+  profiles: Map<string, number>;
+}
+
+/** The day counts' answer: whole days `first`..`last`, and whether a re-entry lies in them (`later`). */
+export interface DaysAnswer extends DayTally {
+  first: number;
+  last: number;
+  later: boolean;
+}
+
+/**
+ * The window's entries and distinct profiles per figure from the day counts, or null when they cannot say:
+ * the window starts inside a day or before 1970, ends inside a day that has events after its end, or holds a
+ * later entry's figure (prev_day UNKNOWN).
+ */
+export async function dayTally(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  window: StatisticsWindow,
+): Promise<DaysAnswer | null> {
+  if (window.from < 0 || window.from % DAY_MS !== 0) return null;
+  const first = dayOf(window.from);
+  const last = dayOf(window.to);
+  if (window.to % DAY_MS !== DAY_MS - 1) {
+    // A window that ends inside a day (the default ends now) is whole if that day has nothing after its end.
+    const later = await ex
+      .selectFrom('journey_profile_events')
+      .select('id')
+      .where('journey_id', '=', journeyId)
+      .where('at', '>', window.to)
+      .where('at', '<', (last + 1) * DAY_MS)
+      .where('account_id', '=', accountId)
+      .limit(1)
+      .executeTakeFirst();
+    if (later) return null;
+  }
+  const rows = await ex
+    .selectFrom('journey_figure_days')
+    .select(['kind', 'fid', 'sub', 'prev_day', 'n'])
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .where((w) => w.between('day', first, last))
+    .execute();
+  const profiles = new Map<string, number>();
+  let entries = 0;
+  let later = false;
+  for (const r of rows) {
+    if (r.kind === LATER) {
+      later = true;
+      continue;
+    }
+    const prevDay = Number(r.prev_day);
+    if (prevDay === UNKNOWN) return null;
+    const n = Number(r.n);
+    if (r.kind === 'entered') entries += n;
+    if (prevDay >= first) continue;
+    const key = figureKey(r.kind as FigureKind, r.fid, r.sub);
+    profiles.set(key, (profiles.get(key) ?? 0) + n);
+  }
+  return { entries, profiles, first, last, later };
+}
