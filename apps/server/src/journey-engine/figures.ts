@@ -2,6 +2,7 @@ import { type FigureKind, figureKey, type StatisticsTally, type StatisticsWindow
 import { type Executor, many, sql } from '../platform/storage';
 import { abTally } from './abDays';
 import { type DayTally, dayTally } from './figureDays';
+import { positionsOf } from './positions';
 
 /**
  * The statistics of a window counted by the database (decisions 0033, 0054): the figures from the day counts the
@@ -126,22 +127,14 @@ async function variantTally(ex: Executor, inWindow: ReturnType<typeof sql>): Pro
 
 /** The profiles in the journey now, per stage and step, from the journey's position counts (migration 45). */
 async function currentTally(ex: Executor, accountId: number, journeyId: number) {
-  const rows = await ex
-    .selectFrom('journey_positions')
-    .select(['stage_id', 'step_id', 'profiles'])
-    .where('journey_id', '=', journeyId)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .where('profiles', '<>', 0)
-    .execute();
   const currentStage = new Map<string, number>();
   const currentStep = new Map<string, number>();
   let current = 0;
-  for (const r of rows) {
-    const n = Number(r.profiles);
-    current += n;
-    currentStage.set(r.stage_id, (currentStage.get(r.stage_id) ?? 0) + n);
-    if (r.step_id !== '') currentStep.set(r.step_id, (currentStep.get(r.step_id) ?? 0) + n);
+  for (const p of await positionsOf(ex, accountId, journeyId)) {
+    if (p.status !== 'active') continue;
+    current += p.profiles;
+    currentStage.set(p.stageId, (currentStage.get(p.stageId) ?? 0) + p.profiles);
+    if (p.stepId !== null) currentStep.set(p.stepId, (currentStep.get(p.stepId) ?? 0) + p.profiles);
   }
   return { current, currentStage, currentStep };
 }

@@ -66,3 +66,20 @@ export async function recountPositions(ex: Executor, accountId: number, journeyI
         GROUP BY account_id, journey_id, status, stage_id, COALESCE(step_id, '')`,
   );
 }
+
+/** A journey's positions with profiles: status, stage, step (null for none) and how many profiles stand there. */
+export async function positionsOf(ex: Executor, accountId: number, journeyId: number) {
+  const rows = await ex
+    .selectFrom('journey_positions')
+    .select(['status', 'stage_id', 'step_id', 'profiles'])
+    .where('journey_id', '=', journeyId)
+    .where('account_id', '=', accountId)
+    .where('profiles', '<>', 0)
+    .execute();
+  return rows.map((r) => ({
+    status: r.status,
+    stageId: r.stage_id,
+    stepId: r.step_id === '' ? null : r.step_id,
+    profiles: Number(r.profiles),
+  }));
+}

@@ -8,6 +8,7 @@ import {
 } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { type Executor, run, sql } from '../platform/storage';
+import { positionsOf } from './positions';
 import { loadStates, saveRun } from './store';
 
 /**
@@ -58,10 +59,19 @@ function placeStates(states: Iterable<ProfileState>, plan: VersionPlan, at: numb
   return { carried, counts };
 }
 
-/** What launching the version now would do to the source's profiles (nothing is written). */
+/**
+ * What launching the version now would do to the source's profiles (nothing is written): placeStates' counts,
+ * read from the source's position counts (a few rows however many profiles it holds), since where a profile goes
+ * depends only on its status, stage and step.
+ */
 export async function previewHandover(deps: AppDeps, source: JourneyRow, plan: VersionPlan): Promise<HandoverCounts> {
-  const states = await loadStates(deps.storage.db, source.account_id, source.id);
-  return placeStates(states.values(), plan, deps.clock.now().getTime()).counts;
+  const counts: HandoverCounts = { keep: 0, leave: 0, alreadyLeft: 0 };
+  for (const p of await positionsOf(deps.storage.db, source.account_id, source.id)) {
+    if (p.status === 'left') counts.alreadyLeft += p.profiles;
+    else if (plan.keeps(p.stageId, p.stepId)) counts.keep += p.profiles;
+    else counts.leave += p.profiles;
+  }
+  return counts;
 }
 
 /** The states a draft's launch would start from: those a version takes over, or none. */
