@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewAccount } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { claimSlot, one, sql } from '../platform/storage';
+import type { JobKind } from './jobKind';
 import type { JobRow } from './jobStore';
-import { type JobKind, JobRunner, type RunnerOptions } from './runner';
+import { JobRunner, type RunnerOptions } from './runner';
 import { bareDeps } from './testing/bareDeps';
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type DatabaseRow, findDatabase } from '../data';
 import type { AppDeps } from '../platform/context';
 import { makeDir } from '../platform/fileModes';
+import type { JobKind } from './jobKind';
 import type { JobRow } from './jobStore';
 import { hiveToPresto } from './query/hive';
 import { withCallResultTypes } from './query/selectItems';
@@ -9,7 +10,6 @@ import { queryEngineFor } from './queryEngine';
 import { withDatabaseNamed } from './queryErrors';
 import { writeResult } from './resultOutput';
 import { resultStoreFor } from './resultStore';
-import type { JobKind } from './runner';
 
 /**
  * Query jobs (`presto`, `trino`, and `hive`, the clients' default): the SQL runs on the storage backend's

@@ -2,6 +2,7 @@ import { lockAccountRow } from '../accounts';
 import type { AppDeps } from '../platform/context';
 import { type Executor, transaction } from '../platform/storage';
 import { type FairLimits, type FairState, fairOrder, mayStart, nextFair, userKey } from './fairQueue';
+import type { JobContext, JobIssuer, JobKind } from './jobKind';
 import {
   appendCmdout,
   claimJob,
@@ -19,41 +20,7 @@ import {
   runningCounts,
   runningJobs,
 } from './jobStore';
-
-/** What a job kind gets while it runs. */
-export interface JobContext {
-  deps: AppDeps;
-  /** Aborted when the job is killed or the server stops. */
-  signal: AbortSignal;
-  /** Appends a line of progress to the job's `debug.cmdout`. */
-  log(line: string): void;
-}
-
-/** What a successful run leaves on the job. */
-export type JobOutcome = Omit<Finish, 'status' | 'stderr'>;
-
-/** A job issued through `POST /v3/job/issue/<type>/<db>` by a kind that is not a query (e.g. `bulkload`). */
-export interface IssueRequest {
-  accountId: number;
-  userId: number;
-  /** The database of the path; it exists in the account. */
-  database: string;
-  /** The request's parameters (JSON, form or query string). */
-  params: Record<string, unknown>;
-}
-export type JobIssuer = (request: IssueRequest) => Promise<JobRow>;
-
-/** A kind of job (query, bulk import perform…): the runner queues, starts, limits and ends its jobs. */
-export interface JobKind {
-  /** Values of `jobs.type` this kind runs. */
-  types: readonly string[];
-  /** Does the work; a thrown error's message becomes the job's `debug.stderr`. */
-  run(job: JobRow, ctx: JobContext): Promise<JobOutcome>;
-  /** Cleans up after a job that did not succeed (killed, failed, interrupted by a restart). */
-  onFailed?(job: JobRow): void | Promise<void>;
-  /** Releases the kind's resources when the runner stops. */
-  close?(): void;
-}
+import { JobWaiters } from './jobWaiters';
 
 export interface RunnerOptions extends FairLimits {
   /** Seconds any job may run before it ends in error (a query's own limit counts from when its process has it). */
@@ -72,8 +39,6 @@ interface Active {
   account: number;
   user: string;
 }
-
-type Waiter = { resolve: (status: JobStatus) => void; reject: (e: Error) => void };
 
 /**
  * Runs queued jobs with bounded concurrency, sharing the slots fairly (fairQueue.ts): round-robin between
@@ -95,8 +60,7 @@ export class JobRunner {
   private readonly lastServedAccount = new Map<number, number>();
   private readonly lastServedUser = new Map<string, number>();
   private served = 0;
-  private readonly settledWaiters = new Map<number, Waiter[]>();
-  private readonly startedWaiters = new Map<number, Waiter[]>();
+  private readonly waiters = new JobWaiters(async (id) => (await jobById(this.db, id))?.status ?? null);
   private state: 'new' | 'running' | 'stopped' = 'new';
   private pumping = false;
   private pumpAgain = false;
@@ -163,12 +127,7 @@ export class JobRunner {
     for (const { controller } of this.active.values()) controller.abort(new Error('The server is stopping.'));
     this.active.clear();
     for (const kind of new Set(this.kinds.values())) kind.close?.();
-    const stopped = new Error('The job runner stopped.');
-    for (const waiters of [...this.settledWaiters.values(), ...this.startedWaiters.values()]) {
-      for (const w of waiters) w.reject(stopped);
-    }
-    this.settledWaiters.clear();
-    this.startedWaiters.clear();
+    this.waiters.rejectAll(new Error('The job runner stopped.'));
   }
 
   /**
@@ -215,49 +174,14 @@ export class JobRunner {
 
   /** Resolves with the final status once the job has ended (at once if it already has). */
   whenSettled(id: number): Promise<JobStatus> {
-    return this.wait(this.settledWaiters, id, (s) => FINISHED.includes(s));
+    if (this.state === 'stopped') return Promise.reject(new Error('The job runner stopped.'));
+    return this.waiters.whenSettled(id);
   }
 
   /** Resolves once the job has left the queue (running or already ended). */
   whenStarted(id: number): Promise<JobStatus> {
-    return this.wait(this.startedWaiters, id, (s) => s !== 'queued');
-  }
-
-  private wait(waiters: Map<number, Waiter[]>, id: number, reached: (s: JobStatus) => boolean): Promise<JobStatus> {
     if (this.state === 'stopped') return Promise.reject(new Error('The job runner stopped.'));
-    return new Promise((resolve, reject) => {
-      // Listen first, then look: an end between the two is not missed.
-      const waiter = { resolve, reject };
-      const list = waiters.get(id) ?? [];
-      list.push(waiter);
-      waiters.set(id, list);
-      const forget = () => {
-        const left = (waiters.get(id) ?? []).filter((w) => w !== waiter);
-        if (left.length > 0) waiters.set(id, left);
-        else waiters.delete(id);
-      };
-      jobById(this.db, id).then(
-        (job) => {
-          if (!job) {
-            forget();
-            reject(new Error(`There is no job ${id}.`));
-          } else if (reached(job.status)) {
-            forget();
-            resolve(job.status);
-          }
-        },
-        (err: unknown) => {
-          forget();
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
-    });
-  }
-
-  private notify(waiters: Map<number, Waiter[]>, id: number, status: JobStatus): void {
-    const list = waiters.get(id);
-    waiters.delete(id);
-    for (const w of list ?? []) w.resolve(status);
+    return this.waiters.whenStarted(id);
   }
 
   private now(): number {
@@ -352,7 +276,7 @@ export class JobRunner {
   /** Follows what other nodes and requests did: kills asked of this node's jobs, ends of awaited jobs, new work. */
   private async poll(): Promise<void> {
     if (this.state !== 'running') return;
-    const ids = new Set([...this.active.keys(), ...this.settledWaiters.keys(), ...this.startedWaiters.keys()]);
+    const ids = new Set([...this.active.keys(), ...this.waiters.ids()]);
     for (const row of await jobStates(this.db, [...ids])) {
       const id = Number(row.id);
       if (this.active.has(id)) {
@@ -366,8 +290,7 @@ export class JobRunner {
           active?.controller.abort(new Error('The job ended elsewhere.'));
         }
       }
-      if (FINISHED.includes(row.status)) this.notify(this.settledWaiters, id, row.status);
-      if (row.status !== 'queued') this.notify(this.startedWaiters, id, row.status);
+      this.waiters.reached(id, row.status);
     }
     this.pump();
   }
@@ -399,7 +322,7 @@ export class JobRunner {
         .finally(() => this.pump());
     }, limit * 1000);
     timer.unref();
-    this.notify(this.startedWaiters, job.id, 'running');
+    this.waiters.reached(job.id, 'running');
     const ctx: JobContext = {
       deps: this.deps,
       signal: controller.signal,
@@ -445,7 +368,6 @@ export class JobRunner {
       return;
     }
     if (finish.status !== 'success') await kind?.onFailed?.(job);
-    this.notify(this.startedWaiters, job.id, finish.status);
-    this.notify(this.settledWaiters, job.id, finish.status);
+    this.waiters.reached(job.id, finish.status);
   }
 }
