@@ -70,17 +70,17 @@ describe(`console overview figures (${testBackend()})`, () => {
     const ids = await launchOverOneProfile(h);
     const at = h.clock.now().getTime();
     const journeyId = Number(ids.journeyId);
-    for (const [key, type] of [
-      ['p1', 'journey_entered'],
-      ['p2', 'journey_entered'],
-      ['p3', 'journey_entered'],
-      ['p1', 'stage_entered'],
-      ['p2', 'goal_reached'],
-    ]) {
+    // The day counts a run keeps with its events (three entries today, one goal yesterday, a stage).
+    const day = Math.floor(at / DAY_MS);
+    for (const [kind, fid, onDay, n] of [
+      ['entered', '', day, 3],
+      ['stage', ids.stage1, day, 1],
+      ['goal', '', day - 1, 1],
+    ] as const) {
       await run(
         h.deps.storage.db,
-        sql`INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id)
-            VALUES (${h.admin.accountId}, ${journeyId}, 1, ${at}, ${key}, ${type}, ${ids.stage1})`,
+        sql`INSERT INTO journey_figure_days (account_id, journey_id, kind, fid, sub, day, prev_day, n)
+            VALUES (${h.admin.accountId}, ${journeyId}, ${kind}, ${fid}, '', ${onDay}, -1, ${n})`,
       );
     }
     const figures = await overview(await signIn(h));
