@@ -29,7 +29,6 @@ export {
   readTableSchema,
   type SchemaEntry,
 } from './columns';
-export { closeDataFiles, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady, dataTaskOptions, duckOwner, onDuck } from './dataPlane';
 export {
   type DerivedBuild,

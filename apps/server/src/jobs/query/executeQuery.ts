@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { META_TABLE, readAs, readMetaSchema } from '../../data';
+import { readAs, readMetaSchema } from '../../data';
 import { type Db, openSqlite } from '../../platform/db';
 import { checkPrepared } from './guard';
 import { ResultWriter } from './resultWriter';
@@ -31,6 +31,9 @@ export interface QueryOutcome {
   bytes: number;
   gzipBytes: number;
 }
+
+/** The figures table of a SQLite customer file (`_svc$tables`). */
+const META_TABLE = '"_svc$tables"';
 
 /** Opens a database file read-only with the query functions registered (an empty database if none). */
 export function openForQuery(file: string | null, nowMs: number): Db {
