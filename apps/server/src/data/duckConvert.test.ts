@@ -10,12 +10,12 @@ import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
 import { insertId, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage } from '../testing/storage';
-import { type DatabaseRow, databaseFile } from './catalog';
+import type { DatabaseRow } from './catalog';
 import { convertSqliteData } from './duckConvert';
 import { closeDuckFiles, duckFile } from './duckFiles';
 import { duckPlane } from './duckPlane';
 import { prepareRecord } from './tableStore';
-import { readSqliteDataFile, writeSqliteDataFile } from './testing/sqliteDataFiles';
+import { databaseFile, readSqliteDataFile, writeSqliteDataFile } from './testing/sqliteDataFiles';
 
 /**
  * The one-time upgrade (decision 0031): a data directory written by the SQLite data plane of the release before

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { openSqlite } from '../../platform/db';
 import { sqliteType } from '../columns';
 import type { Meta, PreparedRecord } from '../plane';
@@ -6,11 +7,16 @@ import { grownMeta, schemaGrowth, storedRows } from '../rows';
 /**
  * Customer database files as the SQLite data plane of the release before DuckDB wrote them (decision 0053), for
  * the tests of the one-time conversion (duckConvert.ts): one file per database at
- * `<dataDir>/databases/<account>/<id>.sqlite` (catalog.ts `databaseFile`), each table a real table (`time INTEGER
+ * `<dataDir>/databases/<account>/<id>.sqlite` (`databaseFile`), each table a real table (`time INTEGER
  * NOT NULL` and the schema's columns in SQLite's types) with its `<table>$time` index, rows in insertion order,
  * and the figures table `_svc$tables` that `readMetaSchema` reads. Values are stored as that plane stored them
  * (rows.ts `storedRows`), the figures counted the same way.
  */
+
+/** The file that plane kept a database's tables in: `<dataDir>/databases/<accountId>/<databaseId>.sqlite`. */
+export function databaseFile(dataDir: string, accountId: number, databaseId: number): string {
+  return join(dataDir, 'databases', String(accountId), `${databaseId}.sqlite`);
+}
 
 const META_TABLE = '"_svc$tables"';
 const q = (id: string) => `"${id}"`;

@@ -1,6 +1,6 @@
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { readAs } from '../../../data';
-import { prestoType } from '../executeQuery';
+import { prestoType } from '../outcome';
 import { jsonOf, sqliteValue } from './functions';
 
 /**

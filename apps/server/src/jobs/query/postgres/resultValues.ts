@@ -1,5 +1,5 @@
 import { readAs } from '../../../data';
-import { prestoType } from '../executeQuery';
+import { prestoType } from '../outcome';
 
 /**
  * Result values of a PostgreSQL query in the shape the SQLite path gives them (executeQuery.ts): integers as
