@@ -18,10 +18,17 @@ export function duckQueries(nowMs: number) {
     if (!duck) throw new Error('The DuckDB test database is not open yet.');
     return (await duck.query(sql, { nowMs })).rows;
   };
+  /** The rows of a query of `type` as records, by the result's column names. */
+  const records = async (sql: string, type: 'presto' | 'hive' = 'presto'): Promise<Record<string, unknown>[]> => {
+    if (!duck) throw new Error('The DuckDB test database is not open yet.');
+    const result = await duck.query(sql, { nowMs, type });
+    return result.rows.map((row) => Object.fromEntries(result.schema.map(([name], i) => [name, row[i]])));
+  };
   /** The first value of a query's first row. */
   const first = async (sql: string): Promise<unknown> => (await rows(sql))[0]?.[0];
   return {
     rows,
+    records,
     first,
     /** `SELECT <expr>`; each `?` outside quotes takes the next of `params`, written as SQL. */
     value: (expr: string, ...params: unknown[]) => first(`SELECT ${withParams(expr, params)} AS v`),
