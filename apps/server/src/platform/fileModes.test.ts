@@ -78,7 +78,6 @@ describe('file modes of the data folder', () => {
       SVC_DATA_DIR: dir,
       SVC_ADMIN_EMAIL: 'ops@example.test',
       SVC_ADMIN_API_KEY: key,
-      SVC_DATA_PLANE: 'duckdb',
     };
     const running = await startServer(env);
     server = running;
