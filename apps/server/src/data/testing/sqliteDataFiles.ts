@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { openSqlite } from '../../platform/db';
-import { sqliteType } from '../columns';
 import type { Meta, PreparedRecord } from '../plane';
 import { grownMeta, schemaGrowth, storedRows } from '../rows';
 
@@ -19,6 +18,17 @@ export function databaseFile(dataDir: string, accountId: number, databaseId: num
 }
 
 const META_TABLE = '"_svc$tables"';
+
+/** The declared SQLite type (and so the affinity) that plane gave a schema type. */
+const SQLITE_TYPES: Record<string, string> = {
+  int: 'INTEGER',
+  long: 'INTEGER',
+  boolean: 'INTEGER',
+  double: 'REAL',
+  float: 'REAL',
+  binary: 'BLOB',
+};
+const sqliteType = (type: string) => SQLITE_TYPES[type] ?? 'TEXT';
 const q = (id: string) => `"${id}"`;
 
 export interface OldTable {
