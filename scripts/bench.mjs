@@ -1,9 +1,9 @@
 // `npm run bench`: installs what is missing, runs the data-plane benchmarks of apps/server/bench/ one after
 // another (each in its own process, on its own temporary data directory, against 127.0.0.1 only), first on the
-// embedded default (customers' rows in DuckDB), then on the embedded mode with SQLite data files, then on
-// PostgreSQL (a private cluster started by scripts/postgres.mjs), plus query jobs on DuckDB against DuckDB itself
-// at 10 M rows, and writes their figures side by side, the machine and the date to docs/benchmarks.md. A part that cannot run is reported as such, with the
-// reason, and the others still run. BENCH_* variables shrink the sizes (see apps/server/bench/*.ts).
+// embedded mode (customers' rows in DuckDB; the SQLite data plane is gone, decision 0053), then on PostgreSQL (a
+// private cluster started by scripts/postgres.mjs), plus query jobs on DuckDB against DuckDB itself at 10 M rows,
+// and writes their figures side by side, the machine and the date to docs/benchmarks.md. A part that cannot run is
+// reported as such, with the reason, and the others still run. BENCH_* variables shrink the sizes (see apps/server/bench/*.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
@@ -51,8 +51,10 @@ export function withSection(old, body) {
   return `${section}\n\n${old}`;
 }
 
-const BACKENDS = ['duckdb', 'sqlite', 'postgres'];
-const NAMES = { duckdb: 'Embedded: DuckDB data (default)', sqlite: 'Embedded: SQLite data', postgres: 'PostgreSQL' };
+const BACKENDS = ['duckdb', 'postgres'];
+const NAMES = { duckdb: 'Embedded: DuckDB data', postgres: 'PostgreSQL' };
+/** Bulk import rows/s of the SQLite data plane that DuckDB replaced, measured before it went (issue 28). */
+const SQLITE_PLANE_BULK_ROWS_PER_SECOND = 400_000;
 const HEADS = BACKENDS.map((b) => NAMES[b]).join(' | ');
 const RULE = BACKENDS.map(() => '---').join('|');
 
@@ -64,18 +66,6 @@ function perBackend(results, part, cell) {
   });
 }
 
-/** Each backend's bulk import rows/s as a share of the SQLite data files' in the same run. */
-function shareOfSqlite(results) {
-  const sqlite = results.sqlite.bulk;
-  return BACKENDS.map((b) => {
-    const r = results[b].bulk;
-    if (b === 'sqlite') return '100 %';
-    if (!sqlite.ok || !r.ok) return 'did not run on both';
-    const share = r.bulkImportRowsPerSecond / sqlite.bulkImportRowsPerSecond;
-    return `${pct(share)}: ${met(share >= 0.6)}`;
-  }).join(' | ');
-}
-
 function render(results, when) {
   const cpu = cpus();
   const reduced = Object.keys(process.env).filter((k) => /^BENCH_/.test(k));
@@ -83,8 +73,8 @@ function render(results, when) {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (`scripts/bench.mjs` running `apps/server/bench/*.ts`), each part once on the embedded',
-    "default (control data in SQLite, customers' rows in DuckDB files), once with SQLite data files (`SVC_DATA_PLANE=sqlite`)",
-    'and once on PostgreSQL (a private cluster of `scripts/postgres.mjs` on the same machine, with its durable',
+    "mode (control data in SQLite, customers' rows in DuckDB files) and once on PostgreSQL (a private cluster of",
+    '`scripts/postgres.mjs` on the same machine, with its durable',
     'defaults). Every figure comes from one run on the machine below; the targets are those of DESIGN §8. Traffic goes to 127.0.0.1 only.',
     '',
     `- Date: ${when.toISOString()}`,
@@ -104,8 +94,8 @@ function render(results, when) {
   lines.push(
     `| Postback, one event per request (${http?.connections ?? 64} connections): events/s, share of the no-op route's req/s | ${perBackend(results, 'http', (r) => `${int(r.postbackEventsPerSecond)} events/s, ${pct(r.postbackRatio)} of ${int(r.noopRequestsPerSecond)} req/s: ${met(r.postbackRatio >= 0.5)}`).join(' | ')} | ≥ 50 % |`,
     `| Batched record ingestion (500 events per request, ${http?.batchConnections ?? 8} connections) | ${perBackend(results, 'http', (r) => `${int(r.ingestionEventsPerSecond)} events/s: ${met(r.ingestionEventsPerSecond >= 250_000)}`).join(' | ')} | ≥ 250,000 events/s |`,
-    `| Bulk import perform + commit (${int(bulk?.rows ?? 0)} rows), share of a bare loop (DuckDB: one appender; SQLite: one prepared INSERT; PostgreSQL: one COPY) | ${perBackend(results, 'bulk', (r) => `${int(r.bulkImportRowsPerSecond)} rows/s, ${pct(r.bulkImportRatio)} of ${int(r.bareInsertRowsPerSecond)} rows/s: ${met(r.bulkImportRatio >= 0.6)}${r.cpu ? `; CPU per row ${pct(r.cpu.ratio)} of the bare loop's` : ''}`).join(' | ')} | ≥ 60 % |`,
-    `| Bulk import, share of the SQLite data files' rows/s in the same run | ${shareOfSqlite(results)} | ≥ 60 % |`,
+    `| Bulk import perform + commit (${int(bulk?.rows ?? 0)} rows), share of a bare loop (DuckDB: one appender; PostgreSQL: one COPY) | ${perBackend(results, 'bulk', (r) => `${int(r.bulkImportRowsPerSecond)} rows/s, ${pct(r.bulkImportRatio)} of ${int(r.bareInsertRowsPerSecond)} rows/s: ${met(r.bulkImportRatio >= 0.6)}${r.cpu ? `; CPU per row ${pct(r.cpu.ratio)} of the bare loop's` : ''}`).join(' | ')} | ≥ 60 % |`,
+    `| Bulk import rows/s, against the ${int(SQLITE_PLANE_BULK_ROWS_PER_SECOND)} rows/s of the SQLite data plane it replaced | ${perBackend(results, 'bulk', (r) => `${int(r.bulkImportRowsPerSecond)} rows/s: ${met(r.bulkImportRowsPerSecond >= SQLITE_PLANE_BULK_ROWS_PER_SECOND)}`).join(' | ')} | ≥ ${int(SQLITE_PLANE_BULK_ROWS_PER_SECOND)} rows/s |`,
     `| Query job, ${int(query?.rows ?? 0)}-row aggregate (median of ${query?.runs ?? 5}), against the same SQL run directly | ${perBackend(results, 'query', (r) => `${r.jobSeconds.toFixed(3)} s, ${r.queryOverheadRatio.toFixed(2)} × ${r.directSeconds.toFixed(3)} s: ${met(r.queryOverheadRatio <= 1.3)}`).join(' | ')} | ≤ 1.3 × |`,
   );
   lines.push('', '## Query jobs on DuckDB against DuckDB itself', '');
@@ -168,41 +158,20 @@ function render(results, when) {
     '- **Record ingestion**: `POST /bench/sdk_events` with `{"events": [500 records]}` and a write-only key, as the browser SDK sends.',
     '- **Bulk import**: parts of 100,000 rows uploaded first (not timed); timed from the perform request until the commit',
     '  answered (perform job, then commit landing every row in one transaction). The baseline inserts the same rows in one',
-    "  transaction into a table of the same typed columns and `time` index: one prepared statement with the data files'",
-    '  durability settings on SQLite, one DuckDB appender on DuckDB, one COPY FROM STDIN in text format (as the data plane copies) on PostgreSQL.',
+    '  transaction into a table of the same typed columns: one DuckDB appender on DuckDB, one COPY FROM STDIN in text',
+    '  format (as the data plane copies) on PostgreSQL, into a table with the same `time` index.',
     '  Three runs, each on a fresh app (cold workers, as a first import) with its own baseline just before; the run of',
     '  the median ratio is shown, all three ratios are in the raw figures. On PostgreSQL the CPU each step took (the',
     "  bench's process with all its threads, and the server's processes, from Linux's /proc) is shown per row too: on a",
     '  machine shared with other work, CPU per row does not follow the neighbours as rows/s does.',
     '- **Query job**: issue over the API, queue, run on the engine of the backend, write the result, download it as JSON;',
-    '  against the same translated SQL run directly (a read-only better-sqlite3 connection to the same file, the DuckDB',
-    '  file opened by the bench once the app has stopped, or a pooled',
+    '  against the same translated SQL run directly (the DuckDB file opened by the bench once the app has stopped, or a pooled',
     '  PostgreSQL connection on the same schema), each after one warm-up run. Both answers are compared row for row.',
     '- **PostgreSQL** runs on the same machine as the server and the load, with its default durability (fsync, synchronous',
     '  commit), so both backends wait for the disk before a write is acknowledged.',
   );
   lines.push('', '## What stands in the way of a target not met', '');
-  const sqlite = results.sqlite;
   const notes = [];
-  if (sqlite.bulk.ok && sqlite.bulk.bulkImportRatio < 0.6) {
-    notes.push(
-      `- **Bulk import on SQLite**: perform took ${sqlite.bulk.performSeconds.toFixed(2)} s and commit ${sqlite.bulk.commitSeconds.toFixed(2)} s, both in`,
-      '  background workers, parts read in parallel. CPU profiles (`node --cpu-prof`, see "Where the time goes" below)',
-      '  show the commit within a few per cent of the bare loop (SQLite itself, then decoding each staged column);',
-      '  perform spends its time laying records out by column, scanning and gunzipping. On a machine shared with other',
-      '  work, perform (several threads) loses more to the neighbours than the one-thread bare loop does.',
-    );
-  }
-  if (sqlite.http.ok && (sqlite.http.postbackRatio < 0.5 || sqlite.http.ingestionEventsPerSecond < 250_000)) {
-    notes.push(
-      '- **Postback and ingestion on SQLite**: each request is answered only after the group commit that holds it is synced to disk',
-      "  (`synchronous = FULL`) by the database's worker, so throughput follows the disk's sync latency; the load",
-      '  generator also runs on the same cores as the server. Keys verified lately and the databases written to are',
-      '  remembered for 5 s per node (decision 0027); what is left on the request thread is mostly the HTTP adapter and',
-      '  security headers, which the no-op route pays too, and handing records to the writer thread. Compare figures',
-      '  of the same run only.',
-    );
-  }
   const duck = results.duckdb;
   if (
     (duck.http.ok && (duck.http.postbackRatio < 0.5 || duck.http.ingestionEventsPerSecond < 250_000)) ||
@@ -210,7 +179,7 @@ function render(results, when) {
   ) {
     notes.push(
       '- **Ingestion on DuckDB**: a group commit is a DuckDB transaction on the file, run by the thread that owns the',
-      '  file (decision 0031); it costs more per commit than a SQLite one, and under heavy work it waits for that thread',
+      '  file (decision 0031); it costs more per commit than a SQLite one did, and under heavy work it waits for that thread',
       "  and for DuckDB's own threads, which the build and the commit keep busy on the same cores.",
     );
   }
@@ -225,7 +194,7 @@ function render(results, when) {
     notes.push(
       '- **PostgreSQL**: the server, the load and PostgreSQL share the same cores, and every request also crosses a',
       '  connection to PostgreSQL; bulk import and ingestion send their rows with COPY. A figure of this table',
-      '  compares with the SQLite one of the same run only.',
+      '  compares with the DuckDB one of the same run only.',
     );
   }
   const pgHeavy = results.postgres.heavy;
@@ -286,8 +255,7 @@ main(() => {
   const pnpm = setup();
   const when = new Date();
   const results = {
-    duckdb: runAll({ name: NAMES.duckdb, env: { SVC_BENCH_BACKEND: 'sqlite', SVC_DATA_PLANE: 'duckdb' } }),
-    sqlite: runAll({ name: NAMES.sqlite, env: { SVC_BENCH_BACKEND: 'sqlite', SVC_DATA_PLANE: 'sqlite' } }),
+    duckdb: runAll({ name: NAMES.duckdb, env: { SVC_BENCH_BACKEND: 'sqlite' } }),
   };
   // Query jobs against DuckDB itself, at the scale of DESIGN §8 (10 M rows unless BENCH_DUCK_ROWS says less).
   results.duckQuery = runBench('duckQuery.ts', { name: 'DuckDB', env: {} }, 1_800_000);

@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { encodePart } from '@svc/bulk-format';
-import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { onDuck, requireDatabase } from '../src/data';
 import type { PostgresStorage } from '../src/platform/storage';
 import { bareAppenderLoop } from './bareDuck';
 import { benchApp, expectOk, report, seconds } from './common';
@@ -14,8 +11,7 @@ import { postgresCpu, processCpuMicros } from './cpuTime';
 /**
  * Bulk import perform + commit, timed from the perform request to the end of the commit, against a bare
  * loop inserting the same rows, in one transaction, into a table of the same typed columns with the same
- * `time` index: better-sqlite3 with the durability settings of the service's data files, one DuckDB appender
- * in one transaction on the DuckDB plane (DuckDB keeps no index on `time`: its zone maps serve), or on PostgreSQL
+ * `time` index: one DuckDB appender in one transaction on the DuckDB plane (DuckDB keeps no index on `time`: its zone maps serve), or on PostgreSQL
  * one COPY FROM STDIN of all the rows (text format, as the data plane copies) on the bench's database.
  * Each run is a fresh app (so its workers start cold, as a server's first import does) with its own bare loop
  * just before; the run with the median ratio is reported, since one run on a shared 2-core machine can be off by
@@ -78,22 +74,6 @@ const bareDuckLoop = (dir: string, rows: Row[]) =>
     }
   });
 
-function bareInsertLoop(dir: string, rows: Row[]): number {
-  const db = new Database(join(dir, 'bare.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec(`CREATE TABLE t (time INTEGER NOT NULL, "user" TEXT, action TEXT, amount REAL, count INTEGER, page TEXT);
-           CREATE INDEX t_time ON t (time);`);
-  const insert = db.prepare('INSERT INTO t (time, "user", action, amount, count, page) VALUES (?, ?, ?, ?, ?, ?)');
-  const started = process.hrtime.bigint();
-  db.transaction(() => {
-    for (const r of rows) insert.run(r.time, r.user, r.action, r.amount, r.count, r.page);
-  })();
-  const elapsed = seconds(started);
-  db.close();
-  return ROWS / elapsed;
-}
-
 /** CPU used per row, in µs: by this process (all threads) and by the PostgreSQL server. */
 interface CpuPerRow {
   node: number;
@@ -139,16 +119,11 @@ async function oneRun(): Promise<Run> {
     }
     const storage = bench.deps.storage;
     // Every worker answers once it has loaded, so the bare loop does not share the cores with their start.
-    const database = await requireDatabase(storage.db, bench.account.accountId, 'bench');
-    await bench.app.services.workers.broadcast('data.close-file', { database });
+    await bench.app.services.workers.broadcast('workers.ready', {});
     const pool = storage.backend === 'postgres' ? (storage as PostgresStorage).pool : null;
     const meter = await cpuMeter(pool);
     const bareCpu = meter?.();
-    const bare = pool
-      ? await barePostgresLoop(pool, rows)
-      : onDuck(bench.deps)
-        ? await bareDuckLoop(bench.dataDir, rows)
-        : bareInsertLoop(bench.dataDir, rows);
+    const bare = pool ? await barePostgresLoop(pool, rows) : await bareDuckLoop(bench.dataDir, rows);
     const bareCpuPerRow = bareCpu?.();
     // The rows are in the parts now; holding them would make every garbage collection of the import slower.
     rows = [];

@@ -9,9 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
 import { createApp } from '../src/app';
-import { closeDataFiles } from '../src/data/dataFiles';
 import { systemClock } from '../src/platform/clock';
-import { type Config, dataPlaneFromEnv } from '../src/platform/config';
+import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
 import { createLogger } from '../src/platform/logger';
 import { type OpenedStorage, openStorage } from '../src/platform/storage';
@@ -59,8 +58,6 @@ export async function benchApp(): Promise<BenchApp> {
     consoleDir: null,
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
-    // `npm run bench` measures the embedded mode with each data plane (SVC_DATA_PLANE), as `npm start` reads it.
-    ...dataPlaneFromEnv(process.env),
   };
   const storage = await benchStorage(dataDir);
   const deps: AppDeps = { storage, config, clock: systemClock, logger: createLogger(() => {}) };
@@ -84,7 +81,6 @@ export async function benchApp(): Promise<BenchApp> {
       }),
     close: () => {
       app.stop();
-      closeDataFiles(deps);
       void storage.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseRow, TableRow } from '../src/data/catalog';
-import { closeDataFiles } from '../src/data/dataFiles';
 import { closeDuckFiles, duckFile } from '../src/data/duckFiles';
 import { duckPlane } from '../src/data/duckPlane';
 import type { DataPlane } from '../src/data/plane';
 import type { ColumnSummary, RowBlock } from '../src/data/rowBlocks';
-import { sqlitePlane } from '../src/data/sqlitePlane';
 import { ManualClock } from '../src/platform/clock';
 import type { Config } from '../src/platform/config';
 import type { AppDeps } from '../src/platform/context';
@@ -18,8 +16,9 @@ import { report, seconds } from './common';
 /**
  * The DuckDB data plane's write path on its own (issue 28, decision 0031): bulk import's commit step
  * (`appendBlocks` of staged blocks, in one transaction with the figures) against a bare DuckDB appender loop
- * writing the same rows into a table of the same columns, and against today's SQLite plane doing the same
- * commit; then the disk each engine's file takes for those rows. No app, no control database: only the plane.
+ * writing the same rows into a table of the same columns; then the disk the file takes for those rows (the
+ * SQLite data plane it was once compared with is gone, decision 0053; docs/benchmarks.md keeps its figures). No
+ * app, no control database: only the plane.
  */
 
 const ROWS = Number(process.env.BENCH_DUCK_ROWS ?? 1_000_000);
@@ -125,20 +124,14 @@ async function main() {
     const bare = await bareLoop(dir, data);
     const duck = await planeCommit(duckPlane(deps), database(1), data);
     await closeDuckFiles();
-    const sqlite = await planeCommit(sqlitePlane(deps), database(2), data);
-    closeDataFiles(deps);
     const duckBytes = fileBytes(duckFile(dir, 1, 1), ['.wal']);
-    const sqliteBytes = fileBytes(join(dir, 'databases', '1', '2.sqlite'), ['-wal']);
     report({
       rows: ROWS,
       bareAppenderRowsPerSecond: Math.round(bare),
       duckCommitRowsPerSecond: Math.round(duck),
       duckShareOfBare: duck / bare,
-      sqliteCommitRowsPerSecond: Math.round(sqlite),
       duckBytes,
-      sqliteBytes,
       duckBytesPer10MRows: Math.round((duckBytes / ROWS) * 10_000_000),
-      sqliteBytesPer10MRows: Math.round((sqliteBytes / ROWS) * 10_000_000),
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import Database from 'better-sqlite3';
-import { onDuck } from '../src/data';
-import { type DatabaseRow, databaseFile, requireDatabase } from '../src/data/catalog';
+import { type DatabaseRow, requireDatabase } from '../src/data/catalog';
 import { duckFile } from '../src/data/duckFiles';
 import { appendRows } from '../src/data/tableStore';
-import { translate } from '../src/jobs/query/dialect';
 import { translateToDuckDB } from '../src/jobs/query/duckdb/translate';
 import { translateToPostgres } from '../src/jobs/query/postgres/translate';
 import { duckSandboxSettings } from '../src/platform/duckSettings';
@@ -14,8 +11,7 @@ import { benchApp, expectOk, median, report, seconds } from './common';
 /**
  * Query-job overhead: a 1 M-row aggregate issued as a presto job over the API (queued, run by the engine of
  * the backend, result written and then downloaded as JSON), against the same translated SQL run directly:
- * with better-sqlite3 on a read-only connection to the same file, on the DuckDB file opened with the query
- * sandbox's settings once the app has stopped (one process may open a DuckDB file once), or on PostgreSQL on
+ * on the DuckDB file opened with the query sandbox's settings once the app has stopped (one process may open a DuckDB file once), or on PostgreSQL on
  * one connection of the pool with the database's schema on its search path. One warm-up run of each (it
  * starts the query process or installs the query functions, and fills the caches), then the median of 5.
  */
@@ -44,23 +40,15 @@ async function directRun(database: DatabaseRow): Promise<unknown[]> {
       client.release();
     }
   }
-  if (onDuck(bench.deps)) {
-    const file = duckFile(bench.dataDir, bench.account.accountId, database.id);
-    const instance = await DuckDBInstance.create(file, duckSandboxSettings(4 * 1024 ** 3));
-    const connection = await instance.connect();
-    try {
-      const sql = translateToDuckDB(QUERY, { database: 'bench', nowMs: Date.now() });
-      return (await connection.runAndReadAll(sql)).getRows().map((row) => row.map((v) => plainNumber(v)));
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
-  }
-  const db = new Database(databaseFile(bench.dataDir, bench.account.accountId, database.id), { readonly: true });
+  const file = duckFile(bench.dataDir, bench.account.accountId, database.id);
+  const instance = await DuckDBInstance.create(file, duckSandboxSettings(4 * 1024 ** 3));
+  const connection = await instance.connect();
   try {
-    return db.prepare(translate(QUERY, 'bench')).raw().all();
+    const sql = translateToDuckDB(QUERY, { database: 'bench', nowMs: Date.now() });
+    return (await connection.runAndReadAll(sql)).getRows().map((row) => row.map((v) => plainNumber(v)));
   } finally {
-    db.close();
+    connection.closeSync();
+    instance.closeSync();
   }
 }
 try {
@@ -94,7 +82,7 @@ try {
   }
 
   // The DuckDB file is the app's (its worker owns it) until the app stops.
-  if (onDuck(bench.deps)) await bench.app.stop();
+  if (bench.deps.storage.backend === 'sqlite') await bench.app.stop();
   const direct: number[] = [];
   let directRows: unknown[] = [];
   for (let run = 0; run <= RUNS; run++) {

@@ -1,4 +1,3 @@
-import { findDatabase } from '../src/data/catalog';
 import { work } from '../src/platform/work';
 import { benchApp, expectOk, serveBench } from './common';
 
@@ -10,7 +9,6 @@ import { benchApp, expectOk, serveBench } from './common';
  */
 const bench = await benchApp();
 await expectOk(bench.call('POST', '/v3/database/create/bench'));
-const database = await findDatabase(bench.deps.storage.db, bench.account.accountId, 'bench');
-// A task every started worker answers (closing a file none has opened yet): they are all up afterwards.
-if (database) await work(bench.deps).broadcast('data.close-file', { database });
+// A task every started worker answers: they are all up afterwards.
+await work(bench.deps).broadcast('workers.ready', {});
 serveBench(bench, (port) => ({ port, masterKey: bench.account.masterKey, writeKey: bench.account.writeOnlyKey }));

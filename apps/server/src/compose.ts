@@ -1,6 +1,5 @@
 import { audienceScheduleTick } from './audiences/schedule';
 import { type BulkLoadServiceOptions, createBulkLoadService } from './bulk-loads/service';
-import { closeDataFiles } from './data/dataFiles';
 import { type DwhOptions, dwhSources } from './dwh';
 import { createJobService, type JobServiceOptions } from './jobs/service';
 import { createJourneyScheduler, type JourneySchedulerOptions } from './journey-engine/scheduler';
@@ -67,14 +66,13 @@ export function composeApp(deps: AppDeps, options: AppOptions) {
       schedules.start();
     },
     /**
-     * Stops timers and jobs at once (the bulk loads' timer with their job kind), closes the data files and the
-     * mailer; ends when the workers have.
+     * Stops timers and jobs at once (the bulk loads' timer with their job kind), closes the mailer; ends when
+     * the workers have (each closes the DuckDB files it owns).
      */
     stop(): Promise<void> {
       journeyEngine.stop();
       schedules.stop();
       jobs.stop();
-      closeDataFiles(deps);
       deps.services?.mail?.close();
       return workers.close();
     },

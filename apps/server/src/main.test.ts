@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { prepareRecord } from './data';
+import { writeSqliteDataFile } from './data/testing/sqliteDataFiles';
 import { type RunningServer, type ServerProcess, spawnServer, startServer } from './testing/serverProcess';
 
 describe('the start', () => {
@@ -40,14 +42,16 @@ describe('the start', () => {
     const apiKey = `1/${'cd'.repeat(20)}`;
     const env = { SVC_DATA_DIR: dir, SVC_SECRET: 'a-test-secret-of-some-length', SVC_ADMIN_API_KEY: apiKey };
     const headers = { authorization: `SVC1 ${apiKey}` };
-    let running: RunningServer = await startServer({ ...env, SVC_DATA_PLANE: 'sqlite' });
+    const records = [
+      { time: 1, action: 'buy', amount: 7 },
+      { time: 2, action: 'view', note: 'x' },
+    ];
+    // The catalog (the control database) as the release before left it, with the rows in its own data file.
+    let running: RunningServer = await startServer(env);
     server = running;
     const tail = async () => (await (await running.request('/v3/table/tail/shop/events', { headers })).text()).trim();
     expect((await running.request('/v3/database/create/shop', { method: 'POST', headers })).status).toBe(200);
-    for (const record of [
-      { time: 1, action: 'buy', amount: 7 },
-      { time: 2, action: 'view', note: 'x' },
-    ]) {
+    for (const record of records) {
       const res = await running.request('/postback/v3/event/shop/events', {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
@@ -58,13 +62,16 @@ describe('the start', () => {
     const before = await tail();
     expect(before.split('\n')).toHaveLength(2);
     await running.stop();
+    // That release kept the rows in a SQLite file (testing/sqliteDataFiles.ts), not in a DuckDB file.
+    const duckFile = join(dir, 'databases', '1', '1.duckdb');
+    for (const file of [duckFile, `${duckFile}.wal`]) rmSync(file, { force: true });
     const sqliteFile = join(dir, 'databases', '1', '1.sqlite');
-    expect(existsSync(sqliteFile)).toBe(true);
+    writeSqliteDataFile(sqliteFile, [{ name: 'events', records: records.map((r) => prepareRecord(r)), now: 1 }]);
 
-    running = await startServer({ ...env, SVC_DATA_PLANE: 'duckdb' });
+    running = await startServer(env);
     server = running;
     expect(running.output()).toMatch(/customer database converted to DuckDB.*"tables":1,"rows":2/);
-    expect(existsSync(join(dir, 'databases', '1', '1.duckdb'))).toBe(true);
+    expect(existsSync(duckFile)).toBe(true);
     expect(existsSync(`${sqliteFile}.converted`)).toBe(true);
     expect(await tail()).toBe(before);
   }, 180_000);
@@ -77,7 +84,6 @@ describe('the start', () => {
       SVC_DATA_DIR: dir,
       SVC_SECRET: 'a-test-secret-of-some-length',
       SVC_ADMIN_API_KEY: apiKey,
-      SVC_DATA_PLANE: 'duckdb',
     });
     server = running;
     const post = (path: string, body: unknown) =>
@@ -104,7 +110,6 @@ describe('the start', () => {
     server = spawnServer({
       SVC_DATA_DIR: dir,
       SVC_SECRET: 'a-test-secret-of-some-length',
-      SVC_DATA_PLANE: 'duckdb',
       SVC_JOB_SLOTS: '6',
       UV_THREADPOOL_SIZE: '15',
     });

@@ -21,7 +21,6 @@ export function nodeServices(deps: AppDeps, work: BackgroundWork | null): Servic
     groupCommit: new GroupCommitter(deps),
     catalogCache: new Map(),
     knownSchemas: new Set(),
-    dataFiles: new Map(),
     // What `GET /entities/by-folder/:id` lists besides folders, by entry type.
     folderEntries: new Map([
       ['segment', segmentFolderEntries(deps)],

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { newDataNameProblem } from '@svc/contracts';
 import type { AppDeps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
@@ -18,11 +17,6 @@ type Typed = { type: 'log' };
  * row, null while the table is empty; `counter_updated_at` when the figures last changed (Unix ms).
  */
 export type TableRow = Omit<Row<'tables'>, 'type'> & Typed;
-
-/** The file holding a database's tables: `<dataDir>/databases/<accountId>/<databaseId>.sqlite`. */
-export function databaseFile(dataDir: string, accountId: number, databaseId: number): string {
-  return join(dataDir, 'databases', String(accountId), `${databaseId}.sqlite`);
-}
 
 export async function findDatabase(ex: Executor, accountId: number, name: string): Promise<DatabaseRow | null> {
   const row = await ex

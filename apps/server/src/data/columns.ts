@@ -80,23 +80,6 @@ function isValidColumnType(type: string): boolean {
 
 const COLUMN_TYPES_TEXT = 'int, long, double, float, string, boolean, binary, array<T> or map<K,V>';
 
-/** The SQLite declared type (and so the affinity) of a schema type. */
-export function sqliteType(type: string): 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' {
-  switch (type) {
-    case 'int':
-    case 'long':
-    case 'boolean':
-      return 'INTEGER';
-    case 'double':
-    case 'float':
-      return 'REAL';
-    case 'binary':
-      return 'BLOB';
-    default:
-      return 'TEXT';
-  }
-}
-
 /** True for a type kept as JSON text: arrays and maps. */
 function isNestedType(type: string): boolean {
   return type.startsWith('array<') || type.startsWith('map<');

@@ -1,34 +1,35 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { EmbeddedPlane } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { one, sql } from '../platform/storage';
 import type { RunOptions } from '../platform/workerPool';
 import type { DatabaseRow } from './catalog';
-import { dataLane } from './dataFiles';
 import { duckFile } from './duckFiles';
 import { duckPlane } from './duckPlane';
 import type { DataPlane } from './plane';
 import { postgresPlane } from './postgresPlane';
-import { sqlitePlane } from './sqlitePlane';
-
-/**
- * The embedded default's data plane when `SVC_DATA_PLANE` does not name one (issue 28, decision 0038):
- * customers' rows in DuckDB files. `SVC_DATA_PLANE=sqlite` keeps them in SQLite files.
- */
-const EMBEDDED_DEFAULT: EmbeddedPlane = 'duckdb';
 
 type PlaneDeps = Pick<AppDeps, 'storage' | 'config'>;
 
-/** Whether customer rows live in DuckDB files (the embedded mode with the DuckDB plane). */
-export function onDuck(deps: PlaneDeps): boolean {
-  return deps.storage.backend === 'sqlite' && (deps.config.dataPlane ?? EMBEDDED_DEFAULT) === 'duckdb';
+/**
+ * Whether customer rows live in DuckDB files: the embedded mode, whose control database is SQLite (issue 28,
+ * decision 0053: the DuckDB plane replaced the SQLite data plane; the PostgreSQL mode keeps its schemas).
+ */
+export function onDuck(deps: Pick<AppDeps, 'storage'>): boolean {
+  return deps.storage.backend === 'sqlite';
 }
 
-/** The data plane of the app's backend (plane.ts): DuckDB or SQLite files, or PostgreSQL schemas. */
+/** The data plane of the app's backend (plane.ts): DuckDB files, or PostgreSQL schemas. */
 export function dataPlane(deps: AppDeps): DataPlane {
-  if (deps.storage.backend === 'postgres') return postgresPlane(deps);
-  return onDuck(deps) ? duckPlane(deps) : sqlitePlane(deps);
+  return onDuck(deps) ? duckPlane(deps) : postgresPlane(deps);
+}
+
+/**
+ * The worker lane of a database's data (platform/workerPool.ts): every write to it goes through the lane, so
+ * its writes keep their order and the request loop never waits on them. Named for its DuckDB file.
+ */
+function dataLane(deps: Pick<AppDeps, 'config'>, database: Pick<DatabaseRow, 'account_id' | 'id'>): string {
+  return duckOwner(deps, database);
 }
 
 /**
@@ -48,7 +49,7 @@ export function duckOwner(deps: Pick<AppDeps, 'config'>, database: Pick<Database
 
 /**
  * Resolves while the data plane can serve requests, for readiness (`/health/ready`); throws a plain message
- * when not. SQLite: the data folder holding the database files is there and writable. PostgreSQL: the
+ * when not. Embedded: the data folder holding the database files is there and writable. PostgreSQL: the
  * database holding the customer schemas answers.
  */
 export async function dataPlaneReady(deps: AppDeps): Promise<void> {

@@ -4,8 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customerSchema, one, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors, schemaErrors } from '../testing/oasContract';
-import { databaseFile, findDatabase } from './catalog';
-import { onDuck } from './dataPlane';
+import { findDatabase } from './catalog';
 import { duckFile } from './duckFiles';
 import { appendRows } from './tableStore';
 
@@ -169,11 +168,10 @@ describe('databases', () => {
     const database = await findDatabase(h.deps.storage.db, h.admin.accountId, 'web_events');
     if (!database) throw new Error('database missing');
     await appendRows(h.deps, database, 'pageviews', [{ time: 1 }], { createTable: true });
-    // The data: the database's file on the embedded plane (DuckDB or SQLite), its schema on PostgreSQL.
+    // The data: the database's DuckDB file on the embedded backend, its schema on PostgreSQL.
     const dataExists = async () => {
       if (h.deps.storage.backend === 'sqlite') {
-        const file = onDuck(h.deps) ? duckFile : databaseFile;
-        return existsSync(file(h.dataDir, h.admin.accountId, database.id));
+        return existsSync(duckFile(h.dataDir, h.admin.accountId, database.id));
       }
       const found = await one(
         h.deps.storage.db,

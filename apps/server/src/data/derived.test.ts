@@ -9,30 +9,23 @@ import { memoryLogger } from '../platform/logger';
 import { insertId, many, type OpenedStorage, one, run, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import type { DatabaseRow, TableRow } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
 import { type DerivedSetRef, type DerivedSets, derivedSets } from './derived';
-import { duckDerived } from './duckDerived';
+import { duckDerivedFile } from './duckDerived';
 import { closeDuckFiles } from './duckFiles';
-import { duckPlane } from './duckPlane';
 import type { DataPlane } from './plane';
 import { derivedSchema } from './postgresDerived';
-import { derivedFile } from './sqliteDerived';
 import { prepareRecord } from './tableStore';
 
 /**
  * Derived sets (derived.ts) on the data planes under test: a build swaps a whole new version in together with
  * its publication, and anything failing on the way (the build, the publication) leaves the old version.
- * PostgreSQL with SVC_TEST_BACKEND=postgres; the embedded default's planes (SQLite until the switch of issue
- * 28, and DuckDB) in the SQLite pass, as plane.test.ts does.
+ * PostgreSQL with SVC_TEST_BACKEND=postgres; the embedded default's DuckDB plane in the SQLite pass, as
+ * plane.test.ts does.
  */
-const engines: [string, (deps: AppDeps) => DataPlane, (deps: AppDeps) => DerivedSets][] =
-  testBackend() === 'postgres'
-    ? [['postgres', dataPlane, derivedSets]]
-    : [
-        ['sqlite', dataPlane, derivedSets],
-        ['duckdb', duckPlane, duckDerived],
-      ];
+const engines: [string, (deps: AppDeps) => DataPlane, (deps: AppDeps) => DerivedSets][] = [
+  [testBackend() === 'postgres' ? 'postgres' : 'duckdb', dataPlane, derivedSets],
+];
 
 describe.each(engines)('derived sets (%s)', (engine, plane, derived) => {
   let dataDir: string;
@@ -92,7 +85,6 @@ describe.each(engines)('derived sets (%s)', (engine, plane, derived) => {
   });
 
   afterEach(async () => {
-    closeDataFiles(deps);
     await closeDuckFiles();
     await storage.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -125,7 +117,7 @@ describe.each(engines)('derived sets (%s)', (engine, plane, derived) => {
   /** What a build leaves beside the current version: `.building` files, or extra schemas. */
   const leftovers = async () => {
     if (engine !== 'postgres') {
-      const folder = dirname(derivedFile(dataDir, set));
+      const folder = dirname(duckDerivedFile(dataDir, set));
       return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.building')) : [];
     }
     const rows = await many<{ name: string }>(

@@ -4,14 +4,11 @@ import type { DatabaseRow } from './catalog';
 import { dataPlane } from './dataPlane';
 import { duckDerived } from './duckDerived';
 import { postgresDerived } from './postgresDerived';
-import { sqliteDerived } from './sqliteDerived';
 
 /**
  * Data sets derived from customers' tables (a parent segment's profiles, decision 0020), kept where the
  * data plane keeps rows, so every node of a PostgreSQL deployment reads the same one:
  *
- * - SQLite: a file of its own, `<dataDir>/<kind>s/<accountId>/<id>.sqlite`, built from the source databases'
- *   files ATTACHed to it (the build only reads them) into a new file renamed over the old one;
  * - DuckDB: a file of its own, `<dataDir>/<kind>s/<accountId>/<id>.duckdb` (decision 0039), built in a new file
  *   into which each source database's owner first copies the source tables, then renamed over the old one;
  * - PostgreSQL: a schema of its own, `<kind>_<id>`, built with SQL over the customer schemas in one
@@ -81,7 +78,5 @@ export interface DerivedSets {
 
 /** The derived sets of the app's data plane: they live where its rows do. */
 export function derivedSets(deps: AppDeps): DerivedSets {
-  const engine = dataPlane(deps).engine;
-  if (engine === 'postgres') return postgresDerived(deps);
-  return engine === 'duckdb' ? duckDerived(deps) : sqliteDerived(deps);
+  return dataPlane(deps).engine === 'duckdb' ? duckDerived(deps) : postgresDerived(deps);
 }

@@ -10,17 +10,17 @@ import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
 import { insertId, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage } from '../testing/storage';
-import { type DatabaseRow, databaseFile, type TableRow } from './catalog';
-import { closeDataFiles } from './dataFiles';
+import type { DatabaseRow } from './catalog';
 import { convertSqliteData } from './duckConvert';
 import { closeDuckFiles, duckFile } from './duckFiles';
 import { duckPlane } from './duckPlane';
-import { sqlitePlane } from './sqlitePlane';
 import { prepareRecord } from './tableStore';
+import { databaseFile, readSqliteDataFile, writeSqliteDataFile } from './testing/sqliteDataFiles';
 
 /**
- * The one-time upgrade (decision 0031): a data directory written by the SQLite data plane of the current
- * release (its own code, run here) is converted into DuckDB files with the same rows, figures and values.
+ * The one-time upgrade (decision 0031): a data directory written by the SQLite data plane of the release before
+ * (its layout and stored values, written here with better-sqlite3: testing/sqliteDataFiles.ts, decision 0053) is
+ * converted into DuckDB files with the same rows, figures and values.
  */
 describe('conversion of SQLite customer files to DuckDB', () => {
   let dataDir: string;
@@ -50,41 +50,20 @@ describe('conversion of SQLite customer files to DuckDB', () => {
   });
 
   afterEach(async () => {
-    closeDataFiles(deps);
     await closeDuckFiles();
     await storage.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const table = (database: DatabaseRow, id: number, name: string): TableRow => ({
-    id,
-    account_id: database.account_id,
-    database_id: database.id,
-    name,
-    type: 'log',
-    schema_json: '[]',
-    count: 0,
-    estimated_storage_size: 0,
-    last_log_timestamp: null,
-    counter_updated_at: null,
-    expire_days: null,
-    include_v: 1,
-    created_at: 1,
-    updated_at: 1,
-  });
-
-  /** Writes with today's SQLite plane, as the current release does. */
-  async function writeToday(database: DatabaseRow, t: TableRow, rows: Record<string, unknown>[]) {
-    const plane = sqlitePlane(deps);
-    await plane.createDatabase(database);
-    await plane.transaction(database, (tx) =>
-      tx.append(
-        t,
-        rows.map((r) => prepareRecord(r)),
-        5000,
-      ),
+  /** Writes tables as the SQLite plane of the release before did, into the database's file. */
+  function writeBefore(database: DatabaseRow, tables: [string, Record<string, unknown>[]][]) {
+    writeSqliteDataFile(
+      databaseFile(dataDir, database.account_id, database.id),
+      tables.map(([name, rows]) => ({ name, records: rows.map((r) => prepareRecord(r)), now: 5000 })),
     );
   }
+  const readBefore = (database: DatabaseRow) =>
+    readSqliteDataFile(databaseFile(dataDir, database.account_id, database.id));
 
   const shopRows = [
     { time: 1, n: 1, d: 1.5, s: 'x', b: true, a: [1, 2], m: { k: 'v' }, bin: new Uint8Array([1, 2, 255]) },
@@ -94,19 +73,18 @@ describe('conversion of SQLite customer files to DuckDB', () => {
 
   it('converts every database once, with the same rows, values and figures, a line per database', async () => {
     const [shop, web] = databases as [DatabaseRow, DatabaseRow];
-    await writeToday(shop, table(shop, 1, 'events'), shopRows);
-    await writeToday(
-      web,
-      table(web, 2, 'pages'),
-      Array.from({ length: 5000 }, (_, i) => ({ time: 1000 + (i % 97), path: `/p/${i}`, ms: i * 0.25 })),
-    );
-    await writeToday(web, table(web, 3, 'empty'), []);
+    writeBefore(shop, [['events', shopRows]]);
+    writeBefore(web, [
+      ['pages', Array.from({ length: 5000 }, (_, i) => ({ time: 1000 + (i % 97), path: `/p/${i}`, ms: i * 0.25 }))],
+      ['empty', []],
+    ]);
+    const shopBefore = readBefore(shop);
+    const webBefore = readBefore(web);
     const before = {
-      events: await sqlitePlane(deps).rows(shop, 'events'),
-      pages: await sqlitePlane(deps).rows(web, 'pages'),
-      figures: [await sqlitePlane(deps).figures(shop), await sqlitePlane(deps).figures(web)],
+      events: shopBefore.rows.get('events'),
+      pages: webBefore.rows.get('pages'),
+      figures: [shopBefore.figures, webBefore.figures],
     };
-    closeDataFiles(deps);
 
     const done = await convertSqliteData(dataDir, deps.logger);
     expect(done.map((d) => d.tables.map((t) => [t.name, t.rows]))).toEqual([
@@ -122,7 +100,7 @@ describe('conversion of SQLite customer files to DuckDB', () => {
     expect(await duck.figures(shop)).toEqual(before.figures[0]);
     expect(await duck.figures(web)).toEqual(before.figures[1]);
     const events = await duck.rows(shop, 'events');
-    // The integer past 2^53 stays exact (the SQLite plane's `rows` reads it as the nearest double).
+    // The integer past 2^53 stays exact (better-sqlite3 reads it as the nearest double).
     expect(events[1]?.n).toBe(9007199254740993n);
     expect(events.map((r) => ({ ...r, n: r.n === null ? null : Number(r.n) }))).toEqual(before.events);
     expect(await duck.rows(web, 'pages')).toEqual(before.pages);
@@ -135,8 +113,7 @@ describe('conversion of SQLite customer files to DuckDB', () => {
 
   it('leaves a file it cannot convert as it was and says which table failed and why', async () => {
     const [shop] = databases as [DatabaseRow];
-    await writeToday(shop, table(shop, 1, 'events'), shopRows);
-    closeDataFiles(deps);
+    writeBefore(shop, [['events', shopRows]]);
     // A value no current write stores: text in a whole-number column (SQLite keeps what it is given).
     const file = databaseFile(dataDir, shop.account_id, shop.id);
     const db = new Database(file);
@@ -151,6 +128,6 @@ describe('conversion of SQLite customer files to DuckDB', () => {
     expect(digest()).toBe(before);
     expect(existsSync(duckFile(dataDir, shop.account_id, shop.id))).toBe(false);
     expect(existsSync(`${duckFile(dataDir, shop.account_id, shop.id)}.converting`)).toBe(false);
-    expect((await sqlitePlane(deps).rows(shop, 'events')).length).toBe(4);
+    expect(readBefore(shop).rows.get('events')).toHaveLength(4);
   });
 });

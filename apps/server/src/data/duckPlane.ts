@@ -4,7 +4,6 @@ import type { AppDeps } from '../platform/context';
 import { workIfAny } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
 import { readMetaSchema, type SchemaEntry, type Stored, storeAs, storedBytes } from './columns';
-import { tableLimits } from './dataTables';
 import { DuckRowAppender } from './duckAppend';
 import { DUCK_META_TABLE, deleteDuckFile, duckFile, exclusive, inDuckTransaction, withDuck } from './duckFiles';
 import { duckKysely, duckRows } from './duckKysely';
@@ -20,7 +19,7 @@ import {
   saveDuckMeta,
   swapDuckTables,
 } from './duckTables';
-import type { DataPlane, DataTx, MergeResult, Meta, PreparedRecord } from './plane';
+import { type DataPlane, type DataTx, type MergeResult, type Meta, type PreparedRecord, tableLimits } from './plane';
 import { type ColumnSummary, type RowBlock, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
 
@@ -214,9 +213,6 @@ export function duckPlane(deps: AppDeps): DataPlane {
     figures: (database) => readDuck(deps, database, { kind: 'figures' }),
     tail: (database, table, count) => readDuck(deps, database, { kind: 'tail', table, count }),
     rows: (database, table) => readDuck(deps, database, { kind: 'rows', table }),
-    forget() {
-      // Nothing is cached per transaction: each runs on a connection of its own.
-    },
     async swapTables(database, a, b, catalog) {
       await inDuckTransaction(fileOf(database), (conn) => swapDuckTables(conn, a, b));
       await catalog(deps.storage.db);

@@ -28,6 +28,6 @@ export function duckThreadPoolShortfall(
   return (
     `UV_THREADPOOL_SIZE is ${raw ? `"${raw}"` : 'not set (4 threads)'}, and the DuckDB data plane needs at least ${needed} ` +
     `(the job slots and overflow slots, plus ${THREADS_BESIDE_JOBS}); set UV_THREADPOOL_SIZE=${needed} in the environment that ` +
-    'starts the server (npm start sets it), or SVC_DATA_PLANE=sqlite.'
+    'starts the server (npm start sets it).'
   );
 }

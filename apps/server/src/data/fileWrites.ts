@@ -2,12 +2,12 @@ import type { AppDeps } from '../platform/context';
 import { work } from '../platform/work';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { dataPlane, dataTaskOptions, onDuck } from './dataPlane';
+import { dataPlane, dataTaskOptions } from './dataPlane';
 
 /**
  * The request loop's way to change a customer database's data: each change runs as a background task in
  * the database's lane (data/tasks.ts), after the writes queued before it, so no request waits on a file's
- * lock and a large DROP never stalls the server. On SQLite the task runs in a worker thread; on PostgreSQL
+ * lock and a large DROP never stalls the server. On DuckDB the task runs in the file's owner worker; on PostgreSQL
  * in the server process (platform/work.ts), in the same lane order.
  */
 
@@ -58,14 +58,8 @@ export function appendRowsInWorker(
 
 /**
  * Deletes a database's data (after its catalog rows are gone), in its lane after every write queued
- * before it. On SQLite every connection to the file closes first; a DuckDB file is open only in its owner,
- * which closes and deletes it.
+ * before it. A DuckDB file is open only in its owner, which closes and deletes it.
  */
 export async function deleteDataDatabase(deps: AppDeps, database: DatabaseRow): Promise<void> {
-  const pool = work(deps);
-  if (deps.storage.backend === 'sqlite' && !onDuck(deps)) {
-    dataPlane(deps).forget(database);
-    await pool.broadcast('data.close-file', { database });
-  }
-  await pool.run('data.delete-file', { database }, dataTaskOptions(deps, database));
+  await work(deps).run('data.delete-file', { database }, dataTaskOptions(deps, database));
 }

@@ -1,7 +1,7 @@
 /**
  * What other features use of the data feature: the catalog (databases, tables), the record rules, the
  * writes that keep figures true, and where a database's rows live for readers that go to them directly
- * (query jobs, parent segment builds): its SQLite file, or its PostgreSQL schema and table identifiers.
+ * (query jobs, parent segment builds): its DuckDB file, or its PostgreSQL schema and table identifiers.
  */
 
 export { biggestTables, ingestedByDay } from './accountFigures';
@@ -9,7 +9,6 @@ export {
   checkWritableTable,
   createTableRow,
   type DatabaseRow,
-  databaseFile,
   findDatabase,
   findTable,
   listDatabases,
@@ -29,7 +28,6 @@ export {
   readTableSchema,
   type SchemaEntry,
 } from './columns';
-export { closeDataFiles, META_TABLE } from './dataFiles';
 export { dataPlane, dataPlaneReady, dataTaskOptions, duckOwner, onDuck } from './dataPlane';
 export {
   type DerivedBuild,

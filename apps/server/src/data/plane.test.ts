@@ -10,25 +10,19 @@ import { insertId, type OpenedStorage, one, pgIdentifier, run, sql } from '../pl
 import { openTestStorage, testBackend } from '../testing/storage';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
-import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
 import { closeDuckFiles } from './duckFiles';
-import { duckPlane } from './duckPlane';
 import type { DataPlane } from './plane';
 import { prepareRecord } from './tableStore';
 
 /**
  * The data plane itself (plane.ts), without the app: the same cases against the implementation of the
- * backend under test (SQLite files by default, PostgreSQL schemas with SVC_TEST_BACKEND=postgres).
+ * backend under test (DuckDB files on the embedded backend, PostgreSQL schemas with SVC_TEST_BACKEND=postgres).
+ * The SQLite data plane these cases also ran on is gone (decision 0053).
  */
-const planes: [string, (deps: AppDeps) => DataPlane][] =
-  testBackend() === 'postgres'
-    ? [['postgres', dataPlane]]
-    : // The DuckDB plane runs in the SQLite pass: the embedded default's two planes, no third test pass.
-      [
-        ['sqlite', dataPlane],
-        ['duckdb', duckPlane],
-      ];
+const planes: [string, (deps: AppDeps) => DataPlane][] = [
+  [testBackend() === 'postgres' ? 'postgres' : 'duckdb', dataPlane],
+];
 
 describe.each(planes)('data plane (%s)', (_name, plane) => {
   let dataDir: string;
@@ -60,7 +54,6 @@ describe.each(planes)('data plane (%s)', (_name, plane) => {
   });
 
   afterEach(async () => {
-    closeDataFiles(deps);
     await closeDuckFiles();
     await storage.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -6,12 +6,20 @@ import type { ColumnSummary, RowBlock } from './rowBlocks';
 
 /**
  * The data plane (decision 0018): the rows of customers' tables, behind one async interface with two
- * implementations. SQLite (sqlitePlane.ts): one file per customer database, written only by background
- * workers in the file's lane. PostgreSQL (postgresPlane.ts): one schema per customer database
+ * implementations. DuckDB (duckPlane.ts, the embedded mode, decisions 0038 and 0053): one file per customer
+ * database, opened only by the worker that owns it and written in the database's lane. PostgreSQL (postgresPlane.ts): one schema per customer database
  * (`customerSchema(id)`), each table a real typed table, written by the server process itself.
  * Either way each database keeps its tables' figures (`_svc$tables`) next to the rows, written in the same
  * transaction; tableStore.ts copies them to the catalog in the control database.
  */
+
+export const tableLimits = {
+  /** Columns a table may have besides `time`. */
+  maxColumns: 1000,
+};
+
+/** The name a table holds while two are swapped: `$` cannot occur in a customer table's name. */
+export const SWAP_NAME = '_svc$swap';
 
 /** A table's figures and schema as the data plane keeps them (`"_svc$tables"`). */
 export interface Meta {
@@ -76,7 +84,7 @@ export interface DataTx {
 
 export interface DataPlane {
   /** Which engine keeps the rows: what else reads them (derived sets, derived.ts) follows it. */
-  readonly engine: 'sqlite' | 'duckdb' | 'postgres';
+  readonly engine: 'duckdb' | 'postgres';
   /** Creates the database's place (file or schema) with its figures table. */
   createDatabase(database: DatabaseRow): Promise<void>;
   /** Deletes the database's data entirely (file, or `DROP SCHEMA … CASCADE`). */
@@ -93,18 +101,16 @@ export interface DataPlane {
   ): Promise<{ meta: Meta; rows: Record<string, unknown>[] } | null>;
   /** Every row of a table, by time then insertion order (tests and small reads), or [] without data. */
   rows(database: DatabaseRow, table: string): Promise<Record<string, unknown>[]>;
-  /** Forgets cached connections and statements of a database (after a failed transaction, before a delete). */
-  forget(database: DatabaseRow): void;
   /**
    * Exchanges the names of two tables' data (rows, columns, figures). `catalog` makes the same change in
-   * the catalog: on PostgreSQL in the same transaction, on SQLite right after the data commits (a crash in
+   * the catalog: on PostgreSQL in the same transaction, on DuckDB right after the data commits (a crash in
    * between leaves names and data together; start-up copies the figures by name).
    */
   swapTables(database: DatabaseRow, a: TableRow, b: TableRow, catalog: CatalogStep): Promise<void>;
   /**
    * Moves a table's data to another database under the same name. `catalog` moves its catalog row: on
-   * PostgreSQL in the same transaction; on SQLite after the copy is durable in the destination's file and
-   * before the source's rows are dropped, so a crash never loses them. Runs in the source's lane.
+   * PostgreSQL in the same transaction; on DuckDB after the copy is durable in the destination's file and
+   * before the source's rows are dropped, so a crash never loses them (duckMove.ts).
    */
   moveTable(from: DatabaseRow, to: DatabaseRow, table: TableRow, catalog: CatalogStep): Promise<void>;
 }

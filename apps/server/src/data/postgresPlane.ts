@@ -13,8 +13,7 @@ import {
 import type { DatabaseRow, TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
 import { readAs, readMetaSchema, readTableSchema, type SchemaEntry, type Stored, storeAs } from './columns';
-import { SWAP_NAME, tableLimits } from './dataTables';
-import type { DataPlane, DataTx, Meta, PreparedRecord } from './plane';
+import { type DataPlane, type DataTx, type Meta, type PreparedRecord, SWAP_NAME, tableLimits } from './plane';
 import { FIGURES, figuresDdl, pgValue, postgresType, quote, renameTable } from './postgresTables';
 import { type BlockFigures, type ColumnSummary, type RowBlock, storedSchemaRows, summaryGrowth } from './rowBlocks';
 import { grownMeta, lastPerKey, planSchema, rowBytes, schemaGrowth, shrunkMeta, storedRows } from './rows';
@@ -308,7 +307,6 @@ export function postgresPlane(deps: AppDeps): DataPlane {
       if (!(await t.hasTable(table))) return [];
       return many<Record<string, unknown>>(db, sql`SELECT * FROM ${t.table(table)} ORDER BY time, ctid`);
     },
-    forget() {},
     async swapTables(database, a, b, catalog) {
       const schema = customerSchema(database.id);
       if (!(await exists(schema))) await createDatabase(database);

@@ -63,7 +63,7 @@ export function summaryGrowth(schema: SchemaEntry[], summary: ColumnSummary): Sc
 }
 
 /** The block's columns the schema has (the others hold no value anywhere), with their types and values. */
-export function blockColumns(schema: SchemaEntry[], block: RowBlock) {
+function blockColumns(schema: SchemaEntry[], block: RowBlock) {
   const types = new Map(schema.map(([name, type]) => [name, type]));
   const out = { columns: [] as string[], types: [] as string[], values: [] as unknown[][] };
   block.columns.forEach((column, c) => {
@@ -80,7 +80,7 @@ export function blockColumns(schema: SchemaEntry[], block: RowBlock) {
  * Writes row `r` of the columns as stored (`storeAs` of each column's type) into `out` from `at`, and returns
  * the bytes they count for in the figures: what `storedRows` counts for the same record.
  */
-export function storeColumns(types: string[], values: unknown[][], r: number, out: unknown[], at: number): number {
+function storeColumns(types: string[], values: unknown[][], r: number, out: unknown[], at: number): number {
   let bytes = 0;
   for (let c = 0; c < types.length; c++) {
     const v = (values[c] as unknown[])[r];

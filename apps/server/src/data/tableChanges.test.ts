@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 import { type DatabaseRow, requireDatabase } from './catalog';
-import { closeDataFiles } from './dataFiles';
 import { dataPlane } from './dataPlane';
 import { holdingLanes } from './laneHold';
 import { appendRows } from './tableStore';
@@ -32,7 +31,6 @@ beforeEach(async () => {
   await appendRows(h.deps, web, 'clicks', [{ time: 30, button: 'buy', n: 1 }], { createTable: true });
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

@@ -3,9 +3,9 @@ import { conflict } from '../platform/errors';
 import { type Executor, isUniqueViolation, transaction } from '../platform/storage';
 import { type DatabaseRow, findTable, type TableRow } from './catalog';
 import { dataPlane, onDuck } from './dataPlane';
-import { SWAP_NAME } from './dataTables';
 import { moveTableInWorker } from './fileWrites';
 import { holdingLanes } from './laneHold';
+import { SWAP_NAME } from './plane';
 import { refreshCatalog } from './tableStore';
 
 /**
@@ -65,7 +65,7 @@ export async function moveTable(deps: AppDeps, from: DatabaseRow, to: DatabaseRo
 }
 
 /**
- * A move sent from the server: on SQLite and PostgreSQL one task in the source's lane; on DuckDB, whose two
+ * A move sent from the server: on PostgreSQL one task in the source's lane; on DuckDB, whose two
  * files have owners of their own, the move led from here while both databases' lanes are held (laneHold.ts),
  * its data steps sent to the owners (duckMove.ts).
  */

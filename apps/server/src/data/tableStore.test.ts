@@ -1,30 +1,60 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite } from '../platform/db';
 import { customerSchema, many, run, sql } from '../platform/storage';
 import { createHarness, type Harness } from '../testing/harness';
-import { type DatabaseRow, databaseFile, findDatabase, findTable, requireTable } from './catalog';
+import { type DatabaseRow, findDatabase, findTable, requireTable } from './catalog';
 import { dataPlane } from './dataPlane';
+import { closeDuckFiles, duckFile, openPrivate } from './duckFiles';
+import { duckRows } from './duckKysely';
 import { appendRows, prepareRecord, tailRows } from './tableStore';
 
+/** Column types of PostgreSQL and DuckDB by the SQLite type names these tests were written in. */
 const PG_TYPES: Record<string, string> = { INTEGER: 'bigint', REAL: 'double precision', TEXT: 'text', BLOB: 'bytea' };
+const DUCK_TYPES: Record<string, string> = { INTEGER: 'BIGINT', REAL: 'DOUBLE', TEXT: 'VARCHAR', BLOB: 'BLOB' };
 
 /**
- * The row store of the SQLite plane and of PostgreSQL: typed columns, ALTER TABLE, the catalog's repair. The
- * DuckDB plane keeps its own files and has tests of its own (plane.test.ts runs every plane), so this file pins SQLite on
- * the embedded backend whatever SVC_DATA_PLANE says.
+ * The row store of the data plane under test, DuckDB files on the embedded backend (until decision 0053 the
+ * SQLite data plane, which these cases pinned) and PostgreSQL schemas: typed columns, ALTER TABLE, the catalog's
+ * repair.
  */
 describe('table store', () => {
   let h: Harness;
   let database: DatabaseRow;
   beforeEach(async () => {
-    h = await createHarness({ dataPlane: 'sqlite' });
+    h = await createHarness();
     await h.call('POST', '/v3/database/create/store_test');
     database = (await findDatabase(h.deps.storage.db, h.admin.accountId, 'store_test')) as DatabaseRow;
   });
   afterEach(() => h.close());
 
   const postgres = () => h.deps.storage.backend === 'postgres';
-  const file = () => openSqlite(databaseFile(h.dataDir, h.admin.accountId, database.id), { readonly: true });
+  /**
+   * Reads the database's DuckDB file in this thread: the app stops first (its worker, the file's owner, closes
+   * it) and starts again on the same folder afterwards.
+   */
+  const inDuckFile = async <T>(read: (q: (text: string) => Promise<Record<string, unknown>[]>) => Promise<T>) => {
+    await h.app.stop();
+    const f = await openPrivate(duckFile(h.dataDir, h.admin.accountId, database.id), true);
+    try {
+      return await read((text) => duckRows(f.conn, text));
+    } finally {
+      f.close();
+      h = await h.restart();
+    }
+  };
+  /**
+   * Runs `fn` as the owner of the database's data: on DuckDB the app stops (its worker closes the file) and this
+   * thread writes the file, as a worker does, before the app starts again on the same folder.
+   */
+  const asOwner = async (fn: (deps: Harness['deps']) => Promise<void>) => {
+    if (postgres()) return fn(h.deps);
+    await h.app.stop();
+    try {
+      await fn({ ...h.deps, services: undefined });
+    } finally {
+      await closeDuckFiles();
+      h = await h.restart();
+    }
+  };
   const schemaOf = async (name: string) =>
     JSON.parse((await requireTable(h.deps.storage.db, h.admin.accountId, database.id, name)).schema_json) as string[][];
   /** The table's columns and declared types, in SQLite's names (PostgreSQL's mapped back). */
@@ -38,15 +68,9 @@ describe('table store', () => {
       const back = Object.fromEntries(Object.entries(PG_TYPES).map(([k, v]) => [v, k]));
       return rows.map((c) => [c.name, back[c.type] ?? c.type]);
     }
-    const f = file();
-    try {
-      return (f.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[]).map((c) => [
-        c.name,
-        c.type,
-      ]);
-    } finally {
-      f.close();
-    }
+    const back = Object.fromEntries(Object.entries(DUCK_TYPES).map(([k, v]) => [v, k]));
+    const rows = await inDuckFile((q) => q(`SELECT name, type FROM pragma_table_info('${table}') ORDER BY cid`));
+    return rows.map((c) => [c.name as string, back[c.type as string] ?? (c.type as string)]);
   };
   const indexesOf = async (table: string): Promise<string[]> => {
     if (postgres()) {
@@ -56,15 +80,11 @@ describe('table store', () => {
       );
       return rows.map((r) => r.name);
     }
-    const f = file();
-    try {
-      return (f.prepare(`PRAGMA index_list("${table}")`).all() as { name: string }[]).map((i) => i.name);
-    } finally {
-      f.close();
-    }
+    const rows = await inDuckFile((q) => q(`SELECT index_name FROM duckdb_indexes() WHERE table_name = '${table}'`));
+    return rows.map((r) => r.index_name as string);
   };
 
-  it('stores each table as a real table with typed columns and an index on time', async () => {
+  it('stores each table as a real table with typed columns (and on PostgreSQL an index on time)', async () => {
     await appendRows(
       h.deps,
       database,
@@ -82,25 +102,22 @@ describe('table store', () => {
       ['m', 'TEXT'],
       ['big', 'INTEGER'],
     ]);
-    expect(await indexesOf('typed')).toEqual(['typed$time']);
-    if (postgres()) {
-      // PostgreSQL's BIGINT reads as a number (platform/storage/postgres.ts); 2^60 is exact as a double.
-      const [row] = await dataPlane(h.deps).rows(database, 'typed');
-      expect(row).toEqual({ time: 1, n: 1, d: 1.5, s: 'x', b: 1, a: '[1,2]', m: '{"k":"v"}', big: 2 ** 60 });
-    } else {
-      const f = file();
-      const row = f.prepare('SELECT * FROM typed').safeIntegers(true).get() as Record<string, unknown>;
-      expect(row).toEqual({ time: 1n, n: 1n, d: 1.5, s: 'x', b: 1n, a: '[1,2]', m: '{"k":"v"}', big: 2n ** 60n });
-      f.close();
-    }
-    expect(await schemaOf('typed')).toEqual([
-      ['n', 'long'],
-      ['d', 'double'],
-      ['s', 'string'],
-      ['b', 'boolean'],
-      ['a', 'array<long>'],
-      ['m', 'map<string,string>'],
-      ['big', 'long'],
+    const [row] = await dataPlane(h.deps).rows(database, 'typed');
+    // PostgreSQL's BIGINT reads as a number (platform/storage/postgres.ts); 2^60 is exact as a double. DuckDB's
+    // reads as a number when a double holds it exactly, else as a bigint.
+    const big = postgres() ? 2 ** 60 : 2n ** 60n;
+    expect(row).toEqual({ time: 1, n: 1, d: 1.5, s: 'x', b: 1, a: '[1,2]', m: '{"k":"v"}', big });
+    // DuckDB scans `time` with its zone maps, without an index.
+    expect(await indexesOf('typed')).toEqual(postgres() ? ['typed$time'] : []);
+    // The catalog's schema, in the columns' order.
+    expect((await schemaOf('typed')).map(([name, type]) => `${name} ${type}`)).toEqual([
+      'n long',
+      'd double',
+      's string',
+      'b boolean',
+      'a array<long>',
+      'm map<string,string>',
+      'big long',
     ]);
   });
 
@@ -243,17 +260,20 @@ describe('table store', () => {
   });
 
   it('runs an extra step inside the same transaction as the rows', async () => {
-    await appendRows(h.deps, database, 'marked', [{ time: 1 }], {
-      createTable: true,
-      within: (t) => t.ensureTable('marker$done', 'id BIGINT'),
+    // Such a write runs where the data is written: on DuckDB in the file's owner, here this thread.
+    await asOwner(async (deps) => {
+      await appendRows(deps, database, 'marked', [{ time: 1 }], {
+        createTable: true,
+        within: (t) => t.ensureTable('marker$done', 'id BIGINT'),
+      });
+      await expect(
+        appendRows(deps, database, 'marked', [{ time: 2 }], {
+          within: async () => {
+            throw new Error('marker failed');
+          },
+        }),
+      ).rejects.toThrow('marker failed');
     });
-    await expect(
-      appendRows(h.deps, database, 'marked', [{ time: 2 }], {
-        within: async () => {
-          throw new Error('marker failed');
-        },
-      }),
-    ).rejects.toThrow('marker failed');
     expect((await requireTable(h.deps.storage.db, h.admin.accountId, database.id, 'marked')).count).toBe(1);
   });
 });

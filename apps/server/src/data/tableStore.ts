@@ -6,20 +6,18 @@ import { createTableRow, type DatabaseRow, findTable, type TableRow } from './ca
 import { catalogFigures } from './catalogFigures';
 import { columnNameForKey, readAs, readMetaSchema, type SchemaEntry } from './columns';
 import { dataPlane, onDuck } from './dataPlane';
-import { fromSafe, tableLimits } from './dataTables';
 import { appendRowsInWorker } from './fileWrites';
-import type { DataTx, Meta, PreparedRecord } from './plane';
+import { type DataTx, type Meta, type PreparedRecord, tableLimits } from './plane';
 
 /**
- * Writes and reads the rows of customer tables through the data plane (plane.ts: SQLite files or
+ * Writes and reads the rows of customer tables through the data plane (plane.ts: DuckDB files or
  * PostgreSQL schemas), and keeps the catalog's figures in line with the figures the data plane keeps
  * next to the rows. Identifiers are safe to quote because table names match the name rule and column
  * names the column rule (columns.ts).
  */
 
-export { tableLimits } from './dataTables';
-
 export type { PreparedRecord } from './plane';
+export { tableLimits } from './plane';
 
 /** `time` must be a date the wire can show: 0001-01-01 to 9999-12-31 (Unix seconds). */
 const MIN_TIME = -62135596800;
@@ -96,15 +94,11 @@ export async function refreshCatalog(deps: AppDeps, database: DatabaseRow): Prom
 
 /**
  * At start-up: copies every database's figures to the catalog, so a crash between a data commit and its
- * catalog update never shows stale counts. SQLite files are closed again; writes reopen them.
+ * catalog update never shows stale counts.
  */
 export async function reconcileCatalog(deps: AppDeps): Promise<void> {
   const databases = await deps.storage.db.selectFrom('databases').selectAll().orderBy('id').execute();
-  const plane = dataPlane(deps);
-  for (const database of databases) {
-    await refreshCatalog(deps, database);
-    plane.forget(database);
-  }
+  for (const database of databases) await refreshCatalog(deps, database);
 }
 
 export interface TableBatch {
@@ -216,6 +210,11 @@ export async function createDataTable(deps: AppDeps, database: DatabaseRow, tabl
 /** Removes a table's rows and its figures (after its catalog row is gone). */
 export async function dropDataTable(deps: AppDeps, database: DatabaseRow, name: string): Promise<void> {
   await dataPlane(deps).transaction(database, (t) => t.dropTable(name));
+}
+
+/** A 64-bit integer as a number when a double holds it exactly. */
+function fromSafe(v: unknown): unknown {
+  return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
 }
 
 /** The newest `count` rows by time, as records (`time` first, nulls left out, nested values parsed). */

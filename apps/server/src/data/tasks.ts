@@ -10,7 +10,7 @@ import { appendRows, changeSchema, createDataTable, dropDataTable } from './tabl
 
 /**
  * Writes to customer databases' data, run as background tasks in the database's lane (fileWrites.ts):
- * in worker threads on SQLite, in the server process on PostgreSQL. Each picks its data plane from
+ * in worker threads on DuckDB (in the file's owner), in the server process on PostgreSQL. Each picks its data plane from
  * `ctx.deps.storage.backend`.
  */
 
@@ -37,7 +37,7 @@ export const dataTasks = {
   ) => appendRows(ctx.deps, a.database, a.table, a.rows, { createTable: a.createTable, replace: a.replace }),
   'data.swap-tables': (ctx: TaskContext, a: { database: DatabaseRow; a: TableRow; b: TableRow }) =>
     swapTables(ctx.deps, a.database, a.a, a.b),
-  /** SQLite and PostgreSQL: runs in the source database's lane (DuckDB: tableChanges.moveTableInBackground). */
+  /** PostgreSQL: runs in the source database's lane (DuckDB: tableChanges.moveTableInBackground). */
   'data.move-table': (ctx: TaskContext, a: { from: DatabaseRow; to: DatabaseRow; table: TableRow }) =>
     moveTable(ctx.deps, a.from, a.to, a.table),
   /** One step of a table's move between DuckDB files (duckMove.ts), in the owner of the step's file. */
@@ -60,6 +60,4 @@ export const dataTasks = {
   /** Copies a derived set build's source tables into its new file (duckDerived.ts), in the owner of their file. */
   'data.derived-stage': (ctx: TaskContext, a: { building: string; database: DatabaseRow; tables: string[] }) =>
     stageSources(ctx.deps.config.dataDir, a.building, a.database, a.tables),
-  /** Every worker closes its connection to a file about to be deleted (SQLite). */
-  'data.close-file': (ctx: TaskContext, a: { database: DatabaseRow }) => dataPlane(ctx.deps).forget(a.database),
 };

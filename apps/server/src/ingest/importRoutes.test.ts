@@ -2,7 +2,6 @@ import { gzipSync } from 'node:zlib';
 import { encodePart, encodeRecords } from '@svc/bulk-format';
 import { tableImported } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 
 /** PUT /v3/table/import and import_with_id: msgpack.gz bodies as td-client-*, fluent-plugin-td and the CLI send. */
@@ -14,7 +13,6 @@ beforeEach(async () => {
   expect((await h.call('POST', '/v3/table/create/web/events/log')).status).toBe(200);
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

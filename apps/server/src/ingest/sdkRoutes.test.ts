@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { createHarness, type Harness } from '../testing/harness';
 import { SDK_NOT_OFFERED } from './sdkRoutes';
 
@@ -15,7 +14,6 @@ beforeEach(async () => {
   await h.call('POST', '/v3/database/create/web');
 });
 afterEach(() => {
-  closeDataFiles(h.deps);
   return h.close();
 });
 

@@ -1,21 +1,20 @@
-import { SqliteError } from 'better-sqlite3';
-import { type DatabaseRow, databaseFile, listTables, onDuck, readTableSchema } from '../data';
+import { type DatabaseRow, listTables, onDuck, readTableSchema } from '../data';
 import type { AppDeps } from '../platform/context';
 import { customerSchema, type PostgresStorage } from '../platform/storage';
-import { tokenize, translate } from './query/dialect';
+import { tokenize } from './query/dialect';
 import { pooledDuckQueryEngine } from './query/duckdb/pooled';
-import { openForQuery, type QueryOutcome } from './query/executeQuery';
-import { checkPrepared, checkQueryText } from './query/guard';
+import { checkQueryText } from './query/guard';
+import type { QueryOutcome } from './query/outcome';
 import { installQueryFunctions } from './query/postgres/functions';
 import { runPostgresQuery } from './query/postgres/runQuery';
-import { QueryPool } from './query/queryPool';
 import { ResultWriter } from './query/resultWriter';
 import { unnestClauses } from './query/unnest';
 
 /**
- * Where a query job's SQL runs: the engine of the storage backend. SQLite runs the Presto dialect translated
- * to SQLite in query processes over the customer database's file (query/); PostgreSQL runs it translated
- * to PostgreSQL over the database's schema (query/postgres/).
+ * Where a query job's SQL runs: the engine of the data plane. The embedded mode runs the Presto dialect
+ * translated to DuckDB over the customer database's file, in the worker that owns it (query/duckdb/); PostgreSQL
+ * runs it translated to PostgreSQL over the database's schema (query/postgres/). The SQLite engine (query
+ * processes over SQLite files) went with the SQLite data plane (decision 0053).
  */
 export interface QueryEngine {
   /**
@@ -39,48 +38,10 @@ export interface QueryTarget {
   timeLimitSeconds: number;
 }
 
-/** SQLite: the query processes of query/queryPool.ts, started on first use. */
-function sqliteQueryEngine(deps: AppDeps): QueryEngine {
-  let pool: QueryPool | null = null;
-  const fileOf = (database: DatabaseRow) => databaseFile(deps.config.dataDir, database.account_id, database.id);
-  return {
-    async inspect(database, query) {
-      checkQueryText(query);
-      const sql = translate(query, database.name);
-      const db = openForQuery(fileOf(database), deps.clock.now().getTime());
-      try {
-        checkPrepared(db.prepare(sql));
-      } catch (e) {
-        if (!(e instanceof SqliteError)) throw e;
-      } finally {
-        db.close();
-      }
-    },
-    run(query, target, signal) {
-      pool ??= new QueryPool();
-      return pool.run(
-        {
-          file: fileOf(target.database),
-          sql: translate(query, target.database.name),
-          msgpackPath: target.msgpackPath,
-          gzipPath: target.gzipPath,
-          nowMs: target.nowMs,
-          maxResultBytes: target.maxResultBytes,
-        },
-        signal,
-        target.timeLimitSeconds,
-      );
-    },
-    close() {
-      pool?.close();
-    },
-  };
-}
-
 /**
  * PostgreSQL: the Presto dialect translated to PostgreSQL (query/postgres/), run over the database's schema in a
  * read-only transaction as the schema's read role, with the job's time limit; the rows stream into the same
- * result files as on SQLite.
+ * result files as on DuckDB.
  */
 function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngine {
   let functions: Promise<void> | null = null;
@@ -101,8 +62,8 @@ function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngi
   };
   return {
     async inspect(_database, query) {
-      // As on SQLite: the text and the dialect's shapes are refused now; what the engine cannot run (an
-      // unknown function or column) is queued and ends in error with the reason, like SQLite's prepare errors.
+      // The text and the dialect's shapes are refused now; what the engine cannot run (an unknown function or
+      // column) is queued and ends in error with the reason.
       checkQueryText(query);
       unnestClauses(tokenize(query));
     },
@@ -142,8 +103,7 @@ function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngi
   };
 }
 
-/** The engine of the app's data plane: PostgreSQL, DuckDB (query/duckdb/pooled.ts) or SQLite. */
+/** The engine of the app's data plane: DuckDB (query/duckdb/pooled.ts) or PostgreSQL. */
 export function queryEngineFor(deps: AppDeps): QueryEngine {
-  if (deps.storage.backend === 'postgres') return postgresQueryEngine(deps, deps.storage as PostgresStorage);
-  return onDuck(deps) ? pooledDuckQueryEngine(deps) : sqliteQueryEngine(deps);
+  return onDuck(deps) ? pooledDuckQueryEngine(deps) : postgresQueryEngine(deps, deps.storage as PostgresStorage);
 }

@@ -7,7 +7,7 @@ import { type SmtpSettings, smtpFromEnv } from './mail';
 
 export interface Config {
   port: number;
-  /** Folder for the control database and one file per customer database (DuckDB, or SQLite: SVC_DATA_PLANE). */
+  /** Folder for the control database and one DuckDB file per customer database (the embedded mode). */
   dataDir: string;
   /** Server secret: keys and session ids are stored as HMACs under it. */
   secret: string;
@@ -30,27 +30,10 @@ export interface Config {
   trustedProxies?: BlockList | null;
   /** `SVC_BULK_IMPORT_MAX_PARTS`: parts one bulk import session takes; absent: the default (bulk-import/options.ts). */
   bulkImportMaxParts?: number;
-  /**
-   * `SVC_DATA_PLANE`: where the embedded default keeps customers' rows, `duckdb` or `sqlite` (issue 28);
-   * absent: the default of data/dataPlane.ts. The scale-out mode (PostgreSQL) ignores it.
-   */
-  dataPlane?: EmbeddedPlane;
   /** `SVC_SMTP_URL`, `SVC_SMTP_FROM`: where invitations and password resets are mailed (platform/mail.ts); absent: none. */
   smtp?: SmtpSettings;
   /** `SVC_SSO_METADATA_REFRESH_HOURS`: how often a followed IdP metadata URL is fetched again; absent: daily. */
   ssoMetadataRefreshMs?: number;
-}
-
-export type EmbeddedPlane = 'duckdb' | 'sqlite';
-
-/** `SVC_DATA_PLANE`, when set: `duckdb` or `sqlite`, or the start stops, naming it. */
-export function dataPlaneFromEnv(env: NodeJS.ProcessEnv): Pick<Config, 'dataPlane'> {
-  const raw = env.SVC_DATA_PLANE?.trim();
-  if (!raw) return {};
-  if (raw !== 'duckdb' && raw !== 'sqlite') {
-    throw new Error(`SVC_DATA_PLANE must be duckdb or sqlite, not "${raw}".`);
-  }
-  return { dataPlane: raw };
 }
 
 const DEFAULT_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -115,7 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { consoleDir?: stri
     publicUrl: readPublicUrl(env.SVC_PUBLIC_URL),
     trustedProxies: trustedProxiesFromEnv(env.SVC_TRUSTED_PROXIES),
     ...maxParts(env.SVC_BULK_IMPORT_MAX_PARTS),
-    ...dataPlaneFromEnv(env),
     ...smtpFromEnv(env),
   };
 }

@@ -38,7 +38,7 @@ function cacheStatements(db: Db): void {
  * The functions the SQLite dialect's SQL uses (storage/sqlite.ts), on every connection: `svc_regexp(value,
  * pattern)` is 1 when the value as text matches the RE2 pattern (linear time, see regexp.ts), NULL for NULL.
  */
-export function addSqlFunctions(db: Db): void {
+function addSqlFunctions(db: Db): void {
   db.function('svc_regexp', { deterministic: true }, (value: unknown, pattern: unknown) => {
     if (value === null || typeof pattern !== 'string') return null;
     return compilePattern(pattern).test(String(value)) ? 1 : 0;

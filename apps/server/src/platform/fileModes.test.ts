@@ -51,9 +51,9 @@ describe('file modes of the data folder', () => {
   });
 
   it('writes data files, query results and bulk import files 600 in folders 700, whatever the umask', async () => {
-    // The SQLite plane's files are made by the service with their modes; DuckDB makes its write-ahead log by
-    // the process's umask, which the server sets (the next test, where the server writes and queries).
-    const h = await createHarness({ dataPlane: 'sqlite' });
+    // The server's umask (main.ts): the DuckDB engine makes its write-ahead log by it.
+    const umask = process.umask(0o077);
+    const h = await createHarness();
     try {
       await databaseAndTable(h, 'shop', 'events');
       await tableWithRows(h, 'shop', 'orders', [{ time: 1_700_000_000, amount: 3 }]);
@@ -66,6 +66,7 @@ describe('file modes of the data folder', () => {
       expect(loose(h.dataDir, made)).toEqual([]);
     } finally {
       await h.close();
+      process.umask(umask);
     }
   }, 60_000);
 
@@ -77,7 +78,6 @@ describe('file modes of the data folder', () => {
       SVC_DATA_DIR: dir,
       SVC_ADMIN_EMAIL: 'ops@example.test',
       SVC_ADMIN_API_KEY: key,
-      SVC_DATA_PLANE: 'duckdb',
     };
     const running = await startServer(env);
     server = running;

@@ -1,6 +1,5 @@
 import { type SavedQuery, savedQueryAnswer, savedQueryList, savedQueryRunAnswer } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { consoleCall, signIn } from '../testing/consoleClient';
 import { type CallOptions, createHarness, type Harness } from '../testing/harness';
@@ -16,7 +15,6 @@ beforeEach(async () => {
   ]);
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

@@ -1,6 +1,5 @@
 import { scheduleHistory, scheduleList, scheduleObject } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -16,7 +15,6 @@ beforeEach(async () => {
   expect(res.status).toBe(200);
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

@@ -1,6 +1,5 @@
 import { scheduleCreated, scheduleHistory, scheduleList, scheduleObject, scheduleRuns } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 import { responseErrors } from '../testing/oasContract';
@@ -15,7 +14,6 @@ beforeEach(async () => {
   await tableWithRows(h, 'web', 'pageviews', [{ time: 1_700_000_000, path: '/a' }]);
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

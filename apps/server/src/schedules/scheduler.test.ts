@@ -1,6 +1,5 @@
 import { scheduleHistory } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDataFiles } from '../data';
 import { tableWithRows } from '../jobs/testing/jobs';
 import { createHarness, type Harness } from '../testing/harness';
 
@@ -18,7 +17,6 @@ beforeEach(async () => {
   ]);
 }, 30_000);
 afterEach(async () => {
-  closeDataFiles(h.deps);
   await h.close();
 });
 

@@ -5,7 +5,7 @@ import { createAccountWithAdmin, type NewAccount } from '../accounts';
 import { type AppOptions, createApp } from '../app';
 import { STRICT_OUTBOUND } from '../platform/addressPolicy';
 import { ManualClock } from '../platform/clock';
-import { type Config, dataPlaneFromEnv } from '../platform/config';
+import type { Config } from '../platform/config';
 import type { AppDeps } from '../platform/context';
 import { memoryLogger } from '../platform/logger';
 import type { OpenedStorage } from '../platform/storage';
@@ -83,8 +83,6 @@ export async function createHarness(overrides: Partial<Config> = {}, options: Ha
     seed: {},
     sessionIdleMs: 60 * 60 * 1000,
     outbound: STRICT_OUTBOUND,
-    // The suite's embedded data plane follows SVC_DATA_PLANE, as the server's does.
-    ...dataPlaneFromEnv(process.env),
     ...overrides,
   };
   return start(

@@ -20,7 +20,7 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the server with only `env` (and PATH, the suite's SVC_DATA_PLANE and the thread pool size) in its environment. */
+/** Starts the server with only `env` (and PATH and the thread pool size) in its environment. */
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
@@ -29,8 +29,6 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       PORT: '0',
       SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0',
       SVC_DEMO: '0',
-      // The suite's embedded data plane, as the in-process harness takes it.
-      ...(process.env.SVC_DATA_PLANE ? { SVC_DATA_PLANE: process.env.SVC_DATA_PLANE } : {}),
       // As `npm start` sizes it for DuckDB (data/duckThreads.ts).
       UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
       ...env,

@@ -6,11 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 /**
- * Vitest global setup: the worker thread's and the query process's code, each bundled once per test run.
+ * Vitest global setup: the worker thread's code, bundled once per test run.
  * Every test app starts its own workers, and one that loads a few hundred TypeScript modules through tsx
- * costs most of a second; a bundle loads in a fraction of that. The entries (workers/entry.mjs,
- * jobs/query/queryProcess.mjs) load the bundle when `SVC_TEST_WORKER_BUNDLES` names its folder; the server's
- * own start, and the tests that start it as a process, keep loading the sources through tsx.
+ * costs most of a second; a bundle loads in a fraction of that. The entry (workers/entry.mjs) loads the bundle
+ * when `SVC_TEST_WORKER_BUNDLES` names its folder; the server's own start, and the tests that start it as a
+ * process, keep loading the sources through tsx.
  */
 
 const server = resolve(import.meta.dirname, '../..');
@@ -44,7 +44,6 @@ export default async function setup(): Promise<() => Promise<void>> {
   await build({
     entryPoints: {
       worker: join(server, 'src/workers/worker.ts'),
-      query: join(server, 'src/jobs/query/queryWorker.ts'),
     },
     outdir: dir,
     outExtension: { '.js': '.mjs' },

@@ -1,11 +1,10 @@
-import type { Db } from '../../platform/db';
 import { parseTime, timestampText } from './timeFormats';
 import type { CastTarget } from './tokens';
 
 /**
- * Presto CAST semantics for the types SQLite's affinity gets wrong: a fraction cast to bigint rounds
- * (SQLite truncates), and text that is not a number is an error (SQLite reads it as 0), or NULL with
- * TRY_CAST. The dialect rewrite (dialect.ts) turns `CAST(x AS bigint)` into `presto_cast(x, 'bigint')`.
+ * Presto CAST semantics in JavaScript, for the functions the DuckDB engine registers (duckdb/functions.ts): a
+ * fraction cast to bigint rounds, and text that is not a number is an error, or NULL with TRY_CAST. Written
+ * for the SQLite engine (gone, decision 0053), whose affinity got these wrong.
  */
 
 export const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
@@ -92,9 +91,4 @@ export function prestoTryCast(v: unknown, type: unknown): unknown {
     if (e instanceof CastFailure) return null;
     throw e;
   }
-}
-
-export function registerCasts(db: Db): void {
-  db.function('presto_cast', { deterministic: true }, prestoCast);
-  db.function('presto_try_cast', { deterministic: true }, prestoTryCast);
 }

@@ -1,10 +1,9 @@
-import type Database from 'better-sqlite3';
 import { QueryRefused, type Token, tokenize } from './dialect';
 
 /**
- * What a query job may run: exactly one statement that only reads. Checked twice, on the text (so the
- * message names what is wrong even when SQLite cannot prepare it) and on the prepared statement
- * (`stmt.readonly`, which SQLite derives from the compiled program). The connection is read-only too.
+ * What a query job may run: exactly one statement that only reads, checked on the text before any engine sees
+ * it, so the message names what is wrong. Each engine checks again in its own way (DuckDB: the sandbox's look at
+ * the parse tree, duckdb/sandbox.ts; PostgreSQL: a read-only transaction as the schema's read role).
  */
 
 const WRITE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
@@ -67,10 +66,4 @@ export function checkQueryText(sql: string): void {
       if (tokens[i + 1]?.text !== '(') refuse(writeMessage(t.text.toUpperCase()));
     }
   });
-}
-
-/** Checks a prepared statement: it must return rows and write nothing. */
-export function checkPrepared(stmt: Database.Statement): void {
-  if (!stmt.readonly) refuse(writeMessage('this'));
-  if (!stmt.reader) refuse('A query must return rows: send one SELECT statement.');
 }

@@ -4,7 +4,7 @@ import { QueryRefused, type Token, tokenize } from './dialect';
 
 /**
  * HiveQL → Presto dialect: a pre-pass for `hive` jobs (the clients' default type), whose output is the
- * ordinary Presto-dialect text every translator takes unchanged (dialect.ts for SQLite today). It rewrites
+ * ordinary Presto-dialect text every translator takes unchanged (DuckDB's and PostgreSQL's). It rewrites
  * Hive's lexical forms and functions into their Presto equivalents and refuses, naming it, what has none
  * here. Rewrites never touch comments; string contents only change quoting. See docs/query-dialect.md.
  */

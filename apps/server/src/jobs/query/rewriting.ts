@@ -71,7 +71,7 @@ export const COMMON_REWRITES: Record<string, (call: Call) => string> = {
  * `CAST(x AS type)` between `open` and `close`: the value's tokens, the type's text (lower case, no spaces); null
  * when there is no AS.
  */
-export function castParts(tokens: Token[], word: number, open: number, close: number) {
+function castParts(tokens: Token[], word: number, open: number, close: number) {
   let depth = 0;
   let as = -1;
   for (let i = open + 1; i < close; i++) {

@@ -1,11 +1,10 @@
-import type { Db } from '../../platform/db';
-import { registerCasts } from './casts';
-import { arity, registerTimeFunctions } from './timeFunctions';
+import { arity } from './timeFunctions';
 
 /**
- * Presto functions SQLite lacks, as user functions and aggregates. `if`, `coalesce`, `nullif`, `concat`,
- * `substr`, `length`, `lower`, `upper`, `replace`, `trim`, `round`, `abs` and the math functions are
- * SQLite's own and behave alike. Arrays and maps are JSON text (how tables keep them, DESIGN §4).
+ * Presto functions the engines lack, in JavaScript: the DuckDB engine registers them as its own functions
+ * (duckdb/functions.ts), the PostgreSQL translator reads JSON paths with them. They were written for the SQLite
+ * engine (gone, decision 0053), whose values they keep: booleans 1/0, arrays and maps JSON text (how tables keep
+ * them, DESIGN §4).
  */
 
 type Fn = (...args: unknown[]) => unknown;
@@ -196,99 +195,6 @@ function urlPart(v: unknown, pick: (u: URL) => string | null): string | null {
   }
 }
 
-function percentileOf(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = Math.ceil(p * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
-}
-
-function checkPercentile(p: unknown): number {
-  const n = Number(p);
-  if (!Number.isFinite(n) || n < 0 || n > 1) {
-    throw new TypeError('approx_percentile: the percentage must be between 0 and 1.');
-  }
-  return n;
-}
-
-interface Aggregate {
-  /** Smallest and largest number of arguments. */
-  arity: [number, number];
-  start: () => unknown;
-  step: (state: never, ...args: unknown[]) => unknown;
-  result: (state: never) => unknown;
-}
-
-const aggregates: Record<string, Aggregate> = {
-  /** Exact, which an approximation is allowed to be. */
-  approx_distinct: {
-    arity: [1, 1],
-    start: () => new Set<unknown>(),
-    step: (set: Set<unknown>, v: unknown) => {
-      if (v !== null) set.add(typeof v === 'object' ? JSON.stringify(v) : v);
-      return set;
-    },
-    result: (set: Set<unknown>) => set.size,
-  },
-  /** Nearest-rank percentile of the exact values; `p` may be one number or an array (ARRAY[...]). */
-  approx_percentile: {
-    arity: [2, 2],
-    start: () => ({ values: [] as number[], p: null as unknown }),
-    step: (state: { values: number[]; p: unknown }, v: unknown, p: unknown) => {
-      if (state.p === null) state.p = p;
-      if (typeof v === 'number' || typeof v === 'bigint') state.values.push(Number(v));
-      return state;
-    },
-    result: (state: { values: number[]; p: unknown }) => {
-      const sorted = state.values.sort((a, b) => a - b);
-      const many = parseJson(state.p);
-      if (Array.isArray(many)) return JSON.stringify(many.map((p) => percentileOf(sorted, checkPercentile(p))));
-      return state.p === null ? null : percentileOf(sorted, checkPercentile(state.p));
-    },
-  },
-  count_if: {
-    arity: [1, 1],
-    start: () => 0,
-    step: (n: number, v: unknown) => n + (v !== null && v !== 0 && v !== '0' && v !== 0n ? 1 : 0),
-    result: (n: number) => n,
-  },
-  arbitrary: {
-    arity: [1, 1],
-    start: () => ({ value: null as unknown }),
-    step: (s: { value: unknown }, v: unknown) => {
-      if (s.value === null) s.value = v;
-      return s;
-    },
-    result: (s: { value: unknown }) => s.value,
-  },
-  /** The values (NULLs included, as Presto) as a JSON array; `array_agg(DISTINCT x)` is SQLite's DISTINCT. */
-  array_agg: {
-    arity: [1, 1],
-    start: () => [] as unknown[],
-    step: (list: unknown[], v: unknown) => {
-      list.push(typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v);
-      return list;
-    },
-    result: (list: unknown[]) => JSON.stringify(list.map((v) => (v instanceof Uint8Array ? null : v))),
-  },
-  max_by: byAggregate((a, b) => a > b),
-  min_by: byAggregate((a, b) => a < b),
-};
-
-function byAggregate(better: (a: never, b: never) => boolean): Aggregate {
-  return {
-    arity: [2, 2],
-    start: () => ({ value: null as unknown, key: null as unknown }),
-    step: (s: { value: unknown; key: unknown }, v: unknown, key: unknown) => {
-      if (key !== null && (s.key === null || better(key as never, s.key as never))) {
-        s.key = key;
-        s.value = v;
-      }
-      return s;
-    },
-    result: (s: { value: unknown }) => s.value,
-  };
-}
-
 /** A JSON value as SQLite stores it: booleans 1/0, arrays and objects JSON text. */
 function sqlValue(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0;
@@ -297,8 +203,7 @@ function sqlValue(v: unknown): unknown {
 }
 
 /**
- * `presto_unnest(x)`: the rows of UNNEST (dialect.ts rewrites `UNNEST(x) AS t(c)` to it), one per element of
- * a JSON array (`unnest_key` its 1-based position) or entry of a JSON object. NULL gives no rows.
+ * The rows of UNNEST over JSON text, one per element of a JSON array (`unnest_key` its 1-based position) or entry of a JSON object. NULL gives no rows.
  */
 export function* unnestRows(input: unknown): Generator<[unknown, unknown]> {
   if (input === null || input === undefined) return;
@@ -309,30 +214,5 @@ export function* unnestRows(input: unknown): Generator<[unknown, unknown]> {
     for (const [k, v] of Object.entries(value)) yield [k, sqlValue(v)];
   } else {
     throw new TypeError('UNNEST: the value is not an array or a map.');
-  }
-}
-
-/** Registers the whole Presto/TD surface on a connection. */
-export function registerFunctions(db: Db, nowMs: number): void {
-  registerTimeFunctions(db, nowMs);
-  db.table('presto_unnest', {
-    columns: ['unnest_key', 'unnest_value'],
-    parameters: ['unnest_input'],
-    rows: unnestRows,
-  });
-  registerCasts(db);
-  for (const [name, fn] of Object.entries(scalars)) db.function(name, { varargs: true, deterministic: true }, fn);
-  for (const [name, agg] of Object.entries(aggregates)) {
-    const step = agg.step as (total: unknown, ...args: unknown[]) => unknown;
-    db.aggregate(name, {
-      start: agg.start,
-      step: (total, ...args) => {
-        arity(name, args, agg.arity[0], agg.arity[1]);
-        return step(total, ...args);
-      },
-      result: agg.result as (total: unknown) => unknown,
-      varargs: true,
-      deterministic: true,
-    });
   }
 }

@@ -1,10 +1,10 @@
-import type { Db } from '../../platform/db';
 import { addUnits, intervalRange, parseDuration, truncate, unitOfName } from './intervals';
 import { formatJava, formatMysql, parseMysql, parseTime, timestampText, zoneOfTimestamp } from './timeFormats';
 import { wallOf, zoneOf } from './timeZones';
 
 /**
- * TD and Presto time functions, registered on a SQLite connection. `nowMs` is the job's issue time, so a
+ * TD and Presto time functions in JavaScript, which the DuckDB engine registers (duckdb/functions.ts; written for
+ * the SQLite engine, gone with decision 0053, whose values they keep). `nowMs` is the job's issue time, so a
  * query sees one fixed "now" (TD_SCHEDULED_TIME, TD_INTERVAL, now()). Booleans come back as 1 and 0.
  */
 
@@ -198,11 +198,4 @@ function calendarFields(): Record<string, Fn> {
     return weekday === 0 ? 7 : weekday;
   };
   return out;
-}
-
-/** Registers every time function on a connection. */
-export function registerTimeFunctions(db: Db, nowMs: number): void {
-  for (const [name, fn] of Object.entries(timeFunctions(nowMs))) {
-    db.function(name, { varargs: true, deterministic: true }, fn);
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * The dialect-neutral pieces of the Presto dialect, shared by the SQLite (dialect.ts) and PostgreSQL
+ * The dialect-neutral pieces of the Presto dialect, shared by the DuckDB (duckdb/translate.ts) and PostgreSQL
  * (postgres/translate.ts) translators: the tokenizer, bracket matching and the classification of CAST
  * target types. Strings, quoted identifiers and comments are single tokens, so rewrites never touch them.
  */

@@ -19,7 +19,7 @@ export interface UnnestClause {
 }
 
 /** A name token's name, lower case; null when the token is not a name. */
-export const nameOf = (t: Token | undefined) =>
+const nameOf = (t: Token | undefined) =>
   t?.kind === 'word' ? t.text.toLowerCase() : t?.kind === 'quoted' ? t.text.slice(1, -1).toLowerCase() : null;
 
 /** The UNNEST clause whose word is at `i`, or null when `i` is not the word UNNEST followed by a bracket. */

@@ -5,7 +5,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { unpackMultiple } from 'msgpackr';
 import { duckSandboxSettings } from '../../platform/duckSettings';
 import { type DuckQueryTask, runDuckQuery } from '../query/duckdb/runQuery';
-import type { QueryOutcome } from '../query/executeQuery';
+import type { QueryOutcome } from '../query/outcome';
 
 /**
  * A DuckDB file in a temporary directory, opened with the query sandbox's settings, in the agreed layout:

@@ -13,7 +13,7 @@ const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ dataPlane: 'duckdb' }, { backend: 'sqlite' });
+  h = await createHarness({}, { backend: 'sqlite' });
   await tableWithRows(h, 'shop', 'events', [
     { time: 1700000000, action: 'buy', amount: 7 },
     { time: 1700000060, action: 'buy', amount: 3 },

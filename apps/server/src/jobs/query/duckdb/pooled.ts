@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../platform/context';
 import { work } from '../../../platform/work';
 import type { TaskContext } from '../../../platform/workerRuntime';
 import type { QueryEngine, QueryTarget } from '../../queryEngine';
-import { QueryFailed } from '../queryPool';
+import { QueryFailed } from '../outcome';
 import { QueryRefused } from '../tokens';
 import { duckQueryEngine } from './engine';
 import { checkDuckQueryText, prepareDuckQuery } from './runQuery';

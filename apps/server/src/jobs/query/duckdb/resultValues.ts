@@ -1,10 +1,10 @@
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { readAs } from '../../../data';
-import { prestoType } from '../executeQuery';
+import { prestoType } from '../outcome';
 import { jsonOf, sqliteValue } from './functions';
 
 /**
- * Result values of a DuckDB query in the shape the SQLite engine gives them (executeQuery.ts): integers as
+ * Result values of a DuckDB query in the shape the SQLite engine gave them (gone, decision 0053): integers as
  * numbers (bigint past 2^53), booleans as 1 and 0, decimals as doubles, lists and structs as JSON text, and a
  * column read straight from a table keeps the type its catalog schema gives it (booleans, arrays and maps
  * decoded). A bigint SUM (a HUGEINT in DuckDB) stays a bigint.

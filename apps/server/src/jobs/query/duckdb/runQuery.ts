@@ -1,11 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readMetaSchema } from '../../../data';
 import { checkSandboxed } from '../../../platform/duckSettings';
-import type { QueryOutcome } from '../executeQuery';
 import { checkQueryText } from '../guard';
 import { hiveToPresto } from '../hive';
+import type { QueryOutcome } from '../outcome';
+import { QueryFailed } from '../outcome';
 import { resultNames } from '../postgres/identifiers';
-import { QueryFailed } from '../queryPool';
 import { ResultWriter } from '../resultWriter';
 import { tokenize } from '../tokens';
 import { isDuckMessage, readableDuckError } from './errors';

@@ -1,15 +1,15 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duckQueries } from '../../testing/duckValues';
 import { type QueryTestDatabase, startQueryTestDatabase } from '../../testing/queryDatabase';
-import { translate } from '../dialect';
 import { caseQuery, DIALECT_CASES, DIALECT_NOW, type DialectCase } from '../dialectCases';
-import { registerFunctions } from '../sqlFunctions';
 import { runPostgresQuery } from './runQuery';
 
-/** Every case of dialectCases.ts, on SQLite and on PostgreSQL: the same Presto SQL, the same value. */
+/**
+ * Every case of dialectCases.ts on PostgreSQL: the value the DuckDB engine gives too (duckdb/parity.test.ts), as
+ * the SQLite engine did. Whole queries run on both engines.
+ */
 
-const sqlite = new Database(':memory:');
-registerFunctions(sqlite, DIALECT_NOW);
+const duck = duckQueries(DIALECT_NOW);
 let pg: QueryTestDatabase;
 let schema: string;
 
@@ -19,17 +19,8 @@ beforeAll(async () => {
   await pg.pool.query(`CREATE SCHEMA "${schema}"`);
 }, 120_000);
 afterAll(async () => {
-  sqlite.close();
   await pg?.stop();
 });
-
-async function onSqlite(c: DialectCase): Promise<unknown> {
-  const row = sqlite
-    .prepare(translate(caseQuery(c), 'db'))
-    .raw(true)
-    .get() as unknown[];
-  return row[0];
-}
 
 async function onPostgres(c: DialectCase): Promise<unknown> {
   const result = await runPostgresQuery({
@@ -57,11 +48,9 @@ for (const [family, cases] of Object.entries(DIALECT_CASES)) {
   describe(family, () => {
     for (const c of cases) {
       it(`${c.expr}`, async () => {
-        for (const run of [onSqlite, onPostgres]) {
-          const got = await outcome(run, c);
-          if (c.expected instanceof RegExp) expect(got, run.name).toEqual({ error: expect.stringMatching(c.expected) });
-          else expect(got, run.name).toEqual({ value: c.expected });
-        }
+        const want =
+          c.expected instanceof RegExp ? { error: expect.stringMatching(c.expected) } : { value: c.expected };
+        expect(await outcome(onPostgres, c)).toEqual(want);
       });
     }
   });
@@ -91,7 +80,7 @@ const QUERY_CASES: [string, unknown[][] | RegExp][] = [
 describe('whole queries', () => {
   for (const [query, expected] of QUERY_CASES) {
     it(query, async () => {
-      const sqliteRows = () => sqlite.prepare(translate(query, 'db')).raw(true).all() as unknown[][];
+      const duckRows = () => duck.rows(query);
       const postgresRows = async () =>
         (
           await runPostgresQuery({
@@ -104,7 +93,7 @@ describe('whole queries', () => {
             maxRows: 100,
           })
         ).rows;
-      for (const rows of [async () => sqliteRows(), postgresRows]) {
+      for (const rows of [duckRows, postgresRows]) {
         const got = await rows().then(
           (value) => ({ value }),
           (e: Error) => ({ error: e.message }),

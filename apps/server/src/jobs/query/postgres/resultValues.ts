@@ -1,8 +1,8 @@
 import { readAs } from '../../../data';
-import { prestoType } from '../executeQuery';
+import { prestoType } from '../outcome';
 
 /**
- * Result values of a PostgreSQL query in the shape the SQLite path gives them (executeQuery.ts): integers as
+ * Result values of a PostgreSQL query in the shape the SQLite engine gave them (gone, decision 0053): integers as
  * numbers (bigint past 2^53), booleans as 1 and 0 (SQLite has none), JSON as compact text, and a column read
  * straight from a table keeps the type its catalog schema gives it (booleans, arrays and maps decoded).
  * Values arrive as PostgreSQL's text; each column's OID picks its conversion.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QueryTestDatabase, startQueryTestDatabase } from '../../testing/queryDatabase';
-import { QueryFailed } from '../queryPool';
+import { QueryFailed } from '../outcome';
 import { QueryRefused } from '../tokens';
 import { ensureReadRole, readRoleName } from './readRoles';
 import { cancelPostgresQuery, type PostgresQueryTask, runPostgresQuery, runTranslatedQuery } from './runQuery';

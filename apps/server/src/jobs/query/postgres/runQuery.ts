@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkQueryText } from '../guard';
-import { QueryFailed } from '../queryPool';
+import { QueryFailed } from '../outcome';
 import { tokenize } from '../tokens';
 import { BatchSizing, decodeRows } from './fetchBatches';
 import { resultNames } from './identifiers';
