@@ -7,6 +7,7 @@ import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/te
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { insertId, many, type OpenedStorage, openStorage, type StorageTarget, sql } from '../platform/storage';
 import { freshTestDatabase, testBackend } from '../testing/storage';
+import { recountFigureDays } from './figureDays';
 import { moveAndSave } from './move';
 import { evaluatedPopulation } from './movers';
 import type { Population } from './population';
@@ -208,6 +209,23 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
     const expected = new Map<string, number>();
     for (const e of w.events) expected.set(e.type, (expected.get(e.type) ?? 0) + 1);
     expect(Object.fromEntries(byType.map((r) => [r.type, Number(r.n)]))).toEqual(Object.fromEntries(expected));
+    // The day counts the runs kept through the kill are those of the log: nothing counted twice or lost.
+    const dayCounts = async () => ({
+      figures: await many(
+        db,
+        sql`SELECT kind, fid, sub, day, prev_day, n FROM journey_figure_days WHERE journey_id = ${journeyId}
+            AND n <> 0 ORDER BY kind, fid, sub, day, prev_day`,
+      ),
+      ab: await many(
+        db,
+        sql`SELECT step_id, variant_id, day, goal_day, n FROM journey_ab_days WHERE journey_id = ${journeyId}
+            AND n <> 0 ORDER BY step_id, variant_id, day, goal_day`,
+      ),
+    });
+    const kept = await dayCounts();
+    expect(kept.figures.length).toBeGreaterThan(0);
+    await recountFigureDays(db, accountId, journeyId);
+    expect(kept).toEqual(await dayCounts());
     const queue = await many<{ profile_key: string; activation_id: string }>(
       db,
       sql`SELECT profile_key, activation_id FROM journey_activation_queue WHERE journey_id = ${journeyId}
