@@ -6,8 +6,8 @@
 // feature's SQL) is not part of the figure; a run whose inputs are unchanged keeps the last run's memberships
 // (decision 0046), as runPopulationFor does when membershipInputs (a few rows of the control database) says
 // nothing they are evaluated from changed; the other idle run compares freshly evaluated sets. Then the statistics
-// of three windows, counted as the statistics route counts them (two of whole days, from the day counts the runs
-// keep, decision 0054; one that starts inside a day, over the event log), and the first page of the Profiles list.
+// of three windows, counted as the statistics route counts them (from the day counts the runs keep, decision 0054;
+// the third starts inside a day, whose part is counted over the log), and the first page of the Profiles list.
 // Run: `npx tsx bench/journeyEngine.ts` in apps/server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +108,7 @@ async function timedStatistics(label: string, window: { from: number; to: number
 const statistics = [
   await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY }),
   await timedStatistics('day 3 only', { from: t + 3 * DAY, to: t + 4 * DAY - 1 }),
-  // A window that starts inside a day is counted over the event log, not from the day counts.
+  // A window that starts inside a day: that day's part over the log, the days after from the day counts.
   await timedStatistics('from 00:00:01', { from: t + 1000, to: t + 4 * DAY }),
 ];
 /** The first page of the Profiles list, and the page after it by its cursor, as the route reads them. */

@@ -106,30 +106,37 @@ export interface DayTally {
   profiles: Map<string, number>;
 }
 
-/** The day counts' answer: whole days `first`..`last`, and whether a re-entry lies in them (`later`). */
+/**
+ * The day counts' answer for a window: its entries and profiles per figure, and the whole days whose A/B day
+ * counts answer its A/B tallies (null: count those over the log).
+ */
 export interface DaysAnswer extends DayTally {
-  first: number;
-  last: number;
-  later: boolean;
+  abDays: { first: number; last: number } | null;
 }
 
 /**
- * The window's entries and distinct profiles per figure from the day counts, or null when they cannot say:
- * the window starts inside a day or before 1970, ends inside a day that has events after its end, or holds a
- * later entry's figure (prev_day UNKNOWN).
+ * The window's entries and distinct profiles per figure from the day counts, or null when they cannot say. A
+ * window that starts inside a day takes that day's part from `head` (a count over the log of that part of the
+ * day) and the days after it from the counts: a profile is counted once, in the head if it was there, else on
+ * its first day after with a previous day before the window's first. Null when the window lies before 1970 or
+ * within one day (the log's count is as cheap), ends inside a day that has events after its end, holds a later
+ * entry's figure (prev_day UNKNOWN), or (starting inside a day) a figure reached again after a time on that
+ * first day, which the counts cannot place before or after the start.
  */
 export async function dayTally(
   ex: Executor,
   accountId: number,
   journeyId: number,
   window: StatisticsWindow,
+  head: (from: number, to: number) => Promise<DayTally>,
 ): Promise<DaysAnswer | null> {
-  if (window.from < 0 || window.from % DAY_MS !== 0) return null;
-  const first = dayOf(window.from);
+  const start = dayOf(window.from);
   const last = dayOf(window.to);
+  const whole = window.from % DAY_MS === 0;
+  if (window.from < 0 || (!whole && last === start)) return null;
   if (window.to % DAY_MS !== DAY_MS - 1) {
     // A window that ends inside a day (the default ends now) is whole if that day has nothing after its end.
-    const later = await ex
+    const after = await ex
       .selectFrom('journey_profile_events')
       .select('id')
       .where('journey_id', '=', journeyId)
@@ -138,14 +145,16 @@ export async function dayTally(
       .where('account_id', '=', accountId)
       .limit(1)
       .executeTakeFirst();
-    if (later) return null;
+    if (after) return null;
   }
+  // The first day the counts answer for; a previous day must lie before `start` for a profile to count.
+  const first = whole ? start : start + 1;
   const rows = await ex
     .selectFrom('journey_figure_days')
-    .select(['kind', 'fid', 'sub', 'prev_day', 'n'])
+    .select(['kind', 'day', 'fid', 'sub', 'prev_day', 'n'])
     .where('account_id', '=', accountId)
     .where('journey_id', '=', journeyId)
-    .where((w) => w.between('day', first, last))
+    .where((w) => w.between('day', start, last))
     .execute();
   const profiles = new Map<string, number>();
   let entries = 0;
@@ -155,13 +164,36 @@ export async function dayTally(
       later = true;
       continue;
     }
+    if (Number(r.day) < first) continue;
     const prevDay = Number(r.prev_day);
-    if (prevDay === UNKNOWN) return null;
+    if (prevDay === UNKNOWN || (!whole && prevDay === start)) return null;
     const n = Number(r.n);
     if (r.kind === 'entered') entries += n;
-    if (prevDay >= first) continue;
+    if (prevDay >= start) continue;
     const key = figureKey(r.kind as FigureKind, r.fid, r.sub);
     profiles.set(key, (profiles.get(key) ?? 0) + n);
   }
-  return { entries, profiles, first, last, later };
+  if (!whole) {
+    const part = await head(window.from, first * DAY_MS - 1);
+    entries += part.entries;
+    for (const [key, n] of part.profiles) profiles.set(key, (profiles.get(key) ?? 0) + n);
+  }
+  // A/B from the counts unless a re-entry lies in the window's days, or (starting inside a day) someone was
+  // assigned on its first day, before or after the start.
+  const abFromDays = !later && (whole || !(await assignedOn(ex, accountId, journeyId, start)));
+  return { entries, profiles, abDays: abFromDays ? { first, last } : null };
+}
+
+/** Whether the journey's A/B day counts hold an assignment on the day. */
+async function assignedOn(ex: Executor, accountId: number, journeyId: number, day: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('journey_ab_days')
+    .select('n')
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .where('day', '=', day)
+    .where('n', '<>', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -35,15 +35,16 @@ export async function statisticsTally(
   window: StatisticsWindow,
 ): Promise<StatisticsTally> {
   const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
-  const days = await dayTally(ex, accountId, journeyId, window);
+  const days = await dayTally(ex, accountId, journeyId, window, (from, to) =>
+    logTally(ex, accountId, journeyId, { from, to }),
+  );
   const { entries, profiles } = days ?? (await logTally(ex, accountId, journeyId, window));
   return {
     entries,
     profiles,
-    variants:
-      days && !days.later
-        ? await abTally(ex, accountId, journeyId, days.first, days.last)
-        : await variantTally(ex, inWindow),
+    variants: days?.abDays
+      ? await abTally(ex, accountId, journeyId, days.abDays.first, days.abDays.last)
+      : await variantTally(ex, inWindow),
     ...(await currentTally(ex, accountId, journeyId)),
   };
 }
