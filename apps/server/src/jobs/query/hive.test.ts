@@ -83,11 +83,11 @@ describe('HiveQL functions', () => {
       { n: 'bob', s: 1 },
       { n: 'none', s: 0 },
     ]);
-    // The SQLite engine answered 'a-ann'; DuckDB's refuses concat_ws (found when these cases moved to DuckDB,
-    // decision 0053), kept visible here until it is settled.
-    await expect(rows("SELECT concat_ws('-', 'a', name) AS c FROM events ORDER BY time LIMIT 1")).rejects.toThrow(
-      /concat_ws is not supported/,
-    );
+    expect(await rows("SELECT concat_ws('-', 'a', name) AS c FROM events ORDER BY time")).toEqual([
+      { c: 'a-ann' },
+      { c: 'a-bob' },
+      { c: 'a' },
+    ]);
     expect(await rows("SELECT TD_TIME_FORMAT(time, 'yyyy-MM-dd', 'JST') AS d FROM events LIMIT 1")).toEqual([
       { d: '2023-11-15' },
     ]);

@@ -127,6 +127,51 @@ export function withoutTrailing(tokens: Token[]): Token[] {
   return tokens;
 }
 
+export type Literal = string | number | null | undefined;
+
+/** The value of an argument written as a literal: text, a number, NULL; undefined for anything else. */
+export function literalOf(raw: Token[] | undefined): Literal {
+  if (raw === undefined) return null;
+  const tokens = raw.filter(significant);
+  if (tokens.length === 1) {
+    const t = tokens[0] as Token;
+    if (t.kind === 'string') return t.text.slice(1, -1).replace(/''/g, "'");
+    if (t.kind === 'number') return Number(t.text);
+    if (t.kind === 'word' && t.text.toUpperCase() === 'NULL') return null;
+  }
+  if (tokens.length === 2 && tokens[0]?.text === '-' && tokens[1]?.kind === 'number') return -Number(tokens[1].text);
+  return undefined;
+}
+
+/**
+ * The type of every element of a container written as a literal, JSON text (`'[10,20]'`, `'{"k":2}'`) or
+ * `ARRAY[7, 8]`, when all of them are numbers (NULLs aside): 'bigint' when all are whole (and safe), else
+ * 'double'; null when the container is an expression or holds anything but numbers. element_at on such a
+ * container gives a number, as Presto and the SQLite engine did; on any other it gives text, the engines' types
+ * being fixed before the rows are read.
+ */
+export function numericElements(raw: Token[] | undefined): 'bigint' | 'double' | null {
+  const tokens = (raw ?? []).filter(significant);
+  let values: unknown[];
+  if (tokens[0]?.kind === 'word' && tokens[0].text.toUpperCase() === 'ARRAY' && tokens[1]?.text === '[') {
+    if (tokens.at(-1)?.text !== ']') return null;
+    values = splitArguments(tokens.slice(2, -1)).map(literalOf);
+  } else {
+    const text = literalOf(raw);
+    if (typeof text !== 'string') return null;
+    try {
+      const doc: unknown = JSON.parse(text);
+      if (doc === null || typeof doc !== 'object') return null;
+      values = Object.values(doc);
+    } catch {
+      return null;
+    }
+  }
+  const numbers = values.filter((v) => v !== null);
+  if (numbers.length === 0 || numbers.some((v) => typeof v !== 'number')) return null;
+  return numbers.every((v) => Number.isSafeInteger(v)) ? 'bigint' : 'double';
+}
+
 /** Splits a call's argument tokens at its top-level commas. */
 export function splitArguments(tokens: Token[]): Token[][] {
   const args: Token[][] = [];

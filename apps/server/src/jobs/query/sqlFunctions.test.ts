@@ -63,12 +63,10 @@ describe('JSON, arrays and maps (JSON text)', () => {
   });
 
   it('element_at reads arrays from 1 (or from the end) and maps by key', async () => {
-    // DuckDB gives an array's element as text (the SQLite engine gave 20, 30 and 7 as numbers): a difference
-    // found when these cases moved to DuckDB (decision 0053), kept visible here until it is settled.
-    expect(await value("element_at('[10,20,30]', 2)")).toBe('20');
-    expect(await value("element_at('[10,20,30]', -1)")).toBe('30');
+    expect(await value("element_at('[10,20,30]', 2)")).toBe(20);
+    expect(await value("element_at('[10,20,30]', -1)")).toBe(30);
     expect(await value("element_at('[10,20,30]', 5)")).toBeNull();
-    expect(await value('element_at(ARRAY[7, 8], 1)')).toBe('7');
+    expect(await value('element_at(ARRAY[7, 8], 1)')).toBe(7);
     expect(await value(`element_at('{"k":"v"}', 'k')`)).toBe('v');
     expect(await value(`element_at('{"k":[1]}', 'k')`)).toBe('[1]');
     await expect(value("element_at('[1]', 0)")).rejects.toThrow(/start at 1/);

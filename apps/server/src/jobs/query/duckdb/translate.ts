@@ -1,6 +1,5 @@
 import { intervalRange } from '../intervals';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from '../postgres/allowedFunctions';
-import { literalOf } from '../postgres/callRewrites';
 import { contextWordIsName } from '../postgres/identifiers';
 import { checkLexing, isCall } from '../postgres/translate';
 import {
@@ -8,6 +7,8 @@ import {
   COMMON_REWRITES,
   checkArity,
   inRange,
+  literalOf,
+  numericElements,
   parseCall,
   quote,
   refusing,
@@ -185,6 +186,14 @@ const otherFunctions: Record<string, Rewrite> = {
   min_by(call) {
     checkArity(call, 2, 2);
     return `arg_min_null(${call.args[0]}, ${call.args[1]})`;
+  },
+  // A number when the container is a literal of numbers (rewriting.ts numericElements), else text.
+  element_at(call) {
+    const element = udf('element_at', call.args);
+    const kind = numericElements(call.raw[0]);
+    if (kind === null) return element;
+    const number = `CAST(${element} AS DOUBLE)`;
+    return kind === 'bigint' ? `CAST(${number} AS BIGINT)` : number;
   },
   array_agg(call) {
     checkArity(call, 1, 1);

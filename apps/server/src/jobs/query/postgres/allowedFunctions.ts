@@ -24,6 +24,8 @@ export const PASS_THROUGH = new Set([
   'nullif',
   // Text.
   'concat',
+  // Hive's and Presto's concat_ws: the separator between the values, NULLs skipped, NULL when the separator is.
+  'concat_ws',
   'substr',
   'substring',
   'length',

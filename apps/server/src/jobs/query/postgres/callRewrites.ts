@@ -1,5 +1,16 @@
 import { intervalRange, parseDuration, unitOfName } from '../intervals';
-import { type Call, COMMON_REWRITES, checkArity, inRange, quote, refusing, splitArguments } from '../rewriting';
+import {
+  type Call,
+  COMMON_REWRITES,
+  checkArity,
+  inRange,
+  type Literal,
+  literalOf,
+  numericElements,
+  quote,
+  refusing,
+  splitArguments,
+} from '../rewriting';
 import { jsonPathSteps } from '../sqlFunctions';
 import { formatJava, javaPatternParts, mysqlParser, parseTime, timestampText } from '../timeFormats';
 import { type Zone, zoneOf } from '../timeZones';
@@ -18,22 +29,6 @@ export interface TranslateOptions {
   database: string;
   /** The job's "now" (TD_SCHEDULED_TIME, TD_INTERVAL, now()). */
   nowMs: number;
-}
-
-type Literal = string | number | null | undefined;
-
-/** The value of an argument written as a literal: text, a number, NULL; undefined for anything else. */
-export function literalOf(raw: Token[] | undefined): Literal {
-  if (raw === undefined) return null;
-  const tokens = raw.filter(significant);
-  if (tokens.length === 1) {
-    const t = tokens[0] as Token;
-    if (t.kind === 'string') return t.text.slice(1, -1).replace(/''/g, "'");
-    if (t.kind === 'number') return Number(t.text);
-    if (t.kind === 'word' && t.text.toUpperCase() === 'NULL') return null;
-  }
-  if (tokens.length === 2 && tokens[0]?.text === '-' && tokens[1]?.kind === 'number') return -Number(tokens[1].text);
-  return undefined;
 }
 
 function literalArg(call: Call, index: number, what: string): Literal {
@@ -285,7 +280,9 @@ const otherFunctions: Record<string, Rewrite> = {
   },
   element_at(call) {
     checkArity(call, 2, 2);
-    return `svc_fn.element_at((${call.args[0]})::text, (${call.args[1]})::text)`;
+    const element = `svc_fn.element_at((${call.args[0]})::text, (${call.args[1]})::text)`;
+    const kind = numericElements(call.raw[0]);
+    return kind === null ? element : `(${element})::double precision${kind === 'bigint' ? '::bigint' : ''}`;
   },
   cardinality(call) {
     checkArity(call, 1, 1);
