@@ -21,7 +21,7 @@ import { eventsBetween } from './eventLog';
  * stages only move forward, so within one entry each figure is reached at most once; in a first entry there is
  * no earlier time, and an earlier time in the same run is in hand. Only a later entry's figures have an earlier
  * time the run does not hold: they are stored with prev_day UNKNOWN, and a window holding such a row is counted
- * from the event log, as is a window that starts or ends inside a day (figures.ts).
+ * from the event log (figures.ts), as are the other windows dayTally cannot answer.
  */
 
 const DAY_MS = 86_400_000;
