@@ -1,6 +1,6 @@
 import type { EngineEvent, ProfileState, StatisticsTally } from '@svc/journey-engine';
 import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
-import { dayOf, eventsByEntry } from './entries';
+import { type ByEntry, dayOf } from './entries';
 
 /**
  * A journey's A/B tallies counted per day (`journey_ab_days`, migration 46, decision 0054): per test step and
@@ -34,13 +34,13 @@ const addTo = (counts: Map<string, number>, step: string, a: Assignment, goalDay
  * "not yet" to its day.
  */
 function abDayChanges(
-  events: ReadonlyArray<EngineEvent>,
+  byEntry: ByEntry,
   states: ReadonlyMap<string, ProfileState>,
   wholeHistory: boolean,
 ): { counts: Map<string, number>; earlier: EarlierGoals } {
   const counts = new Map<string, number>();
   const earlier: EarlierGoals = new Map();
-  for (const [key, list] of eventsByEntry(events, states, wholeHistory)) {
+  for (const [key, list] of byEntry) {
     const assigned = new Map<string, Assignment>();
     for (const { event: e, entry } of list) {
       if (entry !== 1) continue;
@@ -74,11 +74,11 @@ export async function abDayCounts(
   ex: Executor,
   accountId: number,
   journeyId: number,
-  events: ReadonlyArray<EngineEvent>,
+  byEntry: ByEntry,
   states: ReadonlyMap<string, ProfileState>,
   wholeHistory: boolean,
 ): Promise<Map<string, number>> {
-  const { counts, earlier } = abDayChanges(events, states, wholeHistory);
+  const { counts, earlier } = abDayChanges(byEntry, states, wholeHistory);
   for (const [step, goals] of earlier) {
     const keys = [...goals.keys()];
     for (let at = 0; at < keys.length; at += ROWS_PER_STATEMENT) {

@@ -11,11 +11,14 @@ export const dayOf = (at: number) => Math.floor(at / DAY_MS);
  * states after these events (their `entries` count every entry); `wholeHistory` says the events are all the
  * journey ever logged for them, so their own `journey_entered` events count the entries.
  */
+/** Events by profile, each with its entry (eventsByEntry). */
+export type ByEntry = ReadonlyMap<string, ReadonlyArray<{ event: EngineEvent; entry: number }>>;
+
 export function eventsByEntry(
   events: ReadonlyArray<EngineEvent>,
   states: ReadonlyMap<string, ProfileState>,
   wholeHistory: boolean,
-): Map<string, Array<{ event: EngineEvent; entry: number }>> {
+): ByEntry {
   const perProfile = new Map<string, EngineEvent[]>();
   for (const e of events) {
     const list = perProfile.get(e.profileKey);
@@ -24,7 +27,8 @@ export function eventsByEntry(
   }
   const out = new Map<string, Array<{ event: EngineEvent; entry: number }>>();
   for (const [key, list] of perProfile) {
-    const entered = list.filter((e) => e.type === 'journey_entered').length;
+    let entered = 0;
+    for (const e of list) if (e.type === 'journey_entered') entered++;
     const entries = wholeHistory ? entered : states.get(key)?.entries;
     // The entry the profile is in before its first event here (0: not yet entered).
     let entry = entries === undefined ? Number.POSITIVE_INFINITY : entries - entered;

@@ -1,14 +1,7 @@
-import {
-  type EngineEvent,
-  type FigureKind,
-  figureKey,
-  figuresOf,
-  type ProfileState,
-  type StatisticsWindow,
-} from '@svc/journey-engine';
+import { type FigureKind, figureKey, figuresOf, type StatisticsWindow } from '@svc/journey-engine';
 import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
 import { abDayCounts, addAbDays } from './abDays';
-import { dayOf, eventsByEntry } from './entries';
+import { type ByEntry, dayOf, eventsByEntry } from './entries';
 import { eventsBetween } from './eventLog';
 
 /**
@@ -36,18 +29,13 @@ const ROWS_PER_STATEMENT = 500;
 const KINDS: ColumnKind[] = ['integer', 'integer', 'text', 'text', 'text', 'integer', 'integer', 'integer'];
 
 /**
- * The day counts of some profiles' events, in log order per profile. `states` are the profiles' states after
- * these events (their `entries` tell which entry each event belongs to); `wholeHistory` says the events are all
- * the journey ever logged for them, so a figure not reached before among them was never reached before.
+ * The day counts of some profiles' events with their entries (eventsByEntry); `wholeHistory` says the events are
+ * all the journey ever logged for them, so a figure not reached before among them was never reached before.
  */
-export function figureDayCounts(
-  events: ReadonlyArray<EngineEvent>,
-  states: ReadonlyMap<string, ProfileState>,
-  wholeHistory: boolean,
-): Map<string, number> {
+export function figureDayCounts(byEntry: ByEntry, wholeHistory: boolean): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (row: string) => counts.set(row, (counts.get(row) ?? 0) + 1);
-  for (const list of eventsByEntry(events, states, wholeHistory).values()) {
+  for (const list of byEntry.values()) {
     const lastAt = new Map<string, number>();
     for (const { event: e, entry } of list) {
       // A re-entry's events: its day's A/B tallies are counted from the log (abDays.ts).
@@ -96,8 +84,9 @@ export async function recountFigureDays(ex: Executor, accountId: number, journey
     await ex.deleteFrom(table).where('journey_id', '=', journeyId).where('account_id', '=', accountId).execute();
   }
   const events = await eventsBetween(ex, accountId, journeyId, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  await addFigureDays(ex, accountId, journeyId, figureDayCounts(events, new Map(), true));
-  await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, events, new Map(), true));
+  const byEntry = eventsByEntry(events, new Map(), true);
+  await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, true));
+  await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, byEntry, new Map(), true));
 }
 
 /** What the day counts answer for a window: entries and distinct profiles per figure key. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type ColumnKind, type Executor, insertRows, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
+import { eventsByEntry } from './entries';
 import { addFigureDays, figureDayCounts } from './figureDays';
 import { movePositions } from './positions';
 
@@ -294,13 +295,9 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
       }
     })(),
   );
-  await addFigureDays(ex, accountId, journeyId, figureDayCounts(out.events, out.changed, false));
-  await addAbDays(
-    ex,
-    accountId,
-    journeyId,
-    await abDayCounts(ex, accountId, journeyId, out.events, out.changed, false),
-  );
+  const byEntry = eventsByEntry(out.events, out.changed, false);
+  await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));
+  await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, byEntry, out.changed, false));
   await insertMany(
     ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',
