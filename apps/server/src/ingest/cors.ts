@@ -23,10 +23,13 @@ export function ingestCors(methods = 'POST, OPTIONS'): MiddlewareHandler<AppEnv>
       return c.body(null, 200, headers);
     }
     await next();
-    c.header('vary', 'Origin', { append: true });
+    // On the answer's own headers: `c.header` after the answer is made would rebuild it as a streamed Response,
+    // which costs a postback a third of its time on the request loop.
+    const headers = c.res.headers;
+    headers.append('vary', 'Origin');
     if (origin) {
-      c.header('access-control-allow-origin', origin);
-      c.header('access-control-allow-credentials', 'true');
+      headers.set('access-control-allow-origin', origin);
+      headers.set('access-control-allow-credentials', 'true');
     }
   };
 }
