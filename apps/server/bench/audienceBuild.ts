@@ -1,11 +1,10 @@
-import { encodePart } from '@svc/bulk-format';
 import { shopParentSegment } from '../src/journey-engine/fixture';
 import { withBody } from '../src/testing/harness';
-import { benchApp, benchBackend, expectOk, report } from './common';
+import { benchApp, benchBackend, expectOk, report, uploadAndPerform } from './common';
 
 /**
- * A parent segment build over ROWS master rows (PROFILES customers, four attributes), an attribute and a
- * behavior from ROWS event rows, on the backend of `SVC_BENCH_BACKEND` (SQLite by default): the build job's time from
+ * A parent segment build over MASTER_ROWS master rows (PROFILES customers, four attributes), an attribute and a
+ * behavior from ROWS event rows, on the backend of `SVC_BENCH_BACKEND` (the embedded default: DuckDB data): the build job's time from
  * queue to success, then one population count of a rule with an attribute and a behavior condition.
  * Run: `npx tsx bench/audienceBuild.ts` in apps/server (`SVC_BENCH_BACKEND=postgres` and `SVC_TEST_PG_URL`
  * for PostgreSQL).
@@ -13,7 +12,8 @@ import { benchApp, benchBackend, expectOk, report } from './common';
 
 const ROWS = Number(process.env.BENCH_AUDIENCE_ROWS ?? 1_000_000);
 const PROFILES = Number(process.env.BENCH_AUDIENCE_PROFILES ?? 100_000);
-const PART_ROWS = 100_000;
+/** Master rows: as many as the event rows unless set (the issue's size: 1 M master rows, one per customer, and 10 M events). */
+const MASTER_ROWS = Number(process.env.BENCH_AUDIENCE_MASTER_ROWS ?? ROWS);
 const log = (line: string) => process.stderr.write(`[audience build] ${line}\n`);
 
 const bench = await benchApp();
@@ -42,29 +42,23 @@ function eventRows(from: number, count: number) {
   });
 }
 
-async function load(table: string, rows: (from: number, count: number) => Record<string, string | number>[]) {
+async function load(
+  table: string,
+  total: number,
+  rows: (from: number, count: number) => Record<string, string | number>[],
+) {
   const name = `load_${table}`;
   await expectOk(call('POST', `/v3/table/create/shop/${table}/log`));
   await expectOk(call('POST', `/v3/bulk_import/create/${name}/shop/${table}`));
-  for (let at = 0, n = 0; at < ROWS; at += PART_ROWS, n++) {
-    const part = await encodePart(rows(at, Math.min(PART_ROWS, ROWS - at)));
-    await expectOk(
-      bench.call('PUT', `/v3/bulk_import/upload_part/${name}/p${n}`, {
-        body: part,
-        headers: { 'content-type': 'application/octet-stream' },
-      }),
-    );
-  }
-  const { job_id: jobId } = await expectOk(call('POST', `/v3/bulk_import/perform/${name}`));
-  if ((await bench.app.services.jobs.whenSettled(jobId as number)) !== 'success') throw new Error('perform failed');
+  await uploadAndPerform(bench, name, total, rows);
   await expectOk(call('POST', `/v3/bulk_import/commit/${name}`));
 }
 
 try {
   await expectOk(call('POST', '/v3/database/create/shop'));
-  log(`loading ${ROWS} master rows of ${PROFILES} customers and ${ROWS} event rows (${benchBackend()})`);
-  await load('customers', masterRows);
-  await load('events', eventRows);
+  log(`loading ${MASTER_ROWS} master rows of ${PROFILES} customers and ${ROWS} event rows (${benchBackend()})`);
+  await load('customers', MASTER_ROWS, masterRows);
+  await load('events', ROWS, eventRows);
   log('building');
   const t0 = performance.now();
   const parent = await expectOk(
@@ -129,6 +123,7 @@ try {
   const result = {
     backend: benchBackend(),
     rows: ROWS,
+    masterRows: MASTER_ROWS,
     profiles: shown.population,
     buildSeconds: Math.round(buildSeconds * 10) / 10,
     countSeconds: Math.round(countSeconds * 100) / 100,

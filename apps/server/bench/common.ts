@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { encodePart } from '@svc/bulk-format';
 import { createAccountWithAdmin, type NewAccount } from '../src/accounts/seed';
 import { createApp } from '../src/app';
 import { systemClock } from '../src/platform/clock';
@@ -29,6 +30,31 @@ export interface BenchApp {
     init?: { body?: RequestInit['body']; headers?: Record<string, string> },
   ): Promise<Response>;
   close(): void;
+}
+
+/**
+ * Uploads `total` rows made by `rows` into the bulk import session `name` (already created) in parts of 100,000
+ * rows, then performs it and waits for the perform job to succeed.
+ */
+export async function uploadAndPerform(
+  bench: BenchApp,
+  name: string,
+  total: number,
+  rows: (from: number, count: number) => Record<string, string | number>[],
+): Promise<void> {
+  const partRows = 100_000;
+  for (let at = 0, n = 0; at < total; at += partRows, n++) {
+    const part = await encodePart(rows(at, Math.min(partRows, total - at)));
+    await expectOk(
+      bench.call('PUT', `/v3/bulk_import/upload_part/${name}/p${n}`, {
+        body: part,
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+  }
+  const { job_id: jobId } = await expectOk(bench.call('POST', `/v3/bulk_import/perform/${name}`));
+  const status = await bench.app.services.jobs.whenSettled(jobId as number);
+  if (status !== 'success') throw new Error(`The perform of ${name} ended ${status}.`);
 }
 
 /** Which backend this bench process measures (`scripts/bench.mjs` runs every bench once on each). */

@@ -1,8 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { encodePart } from '@svc/bulk-format';
 import { launchScenario, seedSegments, shopParentSegment } from '../src/journey-engine/fixture';
 import { type Harness, withBody } from '../src/testing/harness';
-import { benchApp, expectOk, serveBench } from './common';
+import { benchApp, expectOk, serveBench, uploadAndPerform } from './common';
 
 /**
  * The server the responsiveness bench loads (responsiveness.ts), ready for three heavy pieces of work at
@@ -13,7 +12,6 @@ import { benchApp, expectOk, serveBench } from './common';
 
 const ROWS = Number(process.env.BENCH_HEAVY_ROWS ?? 1_000_000);
 const PROFILES = Number(process.env.BENCH_HEAVY_PROFILES ?? 100_000);
-const PART_ROWS = 100_000;
 const log = (line: string) => process.stderr.write(`[heavy server] ${line}\n`);
 
 const bench = await benchApp();
@@ -45,18 +43,7 @@ function eventRows(from: number, count: number) {
 async function performedSession(name: string, table: string) {
   await expectOk(call('POST', `/v3/table/create/shop/${table}/log`));
   await expectOk(call('POST', `/v3/bulk_import/create/${name}/shop/${table}`));
-  for (let at = 0, n = 0; at < ROWS; at += PART_ROWS, n++) {
-    const part = await encodePart(eventRows(at, Math.min(PART_ROWS, ROWS - at)));
-    await expectOk(
-      bench.call('PUT', `/v3/bulk_import/upload_part/${name}/p${n}`, {
-        body: part,
-        headers: { 'content-type': 'application/octet-stream' },
-      }),
-    );
-  }
-  const { job_id: jobId } = await expectOk(call('POST', `/v3/bulk_import/perform/${name}`));
-  const status = await bench.app.services.jobs.whenSettled(jobId as number);
-  if (status !== 'success') throw new Error(`The perform of ${name} ended ${status}.`);
+  await uploadAndPerform(bench, name, ROWS, eventRows);
 }
 
 await expectOk(call('POST', '/v3/database/create/shop'));

@@ -2,9 +2,10 @@ import { Agent, request } from 'node:http';
 import { report, startServerProcess } from './common';
 
 /**
- * Responsiveness under heavy work (issue "Heavy work off the request loop", point 2): a real server in its
- * own process (heavyServer.ts) commits a 1,000,000-row bulk import, rebuilds a parent segment over
- * 1,000,000 rows and runs a journey over 100,000 profiles, all at once, while three probes each send a
+ * Responsiveness under heavy work (issue "Heavy work off the request loop", point 2; issue 28 point 7): a real
+ * server in its own process (heavyServer.ts) commits a 1,000,000-row bulk import, rebuilds a parent segment over
+ * 1,000,000 rows, runs a query job over those 1,000,000 rows and a journey over 100,000 profiles, all at once
+ * (BENCH_HEAVY_ROWS and BENCH_HEAVY_PROFILES set the sizes), while three probes each send a
  * request every 50 ms: a health check, a console-style read (the tables of a database) and a postback.
  * Every probe's latency is kept; the figures are those of the requests sent while the heavy work ran.
  */
@@ -101,21 +102,37 @@ try {
   };
   await new Promise((r) => setTimeout(r, 1000));
   const from = performance.now();
-  const [commit, run, build] = await Promise.all([
+  /** Polls a job until it ends; its time from `t0`. */
+  const settled = async (name: string, jobId: string, t0: number) => {
+    for (;;) {
+      const s = await send(heavyAgent, 'GET', `/v3/job/status/${jobId}`, master);
+      const status = (JSON.parse(s.text) as { status: string }).status;
+      if (status === 'success') break;
+      if (status === 'error' || status === 'killed') throw new Error(`The ${name} ended ${status}.`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { name, seconds: (performance.now() - t0) / 1000, body: '' };
+  };
+  const [commit, run, build, query] = await Promise.all([
     timed('commit', 'POST', '/v3/bulk_import/commit/big'),
     timed('journey run', 'POST', `/entities/journeys/${server.journeyId}/run`),
     (async () => {
       const t0 = performance.now();
       const started = await timed('build', 'POST', `/audiences/${server.parentId}/run`);
-      const jobId = (JSON.parse(started.body) as { buildJobId: string }).buildJobId;
-      for (;;) {
-        const s = await send(heavyAgent, 'GET', `/v3/job/status/${jobId}`, master);
-        const status = (JSON.parse(s.text) as { status: string }).status;
-        if (status === 'success') break;
-        if (status === 'error' || status === 'killed') throw new Error(`The parent segment build ended ${status}.`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return { name: 'build', seconds: (performance.now() - t0) / 1000, body: '' };
+      return settled('parent segment build', (JSON.parse(started.body) as { buildJobId: string }).buildJobId, t0);
+    })(),
+    (async () => {
+      const t0 = performance.now();
+      const sql = 'SELECT action, COUNT(*), SUM(amount), COUNT(DISTINCT customer_id) FROM customers GROUP BY action';
+      const started = await send(
+        heavyAgent,
+        'POST',
+        '/v3/job/issue/presto/shop',
+        { ...master, 'content-type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams({ query: sql }).toString(),
+      );
+      if (started.status !== 200) throw new Error(`query: HTTP ${started.status} ${started.text.slice(0, 200)}`);
+      return settled('query job', (JSON.parse(started.text) as { job_id: string }).job_id, t0);
     })(),
   ]);
   const to = performance.now();
@@ -128,6 +145,7 @@ try {
     heavySeconds: Math.round((to - from) / 100) / 10,
     commitSeconds: Math.round(commit.seconds * 10) / 10,
     buildSeconds: Math.round(build.seconds * 10) / 10,
+    querySeconds: Math.round(query.seconds * 10) / 10,
     journeyRunSeconds: Math.round(run.seconds * 10) / 10,
     journeyRunProfiles: ranRun.data.profiles,
     journeyRunEvents: ranRun.data.events,

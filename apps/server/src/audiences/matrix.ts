@@ -45,23 +45,41 @@ function profileKeyColumn(def: Definition, parentKey: string): string {
   return parentKey === def.master.key ? 'key' : keyColumn(parentKey);
 }
 
-/** The customer databases and tables the definition reads. */
+/** The customer databases and tables the definition reads, each with the columns it reads (besides `time`). */
 async function sourcesOf(deps: AppDeps, accountId: number, def: Definition) {
-  const tables = [
-    def.master,
-    ...def.attributes.map((a) => ({ database: a.database, table: a.table })),
-    ...def.behaviors.map((b) => ({ database: b.database, table: b.table })),
+  const onMaster = def.attributes.filter((a) => a.foreignKey === null);
+  const reads = [
+    {
+      database: def.master.database,
+      table: def.master.table,
+      columns: [
+        def.master.key,
+        ...onMaster.map((a) => a.column),
+        ...[...def.attributes, ...def.behaviors].map((x) => x.parentKey),
+      ],
+    },
+    ...def.attributes
+      .filter((a) => a.foreignKey !== null)
+      .map((a) => ({ database: a.database, table: a.table, columns: [a.foreignKey as string, a.column] })),
+    ...def.behaviors.map((b) => ({
+      database: b.database,
+      table: b.table,
+      columns: [b.foreignKey, ...b.columns.map((c) => c.column)],
+    })),
   ];
   const databases = new Map<string, DatabaseRow>();
   const sources: DerivedSource[] = [];
-  for (const { database, table } of tables) {
+  for (const { database, table, columns } of reads) {
     let row = databases.get(database);
     if (!row) {
       row = (await findDatabase(deps.storage.db, accountId, database)) ?? undefined;
       if (!row) throw new Error(`The database "${database}" no longer exists; import data into it first.`);
       databases.set(database, row);
     }
-    if (!sources.some((s) => s.database.id === row?.id && s.table === table)) sources.push({ database: row, table });
+    const id = row.id;
+    const known = sources.find((s) => s.database.id === id && s.table === table);
+    if (known) known.columns = [...new Set([...(known.columns ?? []), ...columns])];
+    else sources.push({ database: row, table, columns: [...new Set(columns)] });
   }
   return { sources, databaseOf: (name: string) => databases.get(name) as DatabaseRow };
 }

@@ -28,6 +28,11 @@ export interface DerivedSetRef {
 export interface DerivedSource {
   database: DatabaseRow;
   table: string;
+  /**
+   * The columns the build reads besides `time`; every column when absent. An engine that copies the sources
+   * first (DuckDB) copies only these, so a wide customer table costs what the build reads of it.
+   */
+  columns?: string[];
 }
 
 /**

@@ -139,3 +139,43 @@ it('names a missing source table, from the worker that owns its file', async () 
   await expect(missing).rejects.toThrow('The table "web.orders" has no rows yet; import data into it first.');
   expect(readdirSync(dirname(duckDerivedFile(h.dataDir, set)))).toEqual([]);
 });
+
+it('copies only `time` and the columns a source names, merged over the sources of one table', async () => {
+  const seen = await duckDerived(h.deps).build(
+    set,
+    [
+      { database: crm, table: 'people', columns: ['id'] },
+      { database: web, table: 'visits', columns: ['user'] },
+      { database: web, table: 'visits', columns: ['user', 'nowhere'] },
+    ],
+    async (b) => {
+      const columns = (from: string) =>
+        many<{ name: string }>(
+          b.ex,
+          sql`SELECT column_name AS name FROM duckdb_columns() WHERE table_name = ${from} ORDER BY column_index`,
+        );
+      const people = await columns(b.source(crm, 'people').slice(1, -1));
+      const visits = await columns(b.source(web, 'visits').slice(1, -1));
+      return [people.map((c) => c.name), visits.map((c) => c.name)];
+    },
+    async () => {},
+  );
+  expect(seen).toEqual([
+    ['time', 'id'],
+    ['time', 'user'],
+  ]);
+  // A source without a column list copies every column.
+  const all = await duckDerived(h.deps).build(
+    set,
+    [{ database: crm, table: 'people' }],
+    async (b) =>
+      (
+        await many<{ name: string }>(
+          b.ex,
+          sql`SELECT column_name AS name FROM duckdb_columns() WHERE table_name = ${b.source(crm, 'people').slice(1, -1)} ORDER BY column_index`,
+        )
+      ).map((c) => c.name),
+    async () => {},
+  );
+  expect(all).toEqual(['time', 'id', 'city']);
+});

@@ -31,6 +31,12 @@ export function duckDerivedFile(dataDir: string, set: DerivedSetRef): string {
 /** The copy of a source table in a build's file (`$` is in no table name, so it meets none of the build's). */
 const stagedTable = (database: Pick<DatabaseRow, 'id'>, table: string) => `s${database.id}$${table}`;
 
+/** A source table to copy into a build's file: `time` and `columns` (every column when absent). */
+export interface StagedTable {
+  table: string;
+  columns?: string[];
+}
+
 /**
  * Copies source tables of one database into a build's file, in the thread that owns the database's file: read
  * in one transaction (a snapshot beside the file's writes), appended as data chunks, checkpointed and closed, so
@@ -40,21 +46,23 @@ export async function stageSources(
   dataDir: string,
   building: string,
   database: DatabaseRow,
-  tables: string[],
+  tables: StagedTable[],
 ): Promise<void> {
   const path = duckFile(dataDir, database.account_id, database.id);
   if (!duckFileExists(path)) throw new Error(`The database "${database.name}" has no data file; import data first.`);
   await withDuck(path, async (from) => {
     await from.run('BEGIN TRANSACTION');
     try {
-      for (const table of tables) {
+      for (const { table } of tables) {
         if (!(await readDuckMeta(from, table))) {
           throw new Error(`The table "${database.name}.${table}" has no rows yet; import data into it first.`);
         }
       }
       const out = await openPrivate(building, false);
       try {
-        for (const table of tables) await copyDuckTable(from, out.conn, table, stagedTable(database, table), '');
+        for (const { table, columns } of tables) {
+          await copyDuckTable(from, out.conn, table, stagedTable(database, table), '', columns);
+        }
         await out.conn.run('CHECKPOINT');
       } finally {
         out.close();
@@ -65,12 +73,14 @@ export async function stageSources(
   });
 }
 
-/** The sources grouped by database, each table once. */
-function byDatabase(sources: DerivedSource[]): Map<number, { database: DatabaseRow; tables: string[] }> {
-  const groups = new Map<number, { database: DatabaseRow; tables: string[] }>();
-  for (const { database, table } of sources) {
+/** The sources grouped by database, each table once with every column any source of it reads. */
+function byDatabase(sources: DerivedSource[]): Map<number, { database: DatabaseRow; tables: StagedTable[] }> {
+  const groups = new Map<number, { database: DatabaseRow; tables: StagedTable[] }>();
+  for (const { database, table, columns } of sources) {
     const group = groups.get(database.id) ?? { database, tables: [] };
-    if (!group.tables.includes(table)) group.tables.push(table);
+    const known = group.tables.find((t) => t.table === table);
+    if (!known) group.tables.push({ table, columns });
+    else if (known.columns) known.columns = columns ? [...new Set([...known.columns, ...columns])] : undefined;
     groups.set(database.id, group);
   }
   return groups;
@@ -83,7 +93,7 @@ function removeFile(path: string): void {
 export function duckDerived(deps: AppDeps): DerivedSets {
   const dataDir = deps.config.dataDir;
   /** Stages one database's tables where its file's owner is: its worker from the server, else this thread. */
-  const stage = (building: string, database: DatabaseRow, tables: string[]) => {
+  const stage = (building: string, database: DatabaseRow, tables: StagedTable[]) => {
     const pool = workIfAny(deps);
     if (!pool) return stageSources(dataDir, building, database, tables);
     const owner = duckFile(dataDir, database.account_id, database.id);
@@ -108,7 +118,7 @@ export function duckDerived(deps: AppDeps): DerivedSets {
           source: (database, table) => dq(stagedTable(database, table)),
         });
         for (const { database, tables } of groups) {
-          for (const table of tables) await open.conn.run(`DROP TABLE ${dq(stagedTable(database, table))}`);
+          for (const { table } of tables) await open.conn.run(`DROP TABLE ${dq(stagedTable(database, table))}`);
         }
         await open.conn.run('CHECKPOINT');
         open.close();

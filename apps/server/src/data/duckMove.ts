@@ -11,8 +11,9 @@ import type { Meta } from './plane';
 
 /**
  * Creates `as` in the file of `to` with the columns of `name` in the file of `from` (same types, `time` not
- * null) and copies its rows (`order`: an ORDER BY, or empty) as DuckDB's own data chunks, read by `from`
- * and handed to `to`'s appender: no ATTACH, no values converted in JavaScript.
+ * null; only `time` and the columns of `pick` when given) and copies its rows (`order`: an ORDER BY, or empty)
+ * as DuckDB's own data chunks, read by `from` and handed to `to`'s appender: no ATTACH, no values converted
+ * in JavaScript.
  */
 export async function copyDuckTable(
   from: DuckDBConnection,
@@ -20,15 +21,17 @@ export async function copyDuckTable(
   name: string,
   as: string,
   order: string,
+  pick?: string[],
 ): Promise<void> {
-  const columns = await duckRows<{ name: string; type: string }>(
+  const all = await duckRows<{ name: string; type: string }>(
     from,
     'SELECT column_name AS name, data_type AS type FROM duckdb_columns() WHERE table_name = $1 ORDER BY column_index',
     [name],
   );
+  const columns = pick ? all.filter((c) => c.name === 'time' || pick.includes(c.name)) : all;
   const ddl = columns.map((c) => `${dq(c.name)} ${c.type}${c.name === 'time' ? ' NOT NULL' : ''}`).join(', ');
   await to.run(`CREATE TABLE ${dq(as)} (${ddl})`);
-  const result = await from.stream(`SELECT * FROM ${dq(name)} ${order}`);
+  const result = await from.stream(`SELECT ${columns.map((c) => dq(c.name)).join(', ')} FROM ${dq(name)} ${order}`);
   const appender = await to.createAppender(as);
   try {
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk())

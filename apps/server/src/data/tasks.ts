@@ -2,7 +2,7 @@ import type { TaskContext } from '../platform/workerRuntime';
 import type { DatabaseRow, TableRow } from './catalog';
 import type { SchemaEntry } from './columns';
 import { dataPlane } from './dataPlane';
-import { stageSources } from './duckDerived';
+import { type StagedTable, stageSources } from './duckDerived';
 import { type MoveStep, moveStepHere } from './duckMove';
 import { type DuckRead, readDuckHere } from './duckReads';
 import { moveTable, swapTables } from './tableChanges';
@@ -58,6 +58,6 @@ export const dataTasks = {
   'data.duck-read': (ctx: TaskContext, a: { database: DatabaseRow; what: DuckRead }) =>
     readDuckHere(ctx.deps.config.dataDir, a.database, a.what),
   /** Copies a derived set build's source tables into its new file (duckDerived.ts), in the owner of their file. */
-  'data.derived-stage': (ctx: TaskContext, a: { building: string; database: DatabaseRow; tables: string[] }) =>
+  'data.derived-stage': (ctx: TaskContext, a: { building: string; database: DatabaseRow; tables: StagedTable[] }) =>
     stageSources(ctx.deps.config.dataDir, a.building, a.database, a.tables),
 };

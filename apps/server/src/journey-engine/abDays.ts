@@ -1,4 +1,4 @@
-import type { EngineEvent, ProfileState, StatisticsTally } from '@svc/journey-engine';
+import type { ProfileState, StatisticsTally } from '@svc/journey-engine';
 import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
 import { type ByEntry, dayOf } from './entries';
 
