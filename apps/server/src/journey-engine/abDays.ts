@@ -1,5 +1,5 @@
 import type { ProfileState, StatisticsTally } from '@svc/journey-engine';
-import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
+import { type ColumnKind, type Executor, insertRowsInBatches } from '../platform/storage';
 import { type ByEntry, dayOf } from './entries';
 
 /**
@@ -113,16 +113,14 @@ export async function addAbDays(
       const [step, variant, day, goalDay] = row.split('\u0000');
       return [accountId, journeyId, step, variant, Number(day), Number(goalDay), n];
     });
-  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
-    await insertRows(
-      ex,
-      'INSERT INTO journey_ab_days (account_id, journey_id, step_id, variant_id, day, goal_day, n)',
-      KINDS,
-      rows.slice(at, at + ROWS_PER_STATEMENT),
-      `ON CONFLICT (account_id, journey_id, day, step_id, variant_id, goal_day)
-       DO UPDATE SET n = journey_ab_days.n + excluded.n`,
-    );
-  }
+  await insertRowsInBatches(
+    ex,
+    'INSERT INTO journey_ab_days (account_id, journey_id, step_id, variant_id, day, goal_day, n)',
+    KINDS,
+    rows,
+    `ON CONFLICT (account_id, journey_id, day, step_id, variant_id, goal_day)
+     DO UPDATE SET n = journey_ab_days.n + excluded.n`,
+  );
 }
 
 /** The A/B tallies of a window of whole days `first`..`last` holding no re-entry (see above). */

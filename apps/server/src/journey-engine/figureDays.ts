@@ -1,5 +1,5 @@
 import { type FigureKind, figureKey, figuresOf, type StatisticsWindow } from '@svc/journey-engine';
-import { type ColumnKind, type Executor, insertRows } from '../platform/storage';
+import { type ColumnKind, type Executor, insertRowsInBatches } from '../platform/storage';
 import { abDayCounts, addAbDays } from './abDays';
 import { type ByEntry, dayOf, eventsByEntry } from './entries';
 import { eventsBetween } from './eventLog';
@@ -24,8 +24,6 @@ const NEVER = -1;
 const UNKNOWN = -2;
 /** The `kind` of a day's count of events of re-entries (not a figure). */
 const LATER = 'later';
-/** Rows per statement (8 bound values each). */
-const ROWS_PER_STATEMENT = 500;
 const KINDS: ColumnKind[] = ['integer', 'integer', 'text', 'text', 'text', 'integer', 'integer', 'integer'];
 
 /**
@@ -63,16 +61,14 @@ export async function addFigureDays(
     const [kind, fid, sub, day, prevDay] = row.split('\u0000');
     return [accountId, journeyId, kind, fid, sub, Number(day), Number(prevDay), n];
   });
-  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
-    await insertRows(
-      ex,
-      'INSERT INTO journey_figure_days (account_id, journey_id, kind, fid, sub, day, prev_day, n)',
-      KINDS,
-      rows.slice(at, at + ROWS_PER_STATEMENT),
-      `ON CONFLICT (account_id, journey_id, day, kind, fid, sub, prev_day)
-       DO UPDATE SET n = journey_figure_days.n + excluded.n`,
-    );
-  }
+  await insertRowsInBatches(
+    ex,
+    'INSERT INTO journey_figure_days (account_id, journey_id, kind, fid, sub, day, prev_day, n)',
+    KINDS,
+    rows,
+    `ON CONFLICT (account_id, journey_id, day, kind, fid, sub, prev_day)
+     DO UPDATE SET n = journey_figure_days.n + excluded.n`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
 import { z } from 'zod';
-import { type ColumnKind, type Executor, insertRows, type Row, transaction } from '../platform/storage';
+import { type ColumnKind, type Executor, insertRowsInBatches, type Row, transaction } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
@@ -125,33 +125,8 @@ export interface RunOutcome {
 const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
 const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 
-/** Rows per statement: 500 × at most 17 columns stays within SQLite's limit of bound values. */
-const BATCH = 500;
-
 const INT: ColumnKind = 'integer';
 const TEXT: ColumnKind = 'text';
-
-/**
- * Inserts rows with multi-row statements of up to BATCH rows (one statement per batch instead of per row,
- * which is most of the cost of a 100,000-profile run). `kinds` says what each column holds.
- */
-async function insertMany(
-  ex: Executor,
-  head: string,
-  kinds: ColumnKind[],
-  tail: string,
-  rows: Iterable<unknown[]>,
-): Promise<void> {
-  let batch: unknown[][] = [];
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length === BATCH) {
-      await insertRows(ex, head, kinds, batch, tail);
-      batch = [];
-    }
-  }
-  await insertRows(ex, head, kinds, batch, tail);
-}
 
 /** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
 const CHUNK_PROFILES = 1000;
@@ -228,18 +203,12 @@ export async function finishRun(
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
   const moved = [...out.changed.keys()];
   await movePositions(ex, accountId, journeyId, moved, '-');
-  await insertMany(
+  await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
        journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
        held, last_run_at, wake_at)`,
     [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT, INT],
-    `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
-       stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
-       stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
-       entries = excluded.entries, left_at = excluded.left_at, left_reason = excluded.left_reason,
-       variants = excluded.variants, branches = excluded.branches, held = excluded.held,
-       last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
     (function* () {
       for (const s of out.changed.values()) {
         yield [
@@ -263,14 +232,19 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
         ];
       }
     })(),
+    `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
+       stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
+       stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
+       entries = excluded.entries, left_at = excluded.left_at, left_reason = excluded.left_reason,
+       variants = excluded.variants, branches = excluded.branches, held = excluded.held,
+       last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
   );
   await movePositions(ex, accountId, journeyId, moved, '+');
-  await insertMany(
+  await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
        branch_id, variant_id, activation_id, segment_id, reason, criterion_index, bucket, kept, due_at)`,
     [INT, INT, INT, INT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT],
-    '',
     (function* () {
       for (const e of out.events) {
         yield [
@@ -294,33 +268,34 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
         ];
       }
     })(),
+    '',
   );
   const byEntry = eventsByEntry(out.events, out.changed, false);
   await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));
   await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, byEntry, out.changed, false));
-  await insertMany(
+  await insertRowsInBatches(
     ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',
     [INT, INT, TEXT, TEXT, TEXT, INT, INT],
-    'ON CONFLICT DO NOTHING',
     (function* () {
       for (const e of out.events) {
         if (e.type !== 'variant_assigned' || !e.stepId || !e.variantId) continue;
         yield [accountId, journeyId, e.stepId, e.profileKey, e.variantId, n(e.bucket), e.at];
       }
     })(),
+    'ON CONFLICT DO NOTHING',
   );
-  await insertMany(
+  await insertRowsInBatches(
     ex,
     `INSERT INTO journey_activation_queue (account_id, journey_id, activation_id, profile_key, stage_id, step_id,
        queued_at, run_id)`,
     [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT],
-    '',
     (function* () {
       for (const q of out.queued) {
         yield [accountId, journeyId, q.activationId, q.profileKey, q.stageId, q.stepId, q.at, runId];
       }
     })(),
+    '',
   );
 }
 

@@ -17,6 +17,17 @@ export { tryLock, withLock } from './locks';
 export { type OpenedStorage, openStorage, openWorkerStorage, storageTarget } from './open';
 export { copyRows, pgText } from './pgCopy';
 export { type PostgresStorage, pgIdentifier } from './postgres';
-export { backendOf, dialectOf, insertId, insertRows, many, one, run, syncIdentity, transaction } from './query';
+export {
+  backendOf,
+  dialectOf,
+  insertId,
+  insertRows,
+  insertRowsInBatches,
+  many,
+  one,
+  run,
+  syncIdentity,
+  transaction,
+} from './query';
 export { claimSlot, pruneSlots } from './slots';
 export type { ColumnKind, DataExecutor, DataTables, Executor, Row, SqlDialect, Storage, StorageTarget } from './types';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestStorage, type TestStorage, testBackend } from '../../testing/storage';
-import { insertRows, many, run, sql } from './index';
+import { insertRows, insertRowsInBatches, many, run, sql } from './index';
 
 describe(`inserting many rows in one statement (${testBackend()})`, () => {
   let dir: string;
@@ -52,6 +52,26 @@ describe(`inserting many rows in one statement (${testBackend()})`, () => {
     expect(await rows()).toEqual([
       { k: 'a', n: 2, note: 'second' },
       { k: 'b', n: 3, note: 'new' },
+    ]);
+  });
+
+  it('writes any number of rows from an iterable, batch by batch, each batch with the tail', async () => {
+    function* made() {
+      for (let i = 0; i < 7; i++) yield [`r${i}`, i, i % 2 === 0 ? 'even' : null];
+    }
+    await insertRowsInBatches(storage.db, 'INSERT INTO t (k, n, note)', ['text', 'integer', 'text'], made(), '', 3);
+    await insertRowsInBatches(
+      storage.db,
+      'INSERT INTO t (k, n, note)',
+      ['text', 'integer', 'text'],
+      [['r6', 60, 'again']],
+      'ON CONFLICT (k) DO UPDATE SET n = excluded.n, note = excluded.note',
+      3,
+    );
+    await insertRowsInBatches(storage.db, 'INSERT INTO t (k, n, note)', ['text', 'integer', 'text'], [], '', 3);
+    expect(await rows()).toEqual([
+      ...[0, 1, 2, 3, 4, 5].map((i) => ({ k: `r${i}`, n: i, note: i % 2 === 0 ? 'even' : null })),
+      { k: 'r6', n: 60, note: 'again' },
     ]);
   });
 });

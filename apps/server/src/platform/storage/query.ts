@@ -73,3 +73,26 @@ export async function insertRows(
   const { text, parameters } = dialectOf(ex).insertValues(kinds, rows);
   await ex.executeQuery(CompiledQuery.raw(`${head} ${text} ${tail}`, parameters));
 }
+
+/**
+ * As `insertRows` for any number of rows: statements of up to `perStatement` rows (500 × at most 60 columns stays
+ * within SQLite's limit of bound values), one statement per batch instead of per row.
+ */
+export async function insertRowsInBatches(
+  ex: DataExecutor,
+  head: string,
+  kinds: ReadonlyArray<ColumnKind>,
+  rows: Iterable<ReadonlyArray<unknown>>,
+  tail = '',
+  perStatement = 500,
+): Promise<void> {
+  let batch: ReadonlyArray<unknown>[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === perStatement) {
+      await insertRows(ex, head, kinds, batch, tail);
+      batch = [];
+    }
+  }
+  await insertRows(ex, head, kinds, batch, tail);
+}
