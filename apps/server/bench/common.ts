@@ -92,8 +92,9 @@ export async function benchApp(): Promise<BenchApp> {
     email: 'bench@bench.local',
     password: 'bench password 123',
   });
-  // As `npm start` builds it: background workers start with the app.
-  const app = createApp(deps, { workers: { prewarm: true } });
+  // As `npm start` builds it: background workers start with the app. Journeys run only when a bench asks: the
+  // schedule's own run of a launched journey would land in whatever the bench times a minute later.
+  const app = createApp(deps, { workers: { prewarm: true }, journeyEngine: { intervalMs: 0 } });
   return {
     app,
     deps,
