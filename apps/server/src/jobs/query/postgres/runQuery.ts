@@ -7,6 +7,7 @@ import { BatchSizing, decodeRows } from './fetchBatches';
 import { resultNames } from './identifiers';
 import { ensureReadRole, quoteIdent, readRoleName } from './readRoles';
 import { resultColumn } from './resultValues';
+import { refuseServiceTables } from './serviceTables';
 import { translateToPostgres } from './translate';
 
 /**
@@ -145,6 +146,7 @@ async function declaredTypes(
 /** Checks and translates the query (QueryRefused when it cannot run), then runs it. */
 export async function runPostgresQuery(task: PostgresQueryTask): Promise<PostgresQueryResult> {
   checkQueryText(task.sql);
+  refuseServiceTables(tokenize(task.sql));
   const translated = translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs });
   return runTranslatedQuery(task, translated, resultNames(tokenize(task.sql)));
 }
