@@ -43,6 +43,7 @@ export { duckPlane, withDuckConnection } from './duckPlane';
 export { duckThreadPoolShortfall } from './duckThreads';
 export { appendRowsInWorker, createDataTableInWorker } from './fileWrites';
 export type { DataTx, PreparedRecord } from './plane';
+export { FIGURES as FIGURES_TABLE } from './postgresTables';
 export { type PackedBatch, packBatch, unpackBatch } from './recordPack';
 export { type ColumnSummary, columnSummary, mergeSummaries, type RowBlock, summaryGrowth } from './rowBlocks';
 export { schemaGrowth } from './rows';

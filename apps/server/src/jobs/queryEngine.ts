@@ -7,6 +7,7 @@ import { checkQueryText } from './query/guard';
 import type { QueryOutcome } from './query/outcome';
 import { installQueryFunctions } from './query/postgres/functions';
 import { runPostgresQuery } from './query/postgres/runQuery';
+import { refuseServiceTables } from './query/postgres/serviceTables';
 import { ResultWriter } from './query/resultWriter';
 import { unnestClauses } from './query/unnest';
 
@@ -65,7 +66,10 @@ function postgresQueryEngine(deps: AppDeps, storage: PostgresStorage): QueryEngi
       // The text and the dialect's shapes are refused now; what the engine cannot run (an unknown function or
       // column) is queued and ends in error with the reason.
       checkQueryText(query);
-      unnestClauses(tokenize(query));
+      const tokens = tokenize(query);
+      // The figures table is refused at issue, as on DuckDB, with its message.
+      refuseServiceTables(tokens);
+      unnestClauses(tokens);
     },
     async run(query, target, signal) {
       await installFunctions();

@@ -24,3 +24,36 @@ describe('a query on a table that is not there', () => {
     );
   });
 });
+
+describe('a bigint sum past the 64-bit range', () => {
+  it('ends the job in error saying so and what to do, in the same words on every backend', async () => {
+    // 2^62, exact as a double: three of them pass 2^63 - 1, five 2^64.
+    await tableWithRows(
+      h,
+      'shop',
+      'totals',
+      [1, 2, 3, 4, 5].map((i) => ({ time: 1700000000 + i, n: 2 ** 62 })),
+    );
+    for (const query of [
+      'SELECT sum(n) AS s FROM totals WHERE time <= 1700000003',
+      'SELECT sum(n) AS s FROM totals',
+      'SELECT time % 2 AS k, sum(n) AS s FROM totals GROUP BY time % 2',
+    ]) {
+      const { id, status } = await run(h, 'shop', query);
+      expect(status, query).toBe('error');
+      const job = await show(h, id);
+      expect(job.debug.stderr, query).toBe(
+        'bigint out of range: a value passed the 64-bit integer range (-2^63 to 2^63 - 1); CAST(x AS double) computes it as a double.',
+      );
+      expect(job.hive_result_schema).toBeNull();
+    }
+    // Within the range the sum stays an exact bigint; as a double it passes the range.
+    const within = await run(h, 'shop', 'SELECT sum(n) - 1 AS s FROM totals WHERE time = 1700000001');
+    expect(within.status).toBe('success');
+    expect(JSON.parse((await show(h, within.id)).hive_result_schema ?? '')).toEqual([['s', 'bigint']]);
+    const doubled = await run(h, 'shop', 'SELECT sum(CAST(n AS double)) AS s FROM totals');
+    expect(doubled.status).toBe('success');
+    const text = await (await h.call('GET', `/v3/job/result/${doubled.id}?format=csv`)).text();
+    expect(Number(text.trim())).toBe(5 * 2 ** 62);
+  });
+});

@@ -119,6 +119,25 @@ describe('POST /v3/job/issue/:type/:db', () => {
     expect(list.count).toBe(0);
   });
 
+  it("refuses the service's figures table at issue with the same 400 on every backend", async () => {
+    const cases: [string, string, string][] = [
+      ['presto', 'SELECT * FROM "_svc$tables"', '_svc$tables'],
+      ['presto', 'SELECT name FROM web."_svc$tables"', '_svc$tables'],
+      ['presto', 'SELECT t.name FROM pageviews p JOIN "_SVC$TABLES" t ON true', '_SVC$TABLES'],
+      ['presto', 'WITH x AS (SELECT * FROM _svc$tables) SELECT * FROM x', '_svc$tables'],
+      ['hive', 'SELECT * FROM `_svc$tables`', '_svc$tables'],
+    ];
+    for (const [type, query, name] of cases) {
+      const res = await h.call('POST', `/v3/job/issue/${type}/web`, { json: { query } });
+      expect(res.status, query).toBe(400);
+      expect((await errorOf(res)).message, query).toBe(
+        `${name} is a table of the service: queries read only the database's own tables.`,
+      );
+    }
+    const list = jobList.parse(await (await h.call('GET', '/v3/job/list')).json());
+    expect(list.count).toBe(0);
+  });
+
   it('queues SQL the engine cannot prepare and ends it in error with the reason', async () => {
     const { id, status } = await run(h, 'web', 'SELECT nope FROM pageviews');
     expect(status).toBe('error');

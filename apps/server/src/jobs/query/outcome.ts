@@ -16,6 +16,13 @@ export class QueryFailed extends Error {
   override name = 'QueryFailed';
 }
 
+/**
+ * A bigint result past the 64-bit range (a sum of large bigints): PostgreSQL's words, and what to do, on both
+ * engines (DuckDB sums bigints into a 128-bit HUGEINT, which duckdb/resultValues.ts checks).
+ */
+export const BIGINT_OUT_OF_RANGE =
+  'bigint out of range: a value passed the 64-bit integer range (-2^63 to 2^63 - 1); CAST(x AS double) computes it as a double.';
+
 /** The Presto type of a column of a table's schema (`long`, `array<string>`, ...). */
 export function prestoType(schemaType: string): string {
   const t = schemaType.trim().toLowerCase();

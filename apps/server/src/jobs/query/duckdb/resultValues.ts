@@ -1,13 +1,14 @@
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { readAs } from '../../../data';
-import { prestoType } from '../outcome';
+import { BIGINT_OUT_OF_RANGE, prestoType, QueryFailed } from '../outcome';
 import { jsonOf, sqliteValue } from './functions';
 
 /**
  * Result values of a DuckDB query in the shape the SQLite engine gave them (gone, decision 0053): integers as
  * numbers (bigint past 2^53), booleans as 1 and 0, decimals as doubles, lists and structs as JSON text, and a
  * column read straight from a table keeps the type its catalog schema gives it (booleans, arrays and maps
- * decoded). A bigint SUM (a HUGEINT in DuckDB) stays a bigint.
+ * decoded). A bigint SUM (a HUGEINT in DuckDB) stays a bigint, and past the 64-bit range ends the job as it does
+ * on PostgreSQL.
  */
 
 export interface ResultColumn {
@@ -31,10 +32,19 @@ const INTEGERS = new Set([
 const FLOATS = new Set([DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.DECIMAL]);
 const NESTED = new Set([DuckDBTypeId.LIST, DuckDBTypeId.STRUCT, DuckDBTypeId.MAP, DuckDBTypeId.ARRAY]);
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** An integer as a number (a bigint past 2^53); one a bigint column cannot hold fails the job. */
+function integerValue(v: DuckDBValue): unknown {
+  if (typeof v === 'bigint' && (v < INT64_MIN || v > INT64_MAX)) throw new QueryFailed(BIGINT_OUT_OF_RANGE);
+  return sqliteValue(v);
+}
+
 const nested = (v: DuckDBValue) => (v === null ? null : JSON.stringify(jsonOf(v)));
 
 function engineColumn(type: DuckDBType): ResultColumn {
-  if (INTEGERS.has(type.typeId)) return { type: 'bigint', convert: sqliteValue };
+  if (INTEGERS.has(type.typeId)) return { type: 'bigint', convert: integerValue };
   if (FLOATS.has(type.typeId)) return { type: 'double', convert: sqliteValue };
   if (type.typeId === DuckDBTypeId.BLOB) return { type: 'varbinary', convert: sqliteValue };
   if (NESTED.has(type.typeId)) return { type: 'varchar', convert: nested };

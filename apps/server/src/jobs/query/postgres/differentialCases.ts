@@ -176,6 +176,28 @@ const SORTS = [
   'SELECT seq, ntile(4) OVER (ORDER BY seq) AS t FROM events ORDER BY seq',
 ];
 
+/**
+ * ORDER BY without NULLS FIRST/LAST over columns holding NULLs: DuckDB puts them first ascending and last
+ * descending, and PostgreSQL must too (nullOrder.ts). Every order is total (ties broken by seq or unique keys).
+ */
+const NULL_SORTS = [
+  'SELECT seq, amount FROM events ORDER BY amount, seq',
+  'SELECT seq, price FROM events ORDER BY price DESC, seq',
+  'SELECT seq, user, amount FROM events ORDER BY user ASC, amount DESC, seq',
+  'SELECT seq, amount FROM events ORDER BY amount, seq LIMIT 10',
+  'SELECT seq, price FROM events ORDER BY price DESC, seq DESC LIMIT 8 OFFSET 2',
+  'SELECT seq, offset, limit FROM events ORDER BY offset, limit DESC, seq',
+  'SELECT user, count(*) AS n FROM events GROUP BY user ORDER BY user',
+  'SELECT seq, amount FROM events ORDER BY 2 DESC, 1',
+  'SELECT seq, amount FROM events ORDER BY amount ASC NULLS LAST, seq',
+  'SELECT seq, price FROM events ORDER BY price DESC NULLS FIRST, seq DESC',
+  'SELECT seq, row_number() OVER (ORDER BY amount, seq) AS r FROM events ORDER BY seq',
+  'SELECT seq, row_number() OVER (PARTITION BY day ORDER BY price DESC, seq) AS r FROM events ORDER BY seq',
+  'SELECT seq, rank() OVER (ORDER BY current_role) AS r, max(seq) OVER (ORDER BY big DESC) AS m FROM events ORDER BY seq',
+  'SELECT seq, max(seq) OVER (ORDER BY amount RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS m FROM events ORDER BY seq',
+  'SELECT seq FROM (SELECT seq, amount FROM events ORDER BY amount, seq LIMIT 5) AS s ORDER BY seq',
+];
+
 /** The report's eight queries (issue 29): a column named `user` against the session's role. */
 const USER_QUERIES = [
   'SELECT user, COUNT(*), SUM(amount) FROM events GROUP BY user ORDER BY user NULLS FIRST',
@@ -237,6 +259,7 @@ export function differentialQueries(): string[] {
     ...overNothing,
     ...times,
     ...SORTS,
+    ...NULL_SORTS,
     ...arrays,
   ];
 }

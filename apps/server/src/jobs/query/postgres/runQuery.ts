@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkQueryText } from '../guard';
-import { QueryFailed } from '../outcome';
+import { BIGINT_OUT_OF_RANGE, QueryFailed } from '../outcome';
 import { tokenize } from '../tokens';
 import { BatchSizing, decodeRows } from './fetchBatches';
 import { resultNames } from './identifiers';
 import { ensureReadRole, quoteIdent, readRoleName } from './readRoles';
 import { resultColumn } from './resultValues';
+import { refuseServiceTables } from './serviceTables';
 import { translateToPostgres } from './translate';
 
 /**
@@ -113,6 +114,8 @@ function failure(e: unknown, task: PostgresQueryTask): unknown {
       `Permission denied: a query reads only the tables of its own database (${err.message ?? 'no privilege'}).`,
     );
   }
+  // numeric_value_out_of_range: PostgreSQL's words, with what to do, as on DuckDB.
+  if (err.code === '22003' && err.message === 'bigint out of range') return new QueryFailed(BIGINT_OUT_OF_RANGE);
   if (err.code === '25006' || (err.code === '0A000' && /data-modifying/.test(err.message ?? ''))) {
     return new QueryFailed(
       'Queries may only read data: this statement writes. Load data with bulk import or the ingestion APIs.',
@@ -145,6 +148,7 @@ async function declaredTypes(
 /** Checks and translates the query (QueryRefused when it cannot run), then runs it. */
 export async function runPostgresQuery(task: PostgresQueryTask): Promise<PostgresQueryResult> {
   checkQueryText(task.sql);
+  refuseServiceTables(tokenize(task.sql));
   const translated = translateToPostgres(task.sql, { database: task.database, nowMs: task.nowMs });
   return runTranslatedQuery(task, translated, resultNames(tokenize(task.sql)));
 }

@@ -66,6 +66,35 @@ describe('translateToPostgres', () => {
     expect(pg("SELECT '10::20' AS a FROM t")).toBe("SELECT '10::20' AS a FROM t");
   });
 
+  it('sorts NULLs as DuckDB does: first ascending, last descending, unless the query says where', () => {
+    expect(pg('SELECT x FROM t ORDER BY x')).toBe('SELECT x FROM t ORDER BY x NULLS FIRST');
+    expect(pg('SELECT x FROM t ORDER BY x DESC, y ASC, 2 LIMIT 3;')).toBe(
+      'SELECT x FROM t ORDER BY x DESC NULLS LAST, y ASC NULLS FIRST, 2 NULLS FIRST LIMIT 3',
+    );
+    expect(pg('SELECT x FROM t ORDER BY x DESC NULLS FIRST, y NULLS LAST')).toBe(
+      'SELECT x FROM t ORDER BY x DESC NULLS FIRST, y NULLS LAST',
+    );
+    expect(pg('SELECT row_number() OVER (PARTITION BY a ORDER BY concat(b, c) DESC) AS r FROM t')).toBe(
+      'SELECT row_number() OVER (PARTITION BY a ORDER BY concat(b, c) DESC NULLS LAST) AS r FROM t',
+    );
+    expect(pg('SELECT max(x) OVER (ORDER BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t')).toBe(
+      'SELECT max(x) OVER (ORDER BY y NULLS FIRST ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t',
+    );
+    expect(pg('SELECT count(x ORDER BY y) FROM (SELECT x, y FROM t ORDER BY y DESC LIMIT 5) s')).toBe(
+      'SELECT count(x ORDER BY y NULLS FIRST) FROM (SELECT x, y FROM t ORDER BY y DESC NULLS LAST LIMIT 5) s',
+    );
+    // Columns named as keywords are items, not the end of the list.
+    expect(pg('SELECT 1 FROM t ORDER BY "limit", offset DESC OFFSET 2')).toBe(
+      'SELECT 1 FROM t ORDER BY "limit" NULLS FIRST, "offset" DESC NULLS LAST OFFSET 2',
+    );
+    // Strings, quoted names and comments are never read as an ORDER BY.
+    const kept = `SELECT 'ORDER BY x', "order by y" /* ORDER BY z */ FROM t -- ORDER BY w\nWHERE true`;
+    expect(pg(kept)).toBe(kept);
+    expect(pg("SELECT x FROM t ORDER BY x /* ORDER BY y */, 'ORDER BY a' -- last")).toBe(
+      "SELECT x FROM t ORDER BY x NULLS FIRST /* ORDER BY y */, 'ORDER BY a' NULLS FIRST",
+    );
+  });
+
   it('needs literal zones, patterns and intervals, and checks them with the SQLite path messages', () => {
     expect(refusal('SELECT TD_TIME_FORMAT(time, fmt) FROM t')).toMatch(/date pattern must be written as a literal/);
     expect(refusal("SELECT TD_TIME_FORMAT(time, 'yyyy', tz) FROM t")).toMatch(/time zone must be written as a literal/);

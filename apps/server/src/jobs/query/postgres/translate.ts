@@ -4,6 +4,7 @@ import { type UnnestClause, unnestAt } from '../unnest';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from './allowedFunctions';
 import { rewrites, type TranslateOptions } from './callRewrites';
 import { nameText } from './identifiers';
+import { withNullOrder } from './nullOrder';
 
 /**
  * The Presto dialect on PostgreSQL. Every function call is rewritten or checked against a list of allowed
@@ -198,5 +199,8 @@ export function translateToPostgres(sql: string, options: TranslateOptions): str
   const tokens = tokenize(sql);
   checkLexing(tokens);
   // A trailing semicolon would end the cursor's declaration.
-  return translateTokens(withoutTrailing(tokens), { ...options, database: options.database.toLowerCase() });
+  return translateTokens(withNullOrder(withoutTrailing(tokens)), {
+    ...options,
+    database: options.database.toLowerCase(),
+  });
 }
