@@ -30,6 +30,7 @@ import { oneTimeLinks } from './0043-one-time-links';
 import { ssoMetadataUrl } from './0044-sso-metadata-url';
 import { journeyPositions } from './0045-journey-positions';
 import { journeyFigureDays } from './0046-journey-figure-days';
+import { journeyStatesIndex } from './0047-journey-states-index';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   ssoMetadataUrl,
   journeyPositions,
   journeyFigureDays,
+  journeyStatesIndex,
 ];
