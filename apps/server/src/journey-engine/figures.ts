@@ -6,8 +6,8 @@ import { positionsOf } from './positions';
 
 /**
  * The statistics of a window counted by the database (decisions 0033, 0054): the figures from the day counts the
- * runs keep (figureDays.ts) when the window is made of whole days, else each a COUNT(DISTINCT) over one event
- * type's range of the index on (journey_id, type, at); the A/B tallies one grouped query; and the
+ * runs keep (figureDays.ts) when the window is made of whole days, else a COUNT(DISTINCT) per figure in one pass
+ * over the window's range of the index on (journey_id, at); the A/B tallies one grouped query; and the
  * "in the journey now" counts are read from the position counts the runs keep (migration 45). Nothing is loaded into memory but
  * the figures themselves, however many profiles the journey has. The rules are those of journeyStatistics
  * (the engine package), which the parity tests hold this to.
@@ -49,9 +49,33 @@ export async function statisticsTally(
   };
 }
 
+/** The figure an event counts towards (`figuresOf` in the engine package, in SQL): its kind, id and sub. */
+const FIGURE_OF_EVENT = `
+  CASE type
+    WHEN 'journey_entered' THEN 'entered'
+    WHEN 'goal_reached' THEN 'goal'
+    WHEN 'journey_left' THEN 'left'
+    WHEN 'stage_entered' THEN 'stage'
+    WHEN 'stage_left' THEN CASE reason
+      WHEN 'milestone' THEN 'next' WHEN 'goal' THEN 'toGoal' WHEN 'exit_segment' THEN 'toExit' WHEN 'exit_after' THEN 'toExit'
+    END
+    WHEN 'milestone_reached' THEN 'milestone'
+    WHEN 'exit_matched' THEN 'exit'
+    WHEN 'step_entered' THEN 'step'
+    WHEN 'branch_taken' THEN 'branch'
+  END AS k,
+  CASE type
+    WHEN 'journey_entered' THEN '' WHEN 'goal_reached' THEN ''
+    WHEN 'journey_left' THEN COALESCE(reason, '')
+    WHEN 'step_entered' THEN COALESCE(step_id, '')
+    WHEN 'branch_taken' THEN COALESCE(branch_id, '')
+    ELSE COALESCE(stage_id, '')
+  END AS id,
+  CASE type WHEN 'exit_matched' THEN CAST(criterion_index AS TEXT) ELSE '' END AS sub`;
+
 /**
- * The window's entries and distinct profiles per figure counted over the event log: for a window the day
- * counts cannot answer (figureDays.ts `dayTally`).
+ * The window's entries and distinct profiles per figure counted over the event log, in one pass over the window's
+ * range of the log's (journey_id, at) index: for a window the day counts cannot answer (figureDays.ts `dayTally`).
  */
 export async function logTally(
   ex: Executor,
@@ -59,34 +83,22 @@ export async function logTally(
   journeyId: number,
   window: StatisticsWindow,
 ): Promise<DayTally> {
-  const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
-  const distinct = (kind: FigureKind, id: string, sub: string, where: ReturnType<typeof sql>, group = '') =>
-    sql`SELECT ${sql.raw(`'${kind}'`)} AS k, ${sql.raw(id)} AS id, ${sql.raw(sub)} AS sub, COUNT(DISTINCT profile_key) AS n,
-          COUNT(*) AS c
-        FROM journey_profile_events WHERE ${inWindow} AND ${where} ${sql.raw(group)}`;
-  const byStage = (kind: FigureKind, where: ReturnType<typeof sql>) =>
-    distinct(kind, "COALESCE(stage_id, '')", "''", where, 'GROUP BY stage_id');
-  const parts = [
-    distinct('entered', "''", "''", sql`type = 'journey_entered'`),
-    distinct('goal', "''", "''", sql`type = 'goal_reached'`),
-    distinct('left', "COALESCE(reason, '')", "''", sql`type = 'journey_left'`, 'GROUP BY reason'),
-    byStage('stage', sql`type = 'stage_entered'`),
-    byStage('next', sql`type = 'stage_left' AND reason = 'milestone'`),
-    byStage('toGoal', sql`type = 'stage_left' AND reason = 'goal'`),
-    byStage('toExit', sql`type = 'stage_left' AND reason IN ('exit_segment', 'exit_after')`),
-    byStage('milestone', sql`type = 'milestone_reached'`),
-    distinct(
-      'exit',
-      "COALESCE(stage_id, '')",
-      'CAST(criterion_index AS TEXT)',
-      sql`type = 'exit_matched'`,
-      'GROUP BY stage_id, criterion_index',
-    ),
-    distinct('step', "COALESCE(step_id, '')", "''", sql`type = 'step_entered'`, 'GROUP BY step_id'),
-    distinct('branch', "COALESCE(branch_id, '')", "''", sql`type = 'branch_taken'`, 'GROUP BY branch_id'),
-  ];
-  const figures = await many<FigureRow>(ex, sql.join(parts, sql` UNION ALL `));
-  const profiles = new Map<string, number>();
+  const figures = await many<FigureRow>(
+    ex,
+    sql`SELECT k, id, sub, COUNT(DISTINCT profile_key) AS n, COUNT(*) AS c
+        FROM (
+          SELECT profile_key, ${sql.raw(FIGURE_OF_EVENT)}
+          FROM journey_profile_events
+          WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}
+        ) f
+        WHERE k IS NOT NULL
+        GROUP BY k, id, sub`,
+  );
+  // Entered and goal are figures of the whole journey: zero when nobody reached them in the window.
+  const profiles = new Map<string, number>([
+    [figureKey('entered', '', ''), 0],
+    [figureKey('goal', '', ''), 0],
+  ]);
   let entries = 0;
   for (const r of figures) {
     profiles.set(figureKey(r.k, r.id ?? '', r.sub ?? ''), Number(r.n));

@@ -31,6 +31,7 @@ import { ssoMetadataUrl } from './0044-sso-metadata-url';
 import { journeyPositions } from './0045-journey-positions';
 import { journeyFigureDays } from './0046-journey-figure-days';
 import { journeyStatesIndex } from './0047-journey-states-index';
+import { journeyEventsTypeIndex } from './0048-journey-events-type-index';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   journeyPositions,
   journeyFigureDays,
   journeyStatesIndex,
+  journeyEventsTypeIndex,
 ];
