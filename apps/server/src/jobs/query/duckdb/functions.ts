@@ -22,18 +22,21 @@ import { arity, timeFunctions } from '../timeFunctions';
 
 /**
  * The Presto and TD functions that have no native DuckDB form, as scalar functions of the connection that call
- * the very TypeScript the SQLite engine registers (sqlFunctions.ts, timeFunctions.ts, casts.ts): one
- * implementation of each rule, so both engines give the same value and the same error. They are named
- * `svc_<name>` so they never shadow a DuckDB built-in; translate.ts rewrites calls to them. Values arrive as
- * SQLite would pass them (integers as numbers, booleans as 1 and 0, nested values as JSON text). The hot paths
+ * the TypeScript of sqlFunctions.ts, timeFunctions.ts and casts.ts (written for the SQLite engine, gone since
+ * decision 0053): one implementation of each rule. They are named `svc_<name>` so they never shadow a DuckDB
+ * built-in; translate.ts rewrites calls to them. Values arrive as `plainValue` makes them (integers as numbers,
+ * booleans as 1 and 0, nested values as JSON text). The hot paths
  * (TD_TIME_FORMAT with a plain pattern, TD_TIME_RANGE and TD_INTERVAL with literal bounds) never come here:
  * translate.ts writes them as native SQL.
  */
 
 type Fn = (...args: unknown[]) => unknown;
 
-/** A value of DuckDB's as the SQLite functions expect it. */
-export function sqliteValue(v: DuckDBValue): unknown {
+/**
+ * A value of DuckDB's as plain JavaScript, the form the functions written in TypeScript take (booleans as 1 and 0,
+ * nested values as JSON text).
+ */
+export function plainValue(v: DuckDBValue): unknown {
   if (v === null || typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
   if (typeof v === 'boolean') return v ? 1 : 0;
@@ -52,7 +55,7 @@ export function jsonOf(v: DuckDBValue): unknown {
     return Object.fromEntries(Object.entries(v.entries).map(([k, item]) => [k, jsonOf(item)]));
   }
   if (v instanceof DuckDBMapValue) return Object.fromEntries(v.entries.map((e) => [String(e.key), jsonOf(e.value)]));
-  const plain = sqliteValue(v);
+  const plain = plainValue(v);
   if (typeof plain === 'bigint') return Number(plain);
   return plain instanceof Buffer ? null : plain;
 }
@@ -210,7 +213,7 @@ export function registerDuckFunctions(connection: DuckDBConnection): void {
           const columns = Array.from({ length: input.columnCount }, (_, k) => input.getColumnVector(k));
           try {
             for (let row = 0; row < input.rowCount; row++) {
-              const args = columns.map((column) => sqliteValue(column.getItem(row)));
+              const args = columns.map((column) => plainValue(column.getItem(row)));
               result.setItem(row, output(fn(...args), type));
             }
             result.flush();

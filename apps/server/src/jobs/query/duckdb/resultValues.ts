@@ -1,7 +1,7 @@
 import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { readAs } from '../../../data';
 import { BIGINT_OUT_OF_RANGE, prestoType, QueryFailed } from '../outcome';
-import { jsonOf, sqliteValue } from './functions';
+import { jsonOf, plainValue } from './functions';
 
 /**
  * Result values of a DuckDB query in the shape the SQLite engine gave them (gone, decision 0053): integers as
@@ -38,15 +38,15 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** An integer as a number (a bigint past 2^53); one a bigint column cannot hold fails the job. */
 function integerValue(v: DuckDBValue): unknown {
   if (typeof v === 'bigint' && (v < INT64_MIN || v > INT64_MAX)) throw new QueryFailed(BIGINT_OUT_OF_RANGE);
-  return sqliteValue(v);
+  return plainValue(v);
 }
 
 const nested = (v: DuckDBValue) => (v === null ? null : JSON.stringify(jsonOf(v)));
 
 function engineColumn(type: DuckDBType): ResultColumn {
   if (INTEGERS.has(type.typeId)) return { type: 'bigint', convert: integerValue };
-  if (FLOATS.has(type.typeId)) return { type: 'double', convert: sqliteValue };
-  if (type.typeId === DuckDBTypeId.BLOB) return { type: 'varbinary', convert: sqliteValue };
+  if (FLOATS.has(type.typeId)) return { type: 'double', convert: plainValue };
+  if (type.typeId === DuckDBTypeId.BLOB) return { type: 'varbinary', convert: plainValue };
   if (NESTED.has(type.typeId)) return { type: 'varchar', convert: nested };
   return { type: 'varchar', convert: (v) => (v === null ? null : typeof v === 'string' ? v : String(v)) };
 }
