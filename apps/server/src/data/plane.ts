@@ -53,6 +53,11 @@ export interface DataTx {
    * statement, where the plane shares the control database (PostgreSQL). On SQLite the caller copies them.
    */
   readonly figuresInCatalog?: boolean;
+  /**
+   * Where the plane shares the control database (PostgreSQL): whether the table's catalog row is still in this
+   * database, the table locked against a move until the transaction ends. Elsewhere moves wait for the lanes.
+   */
+  holdsTable?(name: string): Promise<boolean>;
   /** A table of this database as an identifier for the `sql` tag (schema-qualified on PostgreSQL). */
   table(name: string): RawBuilder<unknown>;
   /** Whether a table of that name exists (customer tables and helper tables alike). */
@@ -117,3 +122,14 @@ export interface DataPlane {
 
 /** The catalog's part of a change to the data, run with the executor the data plane gives. */
 export type CatalogStep = (control: Executor) => Promise<void>;
+
+/**
+ * A write reached a table whose catalog row left its database (moved by another writer's transaction meanwhile):
+ * nothing was written. Writing again from the catalog lands the rows where the table's name now leads.
+ */
+export class TableMovedAway extends Error {
+  constructor(database: string, table: string) {
+    super(`The table "${database}.${table}" was moved to another database while this write waited for it.`);
+    this.name = 'TableMovedAway';
+  }
+}

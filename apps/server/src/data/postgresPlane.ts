@@ -10,7 +10,7 @@ import {
   run,
   transaction,
 } from '../platform/storage';
-import type { DatabaseRow, TableRow } from './catalog';
+import { type DatabaseRow, findTable, type TableRow } from './catalog';
 import { catalogFigures } from './catalogFigures';
 import { readAs, readMetaSchema, readTableSchema, type SchemaEntry, type Stored, storeAs } from './columns';
 import { type DataPlane, type DataTx, type Meta, type PreparedRecord, SWAP_NAME, tableLimits } from './plane';
@@ -160,6 +160,14 @@ function schemaTx(schema: string, ex: Executor, catalog?: CatalogOf): DataTx {
   return {
     ex,
     figuresInCatalog: catalog !== undefined,
+    // A move of the table (one transaction taking the same lock first) may have just taken its data and catalog
+    // row to another database: a write that read the catalog before must not make an orphan table here.
+    ...(catalog && {
+      async holdsTable(name: string) {
+        await lockTable(name);
+        return (await findTable(ex, catalog.database.account_id, catalog.database.id, name)) !== null;
+      },
+    }),
     table: (name) => sql.raw(tableSql(name)),
     async hasTable(name) {
       const found = await one<{ r: string | null }>(ex, sql`SELECT to_regclass(${tableSql(name)})::text AS r`);

@@ -7,7 +7,7 @@ import { catalogFigures } from './catalogFigures';
 import { columnNameForKey, readAs, readMetaSchema, type SchemaEntry } from './columns';
 import { dataPlane, onDuck } from './dataPlane';
 import { appendRowsInWorker } from './fileWrites';
-import { type DataTx, type Meta, type PreparedRecord, tableLimits } from './plane';
+import { type DataTx, type Meta, type PreparedRecord, TableMovedAway, tableLimits } from './plane';
 
 /**
  * Writes and reads the rows of customer tables through the data plane (plane.ts: DuckDB files or
@@ -108,8 +108,6 @@ export interface TableBatch {
   createTable?: boolean;
   /** Drop the table's rows first, in the same transaction (a query's result output with mode=replace). */
   replace?: boolean;
-  /** The table's catalog row when the caller has just read it. */
-  row?: TableRow;
 }
 
 /** The catalog rows of the batches' tables, created where allowed; batches of one table merged. */
@@ -125,7 +123,9 @@ async function batchTables(
       for (const r of b.records) entry.records.push(r);
       continue;
     }
-    let table = b.row ?? (await findTable(deps.storage.db, database.account_id, database.id, b.table));
+    // Read here, in the database's lane, never taken from the caller: a move of the table (which holds the lane)
+    // may have taken it to another database since the caller looked.
+    let table = await findTable(deps.storage.db, database.account_id, database.id, b.table);
     if (!table) {
       if (!b.createTable) throw badRequest(`The table "${b.table}" does not exist in the database "${database.name}".`);
       table = await createTableRow(deps, database, b.table, []);
@@ -139,27 +139,36 @@ async function batchTables(
  * Writes several tables' records of one database in ONE data transaction (group commit), and brings the
  * catalog up to date: within the write itself where the plane does that (PostgreSQL: one commit, one sync, and
  * no statement more for a request to wait on), after it otherwise. `within` runs inside the transaction, for
- * callers that record their own progress atomically with the rows (bulk import commit). Each batch may carry
- * its table's catalog row, found a moment before (group commit), to save looking it up.
+ * callers that record their own progress atomically with the rows (bulk import commit).
  */
 export async function writeBatches(
   deps: AppDeps,
   database: DatabaseRow,
   batches: TableBatch[],
   within?: (t: DataTx) => Promise<void>,
+  retried = false,
 ): Promise<{ inserted: number }> {
   // One write per table, however many requests the group commit merged.
   const tables = await batchTables(deps, database, batches);
   const now = deps.clock.now().getTime();
-  const { metas, copied } = await dataPlane(deps).transaction(database, async (t) => {
-    const written: Meta[] = [];
-    for (const { table, records, replace } of tables) {
-      if (replace) await t.dropTable(table.name);
-      written.push(await t.append(table, records, now));
-    }
-    await within?.(t);
-    return { metas: written, copied: t.figuresInCatalog === true };
-  });
+  let result: { metas: Meta[]; copied: boolean };
+  try {
+    result = await dataPlane(deps).transaction(database, async (t) => {
+      const written: Meta[] = [];
+      for (const { table, records, replace } of tables) {
+        if (t.holdsTable && !(await t.holdsTable(table.name))) throw new TableMovedAway(database.name, table.name);
+        if (replace) await t.dropTable(table.name);
+        written.push(await t.append(table, records, now));
+      }
+      await within?.(t);
+      return { metas: written, copied: t.figuresInCatalog === true };
+    });
+  } catch (err) {
+    // A table moved away after the catalog was read (PostgreSQL): once more from the catalog, which now says where.
+    if (err instanceof TableMovedAway && !retried) return writeBatches(deps, database, batches, within, true);
+    throw err;
+  }
+  const { metas, copied } = result;
   if (!copied) await copyToCatalog(deps, database, metas);
   return { inserted: batches.reduce((n, b) => n + b.records.length, 0) };
 }

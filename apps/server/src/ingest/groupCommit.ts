@@ -90,19 +90,13 @@ export class GroupCommitter {
       // New tables get their catalog row here (a short write); the task writes only the data.
       for (const table of names) {
         if (rows.has(table)) continue;
-        const row = await createTableRow(this.deps, database, table, []).catch(async (err) => {
+        await createTableRow(this.deps, database, table, []).catch(async (err) => {
           // Another writer created it meanwhile: that is what was wanted.
-          const there = await findTable(ex, database.account_id, database.id, table);
-          if (!there) throw err;
-          return there;
+          if (!(await findTable(ex, database.account_id, database.id, table))) throw err;
         });
-        rows.set(table, row);
       }
-      // The worker then need not look the tables up again.
-      const write: IngestWrite = {
-        database,
-        batches: items.map((i) => packBatch({ ...i.batch, row: rows.get(i.batch.table) })),
-      };
+      // The worker looks the tables up again in the database's lane: a table move may run between.
+      const write: IngestWrite = { database, batches: items.map((i) => packBatch(i.batch)) };
       await work(this.deps).run('ingest.write', write, dataTaskOptions(this.deps, database));
       for (const item of items) item.resolve();
     } catch (err) {
