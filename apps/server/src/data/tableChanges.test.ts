@@ -1,11 +1,14 @@
 import { tablesSwapped } from '@svc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../jobs/testing/jobs';
+import { work } from '../platform/work';
 import { createHarness, type Harness } from '../testing/harness';
-import { type DatabaseRow, requireDatabase } from './catalog';
-import { dataPlane } from './dataPlane';
+import { type DatabaseRow, requireDatabase, requireTable } from './catalog';
+import { dataPlane, dataTaskOptions } from './dataPlane';
 import { holdingLanes } from './laneHold';
-import { appendRows } from './tableStore';
+import { packBatch } from './recordPack';
+import { moveTable } from './tableChanges';
+import { appendRows, prepareRecord } from './tableStore';
 
 /** Swap, rename (create, swap, delete), update and change_database, on the real app and either backend. */
 
@@ -173,6 +176,28 @@ describe('POST /v3/table/change_database/:db/:table', () => {
     // The name is free again in the old database.
     await appendRows(h.deps, web, 'pageviews', [{ time: 1, other: 'x' }], { createTable: true });
     expect(await tail('web', 'pageviews')).toEqual(['{"time":1,"other":"x"}']);
+  });
+
+  it('runs a write queued before a move with the catalog as it is after it: the row lands where the name leads', async () => {
+    expect((await h.call('POST', '/v3/database/create/archive')).status).toBe(200);
+    const archive = await requireDatabase(h.deps.storage.db, h.admin.accountId, 'archive');
+    const table = await requireTable(h.deps.storage.db, h.admin.accountId, web.id, 'pageviews');
+    let queued: Promise<unknown> = Promise.resolve();
+    // The write is queued in web's lane while the catalog still has pageviews there; it runs once the move is done.
+    await holdingLanes(h.deps, [web, archive], async () => {
+      const batch = packBatch({
+        table: 'pageviews',
+        records: [prepareRecord({ time: 40, path: '/d' })],
+        createTable: true,
+      });
+      queued = work(h.deps).run('ingest.write', { database: web, batches: [batch] }, dataTaskOptions(h.deps, web));
+      await moveTable(h.deps, web, archive, table);
+    });
+    await queued;
+    expect(await tail('archive', 'pageviews')).toEqual(['{"time":20,"path":"/b"}', '{"time":10,"path":"/a"}']);
+    expect(await names('web')).toEqual(['clicks', 'pageviews']);
+    expect(await tail('web', 'pageviews')).toEqual(['{"time":40,"path":"/d"}']);
+    expect((await show('web', 'pageviews')).count).toBe(1);
   });
 
   it('hands the rows over between the owners of the two files, and a write racing the move is kept once', async () => {
