@@ -13,7 +13,7 @@ import {
   wakesAfterRun,
 } from '@svc/journey-engine';
 import { type Executor, many, sql } from '../platform/storage';
-import { type StateRow, stateOf } from './store';
+import { eachStateRow, type StateRow, stateOf } from './store';
 
 /**
  * Which profiles a run loads and moves (decision 0040; the rule is the engine package's movers.ts). The
@@ -47,14 +47,8 @@ declare module '../platform/context' {
 /** Keys per `IN (…)` list: well within both backends' limits of bound values. */
 const KEYS_PER_QUERY = 500;
 
-/** Rows of `journey_profile_states`: the whole journey, or the given profiles only. */
-async function stateRows(ex: Executor, accountId: number, journeyId: number, keys?: ReadonlyArray<string>) {
-  if (!keys) {
-    return many<StateRow>(
-      ex,
-      sql`SELECT * FROM journey_profile_states WHERE account_id = ${accountId} AND journey_id = ${journeyId}`,
-    );
-  }
+/** Rows of `journey_profile_states` of the given profiles. */
+async function stateRows(ex: Executor, accountId: number, journeyId: number, keys: ReadonlyArray<string>) {
   const rows: StateRow[] = [];
   for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
     const part = keys.slice(i, i + KEYS_PER_QUERY);
@@ -67,18 +61,6 @@ async function stateRows(ex: Executor, accountId: number, journeyId: number, key
     );
   }
   return rows;
-}
-
-/** Keys of the journey's profiles whose wake time is at or before `at`, read from the wake index. */
-async function dueKeys(ex: Executor, accountId: number, journeyId: number, at: number): Promise<string[]> {
-  const rows = await ex
-    .selectFrom('journey_profile_states')
-    .select('profile_key')
-    .where('journey_id', '=', journeyId)
-    .where('wake_at', '<=', at)
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.map((r) => r.profile_key);
 }
 
 /** The id of the journey's last run that was not skipped (a skipped run moves nobody). */
@@ -194,22 +176,29 @@ export async function planRun(
     seen.definition === definition &&
     seen.runId === (await lastMovingRun(db, accountId, journeyId));
   let profiles: EngineProfile[];
-  let rows: StateRow[];
-  if (usable) {
-    const same = inputs !== null && inputs === seen.inputs;
-    const keys = same ? new Set<string>() : membershipMovers(seen.membership, membership);
-    for (const key of await dueKeys(db, accountId, journeyId, at)) if (membership.parent.has(key)) keys.add(key);
-    profiles = keys.size === 0 ? [] : await population.profiles(keys);
-    rows = keys.size === 0 ? [] : await stateRows(db, accountId, journeyId, [...keys]);
-  } else {
-    profiles = await population.profiles();
-    rows = await stateRows(db, accountId, journeyId);
-  }
   const states = new Map<string, ProfileState>();
   const storedWakes = new Map<string, number | null>();
-  for (const r of rows) {
+  const keep = (r: StateRow) => {
     states.set(r.profile_key, stateOf(r));
     storedWakes.set(r.profile_key, r.wake_at === null ? null : Number(r.wake_at));
+  };
+  if (usable) {
+    const same = inputs !== null && inputs === seen.inputs;
+    const movers = same ? new Set<string>() : membershipMovers(seen.membership, membership);
+    const keys = new Set(movers);
+    // The due states come whole through the wake index; the other movers' states are read by key.
+    const due = (r: StateRow) => {
+      if (!membership.parent.has(r.profile_key)) return;
+      keys.add(r.profile_key);
+      keep(r);
+    };
+    await eachStateRow(db, accountId, journeyId, due, at);
+    const rest = [...movers].filter((key) => !states.has(key));
+    if (rest.length > 0) for (const r of await stateRows(db, accountId, journeyId, rest)) keep(r);
+    profiles = keys.size === 0 ? [] : await population.profiles(keys);
+  } else {
+    profiles = await population.profiles();
+    await eachStateRow(db, accountId, journeyId, keep);
   }
   return { profiles, states, everyone: !usable, storedWakes, membership, definition, inputs };
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
 import { insertId, many, type OpenedStorage, one, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
-import { finishRun, insertRun, loadStates, type RunOutcome, saveRunInChunks } from './store';
+import { eachStateRow, finishRun, insertRun, loadStates, type RunOutcome, saveRunInChunks } from './store';
 
 let dir: string;
 let storage: OpenedStorage;
@@ -122,5 +122,62 @@ describe(`saving a run in short transactions (${testBackend()})`, () => {
       expect(n).toBe(2);
     }
     expect(await runRow(runId)).toEqual({ status: 'error', error: 'saving' });
+  });
+
+  it("keeps each profile whole when its events are spread over the run's order", async () => {
+    const db = storage.db;
+    const runId = await insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'error' });
+    // Everyone's first event, then everyone's second: a profile's two events lie 2,500 apart.
+    const { changed } = outcome(2500, 'p1500');
+    const keys = [...changed.keys()];
+    const events: EngineEvent[] = [
+      ...keys.map((key) => ({ at: 1, profileKey: key, type: 'journey_entered' }) as EngineEvent),
+      ...keys.map((key) => ({ at: 2, profileKey: key, type: 'stage_entered', stageId: 's1' }) as EngineEvent),
+    ];
+    await expect(
+      saveRunInChunks(db, accountId, journeyId, runId, { changed, events, queued: [] }, async () => undefined),
+    ).rejects.toThrow(/CHECK constraint/i);
+    const rows = await many<{ key: string; types: string }>(
+      db,
+      sql`SELECT profile_key AS key, ${sql.raw(storage.dialect.groupConcat('type', ','))} AS types
+          FROM (SELECT profile_key, type FROM journey_profile_events ORDER BY id) e GROUP BY profile_key`,
+    );
+    expect(rows).toHaveLength(1000);
+    expect(new Set(rows.map((r) => r.types))).toEqual(new Set(['journey_entered,stage_entered']));
+    expect(rows.every((r) => Number(r.key.slice(1)) < 1000)).toBe(true);
+  });
+});
+
+describe(`reading states in pages (${testBackend()})`, () => {
+  it('visits every state once, or every due one in wake order, across pages and equal wake times', async () => {
+    const db = storage.db;
+    const runId = await insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'success' });
+    const changed = new Map<string, ProfileState>();
+    const wakes = new Map<string, number | null>();
+    for (let i = 0; i < 23; i++) {
+      const key = `k${String(i).padStart(2, '0')}`;
+      changed.set(key, state(key));
+      // Wake times 100, 100, 100, 200, …, with every fifth profile not waiting.
+      wakes.set(key, i % 5 === 4 ? null : 100 * (1 + Math.floor(i / 3)));
+    }
+    await saveRunInChunks(
+      db,
+      accountId,
+      journeyId,
+      runId,
+      { changed, wakes, events: [], queued: [] },
+      async () => undefined,
+    );
+    const all: string[] = [];
+    await eachStateRow(db, accountId, journeyId, (r) => all.push(r.profile_key), undefined, 4);
+    expect(all).toEqual([...changed.keys()]);
+    const due: [number | null, string][] = [];
+    await eachStateRow(db, accountId, journeyId, (r) => due.push([Number(r.wake_at), r.profile_key]), 500, 2);
+    const expected = [...wakes]
+      .filter((e): e is [string, number] => e[1] !== null && e[1] <= 500)
+      .map(([key, wake]): [number, string] => [wake, key])
+      .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
+    expect(due).toEqual(expected);
+    expect(due.length).toBeGreaterThan(8);
   });
 });
