@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getJourneyRow } from '../journeys';
 import { createHarness, type Harness } from '../testing/harness';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
+import { simulateJourney } from './simulation';
 
 interface StageEstimate {
   stageId: string;
@@ -134,5 +136,22 @@ describe('the estimate before launch and the simulation sample', () => {
     );
     expect(none.data).toEqual([]);
     expect(none.meta.note).toMatch(/^None of the 1 profiles matching an entry criterion would enter/);
+  });
+
+  it('draws the same sample whatever the page of states read at once, from where launched profiles are', async () => {
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    h.clock.set(T + DAY_MS);
+    const row = await getJourneyRow(h.deps.storage.db, h.admin.accountId, ids.journeyId);
+    const keysOf = async (req: { sample: number; days: number }, page?: number) =>
+      (await simulateJourney(h.deps, row, req, page)).data.map((p) => [p.profileKey, p.startedInJourney]);
+    const whole = await keysOf({ sample: 20, days: 1 });
+    expect(whole).toEqual([
+      ['p1', true],
+      ['p2', true],
+      ['p4', true],
+      ['p5', true],
+    ]);
+    for (const page of [1, 2, 3]) expect(await keysOf({ sample: 20, days: 1 }, page)).toEqual(whole);
+    expect(await keysOf({ sample: 3, days: 1 }, 2)).toEqual(whole.slice(0, 3));
   });
 });

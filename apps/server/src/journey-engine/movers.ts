@@ -12,8 +12,8 @@ import {
   type RunResult,
   wakesAfterRun,
 } from '@svc/journey-engine';
-import { type Executor, many, sql } from '../platform/storage';
-import { eachStateRow, type StateRow, stateOf } from './store';
+import type { Executor } from '../platform/storage';
+import { eachStateRow, type StateRow, stateOf, stateRowsOf } from './store';
 
 /**
  * Which profiles a run loads and moves (decision 0040; the rule is the engine package's movers.ts). The
@@ -42,25 +42,6 @@ declare module '../platform/context' {
     /** Memberships seen by this node's last run of each journey (journey-engine/movers.ts). */
     keptRuns: KeptRuns;
   }
-}
-
-/** Keys per `IN (…)` list: well within both backends' limits of bound values. */
-const KEYS_PER_QUERY = 500;
-
-/** Rows of `journey_profile_states` of the given profiles. */
-async function stateRows(ex: Executor, accountId: number, journeyId: number, keys: ReadonlyArray<string>) {
-  const rows: StateRow[] = [];
-  for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
-    const part = keys.slice(i, i + KEYS_PER_QUERY);
-    rows.push(
-      ...(await many<StateRow>(
-        ex,
-        sql`SELECT * FROM journey_profile_states
-            WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND profile_key IN (${sql.join(part)})`,
-      )),
-    );
-  }
-  return rows;
 }
 
 /** The id of the journey's last run that was not skipped (a skipped run moves nobody). */
@@ -194,7 +175,7 @@ export async function planRun(
     };
     await eachStateRow(db, accountId, journeyId, due, at);
     const rest = [...movers].filter((key) => !states.has(key));
-    if (rest.length > 0) for (const r of await stateRows(db, accountId, journeyId, rest)) keep(r);
+    for (const r of await stateRowsOf(db, accountId, journeyId, rest)) keep(r);
     profiles = keys.size === 0 ? [] : await population.profiles(keys);
   } else {
     profiles = await population.profiles();

@@ -47,8 +47,7 @@ import {
   statisticsQuery,
   statisticsSchema,
 } from './schemas';
-import { simulateJourney } from './simulation';
-import { estimateInWorker, runJourneyInWorker, statisticsInWorker } from './tasks';
+import { estimateInWorker, runJourneyInWorker, simulateInWorker, statisticsInWorker } from './tasks';
 import { HANDOVER_RULE, previewHandover } from './versions';
 
 /** A notification's recipients as stored: the e-mail addresses it went to. */
@@ -236,7 +235,7 @@ export function journeyEngineRoutes(deps: AppDeps) {
       const row = await getJourneyRow(deps.storage.db, principal.accountId, c.req.param('journeyId'));
       await requireJourneyControl(deps, principal, row, 'simulate journeys in this folder');
       const body = await input(c, simulationParams);
-      return c.json(await simulateJourney(deps, row, body), 200);
+      return c.json(await simulateInWorker(deps, row, body), 200);
     })
     .openapi(r.testActivation, async (c) => {
       const principal = principalOf(c);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { populationFor } from './population';
 import { pausesOf } from './runner';
-import { loadState, loadStates } from './store';
+import { stateOf, stateRowsOf } from './store';
 import { parseInstant } from './window';
 
 const DAY_MS = 86_400_000;
@@ -20,15 +20,16 @@ export interface SimulationRequest {
   days?: number | undefined;
 }
 
-/**
- * Where the journey's profiles are now (none for a draft): the chosen profile's, or every profile's for a
- * sample, read once rather than once per profile tried.
- */
-async function statesFor(deps: AppDeps, row: JourneyRow, profileKey: string | undefined) {
-  if (row.state !== 'launched') return new Map<string, ProfileState>();
-  if (profileKey === undefined) return loadStates(deps.storage.db, row.account_id, row.id);
-  const state = await loadState(deps.storage.db, row.account_id, row.id, profileKey);
-  return new Map<string, ProfileState>(state ? [[profileKey, state]] : []);
+/** Profiles whose states are read at once while a sample is drawn. */
+const SAMPLE_PAGE = 1000;
+
+/** Where the given profiles are now in the journey (none for a draft), read by key. */
+async function statesOf(deps: AppDeps, row: JourneyRow, keys: ReadonlyArray<string>) {
+  const states = new Map<string, ProfileState>();
+  if (row.state !== 'launched') return states;
+  for (const r of await stateRowsOf(deps.storage.db, row.account_id, row.id, keys))
+    states.set(r.profile_key, stateOf(r));
+  return states;
 }
 
 /**
@@ -36,7 +37,13 @@ async function statesFor(deps: AppDeps, row: JourneyRow, profileKey: string | un
  * enter (said plainly when none do), from now to a future instant. Profiles already in a launched journey continue from where they
  * are. Segment memberships are today's; nothing is stored.
  */
-export async function simulateJourney(deps: AppDeps, row: JourneyRow, req: SimulationRequest) {
+export async function simulateJourney(
+  deps: AppDeps,
+  row: JourneyRow,
+  req: SimulationRequest,
+  /** Profiles whose states are read at once while a sample is drawn. */
+  samplePage = SAMPLE_PAGE,
+) {
   const now = deps.clock.now();
   const from = now.getTime();
   const until = req.until !== undefined ? parseInstant(req.until, 'until', true) : from + (req.days ?? 30) * DAY_MS;
@@ -48,11 +55,8 @@ export async function simulateJourney(deps: AppDeps, row: JourneyRow, req: Simul
   }
   const journey = journeyOfRow(row);
   const population = await populationFor(deps, row.account_id, journey, now);
-  const states = await statesFor(deps, row, req.profileKey);
-  const inJourney = (key: string) => states.get(key)?.status === 'active';
   const pauses = await pausesOf(deps.storage.db, row);
-  const simulate = (profile: EngineProfile) => {
-    const state = states.get(profile.key) ?? null;
+  const simulate = (profile: EngineProfile, state: ProfileState | null) => {
     const result = simulateProfile({
       journeyId: String(row.id),
       journey: { ...journey, paused: false },
@@ -87,8 +91,9 @@ export async function simulateJourney(deps: AppDeps, row: JourneyRow, req: Simul
         `There is no profile "${req.profileKey}" in the journey's parent segment; give the value of its key column.`,
       );
     }
+    const states = await statesOf(deps, row, [req.profileKey]);
     return {
-      data: chosen.map(simulate),
+      data: chosen.map((p) => simulate(p, states.get(p.key) ?? null)),
       meta: { from: now.toISOString(), until: new Date(until).toISOString(), note },
     };
   }
@@ -100,12 +105,22 @@ export async function simulateJourney(deps: AppDeps, row: JourneyRow, req: Simul
   const size = Math.min(Math.max(req.sample ?? 5, 1), MAX_SAMPLE);
   const data: ReturnType<typeof simulate>[] = [];
   let tried = 0;
-  for (const p of population.profiles) {
-    if (data.length >= size || tried >= MAX_SAMPLE_CANDIDATES) break;
-    if (!entries.some((s) => population.isMember(s, p.key)) && !inJourney(p.key)) continue;
-    tried++;
-    const path = simulate(p);
-    if (path.startedInJourney || path.steps.some((s) => s.type === 'journey_entered')) data.push(path);
+  // States are read a page of profiles at a time: a sample looks at the first few hundred profiles at most.
+  pages: for (let i = 0; i < population.profiles.length; i += samplePage) {
+    const page = population.profiles.slice(i, i + samplePage);
+    const states = await statesOf(
+      deps,
+      row,
+      page.map((p) => p.key),
+    );
+    for (const p of page) {
+      if (data.length >= size || tried >= MAX_SAMPLE_CANDIDATES) break pages;
+      const state = states.get(p.key) ?? null;
+      if (!entries.some((s) => population.isMember(s, p.key)) && state?.status !== 'active') continue;
+      tried++;
+      const path = simulate(p, state);
+      if (path.startedInJourney || path.steps.some((s) => s.type === 'journey_entered')) data.push(path);
+    }
   }
   const none =
     data.length === 0

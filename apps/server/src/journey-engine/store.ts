@@ -85,22 +85,31 @@ export async function eachStateRow(
   }
 }
 
+/** Keys per `IN (…)` list: well within both backends' limits of bound values. */
+const KEYS_PER_QUERY = 500;
+
+/** Rows of `journey_profile_states` of the given profiles (those that have one). */
+export async function stateRowsOf(ex: Executor, accountId: number, journeyId: number, keys: ReadonlyArray<string>) {
+  const rows: StateRow[] = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
+    const part = keys.slice(i, i + KEYS_PER_QUERY);
+    const found = await ex
+      .selectFrom('journey_profile_states')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('journey_id', '=', journeyId)
+      .where('profile_key', 'in', part)
+      .$narrowType<Statused>()
+      .execute();
+    for (const r of found) rows.push(r);
+  }
+  return rows;
+}
+
 export async function loadStates(ex: Executor, accountId: number, journeyId: number) {
   const states = new Map<string, ProfileState>();
   await eachStateRow(ex, accountId, journeyId, (r) => states.set(r.profile_key, stateOf(r)));
   return states;
-}
-
-export async function loadState(ex: Executor, accountId: number, journeyId: number, key: string) {
-  const row = await ex
-    .selectFrom('journey_profile_states')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('journey_id', '=', journeyId)
-    .where('profile_key', '=', key)
-    .$narrowType<Statused>()
-    .executeTakeFirst();
-  return row ? stateOf(row) : null;
 }
 
 export interface RunRecord {

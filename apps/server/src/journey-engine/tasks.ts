@@ -6,6 +6,7 @@ import { work } from '../platform/work';
 import type { TaskContext } from '../platform/workerRuntime';
 import { estimateJourney } from './estimate';
 import { type RunSummary, runJourneyNow } from './runner';
+import { type SimulationRequest, simulateJourney } from './simulation';
 import { statisticsOf } from './statistics';
 import { windowOf } from './window';
 
@@ -19,6 +20,8 @@ interface RunArgs {
 export const journeyEngineTasks = {
   'journey-engine.run': (ctx: TaskContext, a: RunArgs) => runJourneyNow(ctx.deps, a.row, a.trigger),
   'journey-engine.estimate': (ctx: TaskContext, a: { row: JourneyRow }) => estimateJourney(ctx.deps, a.row),
+  'journey-engine.simulate': (ctx: TaskContext, a: { row: JourneyRow; req: SimulationRequest }) =>
+    simulateJourney(ctx.deps, a.row, a.req),
   'journey-engine.statistics': (ctx: TaskContext, a: { row: JourneyRow; window: StatisticsWindow }) =>
     statisticsOf(ctx.deps, a.row, a.window),
 };
@@ -35,6 +38,11 @@ export function statisticsInWorker(deps: AppDeps, row: JourneyRow, from: string 
 /** The launch estimate (a dry run over every profile) in a worker. */
 export function estimateInWorker(deps: AppDeps, row: JourneyRow) {
   return work(deps).run('journey-engine.estimate', { row });
+}
+
+/** A simulation (segment memberships and the states of the profiles it tries) in a worker. */
+export function simulateInWorker(deps: AppDeps, row: JourneyRow, req: SimulationRequest) {
+  return work(deps).run('journey-engine.simulate', { row, req });
 }
 
 /** The lock a journey's runs hold, on every node sharing the database. */
