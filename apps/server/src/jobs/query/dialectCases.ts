@@ -215,6 +215,18 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok("CAST('a' AS json)", '"a"'),
     ok('CAST(1.25 AS decimal(10,2))', 1.25),
     ok("CAST('7' AS varchar) || DATE '2024-01-01'", '72024-01-01'),
+    // A condition as text is true or false, as a number 1 or 0 (Presto's casts of a boolean).
+    ok('CAST(1 > 0 AS varchar)', 'true'),
+    ok('CAST(1 < 0 AS varchar)', 'false'),
+    ok('CAST(NULL = 1 AS varchar)', null),
+    ok('TRY_CAST(2 IN (1, 2) AS varchar)', 'true'),
+    ok(`CAST(TD_TIME_RANGE(${JAN_1}, '2024-01-01', '2024-01-02') AS varchar)`, 'true'),
+    ok("CAST(CAST('false' AS boolean) AS varchar)", 'false'),
+    ok('CAST(1 > 0 AS integer)', 1),
+    ok('CAST(1 < 0 AS bigint)', 0),
+    ok('CAST(1 > 0 AS double)', 1),
+    ok('CAST(1 < 0 AS double)', 0),
+    ok('CAST(NULL = 1 AS double)', null),
   ],
   aggregates: [
     ok('approx_distinct(x % 7)', 7, true),

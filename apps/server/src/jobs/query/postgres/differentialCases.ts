@@ -244,6 +244,12 @@ export function differentialQueries(): string[] {
       return `SELECT seq, ${t.replace(/ZONE/g, `'${zone}'`)} AS v FROM events ORDER BY seq`;
     }),
   );
+  // Conditions cast to text and numbers, NULL where the condition is (amount holds NULLs).
+  const conditions = [
+    "SELECT seq, CAST(amount > 10 AS varchar) AS s, TRY_CAST(user LIKE 'u%' AS varchar) AS t FROM events ORDER BY seq",
+    'SELECT seq, CAST(amount > 10 AS bigint) AS b, CAST(amount > 10 AS double) AS d FROM events ORDER BY seq',
+    "SELECT seq, CAST(TD_TIME_RANGE(time, '2024-03-10', NULL, 'JST') AS varchar) AS r, CAST(check AS varchar) AS c FROM events ORDER BY seq",
+  ];
   const arrays = [
     "SELECT seq, tags, cardinality(tags) AS n, element_at(tags, 1) AS first, contains(tags, 'a') AS a FROM events ORDER BY seq",
     'SELECT tag, count(*) AS n FROM events CROSS JOIN UNNEST(tags) AS t(tag) GROUP BY tag ORDER BY tag',
@@ -260,6 +266,7 @@ export function differentialQueries(): string[] {
     ...times,
     ...SORTS,
     ...NULL_SORTS,
+    ...conditions,
     ...arrays,
   ];
 }

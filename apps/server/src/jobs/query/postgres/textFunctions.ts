@@ -50,6 +50,8 @@ CREATE OR REPLACE FUNCTION svc_fn.cast_double(v double precision, try boolean) R
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v $f$;
 CREATE OR REPLACE FUNCTION svc_fn.cast_double(v numeric, try boolean) RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::double precision $f$;
+CREATE OR REPLACE FUNCTION svc_fn.cast_double(v boolean, try boolean) RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT CASE WHEN v THEN 1 WHEN NOT v THEN 0 END::double precision $f$;
 
 CREATE OR REPLACE FUNCTION svc_fn.cast_boolean(v text, try boolean) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$

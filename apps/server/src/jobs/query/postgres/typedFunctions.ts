@@ -62,7 +62,8 @@ DO $d$ BEGIN
   END IF;
 END $d$;
 
--- CAST(x AS varchar): a whole double keeps its ".0" (0.0, 36.0) and a boolean is 1 or 0, as on the embedded engine.
+-- CAST(x AS varchar): a whole double keeps its ".0" (0.0, 36.0) and a condition is true or false, as on the embedded
+-- engine and in Presto.
 CREATE OR REPLACE FUNCTION svc_fn.to_text(v double precision) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
   SELECT CASE WHEN v = trunc(v) AND abs(v) < 1e15 THEN trunc(v)::bigint::text || '.0' ELSE v::text END
@@ -74,7 +75,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
 CREATE OR REPLACE FUNCTION svc_fn.to_text(v integer) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
 CREATE OR REPLACE FUNCTION svc_fn.to_text(v boolean) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT CASE WHEN v THEN '1' ELSE '0' END $f$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT CASE WHEN v THEN 'true' WHEN NOT v THEN 'false' END $f$;
 CREATE OR REPLACE FUNCTION svc_fn.to_text(v text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v $f$;
 CREATE OR REPLACE FUNCTION svc_fn.to_text(v anyelement) RETURNS text
