@@ -74,6 +74,19 @@ describe('hive jobs, the clients’ default type', () => {
     expect(list.count).toBe(0);
   });
 
+  it('gather values with collect_list and collect_set, as JSON array text, on both backends', async () => {
+    const query = `SELECT size(collect_list(path)) AS n, size(collect_set(substr(path, 1, 1))) AS d,
+      collect_set(substr(path, 1, 1)) AS s, collect_list(CASE WHEN path = '/home' THEN path END) AS l FROM pageviews`;
+    const id = await hiveJob({ form: { query } });
+    expect(await resultLines(id)).toEqual([[2, 1, '["/"]', '["/home"]']]);
+    expect(JSON.parse((await show(h, id)).hive_result_schema as string)).toEqual([
+      ['n', 'bigint'],
+      ['d', 'bigint'],
+      ['s', 'varchar'],
+      ['l', 'varchar'],
+    ]);
+  });
+
   it('leave presto jobs untouched by the HiveQL pass', async () => {
     const res = await h.call('POST', '/v3/job/issue/presto/web', {
       json: { query: 'SELECT "path" FROM pageviews LIMIT 1' },

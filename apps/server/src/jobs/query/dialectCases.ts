@@ -240,6 +240,18 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok("max_by('item' || x, x % 10 * 100 + x)", 'item99', true),
     ok("min_by('item' || x, x)", 'item1', true),
     ok('count(*) + sum(x) + max(x) - min(x)', 100 + 5050 + 99, true),
+    // array_agg: a JSON array as text (compact), its order the ORDER BY inside the call's; NULL over no rows.
+    ok('array_agg(x ORDER BY x DESC) FILTER (WHERE x > 96)', '[100,99,98,97]', true),
+    ok("array_agg('v' || x ORDER BY x) FILTER (WHERE x < 3)", '["v1","v2"]', true),
+    ok("array_agg('a\"b' || CAST(x AS varchar)) FILTER (WHERE x = 1)", '["a\\"b1"]', true),
+    ok('array_agg(nullif(x % 2, 1) ORDER BY x) FILTER (WHERE x < 5)', '[null,0,null,0]', true),
+    ok('array_agg(DISTINCT x % 3 ORDER BY x % 3)', '[0,1,2]', true),
+    ok('array_agg(x / 4.0 ORDER BY x) FILTER (WHERE x < 3)', '[0.25,0.5]', true),
+    ok('array_agg(x > 98 ORDER BY x) FILTER (WHERE x > 97)', '[0,1,1]', true),
+    ok('array_agg(x) FILTER (WHERE x > 100)', null, true),
+    ok('cardinality(array_agg(x))', 100, true),
+    ok('element_at(array_agg(x ORDER BY x), -1)', '100', true),
+    fails('array_agg(x, x)', /array_agg takes 1 argument/, true),
   ],
 };
 

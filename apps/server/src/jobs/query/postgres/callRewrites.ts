@@ -331,6 +331,11 @@ const otherFunctions: Record<string, Rewrite> = {
     checkArity(call, 1, 1);
     return `svc_fn.arbitrary(${call.args[0]})`;
   },
+  // DISTINCT, ORDER BY inside, FILTER and OVER pass through to the aggregate (typedFunctions.ts), as on DuckDB.
+  array_agg(call) {
+    checkArity(call, 1, 1);
+    return `svc_fn.array_agg_json(${call.args[0]})`;
+  },
   max_by: byAggregate('DESC'),
   min_by: byAggregate('ASC'),
 };

@@ -36,6 +36,24 @@ ${doubleAggregate('variance', 'float8_var_samp')}
 ${doubleAggregate('var_samp', 'float8_var_samp')}
 ${doubleAggregate('var_pop', 'float8_var_pop')}
 
+-- array_agg(x) as the embedded engine gives it: a JSON array (compact text in results), NULL over no rows, with
+-- DISTINCT, ORDER BY, FILTER and OVER as any aggregate; conditions are 1 and 0 in it, as everywhere in results. The
+-- text overload is the one a bare literal ('a') resolves to. Not named array_agg: svc_fn is on the queries'
+-- search_path, where it would shadow the built-in (which max_by and min_by use) for text and booleans.
+CREATE OR REPLACE FUNCTION svc_fn.array_as_json(a anycompatiblearray) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT to_jsonb(a) $f$;
+CREATE OR REPLACE FUNCTION svc_fn.array_as_json(a boolean[]) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT to_jsonb(a::integer[]) $f$;
+CREATE OR REPLACE AGGREGATE svc_fn.array_agg_json(anycompatible) (
+  SFUNC = array_append, STYPE = anycompatiblearray, FINALFUNC = svc_fn.array_as_json
+);
+CREATE OR REPLACE AGGREGATE svc_fn.array_agg_json(text) (
+  SFUNC = array_append, STYPE = text[], FINALFUNC = svc_fn.array_as_json
+);
+CREATE OR REPLACE AGGREGATE svc_fn.array_agg_json(boolean) (
+  SFUNC = array_append, STYPE = boolean[], FINALFUNC = svc_fn.array_as_json
+);
+
 -- sign() of its argument's type, as Presto's (PostgreSQL's reads an integer as numeric).
 CREATE OR REPLACE FUNCTION svc_fn.sign(v integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT pg_catalog.sign(v)::integer $f$;
