@@ -121,6 +121,13 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok("date_trunc('month', '2024-03-15 10:30:00')", '2024-03-01 00:00:00.000'),
     ok("date_trunc('hour', '2024-03-15 10:30:00.000 Asia/Tokyo')", '2024-03-15 10:00:00.000 Asia/Tokyo'),
     ok('now()', '2024-03-15 10:30:00.000'),
+    // CURRENT_TIMESTAMP and CURRENT_DATE are the job's "now" too, in the same text, not the server's clock.
+    ok('CURRENT_TIMESTAMP', '2024-03-15 10:30:00.000'),
+    ok('current_date', '2024-03-15'),
+    ok('CURRENT_TIMESTAMP = now()', 1),
+    ok('to_unixtime(CURRENT_TIMESTAMP)', DIALECT_NOW / 1000),
+    ok("date_format(CURRENT_TIMESTAMP, '%Y/%m/%d %H:%i')", '2024/03/15 10:30'),
+    ok("CURRENT_DATE || ' ' || TD_TIME_FORMAT(TD_SCHEDULED_TIME(), 'HH:mm')", '2024-03-15 10:30'),
     fails("date_trunc('fortnight', now())", /Unknown unit/),
     ...['year', 'month', 'day', 'hour', 'minute', 'second', 'day_of_week'].map((f, i) =>
       ok(`${f}('2024-03-15 10:30:45')`, [2024, 3, 15, 10, 30, 45, 5][i]),

@@ -67,6 +67,8 @@ let postgres: Harness;
 beforeAll(async () => {
   [embedded, postgres] = await Promise.all([EMBEDDED.app(), createHarness({}, { backend: 'postgres' })]);
   for (const h of [embedded, postgres]) await tableWithRows(h, 'diff', 'events', TABLE_ROWS);
+  // Both apps' clocks stand at the same instant, so a job's "now" (now(), CURRENT_TIMESTAMP…) is the same on both.
+  expect(postgres.clock.now()).toEqual(embedded.clock.now());
 }, 120_000);
 
 afterAll(async () => {

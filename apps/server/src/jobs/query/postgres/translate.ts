@@ -1,4 +1,5 @@
-import { parseCall, skipDatabase, typedCastParts, withoutTrailing } from '../rewriting';
+import { parseCall, quote, skipDatabase, typedCastParts, withoutTrailing } from '../rewriting';
+import { timestampText } from '../timeFormats';
 import { castKind, matching, nextSignificant, QueryRefused, significant, type Token, tokenize } from '../tokens';
 import { type UnnestClause, unnestAt } from '../unnest';
 import { PASS_THROUGH, PRESTO_TYPED, SQL_WORDS } from './allowedFunctions';
@@ -161,6 +162,13 @@ function translateTokens(tokens: Token[], options: TranslateOptions): string {
     if ((upper === 'DATE' || upper === 'TIMESTAMP') && nextToken?.kind === 'string') {
       out += `${nextToken.text}::text`;
       i = next + 1;
+      continue;
+    }
+    // The job's "now" as timestamp text, as now() and DuckDB's translation give it (not the server's clock).
+    if (upper === 'CURRENT_DATE' || upper === 'CURRENT_TIMESTAMP') {
+      const now = timestampText(options.nowMs);
+      out += `${quote(upper === 'CURRENT_DATE' ? now.slice(0, 10) : now)}::text`;
+      i++;
       continue;
     }
     if (upper === 'REGEXP') {
