@@ -122,6 +122,17 @@ describe('runPostgresQuery results', () => {
     ]);
   });
 
+  it("casts a condition to JSON as Presto does, true or false (DuckDB's 1 or 0 is an EMBEDDED_GAPS row)", async () => {
+    const result = await runPostgresQuery(
+      task('SELECT CAST(amount > 1.6 AS json) AS j, TRY_CAST(NULL = 1 AS json) AS n FROM events ORDER BY time'),
+    );
+    expect(result.rows).toEqual([
+      ['false', null],
+      ['true', null],
+      [null, null],
+    ]);
+  });
+
   it('runs typical report queries over a table', async () => {
     const daily = await runPostgresQuery(
       task(

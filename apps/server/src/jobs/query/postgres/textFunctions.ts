@@ -90,6 +90,9 @@ CREATE OR REPLACE FUNCTION svc_fn.cast_json(v double precision, try boolean) RET
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
 CREATE OR REPLACE FUNCTION svc_fn.cast_json(v numeric, try boolean) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
+-- A condition as JSON is true or false, as in Presto (DuckDB gives 1 or 0: docs/query-dialect.md).
+CREATE OR REPLACE FUNCTION svc_fn.cast_json(v boolean, try boolean) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT v::text $f$;
 `;
 
 const JSON_AND_TEXT = `
