@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { launchScenario, seedSegments, shopParentSegment } from '../src/journey-engine/fixture';
-import { type Harness, withBody } from '../src/testing/harness';
-import { benchApp, expectOk, serveBench, uploadAndPerform } from './common';
+import { expectOk, serveBench, uploadAndPerform } from './common';
+import { journeyBenchApp, shopCustomer } from './journeyApp';
 
 /**
  * The server the responsiveness bench loads (responsiveness.ts), ready for three heavy pieces of work at
@@ -14,25 +14,15 @@ const ROWS = Number(process.env.BENCH_HEAVY_ROWS ?? 1_000_000);
 const PROFILES = Number(process.env.BENCH_HEAVY_PROFILES ?? 100_000);
 const log = (line: string) => process.stderr.write(`[heavy server] ${line}\n`);
 
-const bench = await benchApp();
-const call = (method: string, path: string, opts: { json?: unknown; form?: Record<string, string> } = {}) =>
-  bench.call(method, path, withBody(opts));
-// The journey fixtures speak to a test harness; these are the parts they use.
-const h = { call, deps: bench.deps, app: bench.app, admin: bench.account } as unknown as Harness;
+const { bench, call, h } = await journeyBenchApp();
 
-const day = 86_400;
 const now = Math.floor(Date.now() / 1000);
 function eventRows(from: number, count: number) {
   return Array.from({ length: count }, (_, j) => {
     const i = from + j;
-    const p = i % PROFILES;
     return {
       time: now - (i % 1000),
-      customer_id: `C${p}`,
-      vip: p % 3 === 0 ? 1 : 0,
-      engaged_at: p % 4 === 0 ? now - 2 * day : 0,
-      bought_at: p % 10 === 0 ? now - day : 0,
-      unsub_at: 0,
+      ...shopCustomer(i % PROFILES, now),
       action: i % 3 ? 'view' : 'click',
       amount: (i % 1000) * 0.25,
     };

@@ -76,6 +76,8 @@ async function timedRun(label: string, at: number, how: 'kept' | string | null) 
     looked: moved.looked,
     changed: moved.counts.changed,
     events: moved.counts.events,
+    // The process's peak resident memory so far (the runs hold the population and the states they read).
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
 }
 
@@ -88,7 +90,7 @@ const rows = [
 ];
 for (const r of rows) {
   process.stdout.write(
-    `${r.label.padEnd(32)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events\n`,
+    `${r.label.padEnd(32)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events, peak RSS ${r.peakRssMb} MB\n`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Journey } from '@svc/journey';
-import { type PauseInterval, runJourney } from '@svc/journey-engine';
+import { type PauseInterval, type RunResult, runJourney } from '@svc/journey-engine';
 import type { Executor } from '../platform/storage';
 import { type KeptRuns, planRun, type RunPopulation, rememberRun, statesToWrite } from './movers';
 import { finishRun, insertRun, type RunRecord, saveRunInChunks } from './store';
@@ -19,7 +19,15 @@ export interface MoveInput {
   trigger: RunRecord['trigger'];
   /** Called between two parts of the save (see saveRunInChunks). */
   between?: (partMs: number) => Promise<void>;
+  /** Profiles moved and saved at a time (RUN_BATCH unless a test says). */
+  batch?: number;
 }
+
+/**
+ * Profiles moved and saved at a time: a run holds one batch's events and changed states in memory, not those of
+ * everyone who moves (6 events per profile on a busy day: 60 M events at 10 M profiles).
+ */
+const RUN_BATCH = 50_000;
 
 /**
  * One run once its population is known: reads the profiles that may move (decision 0040), moves them, and
@@ -30,34 +38,48 @@ export interface MoveInput {
 export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
   const { accountId, journeyId, journey, pauses, population, at } = m;
   const plan = await planRun(storage.db, m.kept, accountId, journeyId, journey, population, at);
-  const result = runJourney({
-    journeyId: String(journeyId),
-    journey,
-    at,
-    pauses,
-    profiles: plan.profiles,
-    states: plan.states,
-    isMember: population.isMember,
-  });
-  const written = statesToWrite(plan, journey, journeyId, pauses, at, result);
-  const counts = {
-    profiles: population.size,
-    changed: result.changed.size,
-    events: result.events.length,
-    queued: result.queued.length,
-  };
+  const counts = { profiles: population.size, changed: 0, events: 0, queued: 0 };
   const base = { accountId, journeyId, at, trigger: m.trigger };
-  const runId = await insertRun(storage.db, { ...base, status: 'error', error: INTERRUPTED, ...counts });
-  const status = result.skipped ? 'skipped' : 'success';
-  await saveRunInChunks(
-    storage.db,
-    accountId,
-    journeyId,
-    runId,
-    { ...result, ...written },
-    (tx) => finishRun(tx, accountId, runId, { status, skipped: result.skipped || null }),
-    m.between,
-  );
-  if (!result.skipped) rememberRun(m.kept, journeyId, runId, plan);
-  return { runId, counts, looked: plan.profiles.length, skipped: result.skipped, kept: population.kept };
+  const runId = await insertRun(storage.db, {
+    ...base,
+    status: 'error',
+    error: INTERRUPTED,
+    profiles: counts.profiles,
+  });
+  const batch = m.batch ?? RUN_BATCH;
+  const batches = Math.max(1, Math.ceil(plan.profiles.length / batch));
+  let skipped: RunResult['skipped'] = false;
+  for (let b = 0; b < batches; b++) {
+    // Profiles move independently of each other, so a batch at a time gives the run's outcome in parts.
+    const profiles = plan.profiles.slice(b * batch, (b + 1) * batch);
+    const result = runJourney({
+      journeyId: String(journeyId),
+      journey,
+      at,
+      pauses,
+      profiles,
+      states: plan.states,
+      isMember: population.isMember,
+    });
+    skipped = result.skipped;
+    const written = statesToWrite({ ...plan, profiles }, journey, journeyId, pauses, at, result);
+    counts.changed += result.changed.size;
+    counts.events += result.events.length;
+    counts.queued += result.queued.length;
+    const last = b === batches - 1 || skipped !== false;
+    const status = skipped ? 'skipped' : 'success';
+    const finish = (tx: Executor) => finishRun(tx, accountId, runId, { status, skipped: skipped || null, ...counts });
+    await saveRunInChunks(
+      storage.db,
+      accountId,
+      journeyId,
+      runId,
+      { ...result, ...written },
+      last ? finish : null,
+      m.between,
+    );
+    if (last) break;
+  }
+  if (!skipped) rememberRun(m.kept, journeyId, runId, plan);
+  return { runId, counts, looked: plan.profiles.length, skipped, kept: population.kept };
 }

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
-import { insertId, many, type OpenedStorage, openStorage, type StorageTarget, sql } from '../platform/storage';
+import { many, type OpenedStorage, openStorage, type StorageTarget, sql } from '../platform/storage';
 import { freshTestDatabase, testBackend } from '../testing/storage';
 import { recountFigureDays } from './figureDays';
 import { moveAndSave } from './move';
 import { evaluatedPopulation } from './movers';
 import type { Population } from './population';
+import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
 /**
  * A journey run killed with SIGKILL while it saves (issue 30): a child process runs the scenario's day 0 (every
@@ -36,16 +37,7 @@ const population = evaluatedPopulation({
 }, null);`;
 
 function testPopulation(): Population {
-  const keys = Array.from({ length: N }, (_, i) => `k${String(i).padStart(5, '0')}`);
-  const members = new Map([
-    [SEG.entry as string, new Set(keys)],
-    [SEG.vip as string, new Set(keys.filter((_, i) => i % 3 === 0))],
-  ]);
-  return {
-    profiles: keys.map((key) => ({ key, columns: { customer_id: `C-${key}` } })),
-    members,
-    isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
-  };
+  return scenarioPopulation(Array.from({ length: N }, (_, i) => `k${String(i).padStart(5, '0')}`));
 }
 
 /** The running process: tsx, with the storage target, account and journey as arguments. */
@@ -102,13 +94,7 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
     storage = await openStorage(target);
     const db = storage.db;
     const journey = scenarioJourney();
-    const accountId = await insertId(db, sql`INSERT INTO accounts (name, created_at) VALUES ('a', 0) RETURNING id`);
-    const journeyId = await insertId(
-      db,
-      sql`INSERT INTO journeys (account_id, parent_segment_id, folder_id, name, state, paused, document, created_at,
-            updated_at)
-          VALUES (${accountId}, '1', '1', 'j', 'launched', 0, ${JSON.stringify(journey)}, 0, 0) RETURNING id`,
-    );
+    const { accountId, journeyId } = await insertLaunchedJourney(db, journey);
     child = spawn(
       process.execPath,
       [
@@ -184,23 +170,7 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
     w.join(SEG.vip, ...(reference.members.get(SEG.vip) ?? []));
     w.run(day(0));
     w.run(day(3));
-    const states = await many<{ profile_key: string; status: string; stage_id: string; step_id: string | null }>(
-      db,
-      sql`SELECT profile_key, status, stage_id, step_id, variants, branches FROM journey_profile_states
-          WHERE journey_id = ${journeyId} ORDER BY profile_key`,
-    );
-    expect(states).toEqual(
-      [...w.states.values()]
-        .sort((a, b) => (a.profileKey < b.profileKey ? -1 : 1))
-        .map((s) => ({
-          profile_key: s.profileKey,
-          status: s.status,
-          stage_id: s.stageId,
-          step_id: s.stepId,
-          variants: JSON.stringify(s.variants),
-          branches: JSON.stringify(s.branches),
-        })),
-    );
+    await expectStatesOfWorld(db, journeyId, w);
     const byType = await many<{ type: string; n: number }>(
       db,
       sql`SELECT type, COUNT(*) AS n FROM journey_profile_events WHERE journey_id = ${journeyId}

@@ -207,8 +207,8 @@ export async function saveRunInChunks(
   journeyId: number,
   runId: number,
   out: RunOutcome,
-  /** The run row's final record, written in the last part's transaction. */
-  finish: (tx: Executor) => Promise<void>,
+  /** The run row's final record, written in the last part's transaction; null when more parts follow. */
+  finish: ((tx: Executor) => Promise<void>) | null,
   /** Called between two parts with the time the last one took; the runner pauses there (see runner.ts). */
   between: (partMs: number) => Promise<void> = async () => undefined,
 ): Promise<void> {
@@ -217,24 +217,30 @@ export async function saveRunInChunks(
   for (let i = 0; i < chunks; i++) {
     const slice = parts[i] as RunOutcome;
     const started = performance.now();
+    const final = finish !== null && i === chunks - 1;
     await transaction(ex, async (tx) => {
       await saveRun(tx, accountId, journeyId, runId, slice);
-      if (i === chunks - 1) await finish(tx);
+      if (final) await finish(tx);
     });
-    if (i < chunks - 1) await between(performance.now() - started);
+    if (!final) await between(performance.now() - started);
   }
 }
 
-/** Sets a run's final record once its outcome is saved. */
+/** Sets a run's final record once its outcome is saved: its status and what it moved. */
 export async function finishRun(
   ex: Executor,
   accountId: number,
   runId: number,
-  r: Pick<RunRecord, 'status' | 'skipped'>,
+  r: Pick<RunRecord, 'status' | 'skipped' | 'changed' | 'events' | 'queued'>,
 ): Promise<void> {
   await ex
     .updateTable('journey_runs')
-    .set({ status: r.status, skipped: r.skipped ?? null, error: null })
+    .set({
+      status: r.status,
+      skipped: r.skipped ?? null,
+      error: null,
+      ...(r.changed === undefined ? {} : { changed: r.changed, events: r.events ?? 0, queued: r.queued ?? 0 }),
+    })
     .where('account_id', '=', accountId)
     .where('id', '=', runId)
     .execute();

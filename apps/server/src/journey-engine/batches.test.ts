@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
+import { day, World } from '../../../../packages/journey-engine/src/testing/world';
+import { many, type OpenedStorage, sql } from '../platform/storage';
+import { openTestStorage, testBackend } from '../testing/storage';
+import { moveAndSave } from './move';
+import { evaluatedPopulation, type KeptRuns } from './movers';
+import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
+
+/**
+ * A run moves and saves its profiles a batch at a time (move.ts RUN_BATCH, 50,000): runs in batches of 7 give
+ * exactly the states, events, queue and run counts of the engine's in-memory reference, through the days of the
+ * scenario (everyone enters, waits end, decisions, A/B tests, activations), with and without kept memberships.
+ */
+
+const N = 60;
+const keys = Array.from({ length: N }, (_, i) => `k${String(i).padStart(3, '0')}`);
+const reference = scenarioPopulation(keys);
+const population = () => evaluatedPopulation(reference, 'inputs');
+
+let dir: string;
+let storage: OpenedStorage;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-engine-batches-'));
+  storage = await openTestStorage(dir);
+});
+afterEach(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`a run in batches of profiles (${testBackend()})`, () => {
+  it('gives the outcome of one run over everyone, and records the whole run once', async () => {
+    const db = storage.db;
+    const journey = scenarioJourney();
+    const { accountId, journeyId } = await insertLaunchedJourney(db, journey);
+    const w = new World(journey, String(journeyId));
+    w.profiles = keys.map((key) => ({ key, columns: { customer_id: `C-${key}` } }));
+    w.join(SEG.entry, ...keys);
+    w.join(SEG.vip, ...(reference.members.get(SEG.vip) ?? []));
+    const kept: KeptRuns = new Map();
+    const parts: number[] = [];
+    for (const d of [0, 1, 3, 4, 8]) {
+      const before = w.events.length;
+      const queuedBefore = w.queued.length;
+      w.run(day(d));
+      const moved = await moveAndSave(storage, {
+        accountId,
+        journeyId,
+        journey,
+        pauses: [],
+        population: population(),
+        // Day 1 and later read the movers through the memberships kept from the day before.
+        kept,
+        at: day(d),
+        trigger: 'schedule',
+        batch: 7,
+        between: async (ms) => {
+          parts.push(ms);
+        },
+      });
+      expect(moved.counts.events).toBe(w.events.length - before);
+      expect(moved.counts.queued).toBe(w.queued.length - queuedBefore);
+      const row = await many<{ status: string; error: string | null; events: number; changed: number }>(
+        db,
+        sql`SELECT status, error, events, changed FROM journey_runs WHERE id = ${moved.runId}`,
+      );
+      expect(row.map((r) => [r.status, r.error, Number(r.events), Number(r.changed)])).toEqual([
+        ['success', null, moved.counts.events, moved.counts.changed],
+      ]);
+    }
+    // Everyone entered on day 0 in 9 batches: the save paused between them.
+    expect(parts.length).toBeGreaterThanOrEqual(8);
+    await expectStatesOfWorld(db, journeyId, w);
+    const events = await many<{ profile_key: string; type: string; at: number }>(
+      db,
+      sql`SELECT profile_key, type, at FROM journey_profile_events WHERE journey_id = ${journeyId}
+          ORDER BY profile_key, id`,
+    );
+    const expected = [...w.events]
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => (a.e.profileKey < b.e.profileKey ? -1 : a.e.profileKey > b.e.profileKey ? 1 : a.i - b.i))
+      .map(({ e }) => ({ profile_key: e.profileKey, type: e.type, at: e.at }));
+    expect(events.map((e) => ({ ...e, at: Number(e.at) }))).toEqual(expected);
+    const queue = await many<{ n: number }>(
+      db,
+      sql`SELECT COUNT(*) AS n FROM journey_activation_queue WHERE journey_id = ${journeyId}`,
+    );
+    expect(Number(queue[0]?.n)).toBe(w.queued.length);
+    expect(w.queued.length).toBeGreaterThan(0);
+  });
+});
