@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/testing/scenario';
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
-import { many, type OpenedStorage, sql } from '../platform/storage';
+import { many, type OpenedStorage, sql, transaction } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import { moveAndSave } from './move';
 import { evaluatedPopulation, type KeptRuns } from './movers';
+import { positionsOf, recountPositions } from './positions';
 import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
 /**
@@ -43,7 +44,9 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
     w.join(SEG.vip, ...(reference.members.get(SEG.vip) ?? []));
     const kept: KeptRuns = new Map();
     const parts: number[] = [];
-    for (const d of [0, 1, 3, 4, 8]) {
+    const positions = async () =>
+      (await positionsOf(db, accountId, journeyId)).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    for (const d of [0, 1, 3, 4, 8, 25]) {
       const before = w.events.length;
       const queuedBefore = w.queued.length;
       w.run(day(d));
@@ -71,6 +74,11 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
       expect(row.map((r) => [r.status, r.error, Number(r.events), Number(r.changed)])).toEqual([
         ['success', null, moved.counts.events, moved.counts.changed],
       ]);
+      // The position counts the run kept are those of the states.
+      const counted = await positions();
+      await transaction(db, (tx) => recountPositions(tx, accountId, journeyId));
+      expect(counted).toEqual(await positions());
+      expect(counted.reduce((n, p) => n + p.profiles, 0)).toBe(N);
     }
     // Everyone entered on day 0 in 9 batches: the save paused between them.
     expect(parts.length).toBeGreaterThanOrEqual(8);

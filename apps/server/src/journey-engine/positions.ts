@@ -1,4 +1,5 @@
-import { type Executor, run, sql } from '../platform/storage';
+import type { ProfileState } from '@svc/journey-engine';
+import { type Executor, insertRowsInBatches, run, sql } from '../platform/storage';
 
 /**
  * A journey's position counts (`journey_positions`, migration 45, decision 0052): how many profiles stand at each
@@ -9,17 +10,10 @@ import { type Executor, run, sql } from '../platform/storage';
 const KEYS_PER_STATEMENT = 500;
 
 /**
- * Adds (`+`) or takes away (`-`) the given profiles' current positions, as their states stand now, from the
- * journey's position counts: called before the states change (`-`) and after (`+`, which also drops emptied
- * positions).
+ * Takes the given profiles' current positions, as their states stand now, away from the journey's position counts:
+ * called before their states change (addPositions then counts the new ones).
  */
-export async function movePositions(
-  ex: Executor,
-  accountId: number,
-  journeyId: number,
-  keys: string[],
-  sign: '+' | '-',
-) {
+export async function leavePositions(ex: Executor, accountId: number, journeyId: number, keys: string[]) {
   for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
     const part = keys.slice(at, at + KEYS_PER_STATEMENT);
     // Keys first, each state then found by its primary key (`CROSS JOIN` keeps that order on SQLite, whose
@@ -28,24 +22,52 @@ export async function movePositions(
       ex,
       sql`WITH k(profile_key) AS (VALUES ${sql.join(part.map((key) => sql`(${key})`))})
           INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)
-          SELECT s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, ''),
-            ${sql.raw(sign === '-' ? '-' : '')}COUNT(*)
+          SELECT s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, ''), -COUNT(*)
           FROM k CROSS JOIN journey_profile_states s
           WHERE s.journey_id = ${journeyId} AND s.profile_key = k.profile_key AND s.account_id = ${accountId}
           GROUP BY s.account_id, s.journey_id, s.status, s.stage_id, COALESCE(s.step_id, '')
-          ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
-          DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`,
+          ${sql.raw(ADD_TO_COUNT)}`,
+    );
+  }
+}
+
+const ADD_TO_COUNT = `ON CONFLICT (account_id, journey_id, status, stage_id, step_id)
+  DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`;
+
+/**
+ * Adds the positions of the states just written to the journey's position counts (counted here rather than read
+ * back: they are the rows the caller wrote), and drops the positions left empty.
+ */
+export async function addPositions(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  states: Iterable<Pick<ProfileState, 'status' | 'stageId' | 'stepId'>>,
+) {
+  const counts = new Map<string, { status: string; stageId: string; stepId: string; n: number }>();
+  for (const s of states) {
+    const stepId = s.stepId ?? '';
+    const key = JSON.stringify([s.status, s.stageId, stepId]);
+    const c = counts.get(key);
+    if (c) c.n++;
+    else counts.set(key, { status: s.status, stageId: s.stageId, stepId, n: 1 });
+  }
+  if (counts.size > 0) {
+    await insertRowsInBatches(
+      ex,
+      'INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)',
+      ['integer', 'integer', 'text', 'text', 'text', 'integer'],
+      [...counts.values()].map((c) => [accountId, journeyId, c.status, c.stageId, c.stepId, c.n]),
+      ADD_TO_COUNT,
     );
   }
   // Positions left empty go (a few rows of the journey's).
-  if (sign === '+') {
-    await ex
-      .deleteFrom('journey_positions')
-      .where('journey_id', '=', journeyId)
-      .where('account_id', '=', accountId)
-      .where('profiles', '=', 0)
-      .execute();
-  }
+  await ex
+    .deleteFrom('journey_positions')
+    .where('journey_id', '=', journeyId)
+    .where('account_id', '=', accountId)
+    .where('profiles', '=', 0)
+    .execute();
 }
 
 /**

@@ -5,7 +5,7 @@ import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
 import { addFigureDays, figureDayCounts } from './figureDays';
-import { movePositions } from './positions';
+import { addPositions, leavePositions } from './positions';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -249,7 +249,7 @@ export async function finishRun(
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
   const moved = [...out.changed.keys()];
-  await movePositions(ex, accountId, journeyId, moved, '-');
+  await leavePositions(ex, accountId, journeyId, moved);
   await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
@@ -286,7 +286,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
        variants = excluded.variants, branches = excluded.branches, held = excluded.held,
        last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
   );
-  await movePositions(ex, accountId, journeyId, moved, '+');
+  await addPositions(ex, accountId, journeyId, out.changed.values());
   await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
