@@ -57,6 +57,11 @@ export function openSqlite(file: string, options: { readonly?: boolean } = {}): 
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // Checkpoint the log into the file every ~40 MB rather than SQLite's 4 MB: a journey run's thousands of short
+    // transactions rewrite the same index pages, and each checkpoint syncs the file (the busy run of the 1 M-profile
+    // journey bench: 41–47 s → 37–40 s). The log file is cut back to 64 MB after a larger burst.
+    db.pragma('wal_autocheckpoint = 10000');
+    db.pragma('journal_size_limit = 67108864');
   }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
