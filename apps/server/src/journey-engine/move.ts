@@ -74,7 +74,7 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
       accountId,
       journeyId,
       runId,
-      { ...result, ...written },
+      { ...result, ...written, before: plan.states },
       last ? finish : null,
       m.between,
     );

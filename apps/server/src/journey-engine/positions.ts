@@ -11,7 +11,7 @@ const KEYS_PER_STATEMENT = 500;
 
 /**
  * Takes the given profiles' current positions, as their states stand now, away from the journey's position counts:
- * called before their states change (addPositions then counts the new ones).
+ * called before their states change when the caller did not read them (movePositions then counts the new ones).
  */
 export async function leavePositions(ex: Executor, accountId: number, journeyId: number, keys: string[]) {
   for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
@@ -35,29 +35,38 @@ const ADD_TO_COUNT = `ON CONFLICT (account_id, journey_id, status, stage_id, ste
   DO UPDATE SET profiles = journey_positions.profiles + excluded.profiles`;
 
 /**
- * Adds the positions of the states just written to the journey's position counts (counted here rather than read
- * back: they are the rows the caller wrote), and drops the positions left empty.
+ * Moves the given profiles' positions in the journey's position counts to those of the states just written
+ * (counted here rather than read back: they are the rows the caller wrote), taking away those of `before`, their
+ * stored states as the caller read them (none: leavePositions took them away already), and drops the positions
+ * left empty.
  */
-export async function addPositions(
+export async function movePositions(
   ex: Executor,
   accountId: number,
   journeyId: number,
-  states: Iterable<Pick<ProfileState, 'status' | 'stageId' | 'stepId'>>,
+  states: ReadonlyMap<string, Pick<ProfileState, 'status' | 'stageId' | 'stepId'>>,
+  before?: ReadonlyMap<string, Pick<ProfileState, 'status' | 'stageId' | 'stepId'>>,
 ) {
   const counts = new Map<string, { status: string; stageId: string; stepId: string; n: number }>();
-  for (const s of states) {
+  const count = (s: Pick<ProfileState, 'status' | 'stageId' | 'stepId'>, by: number) => {
     const stepId = s.stepId ?? '';
     const key = JSON.stringify([s.status, s.stageId, stepId]);
     const c = counts.get(key);
-    if (c) c.n++;
-    else counts.set(key, { status: s.status, stageId: s.stageId, stepId, n: 1 });
+    if (c) c.n += by;
+    else counts.set(key, { status: s.status, stageId: s.stageId, stepId, n: by });
+  };
+  for (const [key, s] of states) {
+    count(s, 1);
+    const old = before?.get(key);
+    if (old) count(old, -1);
   }
-  if (counts.size > 0) {
+  const moves = [...counts.values()].filter((c) => c.n !== 0);
+  if (moves.length > 0) {
     await insertRowsInBatches(
       ex,
       'INSERT INTO journey_positions (account_id, journey_id, status, stage_id, step_id, profiles)',
       ['integer', 'integer', 'text', 'text', 'text', 'integer'],
-      [...counts.values()].map((c) => [accountId, journeyId, c.status, c.stageId, c.stepId, c.n]),
+      moves.map((c) => [accountId, journeyId, c.status, c.stageId, c.stepId, c.n]),
       ADD_TO_COUNT,
     );
   }

@@ -5,7 +5,7 @@ import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
 import { addFigureDays, figureDayCounts } from './figureDays';
-import { addPositions, leavePositions } from './positions';
+import { leavePositions, movePositions } from './positions';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -164,6 +164,11 @@ export interface RunOutcome {
   queued: ReadonlyArray<QueuedActivation>;
   /** Wake time of each state written (decision 0040); a state without one is written with none. */
   wakes?: ReadonlyMap<string, number | null>;
+  /**
+   * The stored states of the profiles it changes, as the run read them (a key without one has none stored): their
+   * positions leave the counts without being read again. Omitted: they are read from the table.
+   */
+  before?: ReadonlyMap<string, ProfileState>;
 }
 
 const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
@@ -193,7 +198,7 @@ function partsOf(out: RunOutcome): RunOutcome[] {
   for (const e of out.events) part(e.profileKey).events.push(e);
   for (const q of out.queued) part(q.profileKey).queued.push(q);
   if (parts.length === 0) parts.push({ changed: new Map(), events: [], queued: [] });
-  return parts.map((p) => ({ ...p, wakes: out.wakes }));
+  return parts.map((p) => ({ ...p, wakes: out.wakes, before: out.before }));
 }
 
 /**
@@ -248,8 +253,7 @@ export async function finishRun(
 
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
-  const moved = [...out.changed.keys()];
-  await leavePositions(ex, accountId, journeyId, moved);
+  if (!out.before) await leavePositions(ex, accountId, journeyId, [...out.changed.keys()]);
   await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
@@ -286,7 +290,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
        variants = excluded.variants, branches = excluded.branches, held = excluded.held,
        last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
   );
-  await addPositions(ex, accountId, journeyId, out.changed.values());
+  await movePositions(ex, accountId, journeyId, out.changed, out.before);
   await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
