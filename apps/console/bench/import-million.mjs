@@ -118,6 +118,8 @@ async function main() {
       SVC_ADMIN_EMAIL: EMAIL,
       SVC_ADMIN_PASSWORD: PASSWORD,
       SVC_CONSOLE_DIR: consoleDir,
+      // As `npm start` sets it: the server refuses to start without threads enough for the DuckDB data plane.
+      UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
     },
   });
   const browser = await chromium.launch({
