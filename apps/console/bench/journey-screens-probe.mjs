@@ -54,11 +54,19 @@ export function installProbe() {
   }).observe({ type: 'longtask', buffered: true });
 }
 
-/** The longest long task that overlapped `from`…`to` (page time, ms); 0 when there was none. */
-export function longestTask({ from, to }) {
-  return window.__longTasks
+/**
+ * What held the content back between `from` and `to` (page time, ms): the longest long task that overlapped them,
+ * and the longest request to the API started between them (to its last byte); 0 when there was none.
+ */
+export function heldBack({ from, to }) {
+  const longTask = window.__longTasks
     .filter((t) => t.start < to && t.start + t.duration > from)
     .reduce((longest, t) => Math.max(longest, t.duration), 0);
+  const request = performance
+    .getEntriesByType('resource')
+    .filter((r) => ['fetch', 'xmlhttprequest'].includes(r.initiatorType) && r.startTime >= from && r.startTime < to)
+    .reduce((longest, r) => Math.max(longest, r.responseEnd - r.startTime), 0);
+  return { longTask, request };
 }
 
 /** Waits until the content of check `name` was drawn; answers the page time of that frame. */

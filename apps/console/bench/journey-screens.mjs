@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { installProbe, longestTask, waitSeen } from './journey-screens-probe.mjs';
+import { heldBack, installProbe, waitSeen } from './journey-screens-probe.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name, fallback) => {
@@ -136,23 +136,29 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-/** Three measurements of one screen: the median time to its content and the longest long task of the three. */
+/**
+ * Three measurements of one screen: the median time to its content, and the longest long task and the longest API
+ * request of the three.
+ */
 async function three(label, measure) {
   const times = [];
-  let longest = 0;
+  let longTask = 0;
+  let request = 0;
   for (let i = 0; i < REPEAT; i++) {
-    const { ms, longTask } = await measure();
-    times.push(ms);
-    longest = Math.max(longest, longTask);
+    const m = await measure();
+    times.push(m.ms);
+    longTask = Math.max(longTask, m.longTask);
+    request = Math.max(request, m.request);
   }
   const figure = {
     label,
     ms: Math.round(median(times)),
     times: times.map(Math.round),
-    longTaskMs: Math.round(longest),
+    longTaskMs: Math.round(longTask),
+    requestMs: Math.round(request),
   };
   log(
-    `${label.padEnd(44)} ${String(figure.ms).padStart(6)} ms  (${figure.times.join(', ')}; longest task ${figure.longTaskMs} ms)`,
+    `${label.padEnd(40)} ${String(figure.ms).padStart(6)} ms  (${figure.times.join(', ')}; longest task ${figure.longTaskMs} ms, request ${figure.requestMs} ms)`,
   );
   return figure;
 }
@@ -161,7 +167,7 @@ async function three(label, measure) {
 async function opened(page, url, check) {
   await page.goto(url, { waitUntil: 'commit' });
   const at = await waitSeen(page, check);
-  return { ms: at, longTask: await page.evaluate(longestTask, { from: 0, to: at }) };
+  return { ms: at, ...(await page.evaluate(heldBack, { from: 0, to: at })) };
 }
 
 /** From a click on the tab (the journey's canvas shown, its requests answered) to the tab's content. */
@@ -180,7 +186,7 @@ async function clicked(page, journeyUrl, tab, check) {
     [tab, check],
   );
   const at = await waitSeen(page, check);
-  return { ms: at - from, longTask: await page.evaluate(longestTask, { from, to: at }) };
+  return { ms: at - from, ...(await page.evaluate(heldBack, { from, to: at })) };
 }
 
 /** From a click on Simulate (a sample of 5, 30 days) to its result. */
@@ -197,7 +203,7 @@ async function simulated(page, journeyUrl) {
     return t;
   });
   const at = await waitSeen(page, 'sampled');
-  return { ms: at - from, longTask: await page.evaluate(longestTask, { from, to: at }) };
+  return { ms: at - from, ...(await page.evaluate(heldBack, { from, to: at })) };
 }
 
 async function main() {
@@ -304,7 +310,7 @@ function replaceSection(old, section) {
 function writeSection(r) {
   const file = join(root, 'docs/benchmarks.md');
   const ms = (n) => `${n.toLocaleString('en-US')} ms`;
-  const row = (f) => `| ${f.label} | ${ms(f.ms)} (${f.times.join(', ')}) | ${ms(f.longTaskMs)} |`;
+  const row = (f) => `| ${f.label} | ${ms(f.ms)} (${f.times.join(', ')}) | ${ms(f.longTaskMs)} | ${ms(f.requestMs)} |`;
   const cpu = cpus();
   const section = [
     START,
@@ -319,13 +325,16 @@ function writeSection(r) {
     "- **Opened by its address**: from the start of the navigation (a full page load: the console's scripts, the session,",
     "  the journey and its parent segment, segments, activations, permissions, then the tab's own requests) to the frame",
     '  that draws the content. **Tab clicked**: the journey page shown with its canvas and figures, its requests answered;',
-    '  from the click on the tab to the frame that draws the content.',
+    '  from the click on the tab to the frame that draws the content (the Statistics tab draws the figures the canvas',
+    '  already asked for; the Simulation form asks for nothing).',
     "- The content is: the list's row of the journey with its Entered figure; the Statistics figures and the stage-to-stage",
     "  chart; the Profiles table's first row (first page of 50); the Deliveries of the activation (its table or its empty",
     "  state); the Simulation settings form. Watched by a MutationObserver installed before the page's scripts; the time",
     '  is that of the next animation frame after the content is in the document.',
     '- **Longest long task**: the longest main-thread task (PerformanceObserver `longtask`, over 50 ms) between the start',
-    '  and the content, over the three measurements; 0 when there was none.',
+    '  and the content, over the three measurements; 0 when there was none. **Longest API request**: the longest request',
+    "  the page sent meanwhile, from its start to its last byte (resource timing; the console's scripts not counted), over",
+    '  the three: what the screen waited for on the server and the network.',
     '- **A sample of 5 simulated**: from the click on Simulate (a sample of 5, 30 days ahead) to its result shown; not a',
     '  first-content figure: the server plays the journey forward for the sample.',
     '',
@@ -333,8 +342,8 @@ function writeSection(r) {
     `- Set-up ${r.setUpSeconds} s, of which the journey's run ${r.runSeconds} s`,
     `- Load average of the machine when the run ended (1, 5, 15 min): ${r.loadAverage.join(', ')}; browser and server share its cores`,
     '',
-    '| Screen | First content, median (three runs) | Longest long task |',
-    '|---|---|---|',
+    '| Screen | First content, median (three runs) | Longest long task | Longest API request |',
+    '|---|---|---|---|',
     ...r.screens.map(row),
     row(r.sample),
     END,
