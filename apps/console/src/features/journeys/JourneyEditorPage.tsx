@@ -118,6 +118,8 @@ function LoadedEditor({ journeyId, answer }: { journeyId: string; answer: Journe
           journeyId={journeyId}
           journey={attributes}
           canEdit={canEdit}
+          // Without a folder nothing asks for the permission: no edit rights, known at once.
+          permissionsKnown={folderId === '' || !permissions.isPending}
           segments={segmentList}
           activations={activationList}
           keyColumn={parent?.master.parentKey ?? null}

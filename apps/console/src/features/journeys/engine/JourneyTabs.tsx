@@ -3,6 +3,7 @@ import type { Journey } from '@svc/journey';
 import { IconChartBar, IconPlayerTrackNext, IconRoute, IconSend, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useMemo } from 'react';
+import { CenteredLoader } from '../../../components/CenteredLoader';
 import type { CustomerFilter, StatisticsWindow } from '../api';
 import { FiguresProvider } from '../editor/FiguresContext';
 import { canvasFigures } from '../editor/model/figures';
@@ -18,6 +19,8 @@ export interface JourneyTabsProps {
   /** The journey as stored (launched journeys do not change structure, so the figures fit it). */
   journey: Journey;
   canEdit: boolean;
+  /** Whether `canEdit` is the caller's permission or still a guess (the folder's permissions not answered yet). */
+  permissionsKnown: boolean;
   segments: Array<{ id: string; name: string }>;
   activations: Array<{ id: string; name: string }>;
   keyColumn: string | null;
@@ -37,7 +40,7 @@ const panel = { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' 
  * is in the URL.
  */
 export function JourneyTabs(props: JourneyTabsProps) {
-  const { journeyId, journey, canEdit, segments, activations, keyColumn, children } = props;
+  const { journeyId, journey, canEdit, permissionsKnown, segments, activations, keyColumn, children } = props;
   const url = useUrlState();
   const launched = journey.state === 'launched';
   const from = url.get('from');
@@ -61,7 +64,13 @@ export function JourneyTabs(props: JourneyTabsProps) {
   const requested = url.get('tab') as Tab | undefined;
   const tab: Tab = requested && tabs.includes(requested) ? requested : 'canvas';
   const canvas = <FiguresProvider figures={figures}>{children}</FiguresProvider>;
-  if (tabs.length === 1 || props.canvasOnly) return canvas;
+  if (props.canvasOnly) return canvas;
+  // A link to a tab that needs the permission waits for it, rather than laying out and drawing the canvas in the
+  // meantime (the largest task of the page) only to replace it.
+  if (!permissionsKnown && (requested === 'simulation' || (requested === 'profiles' && launched))) {
+    return <CenteredLoader label="Loading the journey" />;
+  }
+  if (tabs.length === 1) return canvas;
 
   const filter: CustomerFilter = {
     ...(url.get('stage') ? { stage: url.get('stage') } : {}),
