@@ -307,10 +307,17 @@ function replaceSection(old, section) {
   return `${old.trimEnd()}\n\n${section}\n`;
 }
 
+/** A Markdown table with its columns padded, as the repository's formatter writes it. */
+function table([head, ...rows]) {
+  const widths = head.map((_, i) => Math.max(...[head, ...rows].map((cells) => cells[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
 function writeSection(r) {
   const file = join(root, 'docs/benchmarks.md');
   const ms = (n) => `${n.toLocaleString('en-US')} ms`;
-  const row = (f) => `| ${f.label} | ${ms(f.ms)} (${f.times.join(', ')}) | ${ms(f.longTaskMs)} | ${ms(f.requestMs)} |`;
+  const row = (f) => [f.label, `${ms(f.ms)} (${f.times.join(', ')})`, ms(f.longTaskMs), ms(f.requestMs)];
   const cpu = cpus();
   const section = [
     START,
@@ -342,10 +349,11 @@ function writeSection(r) {
     `- Set-up ${r.setUpSeconds} s, of which the journey's run ${r.runSeconds} s`,
     `- Load average of the machine when the run ended (1, 5, 15 min): ${r.loadAverage.join(', ')}; browser and server share its cores`,
     '',
-    '| Screen | First content, median (three runs) | Longest long task | Longest API request |',
-    '|---|---|---|---|',
-    ...r.screens.map(row),
-    row(r.sample),
+    ...table([
+      ['Screen', 'First content, median (three runs)', 'Longest long task', 'Longest API request'],
+      ...r.screens.map(row),
+      row(r.sample),
+    ]),
     END,
   ].join('\n');
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
