@@ -148,6 +148,67 @@ describe(`saving a run in short transactions (${testBackend()})`, () => {
   });
 });
 
+describe(`the stored states a run read, and a deleted journey (${testBackend()})`, () => {
+  it('appends the states not stored before, updates the others, and counts their positions once', async () => {
+    const db = storage.db;
+    const first = await insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'success' });
+    const before = outcome(3).changed;
+    await saveRunInChunks(db, accountId, journeyId, first, { ...outcome(3), before: new Map() }, null);
+    // The next run: p0 leaves, p1 is unchanged (not written), p3 enters; it read p0..p2 as stored.
+    const second = await insertRun(db, { accountId, journeyId, at: 2, trigger: 'request', status: 'success' });
+    const left = { ...state('p0', 'left'), leftAt: 2, leftReason: 'goal' as const, lastRunAt: 2 };
+    const changed = new Map([
+      ['p0', left],
+      ['p3', state('p3')],
+    ]);
+    await saveRunInChunks(db, accountId, journeyId, second, { changed, events: [], queued: [], before }, null);
+    const states = await loadStates(db, accountId, journeyId);
+    expect([...states.keys()].sort()).toEqual(['p0', 'p1', 'p2', 'p3']);
+    expect(states.get('p0')).toMatchObject({ status: 'left', leftAt: 2, leftReason: 'goal', lastRunAt: 2 });
+    expect(states.get('p3')).toMatchObject({ status: 'active', stageId: 's1' });
+    const positions = await many<{ status: string; profiles: number }>(
+      db,
+      sql`SELECT status, profiles FROM journey_positions WHERE journey_id = ${journeyId} ORDER BY status`,
+    );
+    expect(positions.map((p) => [p.status, Number(p.profiles)])).toEqual([
+      ['active', 3],
+      ['left', 1],
+    ]);
+    // A state said to be new that is stored already is refused, not written twice.
+    const third = await insertRun(db, { accountId, journeyId, at: 3, trigger: 'request', status: 'success' });
+    const again = { changed: new Map([['p1', state('p1')]]), events: [], queued: [], before: new Map() };
+    await expect(saveRunInChunks(db, accountId, journeyId, third, again, null)).rejects.toThrow(/unique|duplicate/i);
+  });
+
+  it("takes the journey's rows with it when it is deleted, and saves nothing more of a run for it", async () => {
+    const db = storage.db;
+    const runId = await insertRun(db, { accountId, journeyId, at: 1, trigger: 'request', status: 'error' });
+    const queued = [{ activationId: 'a1', profileKey: 'p0', stageId: 's1', stepId: 'x1', at: 1 }];
+    const assigned = { at: 1, profileKey: 'p1', type: 'variant_assigned', stepId: 'ab', variantId: 'v1', bucket: 7 };
+    const saved = outcome(1500);
+    await saveRunInChunks(
+      db,
+      accountId,
+      journeyId,
+      runId,
+      { ...saved, events: [...saved.events, assigned as EngineEvent], queued, before: new Map() },
+      null,
+    );
+    const tables = ['journey_profile_states', 'journey_profile_events', 'journey_activation_queue'];
+    const counts = async () => {
+      const all = [...tables, 'journey_ab_assignments'];
+      return Promise.all(all.map(async (t) => Number(await count(t))));
+    };
+    expect(await counts()).toEqual([1500, 3001, 1, 1]);
+    await db.deleteFrom('journeys').where('id', '=', journeyId).execute();
+    expect(await counts()).toEqual([0, 0, 0, 0]);
+    await expect(saveRunInChunks(db, accountId, journeyId, runId, outcome(10), null)).rejects.toThrow(
+      /journey was deleted/,
+    );
+    expect(await counts()).toEqual([0, 0, 0, 0]);
+  });
+});
+
 describe(`reading states in pages (${testBackend()})`, () => {
   it('visits every state once, or every due one in wake order, across pages and equal wake times', async () => {
     const db = storage.db;

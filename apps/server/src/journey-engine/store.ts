@@ -1,6 +1,14 @@
 import type { EngineEvent, LeaveReason, ProfileState, QueuedActivation } from '@svc/journey-engine';
 import { z } from 'zod';
-import { type ColumnKind, type Executor, insertRowsInBatches, type Row, transaction } from '../platform/storage';
+import { holdJourneyRow } from '../journeys';
+import {
+  appendRows,
+  type ColumnKind,
+  type Executor,
+  insertRowsInBatches,
+  type Row,
+  transaction,
+} from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
@@ -176,6 +184,14 @@ const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 
 const INT: ColumnKind = 'integer';
 const TEXT: ColumnKind = 'text';
+/** A table's column kinds, column by column: `i` integer, `t` text. */
+const kindsOf = (codes: string): ColumnKind[] => [...codes].map((c) => (c === 'i' ? INT : TEXT));
+const STATE_COLUMNS = `account_id journey_id profile_key status stage_id step_id journey_entered_at stage_entered_at
+  step_entered_at entries left_at left_reason variants branches held last_run_at wake_at`.split(/\s+/);
+const STATE_KINDS = kindsOf('iittttiiiiitttiii');
+const EVENT_COLUMNS = `account_id journey_id run_id at profile_key type stage_id step_id branch_id variant_id
+  activation_id segment_id reason criterion_index bucket kept due_at`.split(/\s+/);
+const EVENT_KINDS = kindsOf('iiiitttttttttiiii');
 
 /** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
 const CHUNK_PROFILES = 1000;
@@ -251,38 +267,59 @@ export async function finishRun(
     .execute();
 }
 
+/** The rows of `journey_profile_states` for states, each with its wake time. */
+function* rowsOf(
+  accountId: number,
+  journeyId: number,
+  states: Iterable<ProfileState>,
+  wakes: RunOutcome['wakes'],
+): Generator<unknown[]> {
+  for (const s of states) {
+    yield [
+      accountId,
+      journeyId,
+      s.profileKey,
+      s.status,
+      s.stageId,
+      s.stepId,
+      s.journeyEnteredAt,
+      s.stageEnteredAt,
+      s.stepEnteredAt,
+      s.entries,
+      s.leftAt,
+      s.leftReason,
+      JSON.stringify(s.variants),
+      JSON.stringify(s.branches),
+      s.held ? 1 : 0,
+      s.lastRunAt,
+      wakes?.get(s.profileKey) ?? null,
+    ];
+  }
+}
+
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
+  // Held until the part commits: a journey deleted meanwhile (its rows go with it, migration 49) gets none.
+  if (!(await holdJourneyRow(ex, accountId, journeyId))) {
+    throw new Error('The journey was deleted while this run was being saved; nothing more of it is saved.');
+  }
   if (!out.before) await leavePositions(ex, accountId, journeyId, [...out.changed.keys()]);
+  // New states are appended (COPY on PostgreSQL) when the run says which ones were stored; those are updated.
+  const stored = out.before;
+  const fresh = stored ? [...out.changed.values()].filter((st) => !stored.has(st.profileKey)) : [];
+  const known = stored ? [...out.changed.values()].filter((st) => stored.has(st.profileKey)) : out.changed.values();
+  await appendRows(
+    ex,
+    'journey_profile_states',
+    STATE_COLUMNS,
+    STATE_KINDS,
+    rowsOf(accountId, journeyId, fresh, out.wakes),
+  );
   await insertRowsInBatches(
     ex,
-    `INSERT INTO journey_profile_states (account_id, journey_id, profile_key, status, stage_id, step_id,
-       journey_entered_at, stage_entered_at, step_entered_at, entries, left_at, left_reason, variants, branches,
-       held, last_run_at, wake_at)`,
-    [INT, INT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT, INT, TEXT, TEXT, TEXT, INT, INT, INT],
-    (function* () {
-      for (const s of out.changed.values()) {
-        yield [
-          accountId,
-          journeyId,
-          s.profileKey,
-          s.status,
-          s.stageId,
-          s.stepId,
-          s.journeyEnteredAt,
-          s.stageEnteredAt,
-          s.stepEnteredAt,
-          s.entries,
-          s.leftAt,
-          s.leftReason,
-          JSON.stringify(s.variants),
-          JSON.stringify(s.branches),
-          s.held ? 1 : 0,
-          s.lastRunAt,
-          out.wakes?.get(s.profileKey) ?? null,
-        ];
-      }
-    })(),
+    `INSERT INTO journey_profile_states (${STATE_COLUMNS.join(', ')})`,
+    STATE_KINDS,
+    rowsOf(accountId, journeyId, known, out.wakes),
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
@@ -291,11 +328,11 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
        last_run_at = excluded.last_run_at, wake_at = excluded.wake_at`,
   );
   await movePositions(ex, accountId, journeyId, out.changed, out.before);
-  await insertRowsInBatches(
+  await appendRows(
     ex,
-    `INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id,
-       branch_id, variant_id, activation_id, segment_id, reason, criterion_index, bucket, kept, due_at)`,
-    [INT, INT, INT, INT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, INT, INT, INT, INT],
+    'journey_profile_events',
+    EVENT_COLUMNS,
+    EVENT_KINDS,
     (function* () {
       for (const e of out.events) {
         yield [
@@ -319,7 +356,6 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
         ];
       }
     })(),
-    '',
   );
   const byEntry = eventsByEntry(out.events, out.changed, false);
   await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));

@@ -14,6 +14,7 @@ export {
   eventsOf,
   findJourneyRow,
   getJourneyRow,
+  holdJourneyRow,
   type JourneyRow,
   launchedJourneys,
   runningJourneyRows,

@@ -2,7 +2,7 @@ import { type Journey, journeySchema } from '@svc/journey';
 import type { z } from 'zod';
 import { userColumnOf } from '../accounts';
 import { notFound } from '../platform/errors';
-import type { Executor, Row } from '../platform/storage';
+import { backendOf, type Executor, one, type Row, sql } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
 
 /**
@@ -141,6 +141,20 @@ export async function setPaused(
     .where('account_id', '=', row.account_id)
     .where('id', '=', row.id)
     .execute();
+}
+
+/**
+ * Holds the journey's row until the transaction ends, or says it is gone: on PostgreSQL a key-share lock, so it
+ * cannot be deleted meanwhile (the journey engine's per-profile rows have no foreign key there, migration 49); on
+ * SQLite the transaction's write lock already holds everything.
+ */
+export async function holdJourneyRow(ex: Executor, accountId: number, id: number): Promise<boolean> {
+  const lock = backendOf(ex) === 'postgres' ? sql` FOR KEY SHARE` : sql``;
+  const row = await one<{ id: number }>(
+    ex,
+    sql`SELECT id FROM journeys WHERE account_id = ${accountId} AND id = ${id}${lock}`,
+  );
+  return row !== undefined;
 }
 
 export async function deleteJourneyRow(ex: Executor, row: JourneyRow): Promise<void> {

@@ -32,6 +32,7 @@ import { journeyPositions } from './0045-journey-positions';
 import { journeyFigureDays } from './0046-journey-figure-days';
 import { journeyStatesIndex } from './0047-journey-states-index';
 import { journeyEventsTypeIndex } from './0048-journey-events-type-index';
+import { journeyRowsWithoutRowChecks } from './0049-journey-rows-without-row-checks';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   journeyFigureDays,
   journeyStatesIndex,
   journeyEventsTypeIndex,
+  journeyRowsWithoutRowChecks,
 ];

@@ -18,6 +18,7 @@ export { type OpenedStorage, openStorage, openWorkerStorage, storageTarget } fro
 export { copyRows, pgText } from './pgCopy';
 export { type PostgresStorage, pgIdentifier } from './postgres';
 export {
+  appendRows,
   backendOf,
   dialectOf,
   insertId,

@@ -1,4 +1,5 @@
 import { CompiledQuery, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { copyRows } from './pgCopy';
 import { postgresDialect } from './postgres';
 import { sqliteDialect } from './sqlite';
 import type { Backend, ColumnKind, DataExecutor, Executor, SqlDialect, Storage } from './types';
@@ -95,4 +96,20 @@ export async function insertRowsInBatches(
     }
   }
   await insertRows(ex, head, kinds, batch, tail);
+}
+
+/**
+ * Appends rows to `table` (our own name, never input) in the backend's fastest form: COPY on PostgreSQL (a tenth of
+ * the time of bound arrays per row for the journey runs' event log), statements of 500 rows on SQLite. Rows are
+ * read lazily; ids and defaults come from the table. Inside a transaction, they commit with it.
+ */
+export async function appendRows(
+  ex: Executor,
+  table: string,
+  columns: ReadonlyArray<string>,
+  kinds: ReadonlyArray<ColumnKind>,
+  rows: Iterable<ReadonlyArray<unknown>>,
+): Promise<void> {
+  if (backendOf(ex) === 'postgres') return copyRows(ex, table, columns, rows);
+  await insertRowsInBatches(ex, `INSERT INTO ${table} (${columns.join(', ')})`, kinds, rows);
 }
