@@ -8,7 +8,8 @@
 // nothing they are evaluated from changed; the other idle run compares freshly evaluated sets. Then the statistics
 // of three windows, counted as the statistics route counts them (from the day counts the runs keep, decision 0054;
 // the third starts inside a day, whose part is counted over the log), and the first page of the Profiles list.
-// Run: `npx tsx bench/journeyEngine.ts` in apps/server.
+// Run: `node --max-semi-space-size=64 --import tsx bench/journeyEngine.ts` in apps/server (the young generation the
+// server's worker threads have, platform/workerPool.ts, where runs happen; plain `npx tsx` measures V8's default).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

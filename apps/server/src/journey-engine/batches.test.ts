@@ -101,3 +101,34 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
     expect(w.queued.length).toBeGreaterThan(0);
   });
 });
+
+describe(`planner statistics after a large run (${testBackend()})`, () => {
+  it('has PostgreSQL sample the states when a run changed a tenth of the parent segment or more', async () => {
+    const db = storage.db;
+    const journey = scenarioJourney();
+    const { accountId, journeyId } = await insertLaunchedJourney(db, journey);
+    const twelveHundred = Array.from({ length: 1200 }, (_, i) => `p${i}`);
+    const moved = await moveAndSave(storage, {
+      accountId,
+      journeyId,
+      journey,
+      pauses: [],
+      population: evaluatedPopulation(scenarioPopulation(twelveHundred), 'inputs'),
+      at: day(0),
+      trigger: 'schedule',
+    });
+    expect(moved.counts.changed).toBe(1200);
+    if (storage.backend === 'postgres') {
+      // Never sampled, a table says -1 rows; ANALYZE counts the 1,200 states.
+      const stats = await many<{ rows: number }>(
+        db,
+        sql`SELECT reltuples AS rows FROM pg_class WHERE oid = 'journey_profile_states'::regclass`,
+      );
+      expect(stats.map((r) => Number(r.rows))).toEqual([1200]);
+    } else {
+      // SQLite plans from its indexes: no statistics table is written.
+      const stat = await many(db, sql`SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'`);
+      expect(stat).toEqual([]);
+    }
+  });
+});

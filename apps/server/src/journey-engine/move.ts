@@ -1,6 +1,6 @@
 import type { Journey } from '@svc/journey';
 import { type PauseInterval, type RunResult, runJourney } from '@svc/journey-engine';
-import type { Executor } from '../platform/storage';
+import { type Executor, refreshPlannerStatistics } from '../platform/storage';
 import { type KeptRuns, planRun, type RunPopulation, rememberRun, statesToWrite } from './movers';
 import { finishRun, insertRun, type RunRecord, saveRunInChunks } from './store';
 
@@ -28,6 +28,13 @@ export interface MoveInput {
  * everyone who moves (6 events per profile on a busy day: 60 M events at 10 M profiles).
  */
 const RUN_BATCH = 50_000;
+
+/**
+ * A run that changed at least this many states, and a tenth of the parent segment, has PostgreSQL's planner
+ * statistics of the states and the log refreshed before it ends (the Profiles list right after a first run of a
+ * million profiles was planned as if the table were empty).
+ */
+const ANALYZE_AFTER = 1_000;
 
 /**
  * One run once its population is known: reads the profiles that may move (decision 0040), moves them, and
@@ -79,6 +86,9 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
       m.between,
     );
     if (last) break;
+  }
+  if (counts.changed >= Math.max(ANALYZE_AFTER, population.size / 10)) {
+    await refreshPlannerStatistics(storage.db, ['journey_profile_states', 'journey_profile_events']);
   }
   if (!skipped) rememberRun(m.kept, journeyId, runId, plan);
   return { runId, counts, looked: plan.profiles.length, skipped, kept: population.kept };

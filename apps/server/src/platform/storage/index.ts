@@ -26,6 +26,7 @@ export {
   insertRowsInBatches,
   many,
   one,
+  refreshPlannerStatistics,
   run,
   syncIdentity,
   transaction,
