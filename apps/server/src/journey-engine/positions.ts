@@ -50,7 +50,7 @@ export async function movePositions(
   const counts = new Map<string, { status: string; stageId: string; stepId: string; n: number }>();
   const count = (s: Pick<ProfileState, 'status' | 'stageId' | 'stepId'>, by: number) => {
     const stepId = s.stepId ?? '';
-    const key = JSON.stringify([s.status, s.stageId, stepId]);
+    const key = `${s.status}\u0000${s.stageId}\u0000${stepId}`;
     const c = counts.get(key);
     if (c) c.n += by;
     else counts.set(key, { status: s.status, stageId: s.stageId, stepId, n: by });
