@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJourneyRow } from '../journeys';
 import { createHarness, type Harness } from '../testing/harness';
+import { estimateJourney } from './estimate';
 import { DAY_MS, json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { simulateJourney } from './simulation';
 
@@ -86,6 +87,20 @@ describe('the estimate before launch and the simulation sample', () => {
     const later = (await estimate(ids.journeyId)).data;
     expect(later.alreadyIn).toBe(4);
     expect(later.stages.map((s) => s.entering)).toEqual([0, 1]);
+  });
+
+  it('gives the same estimate whatever the batch of profiles played at once', async () => {
+    const row = await getJourneyRow(h.deps.storage.db, h.admin.accountId, ids.journeyId);
+    const whole = (await estimateJourney(h.deps, row)).data;
+    expect(whole.entering).toBe(4);
+    for (const batch of [1, 2, 3]) expect((await estimateJourney(h.deps, row, batch)).data).toEqual(whole);
+    // Launched and later, with profiles in the journey: the same again.
+    await json(h.call('POST', `/entities/journeys/${ids.journeyId}/run`));
+    h.clock.set(T + 2 * DAY_MS);
+    const launched = await getJourneyRow(h.deps.storage.db, h.admin.accountId, ids.journeyId);
+    const later = (await estimateJourney(h.deps, launched)).data;
+    expect(later.alreadyIn).toBe(4);
+    for (const batch of [1, 2]) expect((await estimateJourney(h.deps, launched, batch)).data).toEqual(later);
   });
 
   it('estimates a draft copy as at its launch', async () => {

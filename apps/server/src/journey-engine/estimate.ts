@@ -1,4 +1,11 @@
-import { compileJourney, type ProfileState, runJourney } from '@svc/journey-engine';
+import {
+  compileJourney,
+  type EngineProfile,
+  type MembershipOracle,
+  type ProfileState,
+  type RunResult,
+  runJourney,
+} from '@svc/journey-engine';
 import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { populationFor } from './population';
@@ -9,13 +16,27 @@ import { handedOverStates } from './versions';
 const OVERLAP_RULE =
   'A profile is in one stage at a time. Stages are tried from the last to the first, so a profile that matches a later stage’s entry criteria starts there. Nobody enters while in the goal segment, nor a stage whose exit segment they are in.';
 
+/** Profiles played forward at a time: the estimate holds one batch's events, not the audience's. */
+const ESTIMATE_BATCH = 50_000;
+
+/** The distinct profiles of each figure the estimate counts, summed over batches (a profile is in one batch). */
+interface Tally {
+  /** Per `type` or `type stageId`: profiles with such an event. */
+  profiles: Map<string, number>;
+  /** Per stage: the profiles outside the journey its entry segment matches; of those, taken by a later stage or kept out. */
+  stages: Map<string, { matching: number; taken: number; keptOut: number }>;
+  outside: number;
+  queued: number;
+}
+
 /**
  * What the next run would do, without storing anything: the engine's own run over today's segment
  * memberships, from the stored profile states (for a draft, those its launch would start from: none, or
  * for a version the ones it takes over). So the estimate of a draft equals the counts of the first run after
- * launch when the memberships have not changed.
+ * launch when the memberships have not changed. Played `batch` profiles at a time (ESTIMATE_BATCH): profiles move
+ * independently, and each figure counts distinct profiles, so the batches' counts add up.
  */
-export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
+export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ESTIMATE_BATCH) {
   const now = deps.clock.now();
   const at = now.getTime();
   const journey = journeyOfRow(row);
@@ -25,48 +46,33 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
   const states: Map<string, ProfileState> = launched
     ? await loadStates(db, row.account_id, row.id)
     : await handedOverStates(deps, row, at);
-  const result = runJourney({
-    journeyId: String(row.id),
-    journey: { ...journey, state: 'launched', paused: false },
-    at,
-    pauses: launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [],
-    profiles: population.profiles,
-    states,
-    isMember: population.isMember,
-  });
+  const pauses = launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [];
   const compiled = compileJourney(String(row.id), journey);
-  const distinct = (type: string, stageId?: string) =>
-    new Set(
-      result.events
-        .filter((e) => e.type === type && (stageId === undefined || e.stageId === stageId))
-        .map((e) => e.profileKey),
-    ).size;
-  const outside = population.profiles.filter((p) => states.get(p.key)?.status !== 'active');
-  const enteredFirst = new Map<string, string>();
-  for (const e of result.events) {
-    if (e.type === 'journey_entered' && e.stageId && !enteredFirst.has(e.profileKey)) {
-      enteredFirst.set(e.profileKey, e.stageId);
-    }
+  const tally: Tally = { profiles: new Map(), stages: new Map(), outside: 0, queued: 0 };
+  for (let from = 0; from < population.profiles.length; from += batch) {
+    const profiles = population.profiles.slice(from, from + batch);
+    const result = runJourney({
+      journeyId: String(row.id),
+      journey: { ...journey, state: 'launched', paused: false },
+      at,
+      pauses,
+      profiles,
+      states,
+      isMember: population.isMember,
+    });
+    addBatch(tally, compiled, population.isMember, profiles, states, result);
   }
+  const distinct = (type: string, stageId?: string) =>
+    tally.profiles.get(stageId === undefined ? type : `${type} ${stageId}`) ?? 0;
   const stages = compiled.stages.map((stage) => {
-    const matching = stage.entrySegment
-      ? outside.filter((p) => population.isMember(stage.entrySegment as string, p.key))
-      : [];
-    let takenByLaterStage = 0;
-    let keptOut = 0;
-    for (const p of matching) {
-      const first = enteredFirst.get(p.key);
-      if (first === stage.id) continue;
-      if (first !== undefined && (compiled.stageById.get(first)?.index ?? -1) > stage.index) takenByLaterStage++;
-      else keptOut++;
-    }
+    const t = tally.stages.get(stage.id) ?? { matching: 0, taken: 0, keptOut: 0 };
     return {
       stageId: stage.id,
       name: stage.name,
-      matchingEntry: matching.length,
+      matchingEntry: t.matching,
       entering: distinct('stage_entered', stage.id),
-      takenByLaterStage,
-      keptOut,
+      takenByLaterStage: t.taken,
+      keptOut: t.keptOut,
       exiting: distinct('exit_matched', stage.id),
     };
   });
@@ -75,7 +81,7 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
       journeyId: String(row.id),
       at: now.toISOString(),
       profiles: population.profiles.length,
-      alreadyIn: population.profiles.length - outside.length,
+      alreadyIn: population.profiles.length - tally.outside,
       entering: distinct('journey_entered'),
       stages,
       goal: {
@@ -85,8 +91,50 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow) {
           : 0,
       },
       exiting: distinct('exit_matched'),
-      queued: new Set(result.queued.map((q) => `${q.activationId}:${q.profileKey}`)).size,
+      queued: tally.queued,
       rule: OVERLAP_RULE,
     },
   };
+}
+
+/** Adds one batch's run to the tally: its distinct profiles per event type (and per stage), and the overlap rule's counts. */
+function addBatch(
+  tally: Tally,
+  compiled: ReturnType<typeof compileJourney>,
+  isMember: MembershipOracle,
+  profiles: ReadonlyArray<EngineProfile>,
+  states: ReadonlyMap<string, ProfileState>,
+  result: RunResult,
+) {
+  const seen = new Map<string, Set<string>>();
+  const see = (key: string, profileKey: string) => {
+    const set = seen.get(key);
+    if (set) set.add(profileKey);
+    else seen.set(key, new Set([profileKey]));
+  };
+  const enteredFirst = new Map<string, string>();
+  for (const e of result.events) {
+    see(e.type, e.profileKey);
+    if (e.stageId !== undefined) see(`${e.type} ${e.stageId}`, e.profileKey);
+    if (e.type === 'journey_entered' && e.stageId && !enteredFirst.has(e.profileKey)) {
+      enteredFirst.set(e.profileKey, e.stageId);
+    }
+  }
+  for (const [key, set] of seen) tally.profiles.set(key, (tally.profiles.get(key) ?? 0) + set.size);
+  const outside = profiles.filter((p) => states.get(p.key)?.status !== 'active');
+  tally.outside += outside.length;
+  for (const stage of compiled.stages) {
+    const t = tally.stages.get(stage.id) ?? { matching: 0, taken: 0, keptOut: 0 };
+    tally.stages.set(stage.id, t);
+    if (!stage.entrySegment) continue;
+    for (const p of outside) {
+      if (!isMember(stage.entrySegment, p.key)) continue;
+      t.matching++;
+      const first = enteredFirst.get(p.key);
+      if (first === stage.id) continue;
+      if (first !== undefined && (compiled.stageById.get(first)?.index ?? -1) > stage.index) t.taken++;
+      else t.keptOut++;
+    }
+  }
+  tally.queued += new Set(result.queued.map((q) => `${q.activationId}:${q.profileKey}`)).size;
 }
