@@ -5,13 +5,12 @@
 //
 // Run: `pnpm --filter @svc/console bench` (builds the console first when apps/console/dist is missing), or
 // `node apps/console/bench/import-million.mjs [--rows N] [--console-dir DIR]`.
-import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureConsoleBuilt, startServer } from './benchServer.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name, fallback) => {
@@ -24,16 +23,6 @@ const EMAIL = 'bench@import.test';
 const PASSWORD = 'bench password 123';
 // Playwright and Debian's Chromium, as the browser tests use them.
 const { chromium } = createRequire(join(root, 'e2e', 'package.json'))('@playwright/test');
-
-const freePort = () =>
-  new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => done(port));
-    });
-  });
 
 async function writeCsv(path, rows) {
   const out = createWriteStream(path);
@@ -51,19 +40,6 @@ async function writeCsv(path, rows) {
   }
   out.end(chunk);
   await new Promise((r) => out.on('finish', r));
-}
-
-async function waitForServer(url, child) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start within 60 s');
 }
 
 // Counts what the page's main thread went through: the longest gap between animation frames and long tasks.
@@ -97,37 +73,23 @@ const resetProbe = () =>
 const readProbe = () => ({ ...window.__probe });
 
 async function main() {
-  if (!existsSync(join(consoleDir, 'index.html'))) {
-    process.stdout.write('Building the console (apps/console/dist)…\n');
-    const built = spawnSync('pnpm', ['--filter', '@svc/console', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('the console build failed');
-  }
+  ensureConsoleBuilt(root, consoleDir, (line) => process.stdout.write(`${line}\n`));
   const work = mkdtempSync(join(tmpdir(), 'svc-import-bench-'));
   const csv = join(work, 'million.csv');
   await writeCsv(csv, ROWS);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(join(root, 'apps/server/node_modules/.bin/tsx'), ['src/main.ts'], {
-    cwd: join(root, 'apps/server'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SVC_DATA_DIR: join(work, 'data'),
-      SVC_SECRET: 'import-bench-secret',
-      SVC_ADMIN_EMAIL: EMAIL,
-      SVC_ADMIN_PASSWORD: PASSWORD,
-      SVC_CONSOLE_DIR: consoleDir,
-      // As `npm start` sets it: the server refuses to start without threads enough for the DuckDB data plane.
-      UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
-    },
+  const { base, stop } = await startServer({
+    root,
+    consoleDir,
+    dataDir: join(work, 'data'),
+    secret: 'import-bench-secret',
+    email: EMAIL,
+    password: PASSWORD,
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],
   });
   try {
-    await waitForServer(`${base}/v3/system/server_status`, server);
     const page = await browser.newPage({ baseURL: base });
     page.setDefaultTimeout(300_000);
     await page.goto('/login');
@@ -187,7 +149,7 @@ async function main() {
     writeSection(result);
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
+    await stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

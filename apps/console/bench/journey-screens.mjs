@@ -8,13 +8,12 @@
 //
 // Run: `pnpm --filter @svc/console bench:journeys` (builds the console first when apps/console/dist is missing), or
 // `node apps/console/bench/journey-screens.mjs [--profiles N] [--console-dir DIR]`.
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureConsoleBuilt, startServer } from './benchServer.mjs';
 import { heldBack, installProbe, waitSeen } from './journey-screens-probe.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -43,16 +42,6 @@ async function serverCode() {
     bulkFormat: await load('packages/bulk-format/src/index.ts'),
   };
 }
-
-const freePort = () =>
-  new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => done(port));
-    });
-  });
 
 async function waitFor(what, check, seconds) {
   for (let i = 0; i < seconds * 10; i++) {
@@ -207,45 +196,24 @@ async function simulated(page, journeyUrl) {
 }
 
 async function main() {
-  if (!existsSync(join(consoleDir, 'index.html'))) {
-    log('building the console (apps/console/dist)');
-    const built = spawnSync('pnpm', ['--filter', '@svc/console', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('the console build failed');
-  }
+  ensureConsoleBuilt(root, consoleDir, log);
   const code = await serverCode();
   const work = mkdtempSync(join(tmpdir(), 'svc-journey-screens-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(join(root, 'apps/server/node_modules/.bin/tsx'), ['src/main.ts'], {
-    cwd: join(root, 'apps/server'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SVC_DATA_DIR: join(work, 'data'),
-      SVC_SECRET: 'journey-screens-bench-secret',
-      SVC_ADMIN_EMAIL: EMAIL,
-      SVC_ADMIN_PASSWORD: PASSWORD,
-      SVC_CONSOLE_DIR: consoleDir,
-      // As `npm start` sets it: the DuckDB data plane needs the threads.
-      UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
-      // The one run is the bench's; a scheduled run meanwhile would be measured with the screens.
-      SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0',
-    },
+  const { base, stop } = await startServer({
+    root,
+    consoleDir,
+    dataDir: join(work, 'data'),
+    secret: 'journey-screens-bench-secret',
+    email: EMAIL,
+    password: PASSWORD,
+    // The one run is the bench's; a scheduled run meanwhile would be measured with the screens.
+    env: { SVC_JOURNEY_ENGINE_INTERVAL_SECONDS: '0' },
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],
   });
   try {
-    await waitFor(
-      'the server start',
-      async () => {
-        if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
-        return (await fetch(`${base}/v3/system/server_status`).catch(() => null))?.ok;
-      },
-      60,
-    );
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
     await context.addInitScript({ content: `(${installProbe})()` });
     const page = await context.newPage();
@@ -290,8 +258,7 @@ async function main() {
     writeSection(result);
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r()));
+    await stop();
     rmSync(work, { recursive: true, force: true });
   }
 }
