@@ -14,6 +14,7 @@ import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
 import { addFigureDays, figureDayCounts } from './figureDays';
 import { leavePositions, movePositions } from './positions';
+import { EVENT_COLUMNS, EVENT_KINDS, eventRows, n, STATE_COLUMNS, STATE_KINDS, stateRows } from './savedRows';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -179,19 +180,8 @@ export interface RunOutcome {
   before?: ReadonlyMap<string, ProfileState>;
 }
 
-const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
-const n = <T>(v: T | undefined) => (v === undefined ? null : v);
-
 const INT: ColumnKind = 'integer';
 const TEXT: ColumnKind = 'text';
-/** A table's column kinds, column by column: `i` integer, `t` text. */
-const kindsOf = (codes: string): ColumnKind[] => [...codes].map((c) => (c === 'i' ? INT : TEXT));
-const STATE_COLUMNS = `account_id journey_id profile_key status stage_id step_id journey_entered_at stage_entered_at
-  step_entered_at entries left_at left_reason variants branches held last_run_at wake_at`.split(/\s+/);
-const STATE_KINDS = kindsOf('iittttiiiiitttiii');
-const EVENT_COLUMNS = `account_id journey_id run_id at profile_key type stage_id step_id branch_id variant_id
-  activation_id segment_id reason criterion_index bucket kept due_at`.split(/\s+/);
-const EVENT_KINDS = kindsOf('iiiitttttttttiiii');
 
 /** Profiles per transaction when a run is saved: each holds the control database's lock for a few ms. */
 const CHUNK_PROFILES = 1000;
@@ -267,36 +257,6 @@ export async function finishRun(
     .execute();
 }
 
-/** The rows of `journey_profile_states` for states, each with its wake time. */
-function* rowsOf(
-  accountId: number,
-  journeyId: number,
-  states: Iterable<ProfileState>,
-  wakes: RunOutcome['wakes'],
-): Generator<unknown[]> {
-  for (const s of states) {
-    yield [
-      accountId,
-      journeyId,
-      s.profileKey,
-      s.status,
-      s.stageId,
-      s.stepId,
-      s.journeyEnteredAt,
-      s.stageEnteredAt,
-      s.stepEnteredAt,
-      s.entries,
-      s.leftAt,
-      s.leftReason,
-      JSON.stringify(s.variants),
-      JSON.stringify(s.branches),
-      s.held ? 1 : 0,
-      s.lastRunAt,
-      wakes?.get(s.profileKey) ?? null,
-    ];
-  }
-}
-
 /** Writes what one run changed (call inside a transaction). */
 export async function saveRun(ex: Executor, accountId: number, journeyId: number, runId: number, out: RunOutcome) {
   // Held until the part commits: a journey deleted meanwhile (its rows go with it, migration 49) gets none.
@@ -313,13 +273,13 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     'journey_profile_states',
     STATE_COLUMNS,
     STATE_KINDS,
-    rowsOf(accountId, journeyId, fresh, out.wakes),
+    stateRows(accountId, journeyId, fresh, out.wakes),
   );
   await insertRowsInBatches(
     ex,
     `INSERT INTO journey_profile_states (${STATE_COLUMNS.join(', ')})`,
     STATE_KINDS,
-    rowsOf(accountId, journeyId, known, out.wakes),
+    stateRows(accountId, journeyId, known, out.wakes),
     `ON CONFLICT (journey_id, profile_key) DO UPDATE SET status = excluded.status,
        stage_id = excluded.stage_id, step_id = excluded.step_id, journey_entered_at = excluded.journey_entered_at,
        stage_entered_at = excluded.stage_entered_at, step_entered_at = excluded.step_entered_at,
@@ -333,29 +293,7 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     'journey_profile_events',
     EVENT_COLUMNS,
     EVENT_KINDS,
-    (function* () {
-      for (const e of out.events) {
-        yield [
-          accountId,
-          journeyId,
-          runId,
-          e.at,
-          e.profileKey,
-          e.type,
-          n(e.stageId),
-          n(e.stepId),
-          n(e.branchId),
-          n(e.variantId),
-          n(e.activationId),
-          n(e.segmentId),
-          n(e.reason),
-          n(e.criterionIndex),
-          n(e.bucket),
-          b(e.kept),
-          e.dueAt !== undefined && Number.isFinite(e.dueAt) ? e.dueAt : null,
-        ];
-      }
-    })(),
+    eventRows(accountId, journeyId, runId, out.events),
   );
   const byEntry = eventsByEntry(out.events, out.changed, false);
   await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));
