@@ -46,6 +46,8 @@ export interface DuckFile {
   users: number;
   /** The tail of the file's write queue: one write transaction at a time. */
   writes: Promise<unknown>;
+  /** The connection writes run on, kept between them (writes are one at a time); none until the first. */
+  writer: DuckDBConnection | null;
   lastUsed: number;
 }
 
@@ -69,7 +71,7 @@ async function openFile(path: string): Promise<DuckFile> {
   } finally {
     conn.closeSync();
   }
-  return { path, instance, users: 0, writes: Promise.resolve(), lastUsed: Date.now() };
+  return { path, instance, users: 0, writes: Promise.resolve(), writer: null, lastUsed: Date.now() };
 }
 
 /** Closes idle files beyond the limit, least recently used first. */
@@ -83,6 +85,8 @@ async function makeRoom(): Promise<void> {
 
 function closeOpen(path: string, f: DuckFile): void {
   files.delete(path);
+  f.writer?.closeSync();
+  f.writer = null;
   f.instance.closeSync();
 }
 
@@ -91,8 +95,8 @@ export function openDuckFileCount(): number {
   return files.size;
 }
 
-/** Runs `fn` with a new connection to the file (opened if needed); the connection closes afterwards. */
-export async function withDuck<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
+/** Runs `fn` with the file, opened if needed, and never closed while `fn` runs. */
+async function useFile<T>(path: string, fn: (f: DuckFile) => Promise<T>): Promise<T> {
   let p = files.get(path);
   if (!p) {
     await makeRoom();
@@ -106,19 +110,43 @@ export async function withDuck<T>(path: string, fn: (conn: DuckDBConnection, f: 
   const f = await p;
   f.users++;
   f.lastUsed = Date.now();
-  const conn = await f.instance.connect();
   try {
-    return await fn(conn, f);
+    return await fn(f);
   } finally {
-    conn.closeSync();
     f.users--;
   }
 }
 
-/** As `withDuck`, after every write of this thread to the file queued before it: one writer at a time. */
+/** Runs `fn` with a new connection to the file (opened if needed); the connection closes afterwards. */
+export function withDuck<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
+  return useFile(path, async (f) => {
+    const conn = await f.instance.connect();
+    try {
+      return await fn(conn, f);
+    } finally {
+      conn.closeSync();
+    }
+  });
+}
+
+/**
+ * Runs `fn` on the file's write connection after every write of this thread to the file queued before it: one
+ * writer at a time. The connection is kept for the next write (connecting is a call to DuckDB of its own); one that
+ * saw an error is closed, so no write inherits what a failed one left.
+ */
 export function exclusive<T>(path: string, fn: (conn: DuckDBConnection, f: DuckFile) => Promise<T>): Promise<T> {
-  return withDuck(path, (conn, f) => {
-    const run = f.writes.then(() => fn(conn, f));
+  return useFile(path, (f) => {
+    const run = f.writes.then(async () => {
+      f.writer ??= await f.instance.connect();
+      const conn = f.writer;
+      try {
+        return await fn(conn, f);
+      } catch (err) {
+        if (f.writer === conn) f.writer = null;
+        conn.closeSync();
+        throw err;
+      }
+    });
     f.writes = run.catch(() => undefined);
     return run;
   });

@@ -14,6 +14,8 @@ import {
   type DuckTxState,
   dq,
   dropDuckTable,
+  duckMetaSelect,
+  duckMetaUpdate,
   duckType,
   ensureDuckTable,
   saveDuckMeta,
@@ -31,9 +33,45 @@ import { grownMeta, lastPerKey, rowBytes, schemaGrowth, shrunkMeta, storedRows }
 
 const typesOf = (schema: SchemaEntry[]) => ['long', ...schema.map(([, type]) => type)];
 
+/**
+ * A write's figures wait to be written with the transaction's next statement or with its COMMIT, in one call:
+ * each call to DuckDB is a hop to a pool thread and back, about 1 ms on a busy machine, and a group commit of a
+ * few rows used to make nine of them.
+ */
+async function saveFigures(tx: DuckTxState, meta: Meta): Promise<void> {
+  if (duckMetaUpdate(meta) === null) {
+    await flushFigures(tx);
+    await saveDuckMeta(tx.conn, meta);
+    return;
+  }
+  tx.pending.set(meta.name, meta);
+}
+
+/** The statements saving the figures that wait, and none wait afterwards ('' when none did). */
+function takeFigures(tx: DuckTxState): string {
+  let text = '';
+  for (const meta of tx.pending.values()) text += `${duckMetaUpdate(meta)};\n`;
+  tx.pending.clear();
+  return text;
+}
+
+/** A table's figures in this transaction: those waiting to be written if any, else read (or known) and created. */
+function figuresOf(tx: DuckTxState, table: TableRow): Promise<Meta> {
+  const waiting = tx.pending.get(table.name);
+  return waiting ? Promise.resolve(waiting) : ensureDuckTable(tx.conn, table, tx.known);
+}
+
+/** Writes the figures that wait: before any other statement of the transaction. */
+async function flushFigures(tx: DuckTxState): Promise<void> {
+  const text = takeFigures(tx);
+  if (text !== '') await tx.conn.run(text);
+}
+
 async function growFor(tx: DuckTxState, meta: Meta, growth: SchemaEntry[]): Promise<SchemaEntry[]> {
   const schema = readMetaSchema(meta.schema_json);
-  return growth.length > 0 ? applyDuckSchema(tx, meta, growth, false, tableLimits.maxColumns) : schema;
+  if (growth.length === 0) return schema;
+  await flushFigures(tx);
+  return applyDuckSchema(tx, meta, growth, false, tableLimits.maxColumns);
 }
 
 /** Appends prepared records to one table inside the transaction; returns the figures. */
@@ -47,7 +85,7 @@ async function writeRecords(tx: DuckTxState, meta: Meta, records: PreparedRecord
     out.end();
   }
   Object.assign(meta, grownMeta(meta, records.length, figures), { updated_at: now });
-  await saveDuckMeta(tx.conn, meta);
+  await saveFigures(tx, meta);
   return meta;
 }
 
@@ -104,7 +142,7 @@ async function writeBlocks(
     out.end();
   }
   Object.assign(meta, grownMeta(meta, figures.rows, figures), { updated_at: now });
-  await saveDuckMeta(tx.conn, meta);
+  await saveFigures(tx, meta);
   return meta;
 }
 
@@ -116,7 +154,7 @@ async function mergeRecords(
   key: string[],
   now: number,
 ): Promise<MergeResult> {
-  const meta = await ensureDuckTable(tx.conn, table);
+  const meta = await ensureDuckTable(tx.conn, table, tx.known);
   const schema = await growFor(tx, meta, schemaGrowth(readMetaSchema(meta.schema_json), records));
   const keyed = lastPerKey(table.name, schema, records, key);
   const types = new Map(schema.map(([name, type]) => [name, type]));
@@ -140,30 +178,38 @@ async function mergeRecords(
   if (gone.length > 0) {
     const [max] = await duckRows<{ m: number | null }>(conn, `SELECT max(time) AS m FROM ${dq(meta.name)}`);
     Object.assign(meta, shrunkMeta(meta, gone.length, bytes, max?.m ?? null));
-    await saveDuckMeta(conn, meta);
+    await saveFigures(tx, meta);
   }
   return { meta, inserted: keyed.records.length, replaced: gone.length };
 }
 
+/** The operations of a data transaction; figures that wait are written before anything but an append reads. */
 function dataTx(tx: DuckTxState, ex: DataTx['ex']): DataTx {
   const conn = tx.conn;
   return {
     ex,
     table: (name) => sql.table(name),
     async hasTable(name) {
+      await flushFigures(tx);
       return (await duckRows(conn, 'SELECT 1 FROM duckdb_tables() WHERE table_name = $1', [name])).length > 0;
     },
     async ensureTable(name, columns) {
+      await flushFigures(tx);
       await conn.run(`CREATE TABLE IF NOT EXISTS ${dq(name)} (${columns})`);
     },
     async append(table, records, now) {
-      return writeRecords(tx, await ensureDuckTable(conn, table), records, now);
+      return writeRecords(tx, await figuresOf(tx, table), records, now);
     },
     async appendBlocks(table, summary, blocks, now) {
-      return writeBlocks(tx, await ensureDuckTable(conn, table), summary, blocks, now);
+      return writeBlocks(tx, await figuresOf(tx, table), summary, blocks, now);
     },
-    merge: (table, records, key, now) => mergeRecords(tx, table, records, key, now),
+    async merge(table, records, key, now) {
+      await flushFigures(tx);
+      return mergeRecords(tx, table, records, key, now);
+    },
     async changeSchema(table, schema, mode) {
+      await flushFigures(tx);
+      tx.known.clear();
       const meta = await ensureDuckTable(conn, table);
       await applyDuckSchema(tx, meta, schema, mode === 'replace', tableLimits.maxColumns);
       await duckRows(conn, `UPDATE ${DUCK_META_TABLE} SET schema_json = $1 WHERE name = $2`, [
@@ -172,9 +218,45 @@ function dataTx(tx: DuckTxState, ex: DataTx['ex']): DataTx {
       ]);
       return meta;
     },
-    ensureDataTable: (table) => ensureDuckTable(conn, table),
-    dropTable: (name) => dropDuckTable(conn, name),
+    ensureDataTable: (table) => ensureDuckTable(conn, table, tx.known),
+    async dropTable(name) {
+      await flushFigures(tx);
+      tx.known.clear();
+      await dropDuckTable(conn, name);
+    },
   };
+}
+
+/**
+ * One write transaction on the file's write connection: its BEGIN and the figures of the tables it names
+ * (`tables`) in one call, its last figures and its COMMIT in another; the caller's own statements (`ex`) run
+ * after the figures that wait.
+ */
+async function runDuckTransaction<T>(
+  conn: DuckDBConnection,
+  tables: readonly string[],
+  fn: (t: DataTx) => Promise<T>,
+): Promise<T> {
+  const tx: DuckTxState = { conn, deletedFrom: new Set(), known: new Map(), pending: new Map() };
+  const select = duckMetaSelect(tables);
+  try {
+    if (select) {
+      for (const meta of await duckRows<Meta>(conn, `BEGIN TRANSACTION;\n${select}`)) tx.known.set(meta.name, meta);
+    } else {
+      await conn.run('BEGIN TRANSACTION');
+    }
+    const value = await fn(
+      dataTx(
+        tx,
+        duckKysely(conn, () => flushFigures(tx)),
+      ),
+    );
+    await conn.run(`${takeFigures(tx)}COMMIT`);
+    return value;
+  } catch (err) {
+    await conn.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -199,16 +281,12 @@ export function duckPlane(deps: AppDeps): DataPlane {
     async deleteDatabase(database) {
       await deleteDuckFile(fileOf(database));
     },
-    transaction(database, fn) {
+    transaction(database, fn, tables = []) {
       // The request loop has a pool and never opens a DuckDB file: writes are tasks sent to the file's owner.
       if (workIfAny(deps)) {
         return Promise.reject(new Error('A DuckDB file is written only by its owner worker (data/fileWrites.ts).'));
       }
-      return exclusive(fileOf(database), async (conn) => {
-        const kysely = duckKysely(conn);
-        const state: DuckTxState = { conn, deletedFrom: new Set() };
-        return kysely.transaction().execute((ex) => fn(dataTx(state, ex)));
-      });
+      return exclusive(fileOf(database), (conn) => runDuckTransaction(conn, tables, fn));
     },
     figures: (database) => readDuck(deps, database, { kind: 'figures' }),
     tail: (database, table, count) => readDuck(deps, database, { kind: 'tail', table, count }),

@@ -23,6 +23,39 @@ export interface DuckTxState {
   conn: DuckDBConnection;
   /** Tables rows were deleted from in this transaction: their columns change by rebuilding only. */
   deletedFrom: Set<string>;
+  /** Figures read with the transaction's BEGIN, each taken once by `ensureDuckTable` (duckPlane.ts). */
+  known: Map<string, Meta>;
+  /** Figures saved but not yet written: written with the next statement or with the COMMIT (duckPlane.ts). */
+  pending: Map<string, Meta>;
+}
+
+/** A value as a DuckDB SQL literal: strings quoted, numbers as they print; null where none can say it exactly. */
+function duckLiteral(v: unknown): string | null {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : null;
+  if (typeof v === 'string') return v.includes('\u0000') ? null : `'${v.replaceAll("'", "''")}'`;
+  return null;
+}
+
+/**
+ * The statement saving a table's figures, its values written in (so it can run in one call with other statements);
+ * null when a value cannot be (the caller then binds them, `saveDuckMeta`).
+ */
+export function duckMetaUpdate(meta: Meta): string | null {
+  const values = [meta.schema_json, meta.row_count, meta.bytes, meta.max_time, meta.updated_at, meta.name].map(
+    duckLiteral,
+  );
+  if (values.includes(null)) return null;
+  const [schema, rows, bytes, maxTime, updatedAt, name] = values;
+  return `UPDATE ${DUCK_META_TABLE} SET schema_json = ${schema}, row_count = ${rows}, bytes = ${bytes}, max_time = ${maxTime}, updated_at = ${updatedAt} WHERE name = ${name}`;
+}
+
+/** The statement reading the figures of the named tables, in one call with the transaction's BEGIN. */
+export function duckMetaSelect(names: readonly string[]): string | null {
+  const quoted = names.map(duckLiteral);
+  if (quoted.length === 0 || quoted.includes(null)) return null;
+  return `SELECT * FROM ${DUCK_META_TABLE} WHERE name IN (${quoted.join(', ')})`;
 }
 
 /** The DuckDB type of a schema type (today's value rules: booleans 0/1, arrays and maps as JSON text). */
@@ -58,8 +91,20 @@ export async function saveDuckMeta(conn: DuckDBConnection, meta: Meta): Promise<
 const columnsDdl = (schema: SchemaEntry[]) =>
   ['time BIGINT NOT NULL', ...schema.map(([name, type]) => `${dq(name)} ${duckType(type)}`)].join(', ');
 
-/** Creates the table's data from its catalog row, dropping a leftover of an earlier table. */
-export async function ensureDuckTable(conn: DuckDBConnection, table: TableRow): Promise<Meta> {
+/**
+ * Creates the table's data from its catalog row, dropping a leftover of an earlier table. The figures come from
+ * `known` where the transaction read them with its BEGIN (taken once: the caller holds them from then on).
+ */
+export async function ensureDuckTable(
+  conn: DuckDBConnection,
+  table: TableRow,
+  known?: Map<string, Meta>,
+): Promise<Meta> {
+  const read = known?.get(table.name);
+  if (read) {
+    known?.delete(table.name);
+    return read;
+  }
   const existing = await readDuckMeta(conn, table.name);
   if (existing) return existing;
   const schema = readTableSchema(table.schema_json);

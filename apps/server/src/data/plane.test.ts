@@ -360,6 +360,47 @@ describe.each(planes)('data plane (%s)', (_name, plane) => {
     expect((await plane(deps).figures(database))[0]).toMatchObject({ row_count: 1, max_time: 1 });
   });
 
+  it('keeps the figures exact when they are read with the BEGIN and written with the COMMIT', async () => {
+    const t = table('figured');
+    const other = table('unnamed');
+    await append(t, [{ time: 1, a: 1 }]);
+    // Named and unnamed tables, one written twice, a new column, and a statement of the caller's after the writes.
+    await plane(deps).transaction(
+      database,
+      async (tx) => {
+        await tx.append(t, [prepareRecord({ time: 2, a: 2 })], 2000);
+        await tx.append(t, [prepareRecord({ time: 5, a: 3, c: 'new' })], 3000);
+        await tx.append(other, [prepareRecord({ time: 7, b: 'x' })], 2000);
+        await tx.ensureTable('_svc$noted', 'token TEXT PRIMARY KEY');
+        await run(tx.ex, sql`INSERT INTO ${tx.table('_svc$noted')} (token) VALUES ('t1')`);
+      },
+      ['figured'],
+    );
+    // A failed write on the same file, then one more: the failed one leaves nothing, the next starts clean.
+    await expect(
+      plane(deps).transaction(
+        database,
+        async (tx) => {
+          await tx.append(t, [prepareRecord({ time: 9, a: 9 })], 4000);
+          throw new Error('stop');
+        },
+        ['figured'],
+      ),
+    ).rejects.toThrow('stop');
+    await plane(deps).transaction(database, (tx) => tx.append(t, [prepareRecord({ time: 3, a: 4 })], 5000), [
+      'figured',
+    ]);
+    const figures = new Map((await plane(deps).figures(database)).map((m) => [m.name, m]));
+    expect(figures.get('figured')).toMatchObject({ row_count: 4, max_time: 5, updated_at: 5000 });
+    expect(JSON.parse(figures.get('figured')?.schema_json ?? '[]')).toEqual([
+      ['a', 'long'],
+      ['c', 'string'],
+    ]);
+    expect(figures.get('unnamed')).toMatchObject({ row_count: 1, max_time: 7 });
+    const values = (await plane(deps).rows(database, 'figured')).map((r) => Number(r.a));
+    expect(values.sort()).toEqual([1, 2, 3, 4]);
+  });
+
   it('keeps helper tables of ours next to the rows, in the same transaction', async () => {
     await plane(deps).transaction(database, async (tx) => {
       expect(await tx.hasTable('_svc$marker')).toBe(false);

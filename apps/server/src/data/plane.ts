@@ -94,8 +94,11 @@ export interface DataPlane {
   createDatabase(database: DatabaseRow): Promise<void>;
   /** Deletes the database's data entirely (file, or `DROP SCHEMA … CASCADE`). */
   deleteDatabase(database: DatabaseRow): Promise<void>;
-  /** Runs `fn` in one transaction of the database's data. */
-  transaction<T>(database: DatabaseRow, fn: (t: DataTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction of the database's data. `tables`: the tables it will write, if known, whose
+   * figures DuckDB then reads together with its BEGIN.
+   */
+  transaction<T>(database: DatabaseRow, fn: (t: DataTx) => Promise<T>, tables?: readonly string[]): Promise<T>;
   /** The figures of every table of the database (none when it has no data yet). */
   figures(database: DatabaseRow): Promise<Meta[]>;
   /** The newest `count` rows by time (stored values, nulls included), or null when the table has no data. */

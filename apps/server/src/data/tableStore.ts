@@ -153,16 +153,20 @@ export async function writeBatches(
   const now = deps.clock.now().getTime();
   let result: { metas: Meta[]; copied: boolean };
   try {
-    result = await dataPlane(deps).transaction(database, async (t) => {
-      const written: Meta[] = [];
-      for (const { table, records, replace } of tables) {
-        if (t.holdsTable && !(await t.holdsTable(table.name))) throw new TableMovedAway(database.name, table.name);
-        if (replace) await t.dropTable(table.name);
-        written.push(await t.append(table, records, now));
-      }
-      await within?.(t);
-      return { metas: written, copied: t.figuresInCatalog === true };
-    });
+    result = await dataPlane(deps).transaction(
+      database,
+      async (t) => {
+        const written: Meta[] = [];
+        for (const { table, records, replace } of tables) {
+          if (t.holdsTable && !(await t.holdsTable(table.name))) throw new TableMovedAway(database.name, table.name);
+          if (replace) await t.dropTable(table.name);
+          written.push(await t.append(table, records, now));
+        }
+        await within?.(t);
+        return { metas: written, copied: t.figuresInCatalog === true };
+      },
+      tables.map(({ table }) => table.name),
+    );
   } catch (err) {
     // A table moved away after the catalog was read (PostgreSQL): once more from the catalog, which now says where.
     if (err instanceof TableMovedAway && !retried) return writeBatches(deps, database, batches, within, true);
