@@ -68,6 +68,7 @@ function convert(v: unknown, type: CastTarget): unknown {
       return ms === null ? fail(v, 'date') : timestampText(ms).slice(0, 10);
     }
     case 'json':
+      // A condition is JSON's true or false, as in Presto (the DuckDB UDF hands it over as a boolean).
       return typeof v === 'string' ? JSON.stringify(v) : String(v);
   }
 }

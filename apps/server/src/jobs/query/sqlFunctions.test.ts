@@ -117,6 +117,10 @@ describe('CAST as Presto does it', () => {
     expect(await value("CAST('2024-01-01' AS timestamp)")).toBe('2024-01-01 00:00:00.000');
     expect(await value("CAST('2024-01-01 10:00:00' AS date)")).toBe('2024-01-01');
     expect(await value("CAST('a' AS json)")).toBe('"a"');
+    // A condition is JSON's true or false, as in Presto; a number stays a number.
+    expect(await value('CAST(2 > 1 AS json)')).toBe('true');
+    expect(await value('CAST(2 < 1 AS json)')).toBe('false');
+    expect(await value('CAST(1 AS json)')).toBe('1');
     expect(await value('CAST(1.25 AS decimal(10,2))')).toBe(1.25);
   });
 });

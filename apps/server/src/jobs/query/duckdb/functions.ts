@@ -48,6 +48,14 @@ export function plainValue(v: DuckDBValue): unknown {
   return String(v);
 }
 
+/**
+ * The functions that see a condition as a boolean rather than 1 or 0: a cast to JSON writes it as `true` or
+ * `false`, as Presto does.
+ */
+const KEEPS_BOOLEANS: ReadonlySet<string> = new Set(['cast_json']);
+
+const plainKeepingBoolean = (v: DuckDBValue): unknown => (typeof v === 'boolean' ? v : plainValue(v));
+
 /** A nested DuckDB value as plain JSON (lists as arrays, structs and maps as objects). */
 export function jsonOf(v: DuckDBValue): unknown {
   if (v instanceof DuckDBListValue) return v.items.map(jsonOf);
@@ -211,9 +219,10 @@ export function registerDuckFunctions(connection: DuckDBConnection): void {
         specialHandling: true,
         mainFunction: (info, input, result) => {
           const columns = Array.from({ length: input.columnCount }, (_, k) => input.getColumnVector(k));
+          const plain = KEEPS_BOOLEANS.has(name) ? plainKeepingBoolean : plainValue;
           try {
             for (let row = 0; row < input.rowCount; row++) {
-              const args = columns.map((column) => plainValue(column.getItem(row)));
+              const args = columns.map((column) => plain(column.getItem(row)));
               result.setItem(row, output(fn(...args), type));
             }
             result.flush();
