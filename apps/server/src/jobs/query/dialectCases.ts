@@ -255,6 +255,8 @@ export const DIALECT_CASES: Record<string, DialectCase[]> = {
     ok('array_agg(DISTINCT x % 3 ORDER BY x % 3)', '[0,1,2]', true),
     ok('array_agg(x / 4.0 ORDER BY x) FILTER (WHERE x < 3)', '[0.25,0.5]', true),
     ok('array_agg(x > 98 ORDER BY x) FILTER (WHERE x > 97)', '[0,1,1]', true),
+    // An aggregate of arrays nests them, as in Presto.
+    ok('array_agg(ARRAY[x, x * 2] ORDER BY x) FILTER (WHERE x < 3)', '[[1,2],[2,4]]', true),
     ok('array_agg(x) FILTER (WHERE x > 100)', null, true),
     ok('cardinality(array_agg(x))', 100, true),
     ok('element_at(array_agg(x ORDER BY x), -1)', '100', true),

@@ -1,4 +1,4 @@
-import { type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBListValue, type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { readAs } from '../../../data';
 import { BIGINT_OUT_OF_RANGE, prestoType, QueryFailed } from '../outcome';
 import { jsonOf, plainValue } from './functions';
@@ -43,10 +43,37 @@ function integerValue(v: DuckDBValue): unknown {
 
 const nested = (v: DuckDBValue) => (v === null ? null : JSON.stringify(jsonOf(v)));
 
+/**
+ * A list's value as plain JSON when its elements are JSON values (DuckDB's JSON type, as `ARRAY[…]` and the JSON
+ * functions give): each element parsed, so `array_agg(ARRAY[1, 2])` is `[[1,2]]` as in Presto, not `["[1,2]"]`.
+ */
+function jsonOfList(v: DuckDBValue, type: DuckDBType): unknown {
+  if (type.typeId === DuckDBTypeId.LIST && v instanceof DuckDBListValue) {
+    return v.items.map((item) => jsonOfList(item, type.valueType));
+  }
+  if (type.alias === 'JSON' && typeof v === 'string') {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  return jsonOf(v);
+}
+
+/** Whether a list type holds JSON values, at any depth of lists. */
+function holdsJson(type: DuckDBType): boolean {
+  if (type.typeId === DuckDBTypeId.LIST) return holdsJson(type.valueType);
+  return type.alias === 'JSON';
+}
+
 function engineColumn(type: DuckDBType): ResultColumn {
   if (INTEGERS.has(type.typeId)) return { type: 'bigint', convert: integerValue };
   if (FLOATS.has(type.typeId)) return { type: 'double', convert: plainValue };
   if (type.typeId === DuckDBTypeId.BLOB) return { type: 'varbinary', convert: plainValue };
+  if (type.typeId === DuckDBTypeId.LIST && holdsJson(type)) {
+    return { type: 'varchar', convert: (v) => (v === null ? null : JSON.stringify(jsonOfList(v, type))) };
+  }
   if (NESTED.has(type.typeId)) return { type: 'varchar', convert: nested };
   return { type: 'varchar', convert: (v) => (v === null ? null : typeof v === 'string' ? v : String(v)) };
 }
