@@ -111,7 +111,10 @@ test('stage criteria in place, the goal on the canvas, path order, problems and 
   await expect(page.getByRole('button', { name: 'Milestone of stage 1: Customers in the US. Edit' })).toBeVisible();
   await page.keyboard.press('Escape');
 
-  // Reordering decision paths shows the new order on the node.
+  // Reordering decision paths shows the new order on the node. The decision point lies beyond the right edge of the
+  // canvas at the opening zoom: the user shows the whole journey first (clicking a node outside the canvas's view
+  // made Playwright scroll the canvas's clipped container, and the click landed on whatever was drawn there).
+  await page.getByRole('button', { name: 'Fit to screen' }).click();
   const decision = node(page, 'Decision point: Where are they active?');
   await decision.click();
   await side.getByRole('button', { name: 'Move path "Opened the app" up' }).click();
