@@ -21,6 +21,9 @@ const N = 60;
 const keys = Array.from({ length: N }, (_, i) => `k${String(i).padStart(3, '0')}`);
 const reference = scenarioPopulation(keys);
 const population = () => evaluatedPopulation(reference, 'inputs');
+/** Profiles each day's run looks at: everyone on day 0, at the waits' end (3), on a node that kept nothing (4), at
+ * the 20-day exit (25); nobody on the quiet days. Each profile once, never twice in a run. */
+const lookedOn: Record<number, number> = { 0: N, 1: 0, 3: N, 4: N, 8: 0, 25: N };
 
 let dir: string;
 let storage: OpenedStorage;
@@ -42,7 +45,7 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
     w.profiles = keys.map((key) => ({ key, columns: { customer_id: `C-${key}` } }));
     w.join(SEG.entry, ...keys);
     w.join(SEG.vip, ...(reference.members.get(SEG.vip) ?? []));
-    const kept: KeptRuns = new Map();
+    let kept: KeptRuns = new Map();
     const parts: number[] = [];
     const positions = async () =>
       (await positionsOf(db, accountId, journeyId)).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
@@ -50,13 +53,16 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
       const before = w.events.length;
       const queuedBefore = w.queued.length;
       w.run(day(d));
+      // Day 4 runs on a node that kept nothing (a restart): everyone, their stored states read batch by batch.
+      if (d === 4) kept = new Map();
       const moved = await moveAndSave(storage, {
         accountId,
         journeyId,
         journey,
         pauses: [],
         population: population(),
-        // Day 1 and later read the movers through the memberships kept from the day before.
+        // Other days read the movers through the memberships kept from the day before: the wake index is walked
+        // in pages of 7 rows, each read after the batch before it was saved.
         kept,
         at: day(d),
         trigger: 'schedule',
@@ -66,6 +72,7 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
         },
       });
       expect(moved.counts.events).toBe(w.events.length - before);
+      expect(moved.looked).toBe(lookedOn[d]);
       expect(moved.counts.queued).toBe(w.queued.length - queuedBefore);
       const row = await many<{ status: string; error: string | null; events: number; changed: number }>(
         db,

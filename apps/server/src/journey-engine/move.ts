@@ -30,6 +30,12 @@ export interface MoveInput {
 const RUN_BATCH = 50_000;
 
 /**
+ * At most about this many batches a run: each asks the population for its profiles in the parent segment's order,
+ * a pass over the parent segment, so batches grow past RUN_BATCH with the audience (500,000 at 10 M profiles).
+ */
+const MOST_BATCHES = 20;
+
+/**
  * A run that changed at least this many states, and a tenth of the parent segment, has PostgreSQL's planner
  * statistics of the states and the log refreshed before it ends (the Profiles list right after a first run of a
  * million profiles was planned as if the table were empty).
@@ -53,27 +59,31 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
     error: INTERRUPTED,
     profiles: counts.profiles,
   });
-  const batch = m.batch ?? RUN_BATCH;
-  const batches = Math.max(1, Math.ceil(plan.profiles.length / batch));
+  const size = m.batch ?? Math.max(RUN_BATCH, Math.ceil(population.size / MOST_BATCHES));
+  /** Profiles moved whose new wake time is still due at `at`: the walk of the wake index may meet them again. */
+  const settled = new Set<string>();
   let skipped: RunResult['skipped'] = false;
-  for (let b = 0; b < batches; b++) {
-    // Profiles move independently of each other, so a batch at a time gives the run's outcome in parts.
-    const profiles = plan.profiles.slice(b * batch, (b + 1) * batch);
+  let looked = 0;
+  // Profiles move independently of each other, so a batch at a time gives the run's outcome in parts.
+  for await (const batch of plan.batches(size, settled)) {
+    const { profiles, states } = batch;
+    looked += profiles.length;
     const result = runJourney({
       journeyId: String(journeyId),
       journey,
       at,
       pauses,
       profiles,
-      states: plan.states,
+      states,
       isMember: population.isMember,
     });
     skipped = result.skipped;
-    const written = statesToWrite({ ...plan, profiles }, journey, journeyId, pauses, at, result);
+    const written = statesToWrite(batch, journey, journeyId, pauses, at, result);
+    for (const [key, wake] of written.wakes) if (wake !== null && wake <= at) settled.add(key);
     counts.changed += result.changed.size;
     counts.events += result.events.length;
     counts.queued += result.queued.length;
-    const last = b === batches - 1 || skipped !== false;
+    const last = batch.last || skipped !== false;
     const status = skipped ? 'skipped' : 'success';
     const finish = (tx: Executor) => finishRun(tx, accountId, runId, { status, skipped: skipped || null, ...counts });
     await saveRunInChunks(
@@ -81,7 +91,7 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
       accountId,
       journeyId,
       runId,
-      { ...result, ...written, before: plan.states },
+      { ...result, ...written, before: states },
       last ? finish : null,
       m.between,
     );
@@ -91,5 +101,5 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
     await refreshPlannerStatistics(storage.db, ['journey_profile_states', 'journey_profile_events']);
   }
   if (!skipped) rememberRun(m.kept, journeyId, runId, plan);
-  return { runId, counts, looked: plan.profiles.length, skipped, kept: population.kept };
+  return { runId, counts, looked, skipped, kept: population.kept };
 }

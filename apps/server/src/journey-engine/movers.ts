@@ -13,7 +13,7 @@ import {
   wakesAfterRun,
 } from '@svc/journey-engine';
 import type { Executor } from '../platform/storage';
-import { eachStateRow, type StateRow, stateOf, stateRowsOf } from './store';
+import { everyoneBatches, moverBatches, type RunBatch } from './runBatches';
 
 /**
  * Which profiles a run loads and moves (decision 0040; the rule is the engine package's movers.ts). The
@@ -112,7 +112,9 @@ export function keptPopulation(
     membership,
     isMember: (segmentId, key) => membership.segments.get(segmentId)?.has(key) ?? false,
     profiles: async (keys) => {
-      const ordered = keys ? [...membership.parent].filter((k) => keys.has(k)) : [...membership.parent];
+      const ordered: string[] = [];
+      // The parent's keys are walked, not copied: a run asks once per batch.
+      for (const key of membership.parent) if (!keys || keys.has(key)) ordered.push(key);
       const found = new Map((await columns(ordered)).map((p) => [p.key, p]));
       return ordered.map((key) => found.get(key) ?? { key });
     },
@@ -122,23 +124,22 @@ export function keptPopulation(
 }
 
 export interface RunPlan {
-  /** The profiles to move, in the parent segment's order. */
-  profiles: EngineProfile[];
-  /** Their states (profiles without one have never entered). */
-  states: Map<string, ProfileState>;
   /** Whether the run looks at the whole parent segment (nothing usable was kept from the last run). */
   everyone: boolean;
-  /** Wake time stored for each state read. */
-  storedWakes: Map<string, number | null>;
   membership: Membership;
   definition: string;
   inputs: string | null;
+  /**
+   * The profiles to move, about `size` at a time, with their states (runBatches.ts); `settled` holds the profiles
+   * already moved whose new wake time is still due, which the walk of the wake index must not take again.
+   */
+  batches(size: number, settled: ReadonlySet<string>): AsyncGenerator<RunBatch>;
 }
 
 /**
- * Decides whom the run at `at` moves and reads their states. When the memberships come from the same inputs
- * as the last run's, none changed: only the profiles whose wake time has come are read (a range of the wake
- * index), and the cost of a run where nobody moves does not grow with the audience.
+ * Decides whom the run at `at` moves. When the memberships come from the same inputs as the last run's, none
+ * changed: only the profiles whose wake time has come are read (a range of the wake index), and the cost of a
+ * run where nobody moves does not grow with the audience. States are read batch by batch as the run goes.
  */
 export async function planRun(
   db: Executor,
@@ -156,40 +157,33 @@ export async function planRun(
     seen !== undefined &&
     seen.definition === definition &&
     seen.runId === (await lastMovingRun(db, accountId, journeyId));
-  let profiles: EngineProfile[];
-  const states = new Map<string, ProfileState>();
-  const storedWakes = new Map<string, number | null>();
-  const keep = (r: StateRow) => {
-    states.set(r.profile_key, stateOf(r));
-    storedWakes.set(r.profile_key, r.wake_at === null ? null : Number(r.wake_at));
-  };
-  if (usable) {
-    const same = inputs !== null && inputs === seen.inputs;
-    const movers = same ? new Set<string>() : membershipMovers(seen.membership, membership);
-    const keys = new Set(movers);
-    // The due states come whole through the wake index; the other movers' states are read by key.
-    const due = (r: StateRow) => {
-      if (!membership.parent.has(r.profile_key)) return;
-      keys.add(r.profile_key);
-      keep(r);
+  const scope = (size: number) => ({ db, accountId, journeyId, size });
+  if (!usable) {
+    return {
+      everyone: true,
+      membership,
+      definition,
+      inputs,
+      batches: (size) => everyoneBatches(scope(size), population),
     };
-    await eachStateRow(db, accountId, journeyId, due, at);
-    const rest = [...movers].filter((key) => !states.has(key));
-    for (const r of await stateRowsOf(db, accountId, journeyId, rest)) keep(r);
-    profiles = keys.size === 0 ? [] : await population.profiles(keys);
-  } else {
-    profiles = await population.profiles();
-    await eachStateRow(db, accountId, journeyId, keep);
   }
-  return { profiles, states, everyone: !usable, storedWakes, membership, definition, inputs };
+  const same = inputs !== null && inputs === seen.inputs;
+  const movers = same ? new Set<string>() : membershipMovers(seen.membership, membership);
+  return {
+    everyone: false,
+    membership,
+    definition,
+    inputs,
+    batches: (size, settled) => moverBatches(scope(size), population, movers, at, settled),
+  };
 }
 
 /**
- * What the run writes to the states table: the states it changed, and the states it looked at whose wake time
- * is not the one stored (a pause moved it, or it was never computed), each with its wake time.
+ * What the run writes to the states table for a batch: the states it changed, and the states it looked at whose
+ * wake time is not the one stored (a pause moved it, or it was never computed), each with its wake time.
  */
 export function statesToWrite(
-  plan: RunPlan,
+  batch: RunBatch,
   journey: Journey,
   journeyId: number,
   pauses: ReadonlyArray<PauseInterval>,
@@ -199,12 +193,12 @@ export function statesToWrite(
   // A skipped run looked at nobody: what is stored stays.
   if (result.skipped) return { changed: result.changed, wakes: new Map() };
   const compiled = compileJourney(String(journeyId), journey);
-  const looked = plan.profiles.flatMap((p) => plan.states.get(p.key) ?? []);
+  const looked = batch.profiles.flatMap((p) => batch.states.get(p.key) ?? []);
   const wakes = wakesAfterRun(compiled, normalizePauses(pauses), at, looked, result.changed);
   const changed = new Map(result.changed);
   for (const [key, wake] of wakes) {
-    if (changed.has(key) || plan.storedWakes.get(key) === wake) continue;
-    const state = plan.states.get(key);
+    if (changed.has(key) || batch.storedWakes.get(key) === wake) continue;
+    const state = batch.states.get(key);
     if (state) changed.set(key, state);
   }
   return { changed, wakes };

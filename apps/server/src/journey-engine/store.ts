@@ -55,21 +55,21 @@ export function stateOf(r: StateRow): ProfileState {
 }
 
 /** Rows per statement when states are read in pages: a page's rows die young, a 1 M-row array does not. */
-const STATE_PAGE = 10_000;
+export const STATE_PAGE = 10_000;
 
 /**
- * Visits the journey's state rows page by page in key order, or with `dueBy` only those whose wake time is at or
- * before it, in wake order through the wake index. Reading a million rows as one array took about twice as long
- * (its rows outlive the garbage collector's young generation).
+ * The journey's state rows page by page in key order, or with `dueBy` only those whose wake time is at or before
+ * it, in wake order through the wake index. Each page is read when the one before it has been taken, so a reader
+ * may write between pages (a run saves its batches between them: decision 0040). Reading a million rows as one
+ * array took about twice as long (its rows outlive the garbage collector's young generation).
  */
-export async function eachStateRow(
+export async function* stateRowPages(
   ex: Executor,
   accountId: number,
   journeyId: number,
-  visit: (row: StateRow) => void,
   dueBy?: number,
   page = STATE_PAGE,
-): Promise<void> {
+): AsyncGenerator<StateRow[]> {
   let last: StateRow | undefined;
   for (;;) {
     let q = ex
@@ -88,10 +88,34 @@ export async function eachStateRow(
       q = q.orderBy('wake_at').orderBy('profile_key');
     }
     const rows = await q.limit(page).$narrowType<Statused>().execute();
-    for (const r of rows) visit(r);
+    if (rows.length > 0) yield rows;
     last = rows[rows.length - 1];
     if (!last || rows.length < page) return;
   }
+}
+
+/** Visits the rows stateRowPages reads, one at a time. */
+export async function eachStateRow(
+  ex: Executor,
+  accountId: number,
+  journeyId: number,
+  visit: (row: StateRow) => void,
+  dueBy?: number,
+  page = STATE_PAGE,
+): Promise<void> {
+  for await (const rows of stateRowPages(ex, accountId, journeyId, dueBy, page)) for (const r of rows) visit(r);
+}
+
+/** Whether any profile has a state in the journey (none before its first run). */
+export async function hasStates(ex: Executor, accountId: number, journeyId: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('journey_profile_states')
+    .select('profile_key')
+    .where('account_id', '=', accountId)
+    .where('journey_id', '=', journeyId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Keys per `IN (…)` list: well within both backends' limits of bound values. */
