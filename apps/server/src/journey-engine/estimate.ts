@@ -9,8 +9,8 @@ import {
 import { type JourneyRow, journeyOfRow } from '../journeys';
 import type { AppDeps } from '../platform/context';
 import { populationFor } from './population';
+import { everyoneBatches } from './runBatches';
 import { pausesOf } from './runner';
-import { loadStates } from './store';
 import { handedOverStates } from './versions';
 
 const OVERLAP_RULE =
@@ -43,14 +43,14 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
   const population = await populationFor(deps, row.account_id, journey, now);
   const launched = row.state === 'launched';
   const db = deps.storage.db;
-  const states: Map<string, ProfileState> = launched
-    ? await loadStates(db, row.account_id, row.id)
-    : await handedOverStates(deps, row, at);
+  // A launched journey's states are read a batch at a time; a draft's are those its launch would start from.
+  const batches = launched
+    ? everyoneBatches({ db, accountId: row.account_id, journeyId: row.id, size: batch }, population.profiles)
+    : batchesOf(population.profiles, await handedOverStates(deps, row, at), batch);
   const pauses = launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [];
   const compiled = compileJourney(String(row.id), journey);
   const tally: Tally = { profiles: new Map(), stages: new Map(), outside: 0, queued: 0 };
-  for (let from = 0; from < population.profiles.length; from += batch) {
-    const profiles = population.profiles.slice(from, from + batch);
+  for await (const { profiles, states } of batches) {
     const result = runJourney({
       journeyId: String(row.id),
       journey: { ...journey, state: 'launched', paused: false },
@@ -95,6 +95,12 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
       rule: OVERLAP_RULE,
     },
   };
+}
+
+/** `profiles` a batch at a time, each with the states (of everyone) held in memory. */
+function* batchesOf(profiles: EngineProfile[], states: ReadonlyMap<string, ProfileState>, batch: number) {
+  for (let from = 0; from < profiles.length; from += batch)
+    yield { profiles: profiles.slice(from, from + batch), states };
 }
 
 /** Adds one batch's run to the tally: its distinct profiles per event type (and per stage), and the overlap rule's counts. */

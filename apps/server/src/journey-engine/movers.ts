@@ -159,12 +159,13 @@ export async function planRun(
     seen.runId === (await lastMovingRun(db, accountId, journeyId));
   const scope = (size: number) => ({ db, accountId, journeyId, size });
   if (!usable) {
+    const all = await population.profiles();
     return {
       everyone: true,
       membership,
       definition,
       inputs,
-      batches: (size) => everyoneBatches(scope(size), population),
+      batches: (size) => everyoneBatches(scope(size), all),
     };
   }
   const same = inputs !== null && inputs === seen.inputs;

@@ -44,11 +44,10 @@ function batchOf(profiles: EngineProfile[], rows: Iterable<StateRow>, last: bool
 }
 
 /**
- * Everyone in the parent segment, `size` at a time in its order, each batch's states read by key (none are read
- * when the journey has no state yet, as before its first run). Always at least one batch, which may be empty.
+ * `all` (a parent segment's profiles), `size` at a time in their order, each batch's states read by key (none are
+ * read when the journey has no state yet, as before its first run). Always at least one batch, which may be empty.
  */
-export async function* everyoneBatches(s: BatchScope, population: BatchPopulation): AsyncGenerator<RunBatch> {
-  const all = await population.profiles();
+export async function* everyoneBatches(s: BatchScope, all: ReadonlyArray<EngineProfile>): AsyncGenerator<RunBatch> {
   const stored = await hasStates(s.db, s.accountId, s.journeyId);
   for (let i = 0; ; i += s.size) {
     const profiles = all.slice(i, i + s.size);
