@@ -36,7 +36,6 @@ const journeyId = await insertId(
       VALUES (${accountId}, '1', '1', 'bench', 'launched', 0, ${JSON.stringify(journey)}, 0, 0) RETURNING id`,
 );
 const keys = Array.from({ length: N }, (_, i) => String(i));
-const profiles = keys.map((key) => ({ key, columns: { customer_id: `C${key}` } }));
 const segments = new Map<string, Set<string>>([
   [SEG.entry, new Set(keys)],
   [SEG.vip, new Set(keys.filter((_, i) => i % 3 === 0))],
@@ -46,13 +45,14 @@ const isMember = (segmentId: string, key: string) => segments.get(segmentId)?.ha
 const INPUTS = 'bench-inputs';
 /** What the runs keep from one to the next, as a node's services would (`deps.services.keptRuns`). */
 const kept: KeptRuns = new Map();
+/** The columns the scenario's A/B test hashes, read for the profiles of each batch (as population.ts reads them). */
 const columns = async (ks: string[]) => ks.map((key) => ({ key, columns: { customer_id: `C${key}` } }));
 /**
  * The memberships evaluated for the run (`inputs`: what they were evaluated from, null when not known, so the
  * run compares them with the last run's), or ('kept') those the journey's last run kept.
  */
 function population(how: 'kept' | string | null): RunPopulation {
-  if (how !== 'kept') return evaluatedPopulation({ profiles, members: segments, isMember }, how);
+  if (how !== 'kept') return evaluatedPopulation({ keys, members: segments, isMember }, how, columns);
   const fromKept = keptPopulation(kept, journeyId, journey, INPUTS, columns);
   if (!fromKept) throw new Error('The last run kept no memberships.');
   return fromKept;
@@ -71,7 +71,7 @@ async function timedRun(label: string, at: number, how: 'kept' | string | null) 
     kept,
   };
   const moved = await moveAndSave(storage, input);
-  return {
+  const row = {
     label,
     totalMs: Math.round(performance.now() - t0),
     looked: moved.looked,
@@ -79,7 +79,13 @@ async function timedRun(label: string, at: number, how: 'kept' | string | null) 
     events: moved.counts.events,
     // The process's peak resident memory so far (the runs hold the population and the states they read).
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    // The JavaScript heap in use right after the run (the population, the kept memberships and what is left).
+    heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
   };
+  process.stdout.write(
+    `${row.label.padEnd(32)} ${String(row.totalMs).padStart(6)} ms  looked at ${row.looked}, ${row.changed} states, ${row.events} events, peak RSS ${row.peakRssMb} MB, heap after ${row.heapMb} MB\n`,
+  );
+  return row;
 }
 
 const t = Date.UTC(2026, 0, 1);
@@ -89,11 +95,6 @@ const rows = [
   await timedRun('nobody moves, kept (day 2)', t + 2 * DAY, 'kept'),
   await timedRun('wait ends (day 3)', t + 3 * DAY, 'kept'),
 ];
-for (const r of rows) {
-  process.stdout.write(
-    `${r.label.padEnd(32)} ${String(r.totalMs).padStart(6)} ms  looked at ${r.looked}, ${r.changed} states, ${r.events} events, peak RSS ${r.peakRssMb} MB\n`,
-  );
-}
 
 /** The statistics of a window as the route counts them (figures.ts, in the worker), after the three runs. */
 async function timedStatistics(label: string, window: { from: number; to: number }) {

@@ -7,7 +7,7 @@ import { day, World } from '../../../../packages/journey-engine/src/testing/worl
 import { many, type OpenedStorage, sql, transaction } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import { moveAndSave } from './move';
-import { evaluatedPopulation, type KeptRuns } from './movers';
+import { type KeptRuns, populationOfProfiles } from './movers';
 import { positionsOf, recountPositions } from './positions';
 import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
@@ -20,7 +20,7 @@ import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from '
 const N = 60;
 const keys = Array.from({ length: N }, (_, i) => `k${String(i).padStart(3, '0')}`);
 const reference = scenarioPopulation(keys);
-const population = () => evaluatedPopulation(reference, 'inputs');
+const population = () => populationOfProfiles(reference, 'inputs');
 /** Profiles each day's run looks at: everyone on day 0, at the waits' end (3), on a node that kept nothing (4), at
  * the 20-day exit (25); nobody on the quiet days. Each profile once, never twice in a run. */
 const lookedOn: Record<number, number> = { 0: N, 1: 0, 3: N, 4: N, 8: 0, 25: N };
@@ -120,7 +120,7 @@ describe(`planner statistics after a large run (${testBackend()})`, () => {
       journeyId,
       journey,
       pauses: [],
-      population: evaluatedPopulation(scenarioPopulation(twelveHundred), 'inputs'),
+      population: populationOfProfiles(scenarioPopulation(twelveHundred), 'inputs'),
       at: day(0),
       trigger: 'schedule',
     });

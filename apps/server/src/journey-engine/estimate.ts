@@ -45,7 +45,11 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
   const db = deps.storage.db;
   // A launched journey's states are read a batch at a time; a draft's are those its launch would start from.
   const batches = launched
-    ? everyoneBatches({ db, accountId: row.account_id, journeyId: row.id, size: batch }, population.profiles)
+    ? everyoneBatches(
+        { db, accountId: row.account_id, journeyId: row.id, size: batch },
+        population.profiles.length,
+        async (from, to) => population.profiles.slice(from, to),
+      )
     : batchesOf(population.profiles, await handedOverStates(deps, row, at), batch);
   const pauses = launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [];
   const compiled = compileJourney(String(row.id), journey);

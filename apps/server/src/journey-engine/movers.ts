@@ -60,35 +60,67 @@ async function lastMovingRun(ex: Executor, accountId: number, journeyId: number)
 
 /**
  * The parent segment's profiles and memberships a run reads: evaluated for this run, or those kept from the
- * journey's last run when what they are evaluated from has not changed since (decision 0046).
+ * journey's last run when what they are evaluated from has not changed since (decision 0046). A run holds the
+ * keys and memberships; the columns A/B tests hash are read for the profiles of each batch it moves.
  */
 export interface RunPopulation {
   /** Profiles in the parent segment. */
   size: number;
   membership: Membership;
   isMember: MembershipOracle;
-  /** The parent segment's profiles among `keys` (every one when omitted), in its order, with the columns A/B tests hash. */
-  profiles(keys?: ReadonlySet<string>): Promise<EngineProfile[]>;
+  /** The parent segment's keys among `among` (every one when omitted), in its order. */
+  keys(among?: ReadonlySet<string>): string[];
+  /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
+  profiles(keys: string[]): Promise<EngineProfile[]>;
   /** What the memberships were evaluated from (audiences' membershipInputs); null when not known. */
   inputs: string | null;
   /** Whether the memberships are the ones kept from an earlier run (nothing was evaluated). */
   kept: boolean;
 }
 
+/** Reads the profiles of some keys with the columns A/B tests hash (population.ts). */
+export type ColumnsOf = (keys: string[]) => Promise<EngineProfile[]>;
+
+/** The keys of `parent` among `among` (all when omitted), in its order: one pass, nothing copied but the result. */
+function keysAmong(parent: Iterable<string>, among?: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const key of parent) if (!among || among.has(key)) out.push(key);
+  return out;
+}
+
+/** `columns` of `keys`, in their order; a key it has no row for is a profile without columns. */
+const profilesOf = (columns: ColumnsOf) => async (keys: string[]) => {
+  if (keys.length === 0) return [];
+  const found = new Map((await columns(keys)).map((p) => [p.key, p]));
+  return keys.map((key) => found.get(key) ?? { key });
+};
+
 /** A population evaluated for this run; `inputs` as membershipInputs said before the evaluation. */
 export function evaluatedPopulation(
-  population: { profiles: EngineProfile[]; members: Membership['segments']; isMember: MembershipOracle },
+  population: { keys: ReadonlyArray<string>; members: Membership['segments']; isMember: MembershipOracle },
   inputs: string | null,
+  columns: ColumnsOf,
 ): RunPopulation {
-  const all = population.profiles;
+  const all = population.keys;
   return {
     size: all.length,
-    membership: { parent: new Set(all.map((p) => p.key)), segments: population.members },
+    membership: { parent: new Set(all), segments: population.members },
     isMember: population.isMember,
-    profiles: async (keys) => (keys ? all.filter((p) => keys.has(p.key)) : all),
+    keys: (among) => (among ? keysAmong(all, among) : [...all]),
+    profiles: profilesOf(columns),
     inputs,
     kept: false,
   };
+}
+
+/** A population evaluated in memory, its profiles with their columns (tests, benches). */
+export function populationOfProfiles(
+  population: { profiles: ReadonlyArray<EngineProfile>; members: Membership['segments']; isMember: MembershipOracle },
+  inputs: string | null,
+): RunPopulation {
+  const byKey = new Map(population.profiles.map((p) => [p.key, p]));
+  const columns: ColumnsOf = async (keys) => keys.flatMap((key) => byKey.get(key) ?? []);
+  return evaluatedPopulation({ ...population, keys: [...byKey.keys()] }, inputs, columns);
 }
 
 /**
@@ -102,7 +134,7 @@ export function keptPopulation(
   journeyId: number,
   journey: Journey,
   inputs: string | null,
-  columns: (keys: string[]) => Promise<EngineProfile[]>,
+  columns: ColumnsOf,
 ): RunPopulation | null {
   const seen = kept?.get(journeyId);
   if (!seen || inputs === null || seen.inputs !== inputs || seen.definition !== definitionKey(journey)) return null;
@@ -111,13 +143,8 @@ export function keptPopulation(
     size: membership.parent.size,
     membership,
     isMember: (segmentId, key) => membership.segments.get(segmentId)?.has(key) ?? false,
-    profiles: async (keys) => {
-      const ordered: string[] = [];
-      // The parent's keys are walked, not copied: a run asks once per batch.
-      for (const key of membership.parent) if (!keys || keys.has(key)) ordered.push(key);
-      const found = new Map((await columns(ordered)).map((p) => [p.key, p]));
-      return ordered.map((key) => found.get(key) ?? { key });
-    },
+    keys: (among) => keysAmong(membership.parent, among),
+    profiles: profilesOf(columns),
     inputs,
     kept: true,
   };
@@ -159,13 +186,14 @@ export async function planRun(
     seen.runId === (await lastMovingRun(db, accountId, journeyId));
   const scope = (size: number) => ({ db, accountId, journeyId, size });
   if (!usable) {
-    const all = await population.profiles();
+    const all = population.keys();
     return {
       everyone: true,
       membership,
       definition,
       inputs,
-      batches: (size) => everyoneBatches(scope(size), all),
+      batches: (size) =>
+        everyoneBatches(scope(size), all.length, (from, to) => population.profiles(all.slice(from, to))),
     };
   }
   const same = inputs !== null && inputs === seen.inputs;

@@ -46,12 +46,20 @@ function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
   return [...columns];
 }
 
+/** The parent segment's keys and the members of every segment the journey reads, evaluated at `at`. */
+interface Members {
+  parent: { id: string; key: string };
+  keys: string[];
+  members: Map<string, Set<string>>;
+  isMember: MembershipOracle;
+}
+
 /**
- * The parent segment's profiles and the members of every segment the journey reads, evaluated at `at`
+ * The parent segment's profile keys and the members of every segment the journey reads, evaluated at `at`
  * (time filters are relative to it). A segment that no longer exists stops the run with a 409 saying
  * where the journey uses it; profiles not built yet answer the audiences feature's 409.
  */
-export async function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Population> {
+async function membersFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Members> {
   const parentId = journey.audienceId ?? '';
   const parent = await findParentSegment(deps, accountId, parentId);
   if (!parent) throw conflict(`The journey's parent segment ${parentId} no longer exists, so the journey cannot run.`);
@@ -69,8 +77,13 @@ export async function populationFor(deps: AppDeps, accountId: number, journey: J
       throw err;
     }
   }
-  const profiles = await withColumns(deps, accountId, journey, parent, keys);
-  return { profiles, members, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
+  return { parent, keys, members, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
+}
+
+/** The parent segment's profiles, with the columns A/B tests hash, and memberships evaluated at `at` (see membersFor). */
+export async function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Population> {
+  const { parent, keys, members, isMember } = await membersFor(deps, accountId, journey, at);
+  return { profiles: await withColumns(deps, accountId, journey, parent, keys), members, isMember };
 }
 
 /** The profiles of `keys` (in that order) with the values of the columns the journey's A/B tests hash. */
@@ -106,5 +119,10 @@ export async function runPopulationFor(
     const parent = await findParentSegment(deps, accountId, parentId);
     return parent ? withColumns(deps, accountId, journey, parent, keys) : keys.map((key) => ({ key }));
   });
-  return kept ?? evaluatedPopulation(await populationFor(deps, accountId, journey, at), inputs);
+  if (kept) return kept;
+  // A run holds the keys and memberships; the columns are read for each batch it moves.
+  const evaluated = await membersFor(deps, accountId, journey, at);
+  return evaluatedPopulation(evaluated, inputs, (keys) =>
+    withColumns(deps, accountId, journey, evaluated.parent, keys),
+  );
 }

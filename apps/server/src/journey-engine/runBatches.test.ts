@@ -7,7 +7,7 @@ import { day } from '../../../../packages/journey-engine/src/testing/world';
 import type { OpenedStorage } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
 import { moveAndSave } from './move';
-import { evaluatedPopulation } from './movers';
+import { populationOfProfiles } from './movers';
 import { moverBatches } from './runBatches';
 import { insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
@@ -33,7 +33,7 @@ describe(`the walk of a run's due profiles in batches (${testBackend()})`, () =>
     const db = storage.db;
     const journey = scenarioJourney();
     const { accountId, journeyId } = await insertLaunchedJourney(db, journey);
-    const population = evaluatedPopulation(scenarioPopulation(keys), 'inputs');
+    const population = populationOfProfiles(scenarioPopulation(keys), 'inputs');
     // Everyone enters on day 0 and waits until day 3.
     await moveAndSave(storage, {
       accountId,

@@ -21,8 +21,10 @@ export interface RunBatch {
 /** What batches read of a run's population (movers.ts RunPopulation). */
 export interface BatchPopulation {
   membership: { parent: ReadonlySet<string> };
-  /** The parent segment's profiles among `keys` (every one when omitted), in its order. */
-  profiles(keys?: ReadonlySet<string>): Promise<EngineProfile[]>;
+  /** The parent segment's keys among `among`, in its order. */
+  keys(among: ReadonlySet<string>): string[];
+  /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
+  profiles(keys: string[]): Promise<EngineProfile[]>;
 }
 
 export interface BatchScope {
@@ -44,16 +46,21 @@ function batchOf(profiles: EngineProfile[], rows: Iterable<StateRow>, last: bool
 }
 
 /**
- * `all` (a parent segment's profiles), `size` at a time in their order, each batch's states read by key (none are
- * read when the journey has no state yet, as before its first run). Always at least one batch, which may be empty.
+ * `count` profiles (a parent segment's), `size` at a time in its order (`slice` gives those from `from` to before
+ * `to`), each batch's states read by key (none are read when the journey has no state yet, as before its first
+ * run). Always at least one batch, which may be empty.
  */
-export async function* everyoneBatches(s: BatchScope, all: ReadonlyArray<EngineProfile>): AsyncGenerator<RunBatch> {
+export async function* everyoneBatches(
+  s: BatchScope,
+  count: number,
+  slice: (from: number, to: number) => Promise<ReadonlyArray<EngineProfile>>,
+): AsyncGenerator<RunBatch> {
   const stored = await hasStates(s.db, s.accountId, s.journeyId);
   for (let i = 0; ; i += s.size) {
-    const profiles = all.slice(i, i + s.size);
+    const profiles = [...(await slice(i, Math.min(count, i + s.size)))];
     const keys = profiles.map((p) => p.key);
     const rows = stored && keys.length > 0 ? await stateRowsOf(s.db, s.accountId, s.journeyId, keys) : [];
-    const last = i + s.size >= all.length;
+    const last = i + s.size >= count;
     yield batchOf(profiles, rows, last);
     if (last) return;
   }
@@ -86,7 +93,7 @@ export async function* moverBatches(
     }
     pending.clear();
     for (const r of await stateRowsOf(s.db, s.accountId, s.journeyId, byKey)) rows.push(r);
-    return batchOf(keys.size === 0 ? [] : await population.profiles(keys), rows, last);
+    return batchOf(keys.size === 0 ? [] : await population.profiles(population.keys(keys)), rows, last);
   };
   // Pages no larger than a batch, so small batches (tests) walk many pages with saves between them.
   const pages = stateRowPages(s.db, s.accountId, s.journeyId, at, Math.min(STATE_PAGE, s.size));

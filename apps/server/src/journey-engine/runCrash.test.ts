@@ -9,7 +9,7 @@ import { many, type OpenedStorage, openStorage, type StorageTarget, sql } from '
 import { freshTestDatabase, testBackend } from '../testing/storage';
 import { recountFigureDays } from './figureDays';
 import { moveAndSave } from './move';
-import { evaluatedPopulation } from './movers';
+import { populationOfProfiles } from './movers';
 import type { Population } from './population';
 import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
@@ -30,7 +30,7 @@ const members = new Map([
   [SEG.entry, new Set(keys)],
   [SEG.vip, new Set(keys.filter((_, i) => i % 3 === 0))],
 ]);
-const population = evaluatedPopulation({
+const population = populationOfProfiles({
   profiles: keys.map((key) => ({ key, columns: { customer_id: 'C-' + key } })),
   members,
   isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
@@ -44,7 +44,7 @@ function testPopulation(): Population {
 const runner = `
 import { openStorage } from ${JSON.stringify(join(import.meta.dirname, '../platform/storage/index.ts'))};
 import { moveAndSave } from ${JSON.stringify(join(import.meta.dirname, 'move.ts'))};
-import { evaluatedPopulation } from ${JSON.stringify(join(import.meta.dirname, 'movers.ts'))};
+import { populationOfProfiles } from ${JSON.stringify(join(import.meta.dirname, 'movers.ts'))};
 import { SEG, scenarioJourney } from ${JSON.stringify(join(import.meta.dirname, '../../../../packages/journey-engine/src/testing/scenario.ts'))};
 import { day } from ${JSON.stringify(join(import.meta.dirname, '../../../../packages/journey-engine/src/testing/world.ts'))};
 const N = ${N};
@@ -155,7 +155,7 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
       journeyId,
       journey,
       pauses: [],
-      population: evaluatedPopulation(testPopulation(), null),
+      population: populationOfProfiles(testPopulation(), null),
       at: day(3) + 3_600_000,
       trigger: 'schedule',
     });
