@@ -9,7 +9,7 @@ import {
 import type { AppDeps } from '../platform/context';
 import { type Executor, run, sql } from '../platform/storage';
 import { positionsOf } from './positions';
-import { loadStates, saveRun } from './store';
+import { loadStates, saveRun, stateOf, stateRowPages } from './store';
 
 /**
  * How a launched version takes over its source's profiles (journeys/versions.ts decides when; the rule is
@@ -84,9 +84,11 @@ export async function handedOverStates(deps: AppDeps, row: JourneyRow, at: numbe
 
 async function handOver(_deps: AppDeps, tx: Executor, h: Handover): Promise<void> {
   const accountId = h.source.account_id;
-  const states = await loadStates(tx, accountId, h.source.id);
-  const { carried } = placeStates(states.values(), h.plan, h.at);
-  await saveRun(tx, accountId, h.versionId, 0, { changed: carried, events: [], queued: [] });
+  // A page of the source's states at a time: a launch over millions of profiles holds one page, not them all.
+  for await (const rows of stateRowPages(tx, accountId, h.source.id)) {
+    const { carried } = placeStates(rows.map(stateOf), h.plan, h.at);
+    await saveRun(tx, accountId, h.versionId, 0, { changed: carried, events: [], queued: [] });
+  }
   const keptTests: string[] = [];
   for (const stage of h.version.journeyStages) {
     const oldStage = Object.entries(h.of.stages).find(([neu]) => neu === stage.id)?.[1];
