@@ -50,7 +50,7 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
         population.profiles.length,
         async (from, to) => population.profiles.slice(from, to),
       )
-    : batchesOf(population.profiles, await handedOverStates(deps, row, at), batch);
+    : draftBatches(population.profiles, await handedOverStates(deps, row, at), batch);
   const pauses = launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [];
   const compiled = compileJourney(String(row.id), journey);
   const tally: Tally = { profiles: new Map(), stages: new Map(), outside: 0, queued: 0 };
@@ -101,10 +101,16 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
   };
 }
 
-/** `profiles` a batch at a time, each with the states (of everyone) held in memory. */
-function* batchesOf(profiles: EngineProfile[], states: ReadonlyMap<string, ProfileState>, batch: number) {
-  for (let from = 0; from < profiles.length; from += batch)
-    yield { profiles: profiles.slice(from, from + batch), states };
+/** `profiles` a batch at a time, each with the states a draft's launch would give them (`handed`; none: no state). */
+async function* draftBatches(
+  profiles: EngineProfile[],
+  handed: ((keys: string[]) => Promise<Map<string, ProfileState>>) | null,
+  batch: number,
+) {
+  for (let from = 0; from < profiles.length; from += batch) {
+    const part = profiles.slice(from, from + batch);
+    yield { profiles: part, states: handed ? await handed(part.map((p) => p.key)) : new Map<string, ProfileState>() };
+  }
 }
 
 /** Adds one batch's run to the tally: its distinct profiles per event type (and per stage), and the overlap rule's counts. */

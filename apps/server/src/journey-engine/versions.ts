@@ -9,7 +9,7 @@ import {
 import type { AppDeps } from '../platform/context';
 import { type Executor, run, sql } from '../platform/storage';
 import { positionsOf } from './positions';
-import { loadStates, saveRun, stateOf, stateRowPages } from './store';
+import { saveRun, stateOf, stateRowPages, stateRowsOf } from './store';
 
 /**
  * How a launched version takes over its source's profiles (journeys/versions.ts decides when; the rule is
@@ -74,12 +74,21 @@ export async function previewHandover(deps: AppDeps, source: JourneyRow, plan: V
   return counts;
 }
 
-/** The states a draft's launch would start from: those a version takes over, or none. */
-export async function handedOverStates(deps: AppDeps, row: JourneyRow, at: number): Promise<Map<string, ProfileState>> {
+/**
+ * The states a draft's launch would start from, read for some profiles at a time: those a version takes over from
+ * its source (read by key and placed as the launch would place them). Null when the draft is no version: its
+ * launch starts from no state.
+ */
+export async function handedOverStates(
+  deps: AppDeps,
+  row: JourneyRow,
+  at: number,
+): Promise<((keys: string[]) => Promise<Map<string, ProfileState>>) | null> {
   const pending = await pendingVersionPlan(deps, row);
-  if (!pending) return new Map();
-  const states = await loadStates(deps.storage.db, row.account_id, pending.source.id);
-  return placeStates(states.values(), pending.plan, at).carried;
+  if (!pending) return null;
+  const { source, plan } = pending;
+  return async (keys) =>
+    placeStates((await stateRowsOf(deps.storage.db, row.account_id, source.id, keys)).map(stateOf), plan, at).carried;
 }
 
 async function handOver(_deps: AppDeps, tx: Executor, h: Handover): Promise<void> {
