@@ -41,16 +41,15 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
   const at = now.getTime();
   const journey = journeyOfRow(row);
   const population = await populationFor(deps, row.account_id, journey, now);
+  const { keys } = population;
   const launched = row.state === 'launched';
   const db = deps.storage.db;
   // A launched journey's states are read a batch at a time; a draft's are those its launch would start from.
   const batches = launched
-    ? everyoneBatches(
-        { db, accountId: row.account_id, journeyId: row.id, size: batch },
-        population.profiles.length,
-        async (from, to) => population.profiles.slice(from, to),
+    ? everyoneBatches({ db, accountId: row.account_id, journeyId: row.id, size: batch }, keys.length, (from, to) =>
+        population.profilesOf(keys.slice(from, to)),
       )
-    : draftBatches(population.profiles, await handedOverStates(deps, row, at), batch);
+    : draftBatches(keys, population.profilesOf, await handedOverStates(deps, row, at), batch);
   const pauses = launched ? (await pausesOf(db, row)).filter((p) => p.to !== null) : [];
   const compiled = compileJourney(String(row.id), journey);
   const tally: Tally = { profiles: new Map(), stages: new Map(), outside: 0, queued: 0 };
@@ -84,14 +83,14 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
     data: {
       journeyId: String(row.id),
       at: now.toISOString(),
-      profiles: population.profiles.length,
-      alreadyIn: population.profiles.length - tally.outside,
+      profiles: keys.length,
+      alreadyIn: keys.length - tally.outside,
       entering: distinct('journey_entered'),
       stages,
       goal: {
         reaching: distinct('goal_reached'),
         inGoalNow: compiled.goalSegment
-          ? population.profiles.filter((p) => population.isMember(compiled.goalSegment as string, p.key)).length
+          ? keys.filter((key) => population.isMember(compiled.goalSegment as string, key)).length
           : 0,
       },
       exiting: distinct('exit_matched'),
@@ -101,15 +100,16 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
   };
 }
 
-/** `profiles` a batch at a time, each with the states a draft's launch would give them (`handed`; none: no state). */
+/** The profiles of `keys` a batch at a time, each with the states a draft's launch would give them (`handed`; none: no state). */
 async function* draftBatches(
-  profiles: EngineProfile[],
+  keys: string[],
+  profilesOf: (keys: string[]) => Promise<EngineProfile[]>,
   handed: ((keys: string[]) => Promise<Map<string, ProfileState>>) | null,
   batch: number,
 ) {
-  for (let from = 0; from < profiles.length; from += batch) {
-    const part = profiles.slice(from, from + batch);
-    yield { profiles: part, states: handed ? await handed(part.map((p) => p.key)) : new Map<string, ProfileState>() };
+  for (let from = 0; from < keys.length; from += batch) {
+    const part = keys.slice(from, from + batch);
+    yield { profiles: await profilesOf(part), states: handed ? await handed(part) : new Map<string, ProfileState>() };
   }
 }
 

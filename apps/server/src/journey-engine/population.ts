@@ -5,7 +5,7 @@ import type { AppDeps } from '../platform/context';
 import { ApiError, conflict } from '../platform/errors';
 import { evaluatedPopulation, keptPopulation, type RunPopulation } from './movers';
 
-/** What a run needs from the audiences feature: the parent segment's profiles and segment memberships. */
+/** A population held in memory, every profile with its columns (tests and benches: movers.ts populationOfProfiles). */
 export interface Population {
   profiles: EngineProfile[];
   isMember: MembershipOracle;
@@ -46,12 +46,16 @@ function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
   return [...columns];
 }
 
-/** The parent segment's keys and the members of every segment the journey reads, evaluated at `at`. */
-interface Members {
-  parent: { id: string; key: string };
+/**
+ * The parent segment's profile keys and the members of every segment the journey reads, evaluated at some instant.
+ * The columns A/B tests hash are read for the profiles asked (`profilesOf`), never for the whole audience at once.
+ */
+export interface EvaluatedPopulation {
   keys: string[];
   members: Map<string, Set<string>>;
   isMember: MembershipOracle;
+  /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
+  profilesOf(keys: string[]): Promise<EngineProfile[]>;
 }
 
 /**
@@ -59,7 +63,12 @@ interface Members {
  * (time filters are relative to it). A segment that no longer exists stops the run with a 409 saying
  * where the journey uses it; profiles not built yet answer the audiences feature's 409.
  */
-async function membersFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Members> {
+export async function populationFor(
+  deps: AppDeps,
+  accountId: number,
+  journey: Journey,
+  at: Date,
+): Promise<EvaluatedPopulation> {
   const parentId = journey.audienceId ?? '';
   const parent = await findParentSegment(deps, accountId, parentId);
   if (!parent) throw conflict(`The journey's parent segment ${parentId} no longer exists, so the journey cannot run.`);
@@ -77,13 +86,12 @@ async function membersFor(deps: AppDeps, accountId: number, journey: Journey, at
       throw err;
     }
   }
-  return { parent, keys, members, isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false };
-}
-
-/** The parent segment's profiles, with the columns A/B tests hash, and memberships evaluated at `at` (see membersFor). */
-export async function populationFor(deps: AppDeps, accountId: number, journey: Journey, at: Date): Promise<Population> {
-  const { parent, keys, members, isMember } = await membersFor(deps, accountId, journey, at);
-  return { profiles: await withColumns(deps, accountId, journey, parent, keys), members, isMember };
+  return {
+    keys,
+    members,
+    isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
+    profilesOf: (some) => withColumns(deps, accountId, journey, parent, some),
+  };
 }
 
 /** The profiles of `keys` (in that order) with the values of the columns the journey's A/B tests hash. */
@@ -121,8 +129,6 @@ export async function runPopulationFor(
   });
   if (kept) return kept;
   // A run holds the keys and memberships; the columns are read for each batch it moves.
-  const evaluated = await membersFor(deps, accountId, journey, at);
-  return evaluatedPopulation(evaluated, inputs, (keys) =>
-    withColumns(deps, accountId, journey, evaluated.parent, keys),
-  );
+  const evaluated = await populationFor(deps, accountId, journey, at);
+  return evaluatedPopulation(evaluated, inputs, evaluated.profilesOf);
 }

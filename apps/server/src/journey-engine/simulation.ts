@@ -85,13 +85,13 @@ export async function simulateJourney(
   };
   const note = 'Segment memberships are taken as they are now; a pause still going on is treated as ending now.';
   if (req.profileKey !== undefined) {
-    const chosen = population.profiles.filter((p) => p.key === req.profileKey);
-    if (chosen.length === 0) {
+    if (!population.keys.includes(req.profileKey)) {
       throw badRequest(
         `There is no profile "${req.profileKey}" in the journey's parent segment; give the value of its key column.`,
       );
     }
     const states = await statesOf(deps, row, [req.profileKey]);
+    const chosen = await population.profilesOf([req.profileKey]);
     return {
       data: chosen.map((p) => simulate(p, states.get(p.key) ?? null)),
       meta: { from: now.toISOString(), until: new Date(until).toISOString(), note },
@@ -106,13 +106,9 @@ export async function simulateJourney(
   const data: ReturnType<typeof simulate>[] = [];
   let tried = 0;
   // States are read a page of profiles at a time: a sample looks at the first few hundred profiles at most.
-  pages: for (let i = 0; i < population.profiles.length; i += samplePage) {
-    const page = population.profiles.slice(i, i + samplePage);
-    const states = await statesOf(
-      deps,
-      row,
-      page.map((p) => p.key),
-    );
+  pages: for (let i = 0; i < population.keys.length; i += samplePage) {
+    const keys = population.keys.slice(i, i + samplePage);
+    const [page, states] = await Promise.all([population.profilesOf(keys), statesOf(deps, row, keys)]);
     for (const p of page) {
       if (data.length >= size || tried >= MAX_SAMPLE_CANDIDATES) break pages;
       const state = states.get(p.key) ?? null;
