@@ -23,7 +23,7 @@ const OWNERS = {
   'journey-engine': [
     'journey_runs',
     'journey_profile_states',
-    'journey_profile_events',
+    'journey_run_events',
     'journey_positions',
     'journey_figure_days',
     'journey_ab_days',
@@ -51,13 +51,18 @@ const AUTHENTICATION = { 'platform/auth.ts': ['users'], 'platform/apiKeys.ts': [
 const owner = new Map(Object.entries(OWNERS).flatMap(([feature, tables]) => tables.map((t) => [t, feature])));
 const problems = [];
 
-// Every table the migrations leave has an owner (tables made only to rebuild another, `x_new`, are renamed).
+// Every table the migrations leave has an owner (tables made only to rebuild another, `x_new`, are renamed; a table
+// a later migration drops is gone).
 const created = new Set();
-for (const name of readdirSync(join(SOURCE, 'migrations'))) {
+for (const name of readdirSync(join(SOURCE, 'migrations')).sort()) {
   if (!name.endsWith('.ts') || isTestCode(name)) continue;
   const text = readFileSync(join(SOURCE, 'migrations', name), 'utf8');
-  for (const [, table] of text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)"?/g)) {
-    if (!table.endsWith('_new')) created.add(table);
+  // In the text's order: a table dropped to be rebuilt is renamed back after.
+  const steps = /(CREATE TABLE (?:IF NOT EXISTS )?|DROP TABLE (?:IF EXISTS )?|RENAME TO )"?([a-z_]+)"?/g;
+  for (const [, verb, table] of text.matchAll(steps)) {
+    if (table.endsWith('_new')) continue;
+    if (verb.startsWith('DROP')) created.delete(table);
+    else created.add(table);
   }
 }
 for (const table of created) {

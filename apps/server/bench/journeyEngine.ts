@@ -6,8 +6,10 @@
 // feature's SQL) is not part of the figure; a run whose inputs are unchanged keeps the last run's memberships
 // (decision 0046), as runPopulationFor does when membershipInputs (a few rows of the control database) says
 // nothing they are evaluated from changed; the other idle run compares freshly evaluated sets. Then the statistics
-// of three windows, counted as the statistics route counts them (from the day counts the runs keep, decision 0054;
-// the third starts inside a day, whose part is counted over the log), and the first page of the Profiles list.
+// of four windows, counted as the statistics route counts them (from the day counts the runs keep, decision 0054;
+// the third starts inside the first day, whose part is counted over the log; the fourth lies within the busy day, all
+// of it counted over the log; runs happen at noon), the first page of the Profiles list, and the size on disk of the
+// journey engine's tables.
 // Run: `node --max-semi-space-size=64 --import tsx bench/journeyEngine.ts` in apps/server (the young generation the
 // server's worker threads have, platform/workerPool.ts, where runs happen; plain `npx tsx` measures V8's default).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { listCustomers } from '../src/journey-engine/customers';
 import { statisticsTally } from '../src/journey-engine/figures';
 import { moveAndSave } from '../src/journey-engine/move';
 import { evaluatedPopulation, type KeptRuns, keptPopulation, type RunPopulation } from '../src/journey-engine/movers';
-import { insertId, sql } from '../src/platform/storage';
+import { insertId, many, sql } from '../src/platform/storage';
 import { benchBackend, benchStorage } from './common';
 
 const N = Number(process.env.PROFILES ?? 100_000);
@@ -89,11 +91,13 @@ async function timedRun(label: string, at: number, how: 'kept' | string | null) 
 }
 
 const t = Date.UTC(2026, 0, 1);
+/** Runs happen at noon, so a window can start or end inside a day that has a run. */
+const NOON = DAY / 2;
 const rows = [
-  await timedRun('everyone enters (day 0)', t, null),
-  await timedRun('nobody moves, compared (day 1)', t + DAY, INPUTS),
-  await timedRun('nobody moves, kept (day 2)', t + 2 * DAY, 'kept'),
-  await timedRun('wait ends (day 3)', t + 3 * DAY, 'kept'),
+  await timedRun('everyone enters (day 0)', t + NOON, null),
+  await timedRun('nobody moves, compared (day 1)', t + DAY + NOON, INPUTS),
+  await timedRun('nobody moves, kept (day 2)', t + 2 * DAY + NOON, 'kept'),
+  await timedRun('wait ends (day 3)', t + 3 * DAY + NOON, 'kept'),
 ];
 
 /** The statistics of a window as the route counts them (figures.ts, in the worker), after the three runs. */
@@ -106,14 +110,17 @@ async function timedStatistics(label: string, window: { from: number; to: number
     window,
   );
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`statistics, ${label.padEnd(18)} ${String(ms).padStart(5)} ms  entered ${stats.entered}\n`);
+  process.stdout.write(`statistics, ${label.padEnd(20)} ${String(ms).padStart(5)} ms  entered ${stats.entered}\n`);
   return { label, ms, entered: stats.entered };
 }
 const statistics = [
-  await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY }),
+  await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY - 1 }),
   await timedStatistics('day 3 only', { from: t + 3 * DAY, to: t + 4 * DAY - 1 }),
-  // A window that starts inside a day: that day's part over the log, the days after from the day counts.
-  await timedStatistics('from 00:00:01', { from: t + 1000, to: t + 4 * DAY }),
+  // A window that starts inside a day: that day's part over the log (everyone's entry), the days after from the
+  // day counts.
+  await timedStatistics('from day 0, 06:00', { from: t + NOON / 2, to: t + 4 * DAY - 1 }),
+  // A window within one day is counted over the log: here the busy run's six events per profile.
+  await timedStatistics('day 3, 06:00-18:00', { from: t + 3 * DAY + NOON / 2, to: t + 3 * DAY + (3 * NOON) / 2 }),
 ];
 /** The first page of the Profiles list, and the page after it by its cursor, as the route reads them. */
 async function timedPage(label: string, after?: string) {
@@ -126,8 +133,32 @@ async function timedPage(label: string, after?: string) {
 }
 const first = await timedPage('first page');
 const pages = [first, await timedPage('next page (cursor)', first.last)];
+
+/** MB on disk of the journey engine's tables with their indexes, and of its event log, after the runs. */
+async function journeyTablesMb() {
+  const sizes =
+    benchBackend() === 'sqlite'
+      ? await many<{ name: string; bytes: number }>(
+          db,
+          sql`SELECT m.tbl_name AS name, SUM(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_master m ON m.name = d.name
+              WHERE m.tbl_name LIKE 'journey%' GROUP BY m.tbl_name`,
+        )
+      : await many<{ name: string; bytes: string }>(
+          db,
+          sql`SELECT tablename AS name, pg_total_relation_size(quote_ident(tablename)) AS bytes FROM pg_tables
+              WHERE schemaname = current_schema() AND tablename LIKE 'journey%'`,
+        );
+  const mb = (names: string[]) =>
+    Math.round(sizes.filter((r) => names.includes(r.name)).reduce((n, r) => n + Number(r.bytes), 0) / 2 ** 20);
+  const size = { journeyTablesMb: mb(sizes.map((r) => r.name)), eventLogMb: mb(['journey_run_events']) };
+  process.stdout.write(
+    `journey tables ${size.journeyTablesMb} MB on disk, of which the event log ${size.eventLogMb} MB\n`,
+  );
+  return size;
+}
+const size = await journeyTablesMb();
 process.stdout.write(
-  `BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows, statistics, pages })}\n`,
+  `BENCH_RESULT ${JSON.stringify({ backend: benchBackend(), profiles: N, runs: rows, statistics, pages, size })}\n`,
 );
 await storage.close();
 rmSync(dir, { recursive: true, force: true });

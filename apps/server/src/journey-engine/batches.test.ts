@@ -9,6 +9,7 @@ import { openTestStorage, testBackend } from '../testing/storage';
 import { moveAndSave } from './move';
 import { type KeptRuns, populationOfProfiles } from './movers';
 import { positionsOf, recountPositions } from './positions';
+import { loggedEventsOf } from './testing/loggedEvents';
 import { expectStatesOfWorld, insertLaunchedJourney, scenarioPopulation } from './testing/scenarioRuns';
 
 /**
@@ -90,11 +91,10 @@ describe(`a run in batches of profiles (${testBackend()})`, () => {
     // Everyone entered on day 0 in 9 batches: the save paused between them.
     expect(parts.length).toBeGreaterThanOrEqual(8);
     await expectStatesOfWorld(db, journeyId, w);
-    const events = await many<{ profile_key: string; type: string; at: number }>(
-      db,
-      sql`SELECT profile_key, type, at FROM journey_profile_events WHERE journey_id = ${journeyId}
-          ORDER BY profile_key, id`,
-    );
+    const events = (await loggedEventsOf(db, journeyId))
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => (a.e.profileKey < b.e.profileKey ? -1 : a.e.profileKey > b.e.profileKey ? 1 : a.i - b.i))
+      .map(({ e }) => ({ profile_key: e.profileKey, type: e.type, at: e.at }));
     const expected = [...w.events]
       .map((e, i) => ({ e, i }))
       .sort((a, b) => (a.e.profileKey < b.e.profileKey ? -1 : a.e.profileKey > b.e.profileKey ? 1 : a.i - b.i))

@@ -122,7 +122,7 @@ export async function dayTally(
   if (window.to % DAY_MS !== DAY_MS - 1) {
     // A window that ends inside a day (the default ends now) is whole if that day has nothing after its end.
     const after = await ex
-      .selectFrom('journey_profile_events')
+      .selectFrom('journey_run_events')
       .select('id')
       .where('journey_id', '=', journeyId)
       .where('at', '>', window.to)

@@ -1,6 +1,7 @@
 import { type FigureKind, figureKey, type StatisticsTally, type StatisticsWindow } from '@svc/journey-engine';
-import { type Executor, many, sql } from '../platform/storage';
+import { type Executor, many, type RawBuilder, sql } from '../platform/storage';
 import { abTally } from './abDays';
+import { loggedEvents } from './eventLog';
 import { type DayTally, dayTally } from './figureDays';
 import { positionsOf } from './positions';
 
@@ -34,7 +35,6 @@ export async function statisticsTally(
   journeyId: number,
   window: StatisticsWindow,
 ): Promise<StatisticsTally> {
-  const inWindow = sql`account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}`;
   const days = await dayTally(ex, accountId, journeyId, window, (from, to) =>
     logTally(ex, accountId, journeyId, { from, to }),
   );
@@ -44,7 +44,7 @@ export async function statisticsTally(
     profiles,
     variants: days?.abDays
       ? await abTally(ex, accountId, journeyId, days.abDays.first, days.abDays.last)
-      : await variantTally(ex, inWindow),
+      : await variantTally(ex, loggedEvents(ex, accountId, journeyId, window)),
     ...(await currentTally(ex, accountId, journeyId)),
   };
 }
@@ -88,8 +88,7 @@ export async function logTally(
     sql`SELECT k, id, sub, COUNT(DISTINCT profile_key) AS n, COUNT(*) AS c
         FROM (
           SELECT profile_key, ${sql.raw(FIGURE_OF_EVENT)}
-          FROM journey_profile_events
-          WHERE account_id = ${accountId} AND journey_id = ${journeyId} AND at BETWEEN ${window.from} AND ${window.to}
+          FROM ${loggedEvents(ex, accountId, journeyId, window)} ev
         ) f
         WHERE k IS NOT NULL
         GROUP BY k, id, sub`,
@@ -111,17 +110,16 @@ export async function logTally(
  * Per A/B test and variant: the profiles whose first assignment in the window (in log order) went to it,
  * and how many of them reached the goal at or after that assignment, within the window.
  */
-async function variantTally(ex: Executor, inWindow: ReturnType<typeof sql>): Promise<StatisticsTally['variants']> {
+async function variantTally(ex: Executor, events: RawBuilder<unknown>): Promise<StatisticsTally['variants']> {
   const rows = await many<VariantRow>(
     ex,
-    sql`WITH firsts AS (
+    sql`WITH logged AS (SELECT * FROM ${events} ev), firsts AS (
           SELECT step_id, profile_key, variant_id, at,
-            ROW_NUMBER() OVER (PARTITION BY step_id, profile_key ORDER BY id) AS rn
-          FROM journey_profile_events
-          WHERE ${inWindow} AND type = 'variant_assigned' AND variant_id IS NOT NULL AND variant_id <> ''
+            ROW_NUMBER() OVER (PARTITION BY step_id, profile_key ORDER BY id, ord) AS rn
+          FROM logged
+          WHERE type = 'variant_assigned' AND variant_id IS NOT NULL AND variant_id <> ''
         ), goals AS (
-          SELECT profile_key, MAX(at) AS at FROM journey_profile_events
-          WHERE ${inWindow} AND type = 'goal_reached' GROUP BY profile_key
+          SELECT profile_key, MAX(at) AS at FROM logged WHERE type = 'goal_reached' GROUP BY profile_key
         )
         SELECT f.step_id, f.variant_id, COUNT(*) AS n, SUM(CASE WHEN g.at >= f.at THEN 1 ELSE 0 END) AS goal
         FROM firsts f LEFT JOIN goals g ON g.profile_key = f.profile_key

@@ -12,6 +12,7 @@ import {
   runJourneyAt,
   seedParentSegment,
 } from './fixture';
+import { loggedEventsOf } from './testing/loggedEvents';
 
 /**
  * A run keeps the segment memberships of the journey's last run, instead of evaluating them over the whole
@@ -162,11 +163,14 @@ describe('journey runs keep the memberships while their inputs are unchanged', (
         if (!summary.evaluated) keptRuns++;
       }
     }
-    const events = await many<Record<string, unknown>>(
-      h.deps.storage.db,
-      sql`SELECT type, profile_key, stage_id, step_id, reason, at FROM journey_profile_events
-          WHERE journey_id = ${Number(ids.journeyId)}`,
-    );
+    const events = (await loggedEventsOf(h.deps.storage.db, Number(ids.journeyId))).map((e) => ({
+      type: e.type,
+      profileKey: e.profileKey,
+      stageId: e.stageId,
+      stepId: e.stepId,
+      reason: e.reason,
+      at: e.at,
+    }));
     const states = await many<Record<string, unknown>>(
       h.deps.storage.db,
       sql`SELECT profile_key, status, stage_id, step_id, journey_entered_at, stage_entered_at, step_entered_at,

@@ -98,7 +98,7 @@ export async function moveAndSave(storage: { db: Executor }, m: MoveInput) {
     if (last) break;
   }
   if (counts.changed >= Math.max(ANALYZE_AFTER, population.size / 10)) {
-    await refreshPlannerStatistics(storage.db, ['journey_profile_states', 'journey_profile_events']);
+    await refreshPlannerStatistics(storage.db, ['journey_profile_states', 'journey_run_events']);
   }
   if (!skipped) rememberRun(m.kept, journeyId, runId, plan);
   return { runId, counts, looked, skipped, kept: population.kept };

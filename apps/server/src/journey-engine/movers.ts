@@ -68,8 +68,8 @@ export interface RunPopulation {
   size: number;
   membership: Membership;
   isMember: MembershipOracle;
-  /** The parent segment's keys among `among` (every one when omitted), in its order. */
-  keys(among?: ReadonlySet<string>): string[];
+  /** The parent segment's keys, in its order. */
+  keys(): string[];
   /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
   profiles(keys: string[]): Promise<EngineProfile[]>;
   /** What the memberships were evaluated from (audiences' membershipInputs); null when not known. */
@@ -80,13 +80,6 @@ export interface RunPopulation {
 
 /** Reads the profiles of some keys with the columns A/B tests hash (population.ts). */
 export type ColumnsOf = (keys: string[]) => Promise<EngineProfile[]>;
-
-/** The keys of `parent` among `among` (all when omitted), in its order: one pass, nothing copied but the result. */
-function keysAmong(parent: Iterable<string>, among?: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  for (const key of parent) if (!among || among.has(key)) out.push(key);
-  return out;
-}
 
 /** `columns` of `keys`, in their order; a key it has no row for is a profile without columns. */
 const profilesOf = (columns: ColumnsOf) => async (keys: string[]) => {
@@ -106,7 +99,7 @@ export function evaluatedPopulation(
     size: all.length,
     membership: { parent: new Set(all), segments: population.members },
     isMember: population.isMember,
-    keys: (among) => (among ? keysAmong(all, among) : [...all]),
+    keys: () => [...all],
     profiles: profilesOf(columns),
     inputs,
     kept: false,
@@ -143,7 +136,7 @@ export function keptPopulation(
     size: membership.parent.size,
     membership,
     isMember: (segmentId, key) => membership.segments.get(segmentId)?.has(key) ?? false,
-    keys: (among) => keysAmong(membership.parent, among),
+    keys: () => [...membership.parent],
     profiles: profilesOf(columns),
     inputs,
     kept: true,

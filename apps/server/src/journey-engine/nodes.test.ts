@@ -5,6 +5,7 @@ import { testBackend } from '../testing/storage';
 import { json, launchScenario, type Person, seedParentSegment, seedSegments } from './fixture';
 import { createJourneyScheduler } from './scheduler';
 import { runLock } from './tasks';
+import { loggedEventsOf } from './testing/loggedEvents';
 
 /**
  * Two nodes on one database (issue 16): each journey's scheduled firing runs on one node only, and a run
@@ -99,10 +100,8 @@ describe(`the journey engine's schedule on two nodes (${testBackend()})`, () => 
       await Promise.all([createJourneyScheduler(a.deps).tick(), createJourneyScheduler(b.deps).tick()])
     ).flat();
     expect(summaries).toEqual([expect.objectContaining({ status: 'success', profiles: 3, changed: 3 })]);
-    const entered = await many(
-      a.deps.storage.db,
-      sql`SELECT profile_key FROM journey_profile_events WHERE journey_id = ${Number(journeyId)}
-          AND type = 'journey_entered'`,
+    const entered = (await loggedEventsOf(a.deps.storage.db, Number(journeyId))).filter(
+      (e) => e.type === 'journey_entered',
     );
     expect(entered).toHaveLength(3);
     // A run now on the other node, at the same instant, finds nothing left to do.

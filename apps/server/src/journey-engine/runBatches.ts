@@ -8,7 +8,10 @@ import { hasStates, STATE_PAGE, type StateRow, stateOf, stateRowPages, stateRows
  * would be several GB.
  */
 export interface RunBatch {
-  /** The profiles to move, in the parent segment's order. */
+  /**
+   * The profiles to move: in the parent segment's order when the run looks at everyone, else in the order the walk
+   * of the wake index met them, then the other movers (the outcome does not depend on the order).
+   */
   profiles: EngineProfile[];
   /** Their states (profiles without one have never entered). */
   states: Map<string, ProfileState>;
@@ -21,8 +24,6 @@ export interface RunBatch {
 /** What batches read of a run's population (movers.ts RunPopulation). */
 export interface BatchPopulation {
   membership: { parent: ReadonlySet<string> };
-  /** The parent segment's keys among `among`, in its order. */
-  keys(among: ReadonlySet<string>): string[];
   /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
   profiles(keys: string[]): Promise<EngineProfile[]>;
 }
@@ -84,7 +85,8 @@ export async function* moverBatches(
   /** The next batch's profiles, each with its state row when the walk read it (null: to read by key). */
   const pending = new Map<string, StateRow | null>();
   const form = async (last: boolean) => {
-    const keys = new Set(pending.keys());
+    // Movers no longer in the parent segment are not moved (their states stay as they are).
+    const keys = [...pending.keys()].filter((key) => parent.has(key));
     const rows: StateRow[] = [];
     const byKey: string[] = [];
     for (const [key, row] of pending) {
@@ -93,7 +95,7 @@ export async function* moverBatches(
     }
     pending.clear();
     for (const r of await stateRowsOf(s.db, s.accountId, s.journeyId, byKey)) rows.push(r);
-    return batchOf(keys.size === 0 ? [] : await population.profiles(population.keys(keys)), rows, last);
+    return batchOf(keys.length === 0 ? [] : await population.profiles(keys), rows, last);
   };
   // Pages no larger than a batch, so small batches (tests) walk many pages with saves between them.
   const pages = stateRowPages(s.db, s.accountId, s.journeyId, at, Math.min(STATE_PAGE, s.size));

@@ -1,9 +1,11 @@
-import type { EngineEvent, ProfileState } from '@svc/journey-engine';
+import type { ProfileState } from '@svc/journey-engine';
 import type { ColumnKind } from '../platform/storage';
 
-/** The rows a run saves (store.ts `saveRun`): their columns, their kinds and the values of each row. */
+/**
+ * The rows a run saves (store.ts `saveRun`; the event log's are eventLog.ts's): their columns, their kinds and the
+ * values of each row.
+ */
 
-const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
 export const n = <T>(v: T | undefined) => (v === undefined ? null : v);
 
 const INT: ColumnKind = 'integer';
@@ -14,9 +16,6 @@ export const STATE_COLUMNS =
   `account_id journey_id profile_key status stage_id step_id journey_entered_at stage_entered_at
   step_entered_at entries left_at left_reason variants branches held last_run_at wake_at`.split(/\s+/);
 export const STATE_KINDS = kindsOf('iittttiiiiitttiii');
-export const EVENT_COLUMNS = `account_id journey_id run_id at profile_key type stage_id step_id branch_id variant_id
-  activation_id segment_id reason criterion_index bucket kept due_at`.split(/\s+/);
-export const EVENT_KINDS = kindsOf('iiiitttttttttiiii');
 
 /** The rows of `journey_profile_states` for states, each with its wake time. */
 export function* stateRows(
@@ -44,36 +43,6 @@ export function* stateRows(
       s.held ? 1 : 0,
       s.lastRunAt,
       wakes?.get(s.profileKey) ?? null,
-    ];
-  }
-}
-
-/** The rows of `journey_profile_events` for a run's events. */
-export function* eventRows(
-  accountId: number,
-  journeyId: number,
-  runId: number,
-  events: Iterable<EngineEvent>,
-): Generator<unknown[]> {
-  for (const e of events) {
-    yield [
-      accountId,
-      journeyId,
-      runId,
-      e.at,
-      e.profileKey,
-      e.type,
-      n(e.stageId),
-      n(e.stepId),
-      n(e.branchId),
-      n(e.variantId),
-      n(e.activationId),
-      n(e.segmentId),
-      n(e.reason),
-      n(e.criterionIndex),
-      n(e.bucket),
-      b(e.kept),
-      e.dueAt !== undefined && Number.isFinite(e.dueAt) ? e.dueAt : null,
     ];
   }
 }

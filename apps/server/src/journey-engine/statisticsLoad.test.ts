@@ -24,14 +24,18 @@ describe(`statistics of a large journey (${testBackend()})`, () => {
     const at = h.clock.now().getTime() - 60_000;
     const journeyId = Number(ids.journeyId);
     const accountId = h.admin.accountId;
+    // Each profile's three events of the run, as a run logs them (eventLog.ts).
+    const events = JSON.stringify([
+      ['journey_entered', ids.stage1],
+      ['stage_entered', ids.stage1],
+      ['step_entered', ids.stage1, 'wait3'],
+    ]);
     await run(
       h.deps.storage.db,
-      sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PROFILES - 1}),
-            t(type) AS (SELECT 'journey_entered' UNION ALL SELECT 'stage_entered' UNION ALL SELECT 'step_entered')
-          INSERT INTO journey_profile_events (account_id, journey_id, run_id, at, profile_key, type, stage_id, step_id)
-          SELECT ${accountId}, ${journeyId}, 1, ${at}, 'k' || CAST(i AS TEXT), t.type, ${ids.stage1},
-            CASE WHEN t.type = 'step_entered' THEN 'wait3' END
-          FROM n, t`,
+      sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PROFILES - 1})
+          INSERT INTO journey_run_events (account_id, journey_id, run_id, at, profile_key, events)
+          SELECT ${accountId}, ${journeyId}, 1, ${at}, 'k' || CAST(i AS TEXT), ${events}
+          FROM n`,
     );
     await run(
       h.deps.storage.db,

@@ -12,9 +12,10 @@ import {
 import { parseStored } from '../platform/storedJson';
 import { abDayCounts, addAbDays } from './abDays';
 import { eventsByEntry } from './entries';
+import { RUN_EVENT_COLUMNS, RUN_EVENT_KINDS, runEventRows } from './eventLog';
 import { addFigureDays, figureDayCounts } from './figureDays';
 import { leavePositions, movePositions } from './positions';
-import { EVENT_COLUMNS, EVENT_KINDS, eventRows, n, STATE_COLUMNS, STATE_KINDS, stateRows } from './savedRows';
+import { n, STATE_COLUMNS, STATE_KINDS, stateRows } from './savedRows';
 
 /**
  * SQL of the journey engine (migration 0010). Every statement is scoped by account and journey. A run's
@@ -314,10 +315,10 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
   await movePositions(ex, accountId, journeyId, out.changed, out.before);
   await appendRows(
     ex,
-    'journey_profile_events',
-    EVENT_COLUMNS,
-    EVENT_KINDS,
-    eventRows(accountId, journeyId, runId, out.events),
+    'journey_run_events',
+    RUN_EVENT_COLUMNS,
+    RUN_EVENT_KINDS,
+    runEventRows(accountId, journeyId, runId, out.events),
   );
   const byEntry = eventsByEntry(out.events, out.changed, false);
   await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));

@@ -1,7 +1,7 @@
 import type { Migration } from '../platform/db';
 
-/** The journey engine's tables that take a row per profile, or several, on every busy run. */
-export const JOURNEY_ROWS_UNCHECKED_ON_POSTGRES = [
+/** The journey engine's tables that took a row per profile, or several, on every busy run (as of this migration). */
+const JOURNEY_ROWS_UNCHECKED_ON_POSTGRES = [
   'journey_profile_states',
   'journey_profile_events',
   'journey_activation_queue',

@@ -33,6 +33,7 @@ import { journeyFigureDays } from './0046-journey-figure-days';
 import { journeyStatesIndex } from './0047-journey-states-index';
 import { journeyEventsTypeIndex } from './0048-journey-events-type-index';
 import { journeyRowsWithoutRowChecks } from './0049-journey-rows-without-row-checks';
+import { journeyRunEvents } from './0050-journey-run-events';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -70,4 +71,5 @@ export const migrations: readonly Migration[] = [
   journeyStatesIndex,
   journeyEventsTypeIndex,
   journeyRowsWithoutRowChecks,
+  journeyRunEvents,
 ];

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, type TestPostgres } from '../dwh/testing/postgres';
 import { type Db, migrate, openSqlite } from '../platform/db';
-import { JOURNEY_ROWS_UNCHECKED_ON_POSTGRES } from './0049-journey-rows-without-row-checks';
+import { JOURNEY_ROWS_WITHOUT_KEYS_ON_POSTGRES } from './0050-journey-run-events';
 import { migrations } from './index';
 import { type ForeignKeyShape, postgresShape, type SchemaShape, sqliteShape } from './testing/schemaShape';
 
@@ -132,7 +132,7 @@ describe('the PostgreSQL text of the control-database migrations', () => {
     for (const [table, lite] of liteShape) {
       // The journey engine's per-profile rows have none on PostgreSQL (migration 49; a trigger deletes them with
       // their journey, store.test.ts proves it on both backends).
-      if (JOURNEY_ROWS_UNCHECKED_ON_POSTGRES.includes(table)) continue;
+      if (JOURNEY_ROWS_WITHOUT_KEYS_ON_POSTGRES.includes(table)) continue;
       for (const fk of lite.foreignKeys) {
         // Keys to the accounts reference table stay as they are; keys between account tables gain account_id.
         const colocated: ForeignKeyShape =

@@ -27,6 +27,8 @@ export function pgIdentifier(name: string): string {
 /** PostgreSQL's forms of what differs between the backends. */
 export const postgresDialect: SqlDialect = {
   jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  jsonArrayElements: (column, alias) =>
+    `jsonb_array_elements(${column}::jsonb) WITH ORDINALITY AS ${alias}(value, key)`,
   groupConcat: (expr, separator) => `string_agg((${expr})::text, '${separator.replace(/'/g, "''")}')`,
   syncIdentity: (table) =>
     `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM ${table}), 1))`,

@@ -31,6 +31,7 @@ function insertValues(kinds: ReadonlyArray<ColumnKind>, rows: ReadonlyArray<Read
 /** SQLite's forms of what differs between the backends. */
 export const sqliteDialect: SqlDialect = {
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
+  jsonArrayElements: (column, alias) => `json_each(${column}) AS ${alias}`,
   groupConcat: (expr, separator) => `group_concat(${expr}, '${separator.replace(/'/g, "''")}')`,
   syncIdentity: () => null,
   forUpdate: '',

@@ -32,6 +32,12 @@ export type DataExecutor = Kysely<DataTables> | Transaction<DataTables> | Execut
 export interface SqlDialect {
   /** A JSON text column's member `key` as text (`json_extract` / `->>`). */
   jsonText(column: string, key: string): string;
+  /**
+   * A FROM item of the elements of a JSON array held in the text column `column`: `${alias}.value` is each element
+   * (its items read with `->> n` on both backends), `${alias}.key` orders them (from 0 on SQLite, from 1 on
+   * PostgreSQL). It may refer to the FROM items before it.
+   */
+  jsonArrayElements(column: string, alias: string): string;
   /** Text aggregation of a group's values joined by `separator`. */
   groupConcat(expr: string, separator: string): string;
   /**
