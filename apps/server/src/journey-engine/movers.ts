@@ -144,8 +144,6 @@ export function keptPopulation(
 }
 
 export interface RunPlan {
-  /** Whether the run looks at the whole parent segment (nothing usable was kept from the last run). */
-  everyone: boolean;
   membership: Membership;
   definition: string;
   inputs: string | null;
@@ -181,7 +179,6 @@ export async function planRun(
   if (!usable) {
     const all = population.keys();
     return {
-      everyone: true,
       membership,
       definition,
       inputs,
@@ -192,7 +189,6 @@ export async function planRun(
   const same = inputs !== null && inputs === seen.inputs;
   const movers = same ? new Set<string>() : membershipMovers(seen.membership, membership);
   return {
-    everyone: false,
     membership,
     definition,
     inputs,

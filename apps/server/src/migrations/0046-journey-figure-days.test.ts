@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { EngineEvent } from '@svc/journey-engine';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestPostgres } from '../dwh/testing/postgres';
 import { migrate } from '../platform/db';
-import { migrations } from './index';
+import { postgresBefore } from './testing/postgresBefore';
 import { sqliteBefore } from './testing/sqliteBefore';
 
 const DAY = 86_400_000;
@@ -139,19 +136,9 @@ describe('migration 46 on PostgreSQL', () => {
   it('fills the same rows as on SQLite from the same log', async () => {
     const before = sqliteBefore(46);
     const { db } = before;
-    const server = startTestPostgres();
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    const name = `svc_m46_${randomBytes(6).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(server.url);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
+    const postgres = await postgresBefore(46);
+    const { client } = postgres;
     try {
-      await client.connect();
-      for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-        if (m.version < 46 && m.postgres.trim() !== '') await client.query(m.postgres);
-      }
       const setup = `INSERT INTO accounts (id, name, created_at) VALUES (1, 'a', 0);
         INSERT INTO journeys (id, account_id, parent_segment_id, folder_id, name, state, paused, document, created_at,
           updated_at)
@@ -173,7 +160,7 @@ describe('migration 46 on PostgreSQL', () => {
         );
       }
       migrate(db);
-      await client.query((migrations.find((m) => m.version === 46) as { postgres: string }).postgres);
+      await postgres.apply();
       const lite = numbers(db.prepare(FIGURE_ROWS).all() as Array<Record<string, unknown>>);
       expect(lite.length).toBeGreaterThan(10);
       expect(numbers((await client.query(FIGURE_ROWS)).rows)).toEqual(lite);
@@ -181,10 +168,7 @@ describe('migration 46 on PostgreSQL', () => {
       expect(liteAb).toHaveLength(2);
       expect(numbers((await client.query(AB_ROWS)).rows)).toEqual(liteAb);
     } finally {
-      await client.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-      server.stop();
+      await postgres.remove();
       before.remove();
     }
   }, 120_000);

@@ -1,14 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { EngineEvent } from '@svc/journey-engine';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestPostgres } from '../dwh/testing/postgres';
-import { eventsOfRow } from '../journey-engine';
+import { eventsOfRows, type LoggedEvent as Logged, type RunEventRow } from '../journey-engine/testing/loggedEvents';
 import { migrate } from '../platform/db';
-import { migrations } from './index';
+import { postgresBefore } from './testing/postgresBefore';
 import { sqliteBefore } from './testing/sqliteBefore';
-
-type Logged = EngineEvent & { journeyId: number; runId: number };
 
 // Run 1 of journey 5 logs p1 and p2 with their events interleaved; run 2 logs p1 again; journey 6 apart.
 const events: Logged[] = [
@@ -64,22 +58,6 @@ const SETUP = `INSERT INTO accounts (id, name, created_at) VALUES (1, 'a', 0);
     VALUES (5, 1, '1', '1', 'one', 'launched', 0, '{}', 0, 0), (6, 1, '1', '1', 'two', 'launched', 0, '{}', 0, 0);`;
 const ROWS = 'SELECT journey_id, run_id, at, profile_key, events FROM journey_run_events ORDER BY id';
 
-interface RunEventRow {
-  journey_id: number | string;
-  run_id: number | string;
-  at: number | string;
-  profile_key: string;
-  events: string;
-}
-/** The rows' events in log order, with their journey and run. */
-const decoded = (rows: RunEventRow[]): Logged[] =>
-  rows.flatMap((r) =>
-    eventsOfRow(Number(r.at), r.profile_key, r.events).map((e) => ({
-      ...e,
-      journeyId: Number(r.journey_id),
-      runId: Number(r.run_id),
-    })),
-  );
 /** The events in log order once each profile's events of a run are kept together. */
 const EXPECTED = [0, 2, 4, 1, 3, 5, 6, 7, 8].map((i) => events[i]);
 
@@ -104,7 +82,7 @@ describe('migration 50 (journey events: a row per run and profile) on SQLite', (
       [5, 2, 'p1'],
       [6, 3, 'p1'],
     ]);
-    expect(decoded(rows)).toEqual(EXPECTED);
+    expect(eventsOfRows(rows)).toEqual(EXPECTED);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'journey_profile_events'").all()).toEqual([]);
     // The rows go with their journey.
     db.exec('DELETE FROM journeys WHERE id = 5');
@@ -114,18 +92,9 @@ describe('migration 50 (journey events: a row per run and profile) on SQLite', (
 
 describe('migration 50 on PostgreSQL', () => {
   it('moves the same events as on SQLite, and its rows go with their journey', async () => {
-    const server = startTestPostgres();
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    const name = `svc_m50_${randomBytes(6).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(server.url);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
+    const postgres = await postgresBefore(50);
+    const { client } = postgres;
     try {
-      await client.connect();
-      const sorted = [...migrations].sort((a, b) => a.version - b.version);
-      for (const m of sorted) if (m.version < 50 && m.postgres.trim() !== '') await client.query(m.postgres);
       await client.query(SETUP);
       for (const e of events) {
         const marks = valuesOf(e).map((_, i) => `$${i + 1}`);
@@ -133,15 +102,12 @@ describe('migration 50 on PostgreSQL', () => {
           ...valuesOf(e),
         ]);
       }
-      await client.query((sorted.find((m) => m.version === 50) as { postgres: string }).postgres);
-      expect(decoded((await client.query<RunEventRow>(ROWS)).rows)).toEqual(EXPECTED);
+      await postgres.apply();
+      expect(eventsOfRows((await client.query<RunEventRow>(ROWS)).rows)).toEqual(EXPECTED);
       await client.query('DELETE FROM journeys WHERE id = 5');
       expect((await client.query(ROWS)).rows).toHaveLength(1);
     } finally {
-      await client.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-      server.stop();
+      await postgres.remove();
     }
   }, 120_000);
 });
