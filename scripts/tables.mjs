@@ -27,6 +27,8 @@ const OWNERS = {
     'journey_positions',
     'journey_figure_days',
     'journey_ab_days',
+    'journey_figure_instants',
+    'journey_ab_instants',
     'journey_deliveries',
     'journey_delivery_files',
     'journey_activation_queue',

@@ -6,10 +6,10 @@
 // feature's SQL) is not part of the figure; a run whose inputs are unchanged keeps the last run's memberships
 // (decision 0046), as runPopulationFor does when membershipInputs (a few rows of the control database) says
 // nothing they are evaluated from changed; the other idle run compares freshly evaluated sets. Then the statistics
-// of four windows, counted as the statistics route counts them (from the day counts the runs keep, decision 0054;
-// the third starts inside the first day, whose part is counted over the log; the fourth lies within the busy day, all
-// of it counted over the log; runs happen at noon), the first page of the Profiles list, and the size on disk of the
-// journey engine's tables.
+// of five windows, counted as the statistics route counts them (the whole days from the day counts the runs keep,
+// decision 0054, the parts of days at a window's ends from their counts per run instant, decision 0057; runs happen
+// at noon, so the last three windows start or end inside a day with a run), the first page of the Profiles list, and
+// the size on disk of the journey engine's tables.
 // Run: `node --max-semi-space-size=64 --import tsx bench/journeyEngine.ts` in apps/server (the young generation the
 // server's worker threads have, platform/workerPool.ts, where runs happen; plain `npx tsx` measures V8's default).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -110,16 +110,18 @@ async function timedStatistics(label: string, window: { from: number; to: number
     window,
   );
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`statistics, ${label.padEnd(20)} ${String(ms).padStart(5)} ms  entered ${stats.entered}\n`);
+  process.stdout.write(`statistics, ${label.padEnd(24)} ${String(ms).padStart(5)} ms  entered ${stats.entered}\n`);
   return { label, ms, entered: stats.entered };
 }
 const statistics = [
   await timedStatistics('the whole journey', { from: t, to: t + 4 * DAY - 1 }),
   await timedStatistics('day 3 only', { from: t + 3 * DAY, to: t + 4 * DAY - 1 }),
-  // A window that starts inside a day: that day's part over the log (everyone's entry), the days after from the
+  // A window that starts inside a day: that day's part per run instant (everyone's entry), the days after from the
   // day counts.
   await timedStatistics('from day 0, 06:00', { from: t + NOON / 2, to: t + 4 * DAY - 1 }),
-  // A window within one day is counted over the log: here the busy run's six events per profile.
+  // Both ends inside days, the busy run of day 3 after the end.
+  await timedStatistics('day 0 06:00-day 3 06:00', { from: t + NOON / 2, to: t + 3 * DAY + NOON / 2 }),
+  // A window within one day: the busy run's six events per profile, per run instant.
   await timedStatistics('day 3, 06:00-18:00', { from: t + 3 * DAY + NOON / 2, to: t + 3 * DAY + (3 * NOON) / 2 }),
 ];
 /** The first page of the Profiles list, and the page after it by its cursor, as the route reads them. */
@@ -128,7 +130,7 @@ async function timedPage(label: string, after?: string) {
   const q = { status: 'all' as const, page: 1, perPage: 50, ...(after === undefined ? {} : { after }) };
   const page = await listCustomers(db, accountId, journeyId, journey, [], q);
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`profiles, ${label.padEnd(20)} ${String(ms).padStart(5)} ms  ${page.data.length} rows\n`);
+  process.stdout.write(`profiles, ${label.padEnd(24)} ${String(ms).padStart(5)} ms  ${page.data.length} rows\n`);
   return { label, ms, last: page.data[page.data.length - 1]?.profileKey };
 }
 const first = await timedPage('first page');

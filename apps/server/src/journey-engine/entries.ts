@@ -2,7 +2,7 @@ import type { EngineEvent, ProfileState } from '@svc/journey-engine';
 
 const DAY_MS = 86_400_000;
 
-/** The Unix day (UTC) of an instant: how the journey's day counts (figureDays.ts, abDays.ts) bucket events. */
+/** The Unix day (UTC) of an instant: how the journey's day counts (figureCounts.ts, abCounts.ts) bucket events. */
 export const dayOf = (at: number) => Math.floor(at / DAY_MS);
 
 /**

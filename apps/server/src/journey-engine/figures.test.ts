@@ -8,9 +8,9 @@ import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/te
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { insertId, many, type OpenedStorage, sql } from '../platform/storage';
 import { openTestStorage, testBackend } from '../testing/storage';
-import { abTally } from './abDays';
+import { countTally } from './countTally';
 import { eventsBetween } from './eventLog';
-import { dayTally, recountFigureDays } from './figureDays';
+import { recountFigures } from './figureCounts';
 import { logTally, statisticsTally } from './figures';
 import { insertRun, loadStates, saveRun } from './store';
 
@@ -72,23 +72,19 @@ async function both(w: World, window: StatisticsWindow) {
 const nonZero = (m: ReadonlyMap<string, number>) => new Map([...m].filter(([, n]) => n !== 0));
 
 /**
- * Whether the day counts the runs kept (figureDays.ts) answer the window; when they do, their figures are those
- * counted over the log, every one.
+ * Whether the counts the runs kept (figureCounts.ts, per day and per run instant) answer the window; when they do,
+ * their figures are those counted over the log, every one.
  */
-async function daysAgree(window: StatisticsWindow): Promise<boolean> {
+async function countsAgree(window: StatisticsWindow): Promise<boolean> {
   const db = storage.db;
-  const days = await dayTally(db, accountId, journeyId, window, (from, to) =>
-    logTally(db, accountId, journeyId, { from, to }),
-  );
-  if (!days) return false;
+  const counted = await countTally(db, accountId, journeyId, window);
+  if (!counted) return false;
   const log = await logTally(db, accountId, journeyId, window);
-  expect(nonZero(days.profiles), JSON.stringify(window)).toEqual(nonZero(log.profiles));
-  expect(days.entries).toBe(log.entries);
-  // Whether the A/B tallies came from their day counts too (statisticsTally, compared by `both`), with profiles.
-  if (days.abDays && (await abTally(db, accountId, journeyId, days.abDays.first, days.abDays.last)).size > 0) {
-    abAnswers++;
-  }
-  if (window.from % 86_400_000 !== 0) partialAnswers++;
+  expect(nonZero(counted.profiles), JSON.stringify(window)).toEqual(nonZero(log.profiles));
+  expect(counted.entries).toBe(log.entries);
+  // Whether the A/B tallies came from their counts too (statisticsTally, compared by `both`), with profiles.
+  if (counted.variants && counted.variants.size > 0) abAnswers++;
+  if (window.from % 86_400_000 !== 0 || (window.to + 1) % 86_400_000 !== 0) partialAnswers++;
   return true;
 }
 let abAnswers = 0;
@@ -122,14 +118,20 @@ const positionsOfStates = async () =>
 
 const KEYS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
 
+/** The two-stage scenario's journey, stored, with six profiles in its entry segment and three of them VIPs. */
+async function scenarioWorld(allowReentry: boolean): Promise<World> {
+  const w = new World(scenarioJourney({ allowReentry }));
+  journeyId = await newJourney(w);
+  w.addProfiles(KEYS, (key) => ({ customer_id: `C-${key}` }));
+  w.join(SEG.entry, ...KEYS);
+  w.join(SEG.vip, 'p1', 'p2', 'p3');
+  return w;
+}
+
 describe(`journey statistics counted by the database (${testBackend()})`, () => {
   for (const allowReentry of [false, true]) {
     it(`match the engine's on the two-stage scenario, day by day (re-entry ${allowReentry ? 'on' : 'off'})`, async () => {
-      const w = new World(scenarioJourney({ allowReentry }));
-      journeyId = await newJourney(w);
-      w.addProfiles(KEYS, (key) => ({ customer_id: `C-${key}` }));
-      w.join(SEG.entry, ...KEYS);
-      w.join(SEG.vip, 'p1', 'p2', 'p3');
+      const w = await scenarioWorld(allowReentry);
       const script: Array<() => void> = [
         () => undefined,
         () => undefined,
@@ -155,10 +157,16 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
           const { counted, reference } = await both(w, window);
           expect(counted).toEqual(reference);
         }
-        // Whole days from the first: the day counts answer, unless a re-entry lies in the window.
-        const answered = await daysAgree({ from: day(0), to: day(d + 1) - 1 });
-        if (!allowReentry) expect(answered).toBe(true);
-        await daysAgree({ from: day(d), to: day(d) });
+        // The counts answer any window, unless a re-entry lies in it.
+        for (const window of [
+          { from: day(0), to: day(d + 1) - 1 },
+          { from: day(d), to: day(d) },
+          { from: day(d) - 1, to: day(d) + 1 },
+          { from: day(0) + 1, to: day(d) - 1 },
+        ]) {
+          const answered = await countsAgree(window);
+          if (!allowReentry) expect(answered, JSON.stringify(window)).toBe(true);
+        }
       }
       // The scenario reached every kind of figure, so the comparison above covered each of them.
       const all = (await both(w, { from: day(0), to: day(30) })).counted;
@@ -171,9 +179,36 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
     });
   }
 
+  it("place goals on a window's last day before or after its end by their instant", async () => {
+    const w = await scenarioWorld(false);
+    // Everyone enters on day 0; the VIPs are assigned an arm on day 3; p1 buys at 01:00 on day 5, p2 at 03:00.
+    await runAndSave(w, day(0));
+    await runAndSave(w, day(3));
+    w.join(SEG.buyer, 'p1');
+    await runAndSave(w, day(5) + 3_600_000);
+    w.join(SEG.buyer, 'p2');
+    await runAndSave(w, day(5) + 3 * 3_600_000);
+    const goals = (window: StatisticsWindow) =>
+      both(w, window).then(({ counted, reference }) => {
+        expect(counted, JSON.stringify(window)).toEqual(reference);
+        return counted.abTests[0]?.variants.reduce((n, v) => n + v.goalReached, 0);
+      });
+    // Up to 02:00 on day 5: the day counts hold days 0 to 4, the instants p1's goal but not p2's.
+    expect(await goals({ from: day(0), to: day(5) + 2 * 3_600_000 })).toBe(1);
+    expect(await goals({ from: day(0), to: day(5) + 3 * 3_600_000 })).toBe(2);
+    expect(await goals({ from: day(3), to: day(5) })).toBe(0);
+    expect(await goals({ from: day(3) + 1, to: day(6) })).toBe(0);
+    for (const window of [
+      { from: day(0), to: day(5) + 2 * 3_600_000 },
+      { from: day(2) + 1, to: day(5) + 2 * 3_600_000 },
+    ]) {
+      expect(await countsAgree(window)).toBe(true);
+    }
+  });
+
   it('match the engine’s over random schedules of runs, pauses and segment changes', async () => {
     const segments = Object.values(SEG);
-    const seen = { exitAfter: 0, keptAssignments: 0, goals: 0, dayAnswers: 0 };
+    const seen = { exitAfter: 0, keptAssignments: 0, goals: 0, countAnswers: 0 };
     for (let seed = 1; seed <= 12; seed++) {
       const { next, pick } = seededRandom(seed);
       const w = new World(scenarioJourney({ allowReentry: seed % 3 !== 0, split: [30, 70] }));
@@ -185,6 +220,7 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
       w.join(SEG.vip, ...keys.filter((_, i) => i % 2 === 0));
       let at = day(0);
       const runs: number[] = [];
+      const goalRuns: number[] = [];
       for (let action = 0; action < 60; action++) {
         const roll = next();
         if (roll < 0.35) w.join(pick(segments), pick(keys), pick(keys));
@@ -193,11 +229,13 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
           if (w.journey.paused) w.resume(at);
           else w.pause(at);
         } else {
-          at += Math.floor(next() * 4 * 86_400_000);
+          // Runs a few hours apart as well as days apart: parts of days hold runs on both sides of a window's end.
+          at += Math.floor(next() * (next() < 0.4 ? 6 * 3_600_000 : 4 * 86_400_000));
           const events = (await runAndSave(w, at)).events;
           seen.exitAfter += events.filter((e) => e.type === 'journey_left' && e.reason === 'exit_after').length;
           seen.keptAssignments += events.filter((e) => e.type === 'variant_assigned' && e.kept).length;
           seen.goals += events.filter((e) => e.type === 'goal_reached').length;
+          if (events.some((e) => e.type === 'goal_reached')) goalRuns.push(at);
           runs.push(at);
         }
       }
@@ -214,27 +252,35 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
         const b = Math.floor(next() * (lastDay + 2)) - 1;
         windows.push({ from: day(Math.min(a, b)), to: day(Math.max(a, b) + 1) - 1 });
         windows.push({ from: day(Math.min(a, b)), to: at });
-        // Starting inside a day: that day's part from the log, the days after from the counts.
+        // Starting inside a day: that day's part per instant, the days after from the day counts.
         windows.push({ from: day(Math.min(a, b)) + Math.floor(next() * 86_400_000), to: at });
-        // Starting just before a run: the run's events lie in the first, partial day.
-        if (runs.length > 0) windows.push({ from: pick(runs) - 1, to: at });
+        // Ending inside a day, and both: the parts of days at the ends per instant.
+        windows.push({ from: day(Math.min(a, b)), to: day(Math.max(a, b)) + Math.floor(next() * 86_400_000) });
+        const c = Math.floor(next() * 86_400_000);
+        windows.push({ from: day(Math.min(a, b)) + c, to: day(Math.max(a, b)) + Math.floor(next() * c) });
+        // Starting just before a run, and ending just before or at one: a run's events on either side of an end.
+        if (runs.length > 0) {
+          windows.push({ from: pick(runs) - 1, to: at });
+          const [r1, r2] = [pick(runs), pick(runs)].sort((x, y) => x - y) as [number, number];
+          windows.push({ from: r1, to: r2 - 1 }, { from: r1 + 1, to: r2 }, { from: r1 - 1, to: r2 + 1 });
+        }
       }
-      for (const window of windows) {
+      // Ending at a run where goals were reached, and just before it: goals on the window's last day.
+      for (const g of goalRuns) windows.push({ from: day(0), to: g }, { from: day(0) + 1, to: g - 1 });
+      for (const window of windows.filter((x) => x.from <= x.to)) {
         const { counted, reference } = await both(w, window);
         expect(counted, `seed ${seed}, window ${JSON.stringify(window)}`).toEqual(reference);
-        const whole = window.from % 86_400_000 === 0;
-        const answered = await daysAgree(window);
-        if (answered) seen.dayAnswers++;
-        // Without re-entry every window of whole days is answered by the day counts.
-        if (!w.journey.allowReentry && whole) expect(answered, `seed ${seed}`).toBe(true);
+        const answered = await countsAgree(window);
+        if (answered) seen.countAnswers++;
+        // Without re-entry the counts answer every window from 1970 on, whatever its ends.
+        if (!w.journey.allowReentry && window.from >= 0) expect(answered, `seed ${seed}`).toBe(true);
       }
-      // Counted again from the whole log, every figure's previous day is known, re-entries' too: the day counts
-      // then answer every window of whole days.
-      await recountFigureDays(storage.db, accountId, journeyId);
-      for (const window of windows) {
-        const whole = window.from % 86_400_000 === 0;
-        const answered = await daysAgree(window);
-        if (whole) expect(answered, `seed ${seed}, recounted, ${JSON.stringify(window)}`).toBe(true);
+      // Counted again from the whole log, every figure's previous time is known, re-entries' too: the counts
+      // then answer every window from 1970 on.
+      await recountFigures(storage.db, accountId, journeyId);
+      for (const window of windows.filter((x) => x.from <= x.to)) {
+        const answered = await countsAgree(window);
+        if (window.from >= 0) expect(answered, `seed ${seed}, recounted, ${JSON.stringify(window)}`).toBe(true);
         const { counted, reference } = await both(w, window);
         expect(counted, `seed ${seed}, recounted, window ${JSON.stringify(window)}`).toEqual(reference);
       }
@@ -245,7 +291,7 @@ describe(`journey statistics counted by the database (${testBackend()})`, () => 
     expect(seen.exitAfter).toBeGreaterThan(0);
     expect(seen.keptAssignments).toBeGreaterThan(0);
     expect(seen.goals).toBeGreaterThan(0);
-    expect(seen.dayAnswers).toBeGreaterThan(20);
+    expect(seen.countAnswers).toBeGreaterThan(60);
     expect(abAnswers).toBeGreaterThan(5);
     expect(partialAnswers).toBeGreaterThan(10);
   });

@@ -1,14 +1,14 @@
 import { type FigureKind, figureKey, type StatisticsTally, type StatisticsWindow } from '@svc/journey-engine';
 import { type Executor, many, type RawBuilder, sql } from '../platform/storage';
-import { abTally } from './abDays';
+import { countTally, type FigureTally } from './countTally';
 import { loggedEvents } from './eventLog';
-import { type DayTally, dayTally } from './figureDays';
 import { positionsOf } from './positions';
 
 /**
- * The statistics of a window counted by the database (decisions 0033, 0054): the figures from the day counts the
- * runs keep (figureDays.ts) when the window is made of whole days, else a COUNT(DISTINCT) per figure in one pass
- * over the window's range of the index on (journey_id, at); the A/B tallies one grouped query; and the
+ * The statistics of a window counted by the database (decisions 0033, 0054, 0057): the figures and A/B tallies
+ * from the counts per day and per run instant the runs keep (countTally.ts), else (a re-entry whose previous time
+ * the run did not know lies in the window) a COUNT(DISTINCT) per figure in one pass over the window's range of the
+ * log's index on (journey_id, at), and the A/B tallies one grouped query over it; and the
  * "in the journey now" counts are read from the position counts the runs keep (migration 45). Nothing is loaded into memory but
  * the figures themselves, however many profiles the journey has. The rules are those of journeyStatistics
  * (the engine package), which the parity tests hold this to.
@@ -35,16 +35,12 @@ export async function statisticsTally(
   journeyId: number,
   window: StatisticsWindow,
 ): Promise<StatisticsTally> {
-  const days = await dayTally(ex, accountId, journeyId, window, (from, to) =>
-    logTally(ex, accountId, journeyId, { from, to }),
-  );
-  const { entries, profiles } = days ?? (await logTally(ex, accountId, journeyId, window));
+  const counted = await countTally(ex, accountId, journeyId, window);
+  const { entries, profiles } = counted ?? (await logTally(ex, accountId, journeyId, window));
   return {
     entries,
     profiles,
-    variants: days?.abDays
-      ? await abTally(ex, accountId, journeyId, days.abDays.first, days.abDays.last)
-      : await variantTally(ex, loggedEvents(ex, accountId, journeyId, window)),
+    variants: counted?.variants ?? (await variantTally(ex, loggedEvents(ex, accountId, journeyId, window))),
     ...(await currentTally(ex, accountId, journeyId)),
   };
 }
@@ -75,14 +71,14 @@ const FIGURE_OF_EVENT = `
 
 /**
  * The window's entries and distinct profiles per figure counted over the event log, in one pass over the window's
- * range of the log's (journey_id, at) index: for a window the day counts cannot answer (figureDays.ts `dayTally`).
+ * range of the log's (journey_id, at) index: for a window the counts cannot answer (countTally.ts).
  */
 export async function logTally(
   ex: Executor,
   accountId: number,
   journeyId: number,
   window: StatisticsWindow,
-): Promise<DayTally> {
+): Promise<FigureTally> {
   const figures = await many<FigureRow>(
     ex,
     sql`SELECT k, id, sub, COUNT(DISTINCT profile_key) AS n, COUNT(*) AS c

@@ -1,5 +1,5 @@
 import type { Harness } from '../testing/harness';
-import { recountFigureDays } from './figureDays';
+import { recountFigures } from './figureCounts';
 import { recountPositions } from './positions';
 
 /**
@@ -210,5 +210,5 @@ export async function launchOverOneProfile(h: Harness): Promise<LaunchedIds> {
 export async function countKept(h: Harness, ids: LaunchedIds): Promise<void> {
   const db = h.deps.storage.db;
   await recountPositions(db, h.admin.accountId, Number(ids.journeyId));
-  await recountFigureDays(db, h.admin.accountId, Number(ids.journeyId));
+  await recountFigures(db, h.admin.accountId, Number(ids.journeyId));
 }

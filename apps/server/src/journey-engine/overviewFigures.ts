@@ -1,7 +1,7 @@
 import { type Executor, many, sql } from '../platform/storage';
 
 /**
- * Entries and goals reached of journeys, all time: sums of the day counts the runs keep (figureDays.ts,
+ * Entries and goals reached of journeys, all time: sums of the day counts the runs keep (figureCounts.ts,
  * decision 0054), a few rows per journey and day, so no event or profile is read. Profiles that re-enter count
  * again.
  */

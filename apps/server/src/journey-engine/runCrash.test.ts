@@ -7,7 +7,7 @@ import { SEG, scenarioJourney } from '../../../../packages/journey-engine/src/te
 import { day, World } from '../../../../packages/journey-engine/src/testing/world';
 import { many, type OpenedStorage, openStorage, type StorageTarget, sql } from '../platform/storage';
 import { freshTestDatabase, testBackend } from '../testing/storage';
-import { recountFigureDays } from './figureDays';
+import { recountFigures } from './figureCounts';
 import { moveAndSave } from './move';
 import { populationOfProfiles } from './movers';
 import type { Population } from './population';
@@ -190,7 +190,7 @@ describe(`a journey run under kill -9 (${testBackend()})`, () => {
     });
     const kept = await dayCounts();
     expect(kept.figures.length).toBeGreaterThan(0);
-    await recountFigureDays(db, accountId, journeyId);
+    await recountFigures(db, accountId, journeyId);
     expect(kept).toEqual(await dayCounts());
     const queue = await many<{ profile_key: string; activation_id: string }>(
       db,

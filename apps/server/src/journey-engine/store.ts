@@ -10,10 +10,10 @@ import {
   transaction,
 } from '../platform/storage';
 import { parseStored } from '../platform/storedJson';
-import { abDayCounts, addAbDays } from './abDays';
+import { abCounts, addAbCounts } from './abCounts';
 import { eventsByEntry } from './entries';
 import { RUN_EVENT_COLUMNS, RUN_EVENT_KINDS, runEventRows } from './eventLog';
-import { addFigureDays, figureDayCounts } from './figureDays';
+import { addFigureCounts, figureCounts } from './figureCounts';
 import { leavePositions, movePositions } from './positions';
 import { n, STATE_COLUMNS, STATE_KINDS, stateRows } from './savedRows';
 
@@ -321,8 +321,8 @@ export async function saveRun(ex: Executor, accountId: number, journeyId: number
     runEventRows(accountId, journeyId, runId, out.events),
   );
   const byEntry = eventsByEntry(out.events, out.changed, false);
-  await addFigureDays(ex, accountId, journeyId, figureDayCounts(byEntry, false));
-  await addAbDays(ex, accountId, journeyId, await abDayCounts(ex, accountId, journeyId, byEntry, out.changed, false));
+  await addFigureCounts(ex, accountId, journeyId, figureCounts(byEntry, false));
+  await addAbCounts(ex, accountId, journeyId, await abCounts(ex, accountId, journeyId, byEntry, out.changed, false));
   await insertRowsInBatches(
     ex,
     'INSERT INTO journey_ab_assignments (account_id, journey_id, step_id, profile_key, variant_id, bucket, assigned_at)',

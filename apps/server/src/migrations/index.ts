@@ -34,6 +34,7 @@ import { journeyStatesIndex } from './0047-journey-states-index';
 import { journeyEventsTypeIndex } from './0048-journey-events-type-index';
 import { journeyRowsWithoutRowChecks } from './0049-journey-rows-without-row-checks';
 import { journeyRunEvents } from './0050-journey-run-events';
+import { journeyFigureInstants } from './0051-journey-figure-instants';
 
 /** Every migration of the control database, in order. Add new ones at the end; never edit an applied one. */
 export const migrations: readonly Migration[] = [
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   journeyEventsTypeIndex,
   journeyRowsWithoutRowChecks,
   journeyRunEvents,
+  journeyFigureInstants,
 ];
