@@ -80,17 +80,23 @@ async function figureRows(
   );
 }
 
-/** Whether the journey logged anything with `from <= at <= to`. */
-async function loggedBetween(ex: Executor, accountId: number, journeyId: number, from: number, to: number) {
-  const row = await ex
-    .selectFrom('journey_run_events')
-    .select('id')
-    .where('journey_id', '=', journeyId)
-    .where((w) => w.between('at', from, to))
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * Whether the journey's runs counted anything with `from <= at <= to`: a figure (a goal among them, and a
+ * re-entry's events) or an A/B assignment. Two probes of small tables' keys.
+ */
+async function countedBetween(ex: Executor, accountId: number, journeyId: number, from: number, to: number) {
+  for (const table of ['journey_figure_instants', 'journey_ab_instants'] as const) {
+    const row = await ex
+      .selectFrom(table)
+      .select('n')
+      .where('account_id', '=', accountId)
+      .where('journey_id', '=', journeyId)
+      .where((w) => w.between('at', from, to))
+      .limit(1)
+      .executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
 }
 
 /**
@@ -107,10 +113,10 @@ export async function countTally(
   if (from < 0) return null;
   const start = dayOf(from);
   const end = dayOf(to);
-  // The whole days inside the window: its last day counts as whole when nothing was logged after the window's end.
+  // The whole days inside the window: its last day counts as whole when nothing was counted after the window's end.
   const first = from % DAY_MS === 0 ? start : start + 1;
   const last =
-    to % DAY_MS === DAY_MS - 1 || !(await loggedBetween(ex, accountId, journeyId, to + 1, (end + 1) * DAY_MS - 1))
+    to % DAY_MS === DAY_MS - 1 || !(await countedBetween(ex, accountId, journeyId, to + 1, (end + 1) * DAY_MS - 1))
       ? end
       : end - 1;
   let tally = new Tally();
