@@ -54,7 +54,11 @@ const columns = async (ks: string[]) => ks.map((key) => ({ key, columns: { custo
  * run compares them with the last run's), or ('kept') those the journey's last run kept.
  */
 function population(how: 'kept' | string | null): RunPopulation {
-  if (how !== 'kept') return evaluatedPopulation({ keys, members: segments, isMember }, how, columns);
+  if (how !== 'kept') {
+    // Freshly evaluated sets, as a run that evaluates gets them (the same objects would compare as unchanged).
+    const members = new Map([...segments].map(([id, set]) => [id, new Set(set)]));
+    return evaluatedPopulation({ keys, members, isMember }, how, columns);
+  }
   const fromKept = keptPopulation(kept, journeyId, journey, INPUTS, columns);
   if (!fromKept) throw new Error('The last run kept no memberships.');
   return fromKept;

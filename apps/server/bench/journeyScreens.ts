@@ -8,7 +8,7 @@ import { journeyBenchApp, shopCustomer } from './journeyApp';
  * customers (1,000,000 by default, BENCH_PROFILES=…) imported and built into a parent segment, the engine
  * scenario's two-stage journey launched and run once (everyone enters), then each request a screen sends when it
  * opens, timed three times (the median is printed), with the longest the request loop was held meanwhile
- * (monitorEventLoopDelay). Run: `npx tsx bench/journeyScreens.ts` in apps/server
+ * (monitorEventLoopDelay); then a run after a rebuild of the parent segment that changed nobody's membership. Run: `npx tsx bench/journeyScreens.ts` in apps/server
  * (SVC_BENCH_BACKEND=postgres SVC_TEST_PG_URL=… for PostgreSQL).
  */
 
@@ -71,6 +71,27 @@ const screens = [
   await timed('simulation, a sample of 5', 'POST', `${base}/simulation`, { sample: 5, days: 30 }),
   await timed('estimate of the next run', 'GET', `${base}/estimate`),
 ];
-report({ bench: 'journeyScreens', backend: benchBackend(), profiles: PROFILES, firstRunMs: runMs, screens });
+
+// A rebuild of the parent segment from the same rows changes what the memberships are evaluated from, not the
+// memberships: the next run reads each set's fingerprint, and the members of none (decision 0058).
+log(`rebuilding the parent segment from the same rows (${since()})`);
+const rebuilt = await expectOk(call('POST', `/audiences/${parentId}/run`));
+if ((await bench.app.services.jobs.whenSettled(Number(rebuilt.buildJobId))) !== 'success') {
+  throw new Error('The parent segment rebuild failed.');
+}
+const t1 = performance.now();
+const again = (await expectOk(call('POST', `${base}/run`))).data as { membersRead?: number; looked: number };
+const afterRebuild = { ms: Math.round(performance.now() - t1), membersRead: again.membersRead, looked: again.looked };
+log(
+  `${'run after a rebuild that changed nobody'.padEnd(44)} ${String(afterRebuild.ms).padStart(6)} ms  (sets read: ${afterRebuild.membersRead ?? 'all'}, profiles looked at: ${afterRebuild.looked})`,
+);
+report({
+  bench: 'journeyScreens',
+  backend: benchBackend(),
+  profiles: PROFILES,
+  firstRunMs: runMs,
+  screens,
+  afterRebuild,
+});
 bench.close();
 process.exit(0);

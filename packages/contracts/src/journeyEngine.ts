@@ -27,6 +27,11 @@ export const journeyRunSummary = z.object({
       .describe(
         'Whether segment memberships were evaluated for this run; false when the parent segment build and the rules the journey reads are unchanged since the last run (none reads the time), so its memberships were kept',
       ),
+    membersRead: count
+      .optional()
+      .describe(
+        'Sets of profiles (the parent segment and each segment the journey reads) whose members were read for this run: those that changed since the journey’s last run on this node; the others were reused',
+      ),
     changed: count.describe('Profiles whose state changed'),
     events: count.describe('Events appended to the journey log'),
     queued: count.describe('Profiles queued for activations'),

@@ -27,8 +27,9 @@ export interface Membership {
   segments: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** Keys whose membership of `a` and `b` differ, added to `out`. */
+/** Keys whose membership of `a` and `b` differ, added to `out` (none when they are the same set). */
 function addDifference(a: ReadonlySet<string>, b: ReadonlySet<string>, out: Set<string>) {
+  if (a === b) return;
   for (const key of a) if (!b.has(key)) out.add(key);
   for (const key of b) if (!a.has(key)) out.add(key);
 }
@@ -39,7 +40,7 @@ function addDifference(a: ReadonlySet<string>, b: ReadonlySet<string>, out: Set<
  */
 export function membershipMovers(before: Membership, now: Membership): Set<string> {
   const out = new Set<string>();
-  for (const key of now.parent) if (!before.parent.has(key)) out.add(key);
+  if (now.parent !== before.parent) for (const key of now.parent) if (!before.parent.has(key)) out.add(key);
   const ids = new Set([...before.segments.keys(), ...now.segments.keys()]);
   const none: ReadonlySet<string> = new Set();
   for (const id of ids) addDifference(before.segments.get(id) ?? none, now.segments.get(id) ?? none, out);

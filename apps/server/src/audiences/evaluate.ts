@@ -119,6 +119,24 @@ export async function countProfiles(
 
 const keyOrder = (deps: AppDeps) => sql.raw(derivedSets(deps).dialect.binaryOrder('p.key'));
 
+/**
+ * What tells the set of profiles matching the rule at `at` from another set (the dialect's `fingerprint`): equal
+ * fingerprints, equal sets, without reading a key.
+ */
+export async function matchingFingerprint(
+  deps: AppDeps,
+  parent: ParentSegmentRow,
+  rule: SegmentRule,
+  at: Date,
+): Promise<string> {
+  const where = await compileFor(deps, parent, rule, at);
+  const fingerprint = sql.raw(derivedSets(deps).dialect.fingerprint('p.key'));
+  return withProfiles(deps, parent, async (ex) => {
+    const row = await one<{ f: string }>(ex, sql`SELECT ${fingerprint} AS f FROM profiles p WHERE ${where}`);
+    return String(row?.f ?? '');
+  });
+}
+
 /** Keys of the profiles matching the rule at `at`, in key order. */
 export async function matchingKeys(
   deps: AppDeps,

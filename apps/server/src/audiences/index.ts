@@ -13,6 +13,7 @@ export {
   parentSegmentSizes,
   profileRows,
   type SegmentUsageProvider,
+  segmentFingerprint,
   segmentFolderEntries,
   segmentProfileKeys,
   type VariantMembersProvider,

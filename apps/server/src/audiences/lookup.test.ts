@@ -1,7 +1,15 @@
+import type { SegmentRule } from '@svc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFolder } from '../folders';
 import { createHarness, type Harness } from '../testing/harness';
-import { findParentSegment, findSegment, missingSegments, profileRows, segmentProfileKeys } from './index';
+import {
+  findParentSegment,
+  findSegment,
+  missingSegments,
+  profileRows,
+  segmentFingerprint,
+  segmentProfileKeys,
+} from './index';
 import { createParentSegment, DAY, importRows, type Json, nowSeconds, ok } from './testing/audiences';
 
 /** The interface other features use (journeys API, journey engine). */
@@ -91,5 +99,45 @@ describe('audiences lookup', () => {
     await expect(segmentProfileKeys(h.deps, accountId, '999', segment.id as string, at)).rejects.toThrow(
       'Resource not found',
     );
+  });
+
+  it('tells sets of profiles apart by their fingerprint, whatever rule gives them', async () => {
+    const at = h.clock.now();
+    const fingerprint = (of: string | SegmentRule) =>
+      segmentFingerprint(h.deps, accountId, record.id as string, of, at);
+    const plan = (value: string): SegmentRule & { type: 'And' } => ({
+      type: 'And' as const,
+      conditions: [
+        {
+          type: 'Value' as const,
+          leftValue: { name: 'plan' },
+          operator: { type: 'Equal' as const, rightValue: value },
+        },
+      ],
+    });
+    // 'a' and 'c': seen within the past 7 days, and on the pro plan.
+    const seenLately = await fingerprint(segment.id as string);
+    expect(await fingerprint(plan('pro'))).toBe(seenLately);
+    // Another set of the same size ('a' and 'b': on the free plan, or seen in the past 36 hours), a smaller one,
+    // none, and everyone: each its own.
+    const lastHours = {
+      type: 'Value' as const,
+      leftValue: { name: 'seen' },
+      operator: { type: 'TimeAfter' as const, rightValue: nowSeconds(h) - 1.5 * DAY },
+    };
+    const others = [
+      await fingerprint({
+        type: 'And',
+        conditions: [{ type: 'Or', conditions: [...plan('free').conditions, lastHours] }],
+      }),
+      await fingerprint(plan('free')),
+      await fingerprint(plan('none')),
+      await fingerprint({ type: 'And', conditions: [] }),
+    ];
+    expect(new Set([seenLately, ...others]).size).toBe(5);
+    // Seen within the past 7 days, a day and a half ago: only 'c', the set of another rule of one profile.
+    const before = new Date(at.getTime() - 1.5 * DAY * 1000);
+    expect(await segmentFingerprint(h.deps, accountId, record.id as string, rule, before)).not.toBe(seenLately);
+    await expect(fingerprint('999')).rejects.toThrow('Resource not found');
   });
 });

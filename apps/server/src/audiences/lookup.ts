@@ -3,7 +3,7 @@ import type { AppDeps } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { parseId } from '../platform/ids';
 import type { Executor } from '../platform/storage';
-import { matchingKeys, type ProfileView, readProfiles } from './evaluate';
+import { matchingFingerprint, matchingKeys, type ProfileView, readProfiles } from './evaluate';
 import { parseRule, readRule } from './rules/parse';
 import {
   definitionOf,
@@ -86,6 +86,23 @@ export async function missingSegments(
   return segmentIds.filter((id) => !found.has(parseId(id) ?? Number.NaN)).map(String);
 }
 
+/** The parent segment and the rule of a segment (by id) or a rule itself, with the API's 404 and 400 errors. */
+async function ruleIn(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  segment: string | number | SegmentRule,
+): Promise<{ parent: ParentSegmentRow; rule: SegmentRule }> {
+  const p = parseId(parentSegmentId);
+  const parent = p === null ? null : await parentSegmentRow(deps.storage.db, accountId, p);
+  if (!parent) throw notFound('parent segment');
+  if (typeof segment === 'object') return { parent, rule: parseRule(segment) };
+  const s = parseId(segment);
+  const row = s === null ? null : await segmentRow(deps.storage.db, accountId, parent.id, s);
+  if (!row) throw notFound('segment');
+  return { parent, rule: readRule(row.rule_json) };
+}
+
 /**
  * Keys of the profiles in a segment (by id) or matching a rule, at the moment `at` (time filters are
  * relative to it), from the last build of the parent segment's profiles. Throws the API's errors: 404 for
@@ -98,18 +115,23 @@ export async function segmentProfileKeys(
   segment: string | number | SegmentRule,
   at: Date,
 ): Promise<string[]> {
-  const p = parseId(parentSegmentId);
-  const parent = p === null ? null : await parentSegmentRow(deps.storage.db, accountId, p);
-  if (!parent) throw notFound('parent segment');
-  let rule: SegmentRule;
-  if (typeof segment === 'object') rule = parseRule(segment);
-  else {
-    const s = parseId(segment);
-    const row = s === null ? null : await segmentRow(deps.storage.db, accountId, parent.id, s);
-    if (!row) throw notFound('segment');
-    rule = readRule(row.rule_json);
-  }
+  const { parent, rule } = await ruleIn(deps, accountId, parentSegmentId, segment);
   return matchingKeys(deps, parent, rule, at);
+}
+
+/**
+ * The fingerprint of the keys segmentProfileKeys would answer (evaluate.ts `matchingFingerprint`): equal
+ * fingerprints, equal sets of keys. The same errors.
+ */
+export async function segmentFingerprint(
+  deps: AppDeps,
+  accountId: number,
+  parentSegmentId: string | number,
+  segment: string | number | SegmentRule,
+  at: Date,
+): Promise<string> {
+  const { parent, rule } = await ruleIn(deps, accountId, parentSegmentId, segment);
+  return matchingFingerprint(deps, parent, rule, at);
 }
 
 /** Attribute values (by attribute name) of the given profiles; unknown keys are left out. */

@@ -45,6 +45,11 @@ export interface DerivedDialect
   readonly numberType: string;
   /** Whether the set's tables get indexes (a columnar engine scans with zone maps instead). */
   readonly indexes: boolean;
+  /**
+   * An aggregate over the rows' `key` (text) that tells one set of keys from another: their count and two 64-bit
+   * hash aggregates, as text. Equal for equal sets whatever their order; stable within the engine's process.
+   */
+  fingerprint(key: string): string;
 }
 
 export interface DerivedBuild {

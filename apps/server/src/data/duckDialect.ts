@@ -12,6 +12,7 @@ import { dq } from './duckTables';
  *   sorts every row.
  * - Numbers bind as DOUBLE: DuckDB's NUMERIC is DECIMAL(18,3), which would round a rule's 2.0005.
  * - No indexes: the set's tables are scanned (zone maps), and an index only costs build time.
+ * - A set of keys is told apart by `hash` (64 bits): the XOR of the keys' hashes and the sum of another hash each.
  */
 export const duckDerivedDialect: DerivedDialect = {
   ident: dq,
@@ -28,4 +29,7 @@ export const duckDerivedDialect: DerivedDialect = {
   },
   numberType: 'DOUBLE',
   indexes: false,
+  fingerprint: (key) =>
+    `CAST(count(*) AS VARCHAR) || ':' || CAST(COALESCE(bit_xor(hash(${key})), 0) AS VARCHAR) || ':' ||
+     CAST(COALESCE(sum(hash(${key}, 1)), 0) AS VARCHAR)`,
 };

@@ -34,7 +34,14 @@ async function checkSources(ex: Executor, sources: DerivedSource[]): Promise<voi
 
 export function postgresDerived(deps: AppDeps): DerivedSets {
   return {
-    dialect: { ...deps.storage.dialect, numberType: 'NUMERIC', indexes: true },
+    dialect: {
+      ...deps.storage.dialect,
+      numberType: 'NUMERIC',
+      indexes: true,
+      fingerprint: (key) =>
+        `count(*) || ':' || COALESCE(bit_xor(hashtextextended(${key}, 0)), 0) || ':' ||
+         COALESCE(sum(hashtextextended(${key}, 1)), 0)`,
+    },
     buildsFromServer: false,
     build(set, sources, fn, publish) {
       const schema = derivedSchema(set);

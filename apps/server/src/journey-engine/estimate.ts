@@ -102,7 +102,7 @@ export async function estimateJourney(deps: AppDeps, row: JourneyRow, batch = ES
 
 /** The profiles of `keys` a batch at a time, each with the states a draft's launch would give them (`handed`; none: no state). */
 async function* draftBatches(
-  keys: string[],
+  keys: ReadonlyArray<string>,
   profilesOf: (keys: string[]) => Promise<EngineProfile[]>,
   handed: ((keys: string[]) => Promise<Map<string, ProfileState>>) | null,
   batch: number,

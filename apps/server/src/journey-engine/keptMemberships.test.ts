@@ -29,6 +29,7 @@ interface Summary {
   events: number;
   profiles: number;
   evaluated: boolean;
+  membersRead: number;
 }
 
 /** A rule on `vip` (a number: no time filter). */
@@ -96,38 +97,45 @@ describe('journey runs keep the memberships while their inputs are unchanged', (
     ).map((r) => `${r.profile_key}:${r.status}:${r.step_id}:${r.left_reason ?? ''}`);
 
   it('evaluates only after a rebuild or a rule change, and moves exactly the profiles those changed', async () => {
-    expect(await run(0)).toMatchObject({ evaluated: true, profiles: 4, looked: 4, changed: 4 });
-    expect(await run(1)).toMatchObject({ evaluated: false, profiles: 4, looked: 0, changed: 0, events: 0 });
+    // The parent segment and the five segments the journey reads are read at the first run.
+    expect(await run(0)).toMatchObject({ evaluated: true, membersRead: 6, profiles: 4, looked: 4, changed: 4 });
+    expect(await run(1)).toMatchObject({ evaluated: false, membersRead: 0, profiles: 4, looked: 0, changed: 0 });
 
     // New data is in the customer table, but the profiles the rules read are the last build's.
     h.clock.set(at(1) + 1000);
     await post(person('p3', 2));
     expect(await run(1.2)).toMatchObject({ evaluated: false, looked: 0 });
     await rebuild();
-    // p3 is engaged: the milestone takes it to stage 2.
-    expect(await run(1.4)).toMatchObject({ evaluated: true, looked: 1, changed: 1 });
+    // p3 is engaged: the milestone takes it to stage 2. Only the engaged segment's members changed and are read.
+    expect(await run(1.4)).toMatchObject({ evaluated: true, membersRead: 1, looked: 1, changed: 1 });
     expect(await run(1.6)).toMatchObject({ evaluated: false, looked: 0 });
 
-    // A rebuild that changes nobody's membership is evaluated once and moves nobody.
+    // A rebuild that changes nobody's membership is evaluated once, reads no members and moves nobody.
     await rebuild();
-    expect(await run(1.8)).toMatchObject({ evaluated: true, looked: 0, changed: 0 });
+    expect(await run(1.8)).toMatchObject({ evaluated: true, membersRead: 0, looked: 0, changed: 0 });
 
     // The goal's rule now takes the VIPs: they reach the goal and leave.
     await editRule(seg.buyer, 'Buyers', code(1));
-    expect(await run(2)).toMatchObject({ evaluated: true, looked: 2, changed: 2 });
+    expect(await run(2)).toMatchObject({ evaluated: true, membersRead: 1, looked: 2, changed: 2 });
     expect(await run(2.5)).toMatchObject({ evaluated: false, looked: 0 });
 
-    // A rule with a time filter moves with the instant: evaluated at every run.
+    // A rule with a time filter moves with the instant: evaluated at every run, its members read when they change.
     await editRule(seg.unsubscribed, 'Unsubscribed', {
       type: 'And',
       conditions: [
         { type: 'Value', leftValue: { name: 'unsub_at' }, operator: { type: 'TimeWithinPast', value: 1, unit: 'day' } },
       ],
     });
-    expect(await run(2.6)).toMatchObject({ evaluated: true, looked: 0 });
-    expect(await run(2.7)).toMatchObject({ evaluated: true, looked: 0 });
-    // Day 3: p4's wait ends (the only one left in stage 1).
-    expect(await run(3)).toMatchObject({ evaluated: true, looked: 1, changed: 1 });
+    expect(await run(2.6)).toMatchObject({ evaluated: true, membersRead: 0, looked: 0 });
+    expect(await run(2.7)).toMatchObject({ evaluated: true, membersRead: 0, looked: 0 });
+    // p1 unsubscribes now: within the past day at the next run, out of it a day later.
+    h.clock.set(at(2.7) + 1000);
+    await post({ ...person('p1', 1), unsub_at: Math.floor((at(2.7) + 1000) / 1000) });
+    await rebuild();
+    expect(await run(2.75)).toMatchObject({ evaluated: true, membersRead: 1, changed: 0 });
+    // Day 3: p4's wait ends (the only one left in stage 1); p1's unsubscription is more than a day old.
+    expect(await run(3)).toMatchObject({ evaluated: true, membersRead: 0, looked: 1, changed: 1 });
+    expect(await run(4)).toMatchObject({ evaluated: true, membersRead: 1, changed: 0 });
     expect(await positions()).toEqual([
       'p1:left:wait3:goal',
       'p2:left:wait3:goal',

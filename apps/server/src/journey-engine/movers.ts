@@ -32,6 +32,8 @@ interface Seen {
   membership: Membership;
   /** What the memberships were evaluated from (audiences' membershipInputs); null when that was not known. */
   inputs: string | null;
+  /** Each set's fingerprint (population.ts, the parent's under PARENT); null when they were not read. */
+  fingerprints: ReadonlyMap<string, string> | null;
 }
 
 /** The memberships the last run of each journey on this node saw, by journey id (`deps.services.keptRuns`). */
@@ -76,6 +78,10 @@ export interface RunPopulation {
   inputs: string | null;
   /** Whether the memberships are the ones kept from an earlier run (nothing was evaluated). */
   kept: boolean;
+  /** The sets' fingerprints, kept for the next run; null when not known. */
+  fingerprints: ReadonlyMap<string, string> | null;
+  /** How many sets (the parent segment's counted) had their keys read for this run; the others were reused. */
+  membersRead: number;
 }
 
 /** Reads the profiles of some keys with the columns A/B tests hash (population.ts). */
@@ -88,21 +94,33 @@ const profilesOf = (columns: ColumnsOf) => async (keys: string[]) => {
   return keys.map((key) => found.get(key) ?? { key });
 };
 
-/** A population evaluated for this run; `inputs` as membershipInputs said before the evaluation. */
+/**
+ * A population evaluated for this run; `inputs` as membershipInputs said before the evaluation. `parent`, when
+ * given, is the set of `keys` (a set reused from the last run: it is not built again).
+ */
 export function evaluatedPopulation(
-  population: { keys: ReadonlyArray<string>; members: Membership['segments']; isMember: MembershipOracle },
+  population: {
+    keys: ReadonlyArray<string>;
+    parent?: ReadonlySet<string>;
+    members: Membership['segments'];
+    isMember: MembershipOracle;
+    fingerprints?: ReadonlyMap<string, string> | null;
+    membersRead?: number;
+  },
   inputs: string | null,
   columns: ColumnsOf,
 ): RunPopulation {
   const all = population.keys;
   return {
     size: all.length,
-    membership: { parent: new Set(all), segments: population.members },
+    membership: { parent: population.parent ?? new Set(all), segments: population.members },
     isMember: population.isMember,
     keys: () => [...all],
     profiles: profilesOf(columns),
     inputs,
     kept: false,
+    fingerprints: population.fingerprints ?? null,
+    membersRead: population.membersRead ?? 1 + population.members.size,
   };
 }
 
@@ -140,6 +158,8 @@ export function keptPopulation(
     profiles: profilesOf(columns),
     inputs,
     kept: true,
+    fingerprints: seen.fingerprints,
+    membersRead: 0,
   };
 }
 
@@ -147,6 +167,7 @@ export interface RunPlan {
   membership: Membership;
   definition: string;
   inputs: string | null;
+  fingerprints: ReadonlyMap<string, string> | null;
   /**
    * The profiles to move, about `size` at a time, with their states (runBatches.ts); `settled` holds the profiles
    * already moved whose new wake time is still due, which the walk of the wake index must not take again.
@@ -168,7 +189,7 @@ export async function planRun(
   population: RunPopulation,
   at: number,
 ): Promise<RunPlan> {
-  const { membership, inputs } = population;
+  const { membership, inputs, fingerprints } = population;
   const definition = definitionKey(journey);
   const seen = kept?.get(journeyId);
   const usable =
@@ -182,6 +203,7 @@ export async function planRun(
       membership,
       definition,
       inputs,
+      fingerprints,
       batches: (size) =>
         everyoneBatches(scope(size), all.length, (from, to) => population.profiles(all.slice(from, to))),
     };
@@ -192,6 +214,7 @@ export async function planRun(
     membership,
     definition,
     inputs,
+    fingerprints,
     batches: (size, settled) => moverBatches(scope(size), population, movers, at, settled),
   };
 }
@@ -229,5 +252,6 @@ export function rememberRun(kept: KeptRuns | undefined, journeyId: number, runId
     definition: plan.definition,
     membership: plan.membership,
     inputs: plan.inputs,
+    fingerprints: plan.fingerprints,
   });
 }

@@ -1,9 +1,9 @@
 import type { Journey } from '@svc/journey';
-import type { EngineProfile, MembershipOracle } from '@svc/journey-engine';
-import { findParentSegment, membershipInputs, profileRows, segmentProfileKeys } from '../audiences';
+import type { EngineProfile, Membership, MembershipOracle } from '@svc/journey-engine';
+import { findParentSegment, membershipInputs, profileRows, segmentFingerprint, segmentProfileKeys } from '../audiences';
 import type { AppDeps } from '../platform/context';
 import { ApiError, conflict } from '../platform/errors';
-import { evaluatedPopulation, keptPopulation, type RunPopulation } from './movers';
+import { evaluatedPopulation, type KeptRuns, keptPopulation, type RunPopulation } from './movers';
 
 /** A population held in memory, every profile with its columns (tests and benches: movers.ts populationOfProfiles). */
 export interface Population {
@@ -51,32 +51,65 @@ function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
  * The columns A/B tests hash are read for the profiles asked (`profilesOf`), never for the whole audience at once.
  */
 export interface EvaluatedPopulation {
-  keys: string[];
-  members: Map<string, Set<string>>;
+  keys: ReadonlyArray<string>;
+  /** The parent segment's keys as a set (the same keys). */
+  parent: ReadonlySet<string>;
+  members: Map<string, ReadonlySet<string>>;
   isMember: MembershipOracle;
   /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
   profilesOf(keys: string[]): Promise<EngineProfile[]>;
+  /** Each set's fingerprint (PARENT for the parent segment's), when they were asked for; else null. */
+  fingerprints: Map<string, string> | null;
+  /** How many sets (the parent segment's counted) had their keys read; the others were reused. */
+  membersRead: number;
+}
+
+/** The fingerprints' key of the parent segment's own set (segment ids are never empty). */
+const PARENT = '';
+
+/** Sets already in hand with their fingerprints (a run's, kept by this node): a set whose fingerprint is unchanged is reused. */
+export interface Reusable {
+  membership: Membership;
+  fingerprints: ReadonlyMap<string, string>;
 }
 
 /**
  * The parent segment's profile keys and the members of every segment the journey reads, evaluated at `at`
  * (time filters are relative to it). A segment that no longer exists stops the run with a 409 saying
- * where the journey uses it; profiles not built yet answer the audiences feature's 409.
+ * where the journey uses it; profiles not built yet answer the audiences feature's 409. With `reuse` (null: none
+ * in hand), each set's fingerprint is read first and the keys only of the sets whose fingerprint differs from the
+ * one in hand (decision 0058); without it, every set's keys are read and no fingerprint.
  */
 export async function populationFor(
   deps: AppDeps,
   accountId: number,
   journey: Journey,
   at: Date,
+  reuse?: Reusable | null,
 ): Promise<EvaluatedPopulation> {
   const parentId = journey.audienceId ?? '';
   const parent = await findParentSegment(deps, accountId, parentId);
   if (!parent) throw conflict(`The journey's parent segment ${parentId} no longer exists, so the journey cannot run.`);
-  const keys = await segmentProfileKeys(deps, accountId, parent.id, EVERYONE, at);
-  const members = new Map<string, Set<string>>();
+  const fingerprints = reuse === undefined ? null : new Map<string, string>();
+  let membersRead = 0;
+  /** A set: the one in hand when its fingerprint is unchanged, else its keys read now (in key order). */
+  const setOf = async (id: string, segment: string | typeof EVERYONE): Promise<ReadonlySet<string> | string[]> => {
+    if (fingerprints) {
+      const fingerprint = await segmentFingerprint(deps, accountId, parent.id, segment, at);
+      fingerprints.set(id, fingerprint);
+      const held = id === PARENT ? reuse?.membership.parent : reuse?.membership.segments.get(id);
+      if (held && reuse?.fingerprints.get(id) === fingerprint) return held;
+    }
+    membersRead++;
+    return segmentProfileKeys(deps, accountId, parent.id, segment, at);
+  };
+  const parentSet = await setOf(PARENT, EVERYONE);
+  const keys = Array.isArray(parentSet) ? parentSet : [...parentSet];
+  const members = new Map<string, ReadonlySet<string>>();
   for (const [segmentId, where] of segmentUses(journey)) {
     try {
-      members.set(segmentId, new Set(await segmentProfileKeys(deps, accountId, parent.id, segmentId, at)));
+      const found = await setOf(segmentId, segmentId);
+      members.set(segmentId, Array.isArray(found) ? new Set(found) : found);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         throw conflict(
@@ -88,9 +121,12 @@ export async function populationFor(
   }
   return {
     keys,
+    parent: Array.isArray(parentSet) ? new Set(parentSet) : parentSet,
     members,
     isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
     profilesOf: (some) => withColumns(deps, accountId, journey, parent, some),
+    fingerprints,
+    membersRead,
   };
 }
 
@@ -128,7 +164,18 @@ export async function runPopulationFor(
     return parent ? withColumns(deps, accountId, journey, parent, keys) : keys.map((key) => ({ key }));
   });
   if (kept) return kept;
-  // A run holds the keys and memberships; the columns are read for each batch it moves.
-  const evaluated = await populationFor(deps, accountId, journey, at);
+  // A run holds the keys and memberships; the columns are read for each batch it moves. Sets whose fingerprint
+  // did not change since this node's last run of the journey are reused.
+  const evaluated = await populationFor(deps, accountId, journey, at, reusable(deps.services?.keptRuns, journeyId));
   return evaluatedPopulation(evaluated, inputs, evaluated.profilesOf);
+}
+
+/**
+ * The sets this node's last run of the journey saw, with their fingerprints (whatever the journey's definition
+ * then: a set is the set of its segment, and equal fingerprints are equal sets).
+ */
+function reusable(kept: KeptRuns | undefined, journeyId: number): Reusable | null {
+  const seen = kept?.get(journeyId);
+  if (!seen?.fingerprints) return null;
+  return { membership: seen.membership, fingerprints: seen.fingerprints };
 }

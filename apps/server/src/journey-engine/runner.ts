@@ -43,6 +43,11 @@ export interface RunSummary {
    * they are evaluated from changed; decision 0046).
    */
   evaluated: boolean;
+  /**
+   * Sets (the parent segment's counted) whose keys were read for this run: those whose fingerprint changed
+   * since the journey's last run on this node (decision 0058); the others were reused.
+   */
+  membersRead: number;
   changed: number;
   events: number;
   queued: number;
@@ -75,6 +80,7 @@ export async function runJourneyNow(
     profiles: 0,
     looked: 0,
     evaluated: false,
+    membersRead: 0,
     changed: 0,
     events: 0,
     queued: 0,
@@ -108,6 +114,7 @@ export async function runJourneyNow(
       ...counts,
       looked: moved.looked,
       evaluated: !moved.kept,
+      membersRead: population.membersRead,
       status: skipped ? 'skipped' : 'success',
       skipped: skipped || null,
       durationMs: Math.round(durationMs),
