@@ -52,8 +52,8 @@ function uniqueIdColumns(journey: Journey, masterKey: string): string[] {
  */
 export interface EvaluatedPopulation {
   keys: ReadonlyArray<string>;
-  /** The parent segment's keys as a set (the same keys). */
-  parent: ReadonlySet<string>;
+  /** The parent segment's keys as a set, when it is the one in hand (reused); else none was built. */
+  parent?: ReadonlySet<string>;
   members: Map<string, ReadonlySet<string>>;
   isMember: MembershipOracle;
   /** The profiles of `keys`, in that order, with the columns A/B tests hash. */
@@ -121,7 +121,7 @@ export async function populationFor(
   }
   return {
     keys,
-    parent: Array.isArray(parentSet) ? new Set(parentSet) : parentSet,
+    ...(Array.isArray(parentSet) ? {} : { parent: parentSet }),
     members,
     isMember: (segmentId, key) => members.get(segmentId)?.has(key) ?? false,
     profilesOf: (some) => withColumns(deps, accountId, journey, parent, some),
