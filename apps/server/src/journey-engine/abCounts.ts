@@ -1,6 +1,7 @@
 import type { ProfileState, StatisticsTally } from '@svc/journey-engine';
-import { type ColumnKind, type Executor, insertRowsInBatches, many, sql } from '../platform/storage';
-import { type ByEntry, dayOf } from './entries';
+import { type Executor, many, sql } from '../platform/storage';
+import type { ByEntry } from './entries';
+import { addPerInstantAndDay, type CountTables } from './grainCounts';
 
 /**
  * A journey's A/B tallies counted per run instant and per day (`journey_ab_instants`, migration 51, decision 0057;
@@ -16,7 +17,6 @@ import { type ByEntry, dayOf } from './entries';
 const NOT_YET = -1;
 /** Rows per statement (7 bound values each). */
 const ROWS_PER_STATEMENT = 500;
-const KINDS: ColumnKind[] = ['integer', 'integer', 'text', 'text', 'integer', 'integer', 'integer'];
 const DAY_MS = 86_400_000;
 
 type Assignment = { variantId: string; at: number };
@@ -101,41 +101,25 @@ export async function abCounts(
   return counts;
 }
 
+const AB_TABLES: CountTables = {
+  instants: 'journey_ab_instants',
+  days: 'journey_ab_days',
+  keys: ['step_id', 'variant_id'],
+  instantColumns: ['at', 'goal_at'],
+  dayColumns: ['day', 'goal_day'],
+};
+
 /**
  * Adds changes per instant (abCounts) to the journey's A/B counts, and their sums per day. Call inside the
  * transaction that writes the events.
  */
-export async function addAbCounts(
+export function addAbCounts(
   ex: Executor,
   accountId: number,
   journeyId: number,
   counts: ReadonlyMap<string, number>,
 ): Promise<void> {
-  const days = new Map<string, number>();
-  for (const [row, n] of counts) {
-    const [step, variant, at, goal] = row.split('\u0000');
-    const goalDay = Number(goal) === NOT_YET ? NOT_YET : dayOf(Number(goal));
-    const day = `${step}\u0000${variant}\u0000${dayOf(Number(at))}\u0000${goalDay}`;
-    days.set(day, (days.get(day) ?? 0) + n);
-  }
-  for (const [table, time, goal, grain] of [
-    ['journey_ab_instants', 'at', 'goal_at', counts],
-    ['journey_ab_days', 'day', 'goal_day', days],
-  ] as const) {
-    const rows = [...grain]
-      .filter(([, n]) => n !== 0)
-      .map(([row, n]) => {
-        const [step, variant, t, g] = row.split('\u0000');
-        return [accountId, journeyId, step, variant, Number(t), Number(g), n];
-      });
-    await insertRowsInBatches(
-      ex,
-      `INSERT INTO ${table} (account_id, journey_id, step_id, variant_id, ${time}, ${goal}, n)`,
-      KINDS,
-      rows,
-      `ON CONFLICT (account_id, journey_id, ${time}, step_id, variant_id, ${goal}) DO UPDATE SET n = ${table}.n + excluded.n`,
-    );
-  }
+  return addPerInstantAndDay(ex, AB_TABLES, accountId, journeyId, counts);
 }
 
 interface AbRow {

@@ -1,8 +1,9 @@
 import { figureKey, figuresOf } from '@svc/journey-engine';
-import { type ColumnKind, type Executor, insertRowsInBatches } from '../platform/storage';
+import type { Executor } from '../platform/storage';
 import { abCounts, addAbCounts } from './abCounts';
-import { type ByEntry, dayOf, eventsByEntry } from './entries';
+import { type ByEntry, eventsByEntry } from './entries';
 import { eventsBetween } from './eventLog';
+import { addPerInstantAndDay, type CountTables } from './grainCounts';
 
 /**
  * A journey's figures counted per run instant and per day (`journey_figure_instants`, migration 51, decision 0057;
@@ -25,10 +26,13 @@ const NEVER = -1;
 export const UNKNOWN = -2;
 /** The `kind` of a count of events of re-entries (not a figure). */
 export const LATER = 'later';
-const KINDS: ColumnKind[] = ['integer', 'integer', 'text', 'text', 'text', 'integer', 'integer', 'integer'];
-
-/** A time of the counts in days: NEVER and UNKNOWN stay as they are. */
-const dayOrMark = (t: number) => (t < 0 ? t : dayOf(t));
+const FIGURE_TABLES: CountTables = {
+  instants: 'journey_figure_instants',
+  days: 'journey_figure_days',
+  keys: ['kind', 'fid', 'sub'],
+  instantColumns: ['at', 'prev_at'],
+  dayColumns: ['day', 'prev_day'],
+};
 
 /**
  * The counts per instant of some profiles' events with their entries (eventsByEntry), keyed by figure, instant
@@ -55,36 +59,13 @@ export function figureCounts(byEntry: ByEntry, wholeHistory: boolean): Map<strin
 }
 
 /** Adds counts per instant (figureCounts) to the journey's, and their sums per day. Call inside the transaction that writes the events. */
-export async function addFigureCounts(
+export function addFigureCounts(
   ex: Executor,
   accountId: number,
   journeyId: number,
   counts: ReadonlyMap<string, number>,
 ): Promise<void> {
-  const days = new Map<string, number>();
-  const instants: unknown[][] = [];
-  for (const [row, n] of counts) {
-    const [kind, fid, sub, at, prev] = row.split('\u0000');
-    instants.push([accountId, journeyId, kind, fid, sub, Number(at), Number(prev), n]);
-    const day = `${kind}\u0000${fid}\u0000${sub}\u0000${dayOf(Number(at))}\u0000${dayOrMark(Number(prev))}`;
-    days.set(day, (days.get(day) ?? 0) + n);
-  }
-  const dayRows = [...days].map(([row, n]) => {
-    const [kind, fid, sub, day, prev] = row.split('\u0000');
-    return [accountId, journeyId, kind, fid, sub, Number(day), Number(prev), n];
-  });
-  for (const [table, time, prev, rows] of [
-    ['journey_figure_instants', 'at', 'prev_at', instants],
-    ['journey_figure_days', 'day', 'prev_day', dayRows],
-  ] as const) {
-    await insertRowsInBatches(
-      ex,
-      `INSERT INTO ${table} (account_id, journey_id, kind, fid, sub, ${time}, ${prev}, n)`,
-      KINDS,
-      rows,
-      `ON CONFLICT (account_id, journey_id, ${time}, kind, fid, sub, ${prev}) DO UPDATE SET n = ${table}.n + excluded.n`,
-    );
-  }
+  return addPerInstantAndDay(ex, FIGURE_TABLES, accountId, journeyId, counts);
 }
 
 /**
